@@ -55,7 +55,7 @@ try {
     emailVerified: true,
     role: "admin",
   });
-  const { key } = await createApiKey(kv, admin, "ingest");
+  const { key } = await createApiKey(kv, admin, { name: "ingest" });
   kv.close();
 
   platform = startPlatform(kvPath, { RATE_LIMITS: "off" });

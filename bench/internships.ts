@@ -60,7 +60,7 @@ async function seed(path: string) {
   const kv = await Deno.openKv(path);
   const owners = await seedOwners(kv);
   const seeded = await seedListings(kv, { open: OPEN, closed: CLOSED, owners: owners.map((o) => o.id) });
-  const { key } = await createApiKey(kv, owners[0], "bench");
+  const { key } = await createApiKey(kv, owners[0], { name: "bench" });
   const { token } = await createSession(kv, owners[0].id);
   kv.close();
   return {

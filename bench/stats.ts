@@ -39,12 +39,11 @@ async function seed(): Promise<{ adminCookie: string; seconds: number }> {
   });
   const toolkits = [];
   for (let i = 0; i < TOOLKITS; i++) {
-    const kit = await createToolkit(
-      kv,
-      admin,
-      ToolkitCreateSchema.parse({ title: `Bench kit ${i}`, description: "x", price: 199 + 100 * i }),
-    );
-    toolkits.push(await updateToolkit(kv, kit.id, { isActive: true }));
+    const kit = await createToolkit(kv, {
+      creator: admin,
+      input: ToolkitCreateSchema.parse({ title: `Bench kit ${i}`, description: "x", price: 199 + 100 * i }),
+    });
+    toolkits.push(await updateToolkit(kv, { id: kit.id, patch: { isActive: true } }));
   }
   await createCoupon(
     kv,

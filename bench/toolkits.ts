@@ -36,12 +36,11 @@ async function seed() {
     emailVerified: true,
     role: "admin",
   });
-  const toolkit = await createToolkit(
-    kv,
-    admin,
-    ToolkitCreateSchema.parse({ title: "Bench kit", description: "x", price: 499 }),
-  );
-  await updateToolkit(kv, toolkit.id, { isActive: true });
+  const toolkit = await createToolkit(kv, {
+    creator: admin,
+    input: ToolkitCreateSchema.parse({ title: "Bench kit", description: "x", price: 499 }),
+  });
+  await updateToolkit(kv, { id: toolkit.id, patch: { isActive: true } });
   await createCoupon(
     kv,
     CouponCreateSchema.parse({ code: "RACE", discountType: "percentage", discountValue: 20, usageLimit: LIMIT }),

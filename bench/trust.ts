@@ -143,7 +143,7 @@ async function seed(path: string) {
     });
     await importInternships(kv, records);
   }
-  const { key } = await createApiKey(kv, owners[0], "bench");
+  const { key } = await createApiKey(kv, owners[0], { name: "bench" });
   const { token } = await createSession(kv, owners[0].id);
   kv.close();
   return { seedMs: performance.now() - started, apiKey: key, cookie: `session=${token}` };

@@ -18,6 +18,7 @@ import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { getUser, type User, userKey } from "@/lib/users/users.ts";
 import { canPost } from "@/lib/internships/policy.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 
 /** An API key as listed: never the key itself. */
 export interface ApiKey {
@@ -43,12 +44,16 @@ const creatorKey = (userId: string): Deno.KvKey => ["api_key_creators", userId];
 const publicOf = ({ id, name, createdAt }: StoredApiKey): ApiKey => ({ id, name, createdAt });
 
 /**
- * Creates a key for `admin`; returns the record and the key (`ck_` + 43 characters), shown once.
+ * Creates a key named `name` for `admin`, with `audit`'s entry in the same write; returns the record and the key (`ck_` + 43 characters), shown once.
  * The write is checked against the creator's user record: it commits only while they are an
  * admin, so a key cannot be created past their demotion.
  * @throws ForbiddenError when the creator is no longer an admin.
  */
-export async function createApiKey(kv: Deno.Kv, admin: User, name: string): Promise<{ apiKey: ApiKey; key: string }> {
+export async function createApiKey(
+  kv: Deno.Kv,
+  admin: User,
+  { name, audit }: { name: string; audit?: AuditHook },
+): Promise<{ apiKey: ApiKey; key: string }> {
   const key = `ck_${randomToken()}`;
   const stored: StoredApiKey = {
     id: crypto.randomUUID(),
@@ -60,13 +65,13 @@ export async function createApiKey(kv: Deno.Kv, admin: User, name: string): Prom
   for (;;) {
     const creator = await kv.get<User>(userKey(admin.id));
     if (creator.value?.role !== "admin") throw new ForbiddenError();
-    const result = await kv.atomic()
+    const op = kv.atomic()
       .check(creator)
       .set(["api_keys", stored.id], stored)
       .set(["api_keys_by_hash", stored.keyHash], stored.id)
-      .set(creatorKey(admin.id), stored.id)
-      .commit();
-    if (result.ok) return { apiKey: publicOf(stored), key };
+      .set(creatorKey(admin.id), stored.id);
+    audit?.(op, stored.id, name);
+    if ((await op.commit()).ok) return { apiKey: publicOf(stored), key };
   }
 }
 
@@ -77,11 +82,13 @@ export async function listApiKeys(kv: Deno.Kv): Promise<ApiKey[]> {
   return keys.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
-/** Revokes (deletes) a key. @throws NotFoundError "API key not found". */
-export async function revokeApiKey(kv: Deno.Kv, id: string): Promise<void> {
+/** Revokes (deletes) a key, with `audit`'s entry in the same write. @throws NotFoundError "API key not found". */
+export async function revokeApiKey(kv: Deno.Kv, id: string, audit?: AuditHook): Promise<void> {
   const entry = await kv.get<StoredApiKey>(["api_keys", id]);
   if (!entry.value) throw new NotFoundError("API key not found");
-  await kv.atomic().check(entry).delete(["api_keys", id]).delete(["api_keys_by_hash", entry.value.keyHash]).commit();
+  const op = kv.atomic().check(entry).delete(["api_keys", id]).delete(["api_keys_by_hash", entry.value.keyHash]);
+  audit?.(op, id, entry.value.name);
+  await op.commit();
 }
 
 /** The keys a user created, and the marker every creation changes, read for an atomic check. */

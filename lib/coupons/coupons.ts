@@ -15,6 +15,7 @@ import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES, toPaise, toRupees } from "@/lib/money.ts";
 import { deleteSlotsOf, usedCount } from "./reservations.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 
 /** Discount kinds. */
 export const DISCOUNT_TYPES = ["percentage", "fixed"] as const;
@@ -123,12 +124,12 @@ export async function listCoupons(kv: Deno.Kv, search = ""): Promise<Coupon[]> {
 export const EXPIRED_AT_CREATION = REFUSALS.expiredAtCreation;
 
 /**
- * Creates a coupon; the code's uniqueness is checked in the same atomic write. A coupon that
+ * Creates a coupon; the code's uniqueness is checked in the same atomic write, which holds `audit`'s entry. A coupon that
  * would be expired from its creation is refused: nobody could use it.
  * @throws InvalidInputError "Coupon code already exists", or `EXPIRED_AT_CREATION`, each with the
  *   sentence for its field (`code`, `expiresAt`) as `fields`.
  */
-export async function createCoupon(kv: Deno.Kv, input: CouponCreate): Promise<Coupon> {
+export async function createCoupon(kv: Deno.Kv, input: CouponCreate, audit?: AuditHook): Promise<Coupon> {
   const now = new Date().toISOString();
   if (input.expiresAt !== null && Date.parse(input.expiresAt) <= Date.parse(now)) {
     throw new InvalidInputError(EXPIRED_AT_CREATION, [fieldProblem("expiresAt", { key: "fields.expiryPassed" })]);
@@ -141,21 +142,25 @@ export async function createCoupon(kv: Deno.Kv, input: CouponCreate): Promise<Co
     createdAt: now,
     updatedAt: now,
   };
-  const result = await kv.atomic()
+  const op = kv.atomic()
     .check({ key: codeKey(record.code), versionstamp: null })
     .set(couponKey(record.id), record)
-    .set(codeKey(record.code), record.id)
-    .commit();
-  if (!result.ok) throw new InvalidInputError(DUPLICATE_CODE, [DUPLICATE_CODE_FIELD]);
+    .set(codeKey(record.code), record.id);
+  audit?.(op, record.id, record.code);
+  if (!(await op.commit()).ok) throw new InvalidInputError(DUPLICATE_CODE, [DUPLICATE_CODE_FIELD]);
   return couponView(record, 0);
 }
 
 /**
- * Applies the given fields of `patch`; a new code moves the uniqueness guard in the same write.
+ * Applies the given fields of `patch` to coupon `id`; a new code moves the uniqueness guard in the same write, which
+ * holds `audit`'s entry.
  * @throws NotFoundError "Coupon not found"; InvalidInputError "Coupon code already exists" or
  *   for a percentage over 100; BusyError after 30 s of races lost to other writers (a lost race reads again).
  */
-export async function updateCoupon(kv: Deno.Kv, id: string, patch: CouponUpdate): Promise<Coupon> {
+export async function updateCoupon(
+  kv: Deno.Kv,
+  { id, patch, audit }: { id: string; patch: CouponUpdate; audit?: AuditHook },
+): Promise<Coupon> {
   let stored: CouponRecord | undefined;
   await retrying(
     async () => {
@@ -181,6 +186,7 @@ export async function updateCoupon(kv: Deno.Kv, id: string, patch: CouponUpdate)
         op.check({ key: codeKey(record.code), versionstamp: null }).set(codeKey(record.code), id)
           .delete(codeKey(current.code));
       }
+      audit?.(op, id, record.code);
       if ((await op.commit()).ok) {
         stored = record;
         return true;
@@ -197,15 +203,17 @@ export async function updateCoupon(kv: Deno.Kv, id: string, patch: CouponUpdate)
 }
 
 /**
- * Deletes a coupon, its code and its slots. Purchases that used it keep its id as history.
+ * Deletes a coupon and its code in one write with `audit`'s entry, then its slots. Purchases that used it keep its id as history.
  * @throws NotFoundError "Coupon not found"; BusyError after 30 s of races lost to other writers.
  */
-export async function deleteCoupon(kv: Deno.Kv, id: string): Promise<void> {
+export async function deleteCoupon(kv: Deno.Kv, id: string, audit?: AuditHook): Promise<void> {
   await retrying(
     async () => {
       const entry = await kv.get<CouponRecord>(couponKey(id));
       if (!entry.value) throw new NotFoundError(REFUSALS.couponNotFound);
-      return (await kv.atomic().check(entry).delete(couponKey(id)).delete(codeKey(entry.value.code)).commit()).ok;
+      const op = kv.atomic().check(entry).delete(couponKey(id)).delete(codeKey(entry.value.code));
+      audit?.(op, id, entry.value.code);
+      return (await op.commit()).ok;
     },
     RETRY_BUDGET_MS,
   );

@@ -59,9 +59,12 @@ export async function seedOpportunities(kv: Deno.Kv, posters: User[], students: 
     students[0],
     input(["Buy Followers Contest", "competition", 5, 6, "Online", "Unknown"]),
   );
-  await reviewOpportunity(kv, rejected.id, {
-    action: "reject",
-    reason: "Buying followers is not an opportunity for students. Share a contest with a real brief and judges.",
+  await reviewOpportunity(kv, {
+    id: rejected.id,
+    review: {
+      action: "reject",
+      reason: "Buying followers is not an opportunity for students. Share a contest with a real brief and judges.",
+    },
   });
   return [`Opportunities: ${PUBLISHED.length} published, ${pending.length} awaiting review, 1 rejected added`];
 }

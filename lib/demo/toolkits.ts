@@ -117,14 +117,16 @@ async function storeCover(kv: Deno.Kv, [from, to]: [Rgb, Rgb]): Promise<string> 
 async function seedToolkit(kv: Deno.Kv, admin: User, spec: typeof TOOLKITS[number]): Promise<[Toolkit, boolean]> {
   const existing = (await listToolkitsForAdmin(kv, spec.fields.title)).find((t) => t.title === spec.fields.title);
   if (existing?.coverImageUrl === null) {
-    return [await updateToolkit(kv, existing.id, { coverImageUrl: await storeCover(kv, spec.cover) }), false];
+    return [
+      await updateToolkit(kv, { id: existing.id, patch: { coverImageUrl: await storeCover(kv, spec.cover) } }),
+      false,
+    ];
   }
   if (existing) return [existing, false];
-  const toolkit = await createToolkit(
-    kv,
-    admin,
-    ToolkitCreateSchema.parse({ ...spec.fields, coverImageUrl: await storeCover(kv, spec.cover) }),
-  );
+  const toolkit = await createToolkit(kv, {
+    creator: admin,
+    input: ToolkitCreateSchema.parse({ ...spec.fields, coverImageUrl: await storeCover(kv, spec.cover) }),
+  });
   for (const lesson of spec.lessons) {
     await createContentItem(
       kv,
@@ -138,7 +140,7 @@ async function seedToolkit(kv: Deno.Kv, admin: User, spec: typeof TOOLKITS[numbe
       }),
     );
   }
-  return [spec.isActive ? await updateToolkit(kv, toolkit.id, { isActive: true }) : toolkit, true];
+  return [spec.isActive ? await updateToolkit(kv, { id: toolkit.id, patch: { isActive: true } }) : toolkit, true];
 }
 
 /** Seeds the demo catalog as `admin` and the purchase of `student`; returns lines describing what was added. */

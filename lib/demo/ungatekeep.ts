@@ -141,7 +141,7 @@ export async function seedUngatekeep(kv: Deno.Kv, admin: User): Promise<string[]
     ];
     for (const [index, [title, linkUrl, from, to]] of slides.entries()) {
       const imageId = (await storeImage(files, gradientPng({ width: 1200, height: 300, from, to }))).id;
-      await createBanner(kv, files, { title, linkUrl, imageId, isActive: true, orderIndex: index });
+      await createBanner(kv, { files, input: { title, linkUrl, imageId, isActive: true, orderIndex: index } });
       banners++;
     }
   }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { assertSignedIn } from "./guards.ts";
+import { logAdminWrite } from "./admin_audit.ts";
 import { readBody } from "./json.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import { paymentContext } from "@/lib/purchases/payment_context.ts";
@@ -18,7 +19,8 @@ export const RefundBodySchema = z.object({
 
 /**
  * Refunds `target` for the signed-in admin of `state` (the admin middleware checked the role) with the request's
- * reason; answers `{purchase}` as it ends up. Errors are the domain's (see `refundPayment`).
+ * reason, then appends the audit log's entry (the refund is several writes around the gateway's call); answers
+ * `{purchase}` as it ends up. Errors are the domain's (see `refundPayment`).
  */
 export async function answerRefund(req: Request, state: AppState, target: RefundTarget): Promise<Response> {
   assertSignedIn(state);
@@ -27,6 +29,14 @@ export async function answerRefund(req: Request, state: AppState, target: Refund
     by: state.user,
     target,
     reason: reason ?? null,
+  });
+  const payment = target.paymentId ? `payment ${target.paymentId}` : "";
+  const summary = [payment, reason ?? ""].filter(Boolean).join(": ") || undefined;
+  await logAdminWrite(state, {
+    action: "purchase.refund",
+    targetKind: "purchase",
+    targetId: target.purchaseId,
+    summary,
   });
   return Response.json({ purchase: purchaseView(record) });
 }

@@ -5,6 +5,7 @@
  * closes, is deleted or opens again (docs/decisions.md, Open and closed listings); races lost to other processes are
  * retried for up to 30 s (then BusyError).
  */
+import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { istToday } from "@/lib/dates.ts";
 import { ForbiddenError, NotFoundError } from "@/lib/errors.ts";
 import { updateEither } from "@/lib/kv/chunked/archive.ts";
@@ -103,11 +104,12 @@ export async function createInternships(
  */
 async function writeInternship(
   kv: Deno.Kv,
-  { id, actor, change, also }: {
+  { id, actor, change, also, audit }: {
     id: string;
     actor: User;
     change: (record: Internship) => Internship;
     also?: (op: Deno.AtomicOperation, next: Internship, previous: Internship) => void;
+    audit?: AuditHook;
   },
 ): Promise<{ store: InternshipStore; record: Internship }> {
   const store = await internshipStore(kv);
@@ -123,6 +125,7 @@ async function writeInternship(
       moderationQueueOps(op, "internships", previous, next);
       countOps(op, organizationCounts(previous), organizationCounts(next));
       also?.(op, next, previous);
+      audit?.(op, id);
     },
   });
   if (!record) throw new NotFoundError(NOT_FOUND);
@@ -159,7 +162,7 @@ async function updateAnywhere(
  */
 export async function updateInternship(
   kv: Deno.Kv,
-  { id, actor, patch }: { id: string; actor: User; patch: InternshipUpdate },
+  { id, actor, patch, audit }: { id: string; actor: User; patch: InternshipUpdate; audit?: AuditHook },
 ): Promise<InternshipView> {
   const changes: Partial<Internship> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   const stored = await storedInternship(kv, id);
@@ -171,6 +174,7 @@ export async function updateInternship(
   const { store, record } = await writeInternship(kv, {
     id,
     actor,
+    audit,
     change: (record) => {
       if (!canModerate(actor) && ("isVerified" in changes || "isActive" in changes)) {
         throw new ForbiddenError(REFUSALS.adminOnlyFlags);
@@ -215,14 +219,19 @@ async function ownerAsPoster(
 }
 
 /**
- * Soft-deletes an internship as owner or admin: sets `deletedAt` (and `updatedAt`).
+ * Soft-deletes internship `id` as `actor`, its owner or an admin: sets `deletedAt` (and `updatedAt`), with `audit`'s
+ * entry in the same write.
  * @throws NotFoundError for an unknown or already deleted id; ForbiddenError for anyone else;
  * BusyError after 30 s of races lost to other processes (nothing is changed).
  */
-export async function deleteInternship(kv: Deno.Kv, id: string, actor: User): Promise<void> {
+export async function deleteInternship(
+  kv: Deno.Kv,
+  { id, actor, audit }: { id: string; actor: User; audit?: AuditHook },
+): Promise<void> {
   await writeInternship(kv, {
     id,
     actor,
+    audit,
     change: (record) => {
       const now = new Date().toISOString();
       return { ...record, deletedAt: now, updatedAt: now };
@@ -234,23 +243,25 @@ export async function deleteInternship(kv: Deno.Kv, id: string, actor: User): Pr
  * An admin's moderation `decision` on internship `id` with `note` (docs/decisions.md, Trust, "Moderation"): approve
  * lists it (`clear`), reject keeps it out for good (`rejected`). One write, which also moves it in the queue and, when
  * the state changed and the listing has an owner, tells them (`listing_moderated`, with the note). Returns the
- * internship as admins read it, and when it was held.
+ * internship as admins read it, and when it was held. `audit`'s entry, when given, is in the same write.
  * @throws NotFoundError for an unknown or deleted id; BusyError after 30 s of lost races (nothing changed).
  */
 export async function moderateInternship(
   kv: Deno.Kv,
-  { id, admin, decision, note, notify = true }: {
+  { id, admin, decision, note, notify = true, audit }: {
     id: string;
     admin: User;
     decision: ModerationDecision;
     note: string | null;
     /** False when the caller tells the owner itself (a listing hidden after reports). */
     notify?: boolean;
+    audit?: AuditHook;
   },
 ): Promise<{ internship: InternshipView; heldAt: string | null }> {
   const { store, record } = await writeInternship(kv, {
     id,
     actor: admin,
+    audit,
     change: (record) => {
       const current = moderationOf(record);
       if (decision === "approve" && current.status === "clear") return record;

@@ -2,6 +2,7 @@
  * The admin's view of the e-mail outbox (docs/api.md, Background work; the records: `outbox.ts`): the list by status
  * and recipient, and the retry of a failed mail whose body was kept.
  */
+import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { z } from "zod";
 import { ConflictError, NotFoundError } from "@/lib/errors.ts";
 import {
@@ -80,11 +81,15 @@ export const BODY_DROPPED = REFUSALS.mailBodyDropped;
 
 /**
  * An admin's retry of a failed mail: pending again and due now (one more try, then failed again if it fails), in a
- * write checked against the mail as read; the caller then starts the try (`deliverSoon`).
+ * write checked against the mail as read, which holds `audit`'s entry; the caller then starts the try (`deliverSoon`).
+ * `now` is in ms since the epoch.
  * @throws NotFoundError "Mail not found"; ConflictError `NOT_FAILED` for a mail pending or sent, `BODY_DROPPED` for a
  *   failed mail whose body is gone.
  */
-export async function retryMail(kv: Deno.Kv, id: string, now = Date.now()): Promise<OutboxMail> {
+export async function retryMail(
+  kv: Deno.Kv,
+  { id, audit, now = Date.now() }: { id: string; audit?: AuditHook; now?: number },
+): Promise<OutboxMail> {
   for (;;) {
     const entry = id.length <= 100 ? await kv.get<OutboxMail>(mailKey(id)) : { value: null };
     if (!entry.value) throw new NotFoundError(REFUSALS.mailNotFound);
@@ -92,13 +97,13 @@ export async function retryMail(kv: Deno.Kv, id: string, now = Date.now()): Prom
     if (mail.status !== "failed") throw new ConflictError(NOT_FAILED);
     if (mail.bodyDropped) throw new ConflictError(BODY_DROPPED);
     const next: OutboxMail = { ...mail, status: "pending", dueAt: new Date(now).toISOString(), lease: null };
-    const result = await kv.atomic()
+    const op = kv.atomic()
       .check(entry as Deno.KvEntry<OutboxMail>)
       .set(mailKey(id), next)
       .set(dueKey(now, id), true)
       .delete(statusKey(mail))
-      .set(statusKey(next), { to: next.to })
-      .commit();
-    if (result.ok) return next;
+      .set(statusKey(next), { to: next.to });
+    audit?.(op, id);
+    if ((await op.commit()).ok) return next;
   }
 }

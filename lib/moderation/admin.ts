@@ -2,6 +2,7 @@
  * The admin moderation queue (docs/api.md, Trust; docs/decisions.md, Trust, "Moderation"): held and rejected
  * internships and opportunities with their reasons, held ones first, and the admin's decision on one.
  */
+import { auditOps } from "@/lib/admin_log/admin_log.ts";
 import { z } from "zod";
 import { NotFoundError } from "@/lib/errors.ts";
 import { TextSchema } from "@/lib/text.ts";
@@ -79,7 +80,8 @@ export async function moderationQueue(kv: Deno.Kv, query: ModerationQuery): Prom
 }
 
 /**
- * Applies `admin`'s decision to the listing `id` of `kind` (a path segment: anything but the two kinds is unknown).
+ * Applies `admin`'s decision to the listing `id` of `kind` (a path segment: anything but the two kinds is unknown), with
+ * the audit log's entry (`moderation.decide`) in the same write.
  * @throws NotFoundError for an unknown kind ("Not found") or listing ("Internship not found", "Opportunity not
  * found"); BusyError after 30 s of lost races.
  */
@@ -87,12 +89,13 @@ export async function decideListing(
   kv: Deno.Kv,
   { kind, id, admin, body }: { kind: string; id: string; admin: User; body: ModerationDecisionBody },
 ): Promise<ModerationItem> {
+  const audit = auditOps({ adminId: admin.id, action: "moderation.decide", targetKind: kind, summary: body.decision });
   if (kind === "internships") {
-    const { internship, heldAt } = await moderateInternship(kv, { id, admin, ...body });
+    const { internship, heldAt } = await moderateInternship(kv, { id, admin, ...body, audit });
     return { kind, listing: internship, moderation: internship.moderation, heldAt };
   }
   if (kind === "opportunities") {
-    const { opportunity, heldAt } = await moderateOpportunity(kv, { id, ...body });
+    const { opportunity, heldAt } = await moderateOpportunity(kv, { id, ...body, audit });
     return { kind, listing: opportunity, moderation: opportunity.moderation, heldAt };
   }
   throw new NotFoundError();

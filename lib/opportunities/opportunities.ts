@@ -15,6 +15,7 @@
  * closed listings, "Opportunities"): the public list's closed part, `mine` and the admin queue merge the archive's
  * matches with the read model's; every write finds a record where it is and moves it when it closes or opens again.
  */
+import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { istToday } from "@/lib/dates.ts";
 import { ConflictError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { getUserSummaries, type User } from "@/lib/users/users.ts";
@@ -489,10 +490,13 @@ function reviewed(current: Opportunity, { action, reason }: Review, now: string)
 /**
  * Applies `review` (see the module docstring) in one checked write, which also moves the record in the moderation
  * queue and adds the `opportunity_reviewed` notification for the submitter, with the reason of a rejection, when the
- * review changed the record's state (docs/decisions.md, Notifications).
+ * review changed the record's state (docs/decisions.md, Notifications), and `audit`'s entry.
  * @throws NotFoundError for an unknown id; BusyError after 30 s of lost races (nothing changed).
  */
-export async function reviewOpportunity(kv: Deno.Kv, id: string, review: Review): Promise<OpportunityView> {
+export async function reviewOpportunity(
+  kv: Deno.Kv,
+  { id, review, audit }: { id: string; review: Review; audit?: AuditHook },
+): Promise<OpportunityView> {
   const record = await updateOpportunity(
     kv,
     id,
@@ -500,6 +504,7 @@ export async function reviewOpportunity(kv: Deno.Kv, id: string, review: Review)
     (op, next, previous) => {
       moderationQueueOps(op, "opportunities", previous, next);
       if (next.userId !== null) addNotification(op, reviewNotification(next, next.userId));
+      audit?.(op, id, review.action);
     },
   );
   if (!record) throw new NotFoundError(NOT_FOUND);
@@ -510,17 +515,18 @@ export async function reviewOpportunity(kv: Deno.Kv, id: string, review: Review)
  * An admin's moderation `decision` on opportunity `id` with `note` (docs/decisions.md, Trust, "Moderation"): approve
  * publishes it and clears its reasons, reject hides it for good. One write, which also moves it in the queue and, when
  * it changed and it has a submitter, tells them (`listing_moderated`, with the note). Returns the opportunity as admins
- * read it, and when it was held.
+ * read it, and when it was held. `audit`'s entry, when given, is in the same write.
  * @throws NotFoundError for an unknown id; BusyError after 30 s of lost races (nothing changed).
  */
 export async function moderateOpportunity(
   kv: Deno.Kv,
-  { id, decision, note, notify = true }: {
+  { id, decision, note, notify = true, audit }: {
     id: string;
     decision: ModerationDecision;
     note: string | null;
     /** False when the caller tells the submitter itself (a listing hidden after reports). */
     notify?: boolean;
+    audit?: AuditHook;
   },
 ): Promise<{ opportunity: OpportunityView; heldAt: string | null }> {
   const record = await updateOpportunity(kv, id, (current) => {
@@ -535,6 +541,7 @@ export async function moderateOpportunity(
     if (next.userId !== null && notify) {
       addNotification(op, moderatedNotification({ kind: "opportunity", listing: next, userId: next.userId }));
     }
+    audit?.(op, id);
   });
   if (!record) throw new NotFoundError(NOT_FOUND);
   return { opportunity: (await withPostedBy(kv, [record]))[0], heldAt: moderationOf(record).heldAt };

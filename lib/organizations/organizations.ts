@@ -2,6 +2,7 @@
  * The organizations capability (docs/api.md, Trust; docs/decisions.md, Trust, "Organizations"): an organization's
  * public profile with its track record, a manager's and an admin's changes, and the admin list.
  */
+import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { BusyError, ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
 import { moneyPhrasesIn } from "@/lib/moderation/never_pay.ts";
@@ -135,10 +136,14 @@ export async function updateAsManager(
 /**
  * An admin's change of organization `id`: name (its slug stays; the old name keeps matching), website, about text,
  * and the verified state (verifying sets `verifiedAt` and lifts `verificationRemovedAt`; un-verifying a verified one
- * is `removeVerification`'s).
+ * is `removeVerification`'s), with `audit`'s entry in the same write.
  * @throws NotFoundError for an unknown id; ConflictError when another organization has the name; BusyError.
  */
-export async function updateAsAdmin(kv: Deno.Kv, { id, patch }: { id: string; patch: AdminPatch }) {
+export async function updateAsAdmin(
+  kv: Deno.Kv,
+  { id, patch, audit }: { id: string; patch: AdminPatch; audit?: AuditHook },
+) {
+  const summary = patch.isVerified === undefined ? undefined : patch.isVerified ? "verified" : "not verified";
   return await change(kv, id, (current) => {
     let next: Organization = { ...current, ...defined(patch) };
     if (patch.name !== undefined) next.name = patch.name.replace(/\s+/g, " ");
@@ -148,7 +153,7 @@ export async function updateAsAdmin(kv: Deno.Kv, { id, patch }: { id: string; pa
     }
     if (patch.isVerified === false && current.isVerified) next = removed(next);
     return next;
-  });
+  }, audit && ((op) => audit(op, id, summary)));
 }
 
 /**
@@ -179,16 +184,21 @@ function defined<T extends object>(patch: T): Partial<T> {
 
 /**
  * Replaces organization `id` with `edit(current)`, checked against what was read, retried on a lost race; nothing is
- * written when `edit` changes nothing.
+ * written when `edit` changes nothing; `also` adds the caller's mutations to the write.
  * @throws NotFoundError; what `edit` throws; ConflictError for a name another organization has.
  */
-async function change(kv: Deno.Kv, id: string, edit: (current: Organization) => Organization): Promise<Organization> {
+async function change(
+  kv: Deno.Kv,
+  id: string,
+  edit: (current: Organization) => Organization,
+  also?: (op: Deno.AtomicOperation) => void,
+): Promise<Organization> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const entry = await getOrganization(kv, id);
     if (!entry.value) throw new NotFoundError(NOT_FOUND);
     const next = edit(entry.value);
     if (JSON.stringify(next) === JSON.stringify(entry.value)) return entry.value;
-    const outcome = await replaceOrganization(kv, entry as Deno.KvEntry<Organization>, next);
+    const outcome = await replaceOrganization(kv, entry as Deno.KvEntry<Organization>, next, also);
     if (outcome === "taken") throw new ConflictError(NAME_TAKEN);
     if (outcome === "ok") return next;
   }

@@ -13,6 +13,7 @@
  * - `["reports_open", userId, kind, targetId]` → id, while that person's report of that target is open (one at a time)
  * - `["report_targets", kind, targetId]` → `TargetSummary`, kept by every write of its reports (the admin list)
  */
+import { auditOps } from "@/lib/admin_log/admin_log.ts";
 import { BusyError, ForbiddenError, NotFoundError, VERIFY_FIRST } from "@/lib/errors.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
@@ -310,8 +311,9 @@ export async function targetReports(
  * Resolves every open report of `kind`/`targetId` with `body.action` (see `actOn`) and `body.note`: the action first,
  * then the reports in writes of 50, each write also telling their reporters (`report_resolved`, never naming the
  * others) and updating the target's summary; the owner of what was hidden or deleted is told once
- * (`content_removed`). Returns how many reports were resolved (0 when none was open), and whether a dismissed listing
- * stays held because the never-pay rule holds it too (the admin is told to decide on it in moderation).
+ * (`content_removed`); the first of those writes holds the audit log's entry (`report.resolve`, after the action's own
+ * write). Returns how many reports were resolved (0 when none was open), and whether a dismissed listing stays held
+ * because the never-pay rule holds it too (the admin is told to decide on it in moderation).
  * @throws NotFoundError when nobody reported it; InvalidInputError for an action the kind does not take.
  */
 export async function resolveTarget(
@@ -336,6 +338,8 @@ export async function resolveTarget(
   const resolution = { action: body.action, note: body.note, at: now };
   let resolved = 0;
   let ownerTold = body.action === "dismiss" || !target?.ownerId;
+  const audit = auditOps({ adminId: admin.id, action: "report.resolve", targetKind: kind, summary: body.action });
+  let logged = false;
   for (let i = 0; i < open.length; i += RESOLVE_BATCH) {
     let batch = open.slice(i, i + RESOLVE_BATCH);
     for (let attempt = 0; attempt < ATTEMPTS && batch.length > 0; attempt++) {
@@ -369,9 +373,11 @@ export async function resolveTarget(
           removedNotification({ userId: target!.ownerId!, kind, words, action: body.action, note: body.note }),
         );
       }
+      if (!logged) audit(op, targetId);
       if ((await op.commit()).ok) {
         resolved += batch.length;
         ownerTold = true;
+        logged = true;
         break;
       }
       // Lost a race (a report resolved or added meanwhile): resolve those still open, as they are now.

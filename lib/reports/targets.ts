@@ -197,7 +197,7 @@ export async function actOn(
     switch (kind) {
       case "internship":
         if (action === "hide") await moderateInternship(kv, { id, admin, decision: "reject", note, notify: false });
-        else await deleteInternship(kv, id, admin);
+        else await deleteInternship(kv, { id, actor: admin });
         return false;
       case "opportunity":
         await moderateOpportunity(kv, { id, decision: "reject", note, notify: false });

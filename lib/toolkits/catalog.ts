@@ -34,6 +34,7 @@ import type {
 import { REFUSALS } from "@/lib/refusals.ts";
 import { KV_VALUE_MAX_BYTES, valueBytes } from "@/lib/kv/value_size.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
+import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 
 export * from "./schema.ts";
 
@@ -161,11 +162,14 @@ function assertPrices(record: Pick<ToolkitRecord, "pricePaise" | "originalPriceP
 }
 
 /**
- * Creates a toolkit by `creator`, inactive, unset optional fields null (docs/api.md, Toolkits,
- * "Toolkit states").
+ * Creates a toolkit of `input` by `creator`, inactive, unset optional fields null (docs/api.md, Toolkits,
+ * "Toolkit states"), with `audit`'s entry in the same write.
  * @throws InvalidInputError `ORIGINAL_PRICE_BELOW_PRICE`.
  */
-export async function createToolkit(kv: Deno.Kv, creator: User, input: ToolkitCreate): Promise<Toolkit> {
+export async function createToolkit(
+  kv: Deno.Kv,
+  { creator, input, audit }: { creator: User; input: ToolkitCreate; audit?: AuditHook },
+): Promise<Toolkit> {
   const now = new Date().toISOString();
   const record: ToolkitRecord = {
     id: crypto.randomUUID(),
@@ -190,17 +194,21 @@ export async function createToolkit(kv: Deno.Kv, creator: User, input: ToolkitCr
   assertPrices(record);
   const op = kv.atomic().set(toolkitKey(record.id), record);
   countOps(op, [], toolkitCounts(record));
+  audit?.(op, record.id, record.title);
   await markChanged(op).commit();
   return toolkitView(record, creator.name);
 }
 
 /**
- * Applies the fields of `patch` that are given, `isActive` and `showSaleBadge` included (docs/api.md,
- * Toolkits, "Toolkit states"). `lessonCount` is taken only while the toolkit has no content items. The prices as they
+ * Applies the fields of `patch` that are given to toolkit `id`, `isActive` and `showSaleBadge` included (docs/api.md,
+ * Toolkits, "Toolkit states"), with `audit`'s entry in the same write. `lessonCount` is taken only while the toolkit has no content items. The prices as they
  * would be afterwards are checked together.
  * @throws NotFoundError "Toolkit not found"; InvalidInputError `ORIGINAL_PRICE_BELOW_PRICE`.
  */
-export async function updateToolkit(kv: Deno.Kv, id: string, patch: ToolkitUpdate): Promise<Toolkit> {
+export async function updateToolkit(
+  kv: Deno.Kv,
+  { id, patch, audit }: { id: string; patch: ToolkitUpdate; audit?: AuditHook },
+): Promise<Toolkit> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await kv.get<ToolkitRecord>(toolkitKey(id));
     if (!entry.value) throw new NotFoundError(TOOLKIT_NOT_FOUND);
@@ -213,6 +221,7 @@ export async function updateToolkit(kv: Deno.Kv, id: string, patch: ToolkitUpdat
     assertPrices(record);
     const op = kv.atomic().check(entry).set(toolkitKey(id), record);
     countOps(op, toolkitCounts(entry.value), toolkitCounts(record));
+    audit?.(op, id, record.title);
     if ((await markChanged(op).commit()).ok) return (await views(kv, [record]))[0];
   }
   throw new Error("Toolkit update lost too many races");
@@ -220,15 +229,17 @@ export async function updateToolkit(kv: Deno.Kv, id: string, patch: ToolkitUpdat
 
 /**
  * Deletes a toolkit for good (docs/api.md, Toolkits, "Toolkit states"), its content items and its learners'
- * progress. Purchase records stay as payment history; without the toolkit they grant nothing.
+ * progress. Purchase records stay as payment history; without the toolkit they grant nothing. `audit`'s entry is in the
+ * write that deletes the toolkit, the first; its items and progress go in writes after it.
  * @throws NotFoundError "Toolkit not found".
  */
-export async function deleteToolkit(kv: Deno.Kv, id: string): Promise<void> {
+export async function deleteToolkit(kv: Deno.Kv, id: string, audit?: AuditHook): Promise<void> {
   for (let attempt = 0;; attempt++) {
     const entry = await kv.get<ToolkitRecord>(toolkitKey(id));
     if (!entry.value) throw new NotFoundError(TOOLKIT_NOT_FOUND);
     const op = kv.atomic().check(entry).delete(toolkitKey(id));
     countOps(op, toolkitCounts(entry.value), []);
+    audit?.(op, id, entry.value.title);
     if ((await markChanged(op).commit()).ok) break;
     if (attempt === MAX_ATTEMPTS) throw new Error("Toolkit deletion lost too many races");
   }
@@ -272,10 +283,14 @@ function assertFits(item: ContentItem): void {
 
 /**
  * Adds a content item to a toolkit (at the end unless `orderIndex` is given) and sets the
- * toolkit's `lessonCount` to its number of items, in one atomic write.
+ * toolkit's `lessonCount` to its number of items, in one atomic write with `audit`'s entry.
  * @throws NotFoundError "Toolkit not found"; InvalidInputError "A video needs cdnVideoUrl", or `lessonTooLong`.
  */
-export async function createContentItem(kv: Deno.Kv, input: ContentItemCreate): Promise<ContentItem> {
+export async function createContentItem(
+  kv: Deno.Kv,
+  input: ContentItemCreate,
+  audit?: AuditHook,
+): Promise<ContentItem> {
   const body = await bodyOf(input.type, input.content ?? null, input.cdnVideoUrl ?? null);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await kv.get<ToolkitRecord>(toolkitKey(input.toolkitId));
@@ -295,14 +310,13 @@ export async function createContentItem(kv: Deno.Kv, input: ContentItemCreate): 
     assertFits(item);
     const itemCount = entry.value.itemCount + 1;
     const toolkit = { ...entry.value, itemCount, lessonCount: itemCount, updatedAt: now };
-    const result = await markChanged(
-      kv.atomic()
-        .check(entry)
-        .set(itemKey(item.toolkitId, item.id), item)
-        .set(itemOwnerKey(item.id), item.toolkitId)
-        .set(toolkitKey(toolkit.id), toolkit),
-    ).commit();
-    if (result.ok) return item;
+    const op = kv.atomic()
+      .check(entry)
+      .set(itemKey(item.toolkitId, item.id), item)
+      .set(itemOwnerKey(item.id), item.toolkitId)
+      .set(toolkitKey(toolkit.id), toolkit);
+    audit?.(op, item.id, item.title);
+    if ((await markChanged(op).commit()).ok) return item;
   }
   throw new Error("Content item creation lost too many races");
 }
@@ -315,11 +329,15 @@ async function readItem(kv: Deno.Kv, id: string) {
 }
 
 /**
- * Applies the given fields of `patch` to a content item; an article body is sanitized again, and the lesson then
- * checked to fit its KV value (a lesson stored before that bound can still be renamed, moved or made a preview).
+ * Applies the given fields of `patch` to content item `id`, with `audit`'s entry in the same write; an article body
+ * is sanitized again, and the lesson then checked to fit its KV value (a lesson stored before that bound can still be
+ * renamed, moved or made a preview).
  * @throws NotFoundError "Content item not found"; InvalidInputError "A video needs cdnVideoUrl", or `lessonTooLong`.
  */
-export async function updateContentItem(kv: Deno.Kv, id: string, patch: ContentItemUpdate): Promise<ContentItem> {
+export async function updateContentItem(
+  kv: Deno.Kv,
+  { id, patch, audit }: { id: string; patch: ContentItemUpdate; audit?: AuditHook },
+): Promise<ContentItem> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await readItem(kv, id);
     const current = entry.value;
@@ -337,17 +355,19 @@ export async function updateContentItem(kv: Deno.Kv, id: string, patch: ContentI
       updatedAt: new Date().toISOString(),
     };
     if (newBody) assertFits(item);
-    const result = await kv.atomic().check(entry).set(entry.key, item).commit();
-    if (result.ok) return item;
+    const op = kv.atomic().check(entry).set(entry.key, item);
+    audit?.(op, id, item.title);
+    if ((await op.commit()).ok) return item;
   }
   throw new Error("Content item update lost too many races");
 }
 
 /**
- * Deletes a content item and lowers its toolkit's `lessonCount` to the items left, in one atomic write.
+ * Deletes a content item and lowers its toolkit's `lessonCount` to the items left, in one atomic write with `audit`'s
+ * entry.
  * @throws NotFoundError "Content item not found".
  */
-export async function deleteContentItem(kv: Deno.Kv, id: string): Promise<void> {
+export async function deleteContentItem(kv: Deno.Kv, id: string, audit?: AuditHook): Promise<void> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await readItem(kv, id);
     const toolkit = await kv.get<ToolkitRecord>(toolkitKey(entry.value.toolkitId));
@@ -361,6 +381,7 @@ export async function deleteContentItem(kv: Deno.Kv, id: string): Promise<void> 
         updatedAt: new Date().toISOString(),
       });
     }
+    audit?.(op, id, entry.value.title);
     if ((await op.commit()).ok) return;
   }
   throw new Error("Content item deletion lost too many races");

@@ -4,6 +4,7 @@
  * URL or a path on this site, never `javascript:` or `data:`; `imageId` names an uploaded file, deleted with its
  * banner or once an update replaces or removes it. Keys (owned here only): `["banners", id]`. The list is small (a carousel), so it is read whole.
  */
+import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import { NotFoundError } from "@/lib/errors.ts";
@@ -75,26 +76,37 @@ export async function listBanners(kv: Deno.Kv, activeOnly: boolean): Promise<Ban
 }
 
 /**
- * Creates a banner.
- * @throws InvalidInputError "Unknown image" when `imageId` is not an upload.
+ * Creates a banner of `input`, with `audit`'s entry in the same write.
+ * @throws InvalidInputError "Unknown image" when `imageId` is not an upload (in `files`).
  */
-export async function createBanner(kv: Deno.Kv, files: ObjectStore, input: BannerCreate): Promise<Banner> {
+export async function createBanner(
+  kv: Deno.Kv,
+  { files, input, audit }: { files: ObjectStore; input: BannerCreate; audit?: AuditHook },
+): Promise<Banner> {
   if (input.imageId) await assertUploaded(files, [input.imageId]);
   const now = new Date().toISOString();
   const banner: Banner = { id: crypto.randomUUID(), ...input, createdAt: now, updatedAt: now };
-  await kv.set(bannerKey(banner.id), banner);
+  const op = kv.atomic().set(bannerKey(banner.id), banner);
+  audit?.(op, banner.id, banner.title);
+  await op.commit();
   return banner;
 }
 
 /**
- * Applies `patch` (only the fields given). An image the patch replaces or removes is deleted from the object store
- * after the commit (docs/decisions.md, Ungatekeep and banners, "Images"); a failed delete is logged with `log` and the
- * file left stored, never failing the edit.
+ * Applies `patch` (only the fields given) to banner `id`, with `audit`'s entry in the same write. An image the patch
+ * replaces or removes is deleted from the object store after the commit (docs/decisions.md, Ungatekeep and banners,
+ * "Images"); a failed delete is logged with `log` and the file left stored, never failing the edit.
  * @throws NotFoundError "Banner not found"; InvalidInputError for an `imageId` that is not an upload.
  */
 export async function updateBanner(
   kv: Deno.Kv,
-  { files, log, id, patch }: { files: ObjectStore; log: Logger; id: string; patch: BannerUpdate },
+  { files, log, id, patch, audit }: {
+    files: ObjectStore;
+    log: Logger;
+    id: string;
+    patch: BannerUpdate;
+    audit?: AuditHook;
+  },
 ): Promise<Banner> {
   if (patch.imageId) await assertUploaded(files, [patch.imageId]);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
@@ -102,7 +114,9 @@ export async function updateBanner(
     const entry = await kv.get<Banner>(bannerKey(id));
     if (!entry.value) throw new NotFoundError(NOT_FOUND);
     const banner: Banner = { ...entry.value, ...changes, updatedAt: new Date().toISOString() };
-    if ((await kv.atomic().check(entry).set(entry.key, banner).commit()).ok) {
+    const op = kv.atomic().check(entry).set(entry.key, banner);
+    audit?.(op, id, banner.title);
+    if ((await op.commit()).ok) {
       const dropped = entry.value.imageId;
       if (dropped && dropped !== banner.imageId) {
         await deleteImages({ files, log }, [dropped], { message: "banner image not deleted", bannerId: id });
@@ -114,14 +128,19 @@ export async function updateBanner(
 }
 
 /**
- * Deletes a banner, then its image from the object store.
+ * Deletes banner `id` (with `audit`'s entry in the same write), then its image from the object store `files`.
  * @throws NotFoundError "Banner not found".
  */
-export async function deleteBanner(kv: Deno.Kv, files: ObjectStore, id: string): Promise<void> {
+export async function deleteBanner(
+  kv: Deno.Kv,
+  { files, id, audit }: { files: ObjectStore; id: string; audit?: AuditHook },
+): Promise<void> {
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
     const entry = await kv.get<Banner>(bannerKey(id));
     if (!entry.value) throw new NotFoundError(NOT_FOUND);
-    if ((await kv.atomic().check(entry).delete(entry.key).commit()).ok) {
+    const op = kv.atomic().check(entry).delete(entry.key);
+    audit?.(op, id, entry.value.title);
+    if ((await op.commit()).ok) {
       if (entry.value.imageId) await files.delete(entry.value.imageId);
       return;
     }

@@ -18,6 +18,7 @@
  * Every change writes the record, its feed entries and the counts in one atomic commit checked
  * against the record read.
  */
+import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { InvalidInputError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
 import { KV_VALUE_MAX_BYTES, valueBytes } from "@/lib/kv/value_size.ts";
@@ -404,12 +405,12 @@ function assertFits(post: Post): void {
 const TEXT_FIELDS = ["title", "content", "images", "linkUrl", "linkTitle", "linkImage"] as const;
 
 /**
- * Creates a post by `author` (an admin).
+ * Creates a post by `author` (an admin), with `audit`'s entry in the same write.
  * @throws InvalidInputError "Unknown image" when an image id is not an upload, or `postTooLong`.
  */
 export async function createPost(
   kv: Deno.Kv,
-  { files, author, input }: { files: ObjectStore; author: User; input: PostCreate },
+  { files, author, input, audit }: { files: ObjectStore; author: User; input: PostCreate; audit?: AuditHook },
 ): Promise<PostView> {
   await assertUploaded(files, input.images);
   const now = new Date().toISOString();
@@ -430,26 +431,29 @@ export async function createPost(
     userId: author.id,
   };
   assertFits(post);
-  if (!await commitPost(kv, await kv.get<Post>(recordKey(post.id)), post)) throw new Error("Post id collision");
+  const op = postOps(kv, await kv.get<Post>(recordKey(post.id)), post);
+  audit?.(op, post.id, post.title);
+  if (!(await op.commit()).ok) throw new Error("Post id collision");
   return (await viewsOf(kv, [post]))[0];
 }
 
 /**
  * What `updatePost` takes: a patch that may change `images` comes with the `log` a failed delete of a dropped image is
- * told to; one that leaves them (a report's "hide") needs none.
+ * told to; one that leaves them (a report's "hide") needs none. `audit`, an admin's edit, is logged in the same write.
  */
 export type PostChange =
-  & { files: ObjectStore; id: string }
+  & { files: ObjectStore; id: string; audit?: AuditHook }
   & ({ patch: PostUpdate; log: Logger } | { patch: PostUpdate & { images?: undefined }; log?: undefined });
 
 /**
- * Applies `patch` (only the fields given) to a post; `PUT` and `PATCH` alike. A patch of any text field is checked to
- * fit (`assertFits`); one that only pins or publishes leaves a post stored before that bound as it was. The images the
- * patch drops are deleted from the object store after the commit (docs/decisions.md, Ungatekeep and banners,
- * "Images"), as `deletePost` deletes a post's: one the store fails to delete is logged and left, never failing the edit.
+ * Applies `patch` (only the fields given) to a post, with `audit`'s entry in the same write; `PUT` and `PATCH` alike. A
+ * patch of any text field is checked to fit (`assertFits`); one that only pins or publishes leaves a post stored
+ * before that bound as it was. The images the patch drops are deleted from the object store after the commit
+ * (docs/decisions.md, Ungatekeep and banners, "Images"), as `deletePost` deletes a post's: one the store fails to
+ * delete is logged and left, never failing the edit.
  * @throws NotFoundError "Post not found"; InvalidInputError for an image id that is not an upload, or `postTooLong`.
  */
-export async function updatePost(kv: Deno.Kv, { files, log, id, patch }: PostChange): Promise<PostView> {
+export async function updatePost(kv: Deno.Kv, { files, log, id, patch, audit }: PostChange): Promise<PostView> {
   if (patch.images) await assertUploaded(files, patch.images);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as PostUpdate;
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
@@ -464,7 +468,9 @@ export async function updatePost(kv: Deno.Kv, { files, log, id, patch }: PostCha
       now,
     });
     if (TEXT_FIELDS.some((field) => changes[field] !== undefined)) assertFits(merged);
-    if (await commitPost(kv, entry, merged)) {
+    const op = postOps(kv, entry, merged);
+    audit?.(op, id, merged.title);
+    if ((await op.commit()).ok) {
       const dropped = entry.value.images.filter((image) => !merged.images.includes(image));
       // A patch without `log` has no `images` (`PostChange`), so it drops none.
       if (log && dropped.length > 0) {
@@ -498,12 +504,13 @@ const DELETIONS_PER_RUN = 20;
  * then its comments, reactions, counters and reply notifications go (`deleteConversation`, in bounded writes), then
  * its images, each on its own (`Promise.allSettled`: one the object store fails to delete is logged with `log` and
  * left stored), and last the deletion record. A deletion stopped midway (the process gone, a KV error) keeps its
- * record: deleting the post again finishes it, and so does the `post-deletions` job once the lease ran out.
+ * record: deleting the post again finishes it, and so does the `post-deletions` job once the lease ran out. `audit`'s
+ * entry is in the write that removes the post (none when finishing a deletion under way).
  * @throws NotFoundError "Post not found" (no post, and no deletion of it under way).
  */
 export async function deletePost(
   kv: Deno.Kv,
-  { files, log, id }: { files: ObjectStore; log: Logger; id: string },
+  { files, log, id, audit }: { files: ObjectStore; log: Logger; id: string; audit?: AuditHook },
 ): Promise<void> {
   let images: string[] | null = null;
   for (let attempt = 0; attempt < MAX_RETRIES && images === null; attempt++) {
@@ -511,7 +518,9 @@ export async function deletePost(
     if (entry.value) {
       const lease = { holder: HOLDER, until: claimTime(Date.now()) + DELETION_LEASE_MS };
       const deletion: PostDeletion = { images: entry.value.images, lease };
-      if ((await postOps(kv, entry, null).set(deletionKey(id), deletion).commit()).ok) images = deletion.images;
+      const op = postOps(kv, entry, null).set(deletionKey(id), deletion);
+      audit?.(op, id, entry.value.title);
+      if ((await op.commit()).ok) images = deletion.images;
     } else if (pending.value) images = pending.value.images;
     else throw new NotFoundError(NOT_FOUND);
   }

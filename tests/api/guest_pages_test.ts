@@ -41,7 +41,7 @@ Deno.test("a guest's page is kept per path and query, and a write shows on the n
   await post(t, member, "Cache Intern Two");
   assert((await html(t, "/internships")).includes("Cache Intern Two"), "a create shows at once");
   assert((await html(t, "/")).includes("Cache Intern Two"));
-  await deleteInternship(t.kv, first.id, member.user);
+  await deleteInternship(t.kv, { id: first.id, actor: member.user });
   assertEquals((await t.fetch(`/internships/${first.id}`)).status, 404, "a delete shows at once");
   assert(!(await html(t, "/internships?search=cache")).includes("Cache Intern One"));
 });

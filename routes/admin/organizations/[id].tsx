@@ -4,6 +4,7 @@
  * page: 303 back with `?saved=1`, or the page again with what went wrong (400, 409). Unknown ids render the 404 page.
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { refusalText } from "@/lib/refusals.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
@@ -64,7 +65,8 @@ export const handler = define.handlers<Data>({
       return ctx.render(await pageData(kv, id, values, "invalid"), { status: 400 });
     }
     try {
-      await updateAsAdmin(kv, { id, patch: patch.data });
+      const audit = adminAudit(ctx.state, { action: "organization.update", targetKind: "organization" });
+      await updateAsAdmin(kv, { id, patch: patch.data, audit });
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
       return ctx.render(await pageData(kv, id, values, { refused: refusalText(ctx.state.t, error) }), { status: 409 });

@@ -3,6 +3,7 @@
  * (docs/api.md, Internships, "Who may do what"; docs/decisions.md, Internships).
  */
 import { define } from "@/lib/platform/define.ts";
+import { auditIfAdmin } from "@/lib/http/admin_audit.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { getInternship, InternshipUpdateSchema } from "@/lib/internships/internships.ts";
@@ -60,17 +61,22 @@ export const handler = define.handlers({
   async PUT(req, ctx) {
     assertSignedIn(ctx.state);
     const patch = await readBody(req, InternshipUpdateSchema);
+    const flags = [["isVerified", patch.isVerified], ["isActive", patch.isActive]] as const;
+    const summary = flags.filter(([, on]) => on !== undefined).map(([flag, on]) => `${flag}: ${on}`).join(", ");
+    const audit = auditIfAdmin(ctx.state, { action: "internship.update", targetKind: "internship", summary });
     const internship = await updateInternship(ctx.state.services.kv, {
       id: ctx.params.id,
       actor: ctx.state.user,
       patch,
+      audit,
     });
     return Response.json({ success: true, internship });
   },
 
   async DELETE(_req, ctx) {
     assertSignedIn(ctx.state);
-    await deleteInternship(ctx.state.services.kv, ctx.params.id, ctx.state.user);
+    const audit = auditIfAdmin(ctx.state, { action: "internship.delete", targetKind: "internship" });
+    await deleteInternship(ctx.state.services.kv, { id: ctx.params.id, actor: ctx.state.user, audit });
     return Response.json({ success: true });
   },
 });

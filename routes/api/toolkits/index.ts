@@ -3,6 +3,7 @@
  * Toolkits, "Toolkit states"; docs/decisions.md, Toolkits and payments).
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { assertRole, assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { createToolkit, listActiveToolkits, ToolkitCreateSchema } from "@/lib/toolkits/catalog.ts";
@@ -35,6 +36,8 @@ export const handler = define.handlers({
     assertSignedIn(ctx.state);
     assertRole(ctx.state.user, "admin");
     const input = await readBody(req, ToolkitCreateSchema);
-    return Response.json(await createToolkit(ctx.state.services.kv, ctx.state.user, input), { status: 201 });
+    const audit = adminAudit(ctx.state, { action: "toolkit.create", targetKind: "toolkit" });
+    const toolkit = await createToolkit(ctx.state.services.kv, { creator: ctx.state.user, input, audit });
+    return Response.json(toolkit, { status: 201 });
   },
 });

@@ -20,6 +20,7 @@ import { readForm, seeOther } from "@/lib/http/form_posts.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
 import { applyOf, checkInternshipEdit, postedInternship } from "@/lib/internships/form.ts";
 import { updateInternship } from "@/lib/internships/writes.ts";
+import { auditIfAdmin } from "@/lib/http/admin_audit.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
 import type { FieldProblem } from "@/lib/field_messages.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -64,7 +65,8 @@ export const handler = define.handlers<Data>({
     if (!checked.ok) return refuse(checked.problems);
     try {
       if (Object.keys(checked.input).length > 0) {
-        await updateInternship(kv, { id: internship.id, actor: user, patch: checked.input });
+        const audit = auditIfAdmin(ctx.state, { action: "internship.update", targetKind: "internship" });
+        await updateInternship(kv, { id: internship.id, actor: user, patch: checked.input, audit });
       }
       return seeOther(`/internships/${internship.id}`);
     } catch (error) {

@@ -165,7 +165,7 @@ Deno.test("deleting moves a listing to the archive at once; a create already clo
   await using p = await twoProcesses();
   const [kept, doomed] = await createInternships(p.a, p.owner, [item("Kept", null), item("Doomed", null)]);
   const [past] = await createInternships(p.b, p.owner, [item("Long gone", "2020-01-01")]);
-  await deleteInternship(p.a, doomed.id, p.owner);
+  await deleteInternship(p.a, { id: doomed.id, actor: p.owner });
   assertEquals(await inModel(p.a, doomed.id), false);
   assertEquals(await inModel(p.b, past.id), false);
   await waitForSync();
@@ -179,7 +179,7 @@ Deno.test("deleting moves a listing to the archive at once; a create already clo
       order(past, doomed, kept),
     );
   }
-  const again = await deleteInternship(p.b, doomed.id, p.owner).catch((error) => error);
+  const again = await deleteInternship(p.b, { id: doomed.id, actor: p.owner }).catch((error) => error);
   assertEquals(again?.name, "NotFoundError");
 });
 

@@ -140,7 +140,7 @@ Deno.test("an update racing a delete from another process either lands first or 
   for (const { id, title } of created) {
     const [update, remove] = await Promise.allSettled([
       updateInternship(p.a, { id, actor: p.owner, patch: { title: "Updated" } }),
-      deleteInternship(p.b, id, p.owner),
+      deleteInternship(p.b, { id, actor: p.owner }),
     ]);
     assertEquals(remove.status, "fulfilled");
     if (update.status === "rejected") assert(update.reason instanceof NotFoundError, String(update.reason));
@@ -165,7 +165,7 @@ Deno.test("an update that loses its race to a delete finds the listing gone to t
   let calls = 0;
   const result = await writer.update(created.id, async (record) => {
     calls++;
-    await deleteInternship(p.b, created.id, p.owner);
+    await deleteInternship(p.b, { id: created.id, actor: p.owner });
     return { ...record, title: "Too late" };
   });
   assertEquals([result, calls], [null, 1]);
@@ -234,7 +234,7 @@ Deno.test("a process that writes itself still sees another process's interleaved
     const titles = (await listInternships(kv, { query: all, viewer: null })).internships.map((i) => i.title).sort();
     assertEquals(titles, ["From A, changed", "From B, changed"]);
   }
-  await deleteInternship(p.b, fromA.id, p.owner);
+  await deleteInternship(p.b, { id: fromA.id, actor: p.owner });
   await createInternships(p.a, p.owner, [item("Third")]);
   await waitForSync();
   for (const kv of [p.a, p.b]) {

@@ -217,7 +217,7 @@ async function seedWithHidden(t: TestApp) {
   const owner = await createTestUser(t, "member");
   const admin = await createTestUser(t, "admin");
   const seeded = await seed(t, owner);
-  await deleteInternship(t.kv, seeded.marketing.id, owner.user);
+  await deleteInternship(t.kv, { id: seeded.marketing.id, actor: owner.user });
   await updateInternship(t.kv, { id: seeded.data.id, actor: admin.user, patch: { isActive: false } });
   return { owner, admin, seeded };
 }
@@ -314,7 +314,7 @@ Deno.test("My internships lists the user's own live listings, inactive ones incl
   const admin = await createTestUser(t, "admin");
   const seeded = await seed(t, owner);
   const others = await addInternships(t, admin, [LISTINGS.react]);
-  await deleteInternship(t.kv, seeded.marketing.id, owner.user);
+  await deleteInternship(t.kv, { id: seeded.marketing.id, actor: owner.user });
   await updateInternship(t.kv, { id: seeded.data.id, actor: admin.user, patch: { isActive: false } });
   const { res, html } = await page(t, "/internships/mine", owner.cookie);
   assertHtml(res);

@@ -98,14 +98,14 @@ Deno.test("ended opportunities move to the archive; every list answers as before
     assertEquals(before.queue.counts, { pending: 1, approved: 4, rejected: 0, all: 5 });
 
     // Approving the archived pending one publishes it where it stays: first among the closed ones (latest end).
-    await reviewOpportunity(b, legacyPending.id, { action: "approve", reason: null });
+    await reviewOpportunity(b, { id: legacyPending.id, review: { action: "approve", reason: null } });
     await waitForSync();
     for (const kv of [a, b]) {
       assertEquals(await publicIds(kv), [sooner.id, later.id, legacyPending.id, legacyPublished.id, ended.id]);
       assertEquals((await adminQueue(kv, AdminOpportunityQuerySchema.parse({}))).counts.approved, 5);
     }
     // Rejected, then resubmitted with a later end: it opens again and comes back into the read model.
-    await reviewOpportunity(a, legacyPending.id, { action: "reject", reason: "Dates" });
+    await reviewOpportunity(a, { id: legacyPending.id, review: { action: "reject", reason: "Dates" } });
     const again = await resubmitOpportunity(b, {
       user: student,
       id: legacyPending.id,

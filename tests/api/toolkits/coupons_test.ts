@@ -206,13 +206,13 @@ Deno.test("coupon edits at once: each lost race is tried again, none refused, an
     CouponCreateSchema.parse({ code: "RACE10", discountType: "percentage", discountValue: 10 }),
   );
   const edits = await Promise.allSettled(
-    Array.from({ length: 30 }, (_, i) => updateCoupon(t.kv, coupon.id, { discountValue: 10 + i })),
+    Array.from({ length: 30 }, (_, i) => updateCoupon(t.kv, { id: coupon.id, patch: { discountValue: 10 + i } })),
   );
   assertEquals(edits.filter((edit) => edit.status === "rejected"), []);
   const stored = await getCouponRecord(t.kv, coupon.id);
   assert(stored && stored.discountAmount >= 10 && stored.discountAmount < 40, "one of the edits is stored");
   const both = await Promise.allSettled([
-    ...Array.from({ length: 15 }, () => updateCoupon(t.kv, coupon.id, { isActive: false })),
+    ...Array.from({ length: 15 }, () => updateCoupon(t.kv, { id: coupon.id, patch: { isActive: false } })),
     deleteCoupon(t.kv, coupon.id),
   ]);
   const refusals = both.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));

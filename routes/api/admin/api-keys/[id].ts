@@ -4,6 +4,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { revokeApiKey } from "@/lib/api_keys/api_keys.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
 
@@ -19,7 +20,8 @@ export const apiDocs = describeRoute({
 
 export const handler = define.handlers({
   async DELETE(_req, ctx) {
-    await revokeApiKey(ctx.state.services.kv, ctx.params.id);
+    const audit = adminAudit(ctx.state, { action: "api_key.revoke", targetKind: "api_key" });
+    await revokeApiKey(ctx.state.services.kv, ctx.params.id, audit);
     return Response.json({ success: true });
   },
 });

@@ -5,6 +5,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { ApiKeyCreateSchema, createApiKey, listApiKeys } from "@/lib/api_keys/api_keys.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { z } from "zod";
@@ -40,7 +41,8 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const { name } = await readBody(req, ApiKeyCreateSchema);
-    const created = await createApiKey(ctx.state.services.kv, ctx.state.user, name);
+    const audit = adminAudit(ctx.state, { action: "api_key.create", targetKind: "api_key" });
+    const created = await createApiKey(ctx.state.services.kv, ctx.state.user, { name, audit });
     return Response.json(created, { status: 201 });
   },
 });

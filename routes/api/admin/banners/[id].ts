@@ -3,6 +3,7 @@
  * (docs/api.md, Admin; docs/decisions.md, Ungatekeep and banners, "Banners").
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { BannerUpdateSchema, deleteBanner, updateBanner } from "@/lib/ungatekeep/banners.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
@@ -33,11 +34,13 @@ export const handler = define.handlers({
   async PATCH(req, ctx) {
     const patch = await readBody(req, BannerUpdateSchema);
     const { kv, files, log } = ctx.state.services;
-    return Response.json({ banner: await updateBanner(kv, { files, log, id: ctx.params.id, patch }) });
+    const audit = adminAudit(ctx.state, { action: "banner.update", targetKind: "banner" });
+    return Response.json({ banner: await updateBanner(kv, { files, log, id: ctx.params.id, patch, audit }) });
   },
   async DELETE(_req, ctx) {
     const { kv, files } = ctx.state.services;
-    await deleteBanner(kv, files, ctx.params.id);
+    const audit = adminAudit(ctx.state, { action: "banner.delete", targetKind: "banner" });
+    await deleteBanner(kv, { files, id: ctx.params.id, audit });
     return Response.json({ success: true });
   },
 });

@@ -3,6 +3,7 @@
  * (docs/api.md, Admin; docs/decisions.md, Ungatekeep and banners, "Banners").
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { BannerCreateSchema, createBanner, listBanners } from "@/lib/ungatekeep/banners.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
@@ -35,6 +36,7 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     const input = await readBody(req, BannerCreateSchema);
     const { kv, files } = ctx.state.services;
-    return Response.json({ banner: await createBanner(kv, files, input) }, { status: 201 });
+    const audit = adminAudit(ctx.state, { action: "banner.create", targetKind: "banner" });
+    return Response.json({ banner: await createBanner(kv, { files, input, audit }) }, { status: 201 });
   },
 });

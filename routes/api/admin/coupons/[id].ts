@@ -2,6 +2,7 @@
  * `PATCH` and `DELETE /api/admin/coupons/{id}`: change or delete a coupon; its `apiDocs` below are its description
  * (docs/api.md, Admin; docs/decisions.md, Toolkits and payments).
  */
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { define } from "@/lib/platform/define.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { CouponUpdateSchema, deleteCoupon, updateCoupon } from "@/lib/coupons/coupons.ts";
@@ -32,11 +33,13 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async PATCH(req, ctx) {
     const patch = await readBody(req, CouponUpdateSchema);
-    return Response.json({ coupon: await updateCoupon(ctx.state.services.kv, ctx.params.id, patch) });
+    const audit = adminAudit(ctx.state, { action: "coupon.update", targetKind: "coupon" });
+    return Response.json({ coupon: await updateCoupon(ctx.state.services.kv, { id: ctx.params.id, patch, audit }) });
   },
 
   async DELETE(_req, ctx) {
-    await deleteCoupon(ctx.state.services.kv, ctx.params.id);
+    const audit = adminAudit(ctx.state, { action: "coupon.delete", targetKind: "coupon" });
+    await deleteCoupon(ctx.state.services.kv, ctx.params.id, audit);
     return Response.json({ success: true });
   },
 });

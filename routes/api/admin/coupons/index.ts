@@ -2,6 +2,7 @@
  * `GET` and `POST /api/admin/coupons`: the coupons; its `apiDocs` below are its description (docs/api.md, Admin;
  * docs/decisions.md, Toolkits and payments).
  */
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { define } from "@/lib/platform/define.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import { CouponCreateSchema, CouponSearchSchema, createCoupon, listCoupons } from "@/lib/coupons/coupons.ts";
@@ -38,6 +39,7 @@ export const handler = define.handlers({
 
   async POST(req, ctx) {
     const input = await readBody(req, CouponCreateSchema);
-    return Response.json({ coupon: await createCoupon(ctx.state.services.kv, input) }, { status: 201 });
+    const audit = adminAudit(ctx.state, { action: "coupon.create", targetKind: "coupon" });
+    return Response.json({ coupon: await createCoupon(ctx.state.services.kv, input, audit) }, { status: 201 });
   },
 });

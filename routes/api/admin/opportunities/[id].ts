@@ -4,6 +4,7 @@
  * review rules in `lib/opportunities/opportunities.ts`).
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
 import { readJson } from "@/lib/http/json.ts";
 import { REASON_MAX, reviewOpportunity, ReviewSchema } from "@/lib/opportunities/opportunities.ts";
@@ -43,7 +44,12 @@ export const handler = define.handlers({
       }
       throw new InvalidInputError("Action must be approve or reject");
     }
-    const opportunity = await reviewOpportunity(ctx.state.services.kv, ctx.params.id, parsed.data);
+    const audit = adminAudit(ctx.state, { action: "opportunity.review", targetKind: "opportunity" });
+    const opportunity = await reviewOpportunity(ctx.state.services.kv, {
+      id: ctx.params.id,
+      review: parsed.data,
+      audit,
+    });
     return Response.json({ success: true, opportunity });
   },
 });

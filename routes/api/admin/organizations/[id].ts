@@ -6,6 +6,7 @@
  * "Organizations".
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { AdminPatchSchema, updateAsAdmin } from "@/lib/organizations/organizations.ts";
 import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
@@ -34,7 +35,8 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async PATCH(req, ctx) {
     const patch = await readBody(req, AdminPatchSchema);
-    const organization = await updateAsAdmin(ctx.state.services.kv, { id: ctx.params.id, patch });
+    const audit = adminAudit(ctx.state, { action: "organization.update", targetKind: "organization" });
+    const organization = await updateAsAdmin(ctx.state.services.kv, { id: ctx.params.id, patch, audit });
     return Response.json({ organization });
   },
 });

@@ -3,6 +3,7 @@
  * description (docs/api.md, Toolkits, "Lessons"; docs/decisions.md, Toolkits and payments).
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { ContentItemUpdateSchema, deleteContentItem, updateContentItem } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
@@ -33,11 +34,14 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async PATCH(req, ctx) {
     const patch = await readBody(req, ContentItemUpdateSchema);
-    return Response.json({ contentItem: await updateContentItem(ctx.state.services.kv, ctx.params.id, patch) });
+    const audit = adminAudit(ctx.state, { action: "toolkit_item.update", targetKind: "toolkit_item" });
+    const contentItem = await updateContentItem(ctx.state.services.kv, { id: ctx.params.id, patch, audit });
+    return Response.json({ contentItem });
   },
 
   async DELETE(_req, ctx) {
-    await deleteContentItem(ctx.state.services.kv, ctx.params.id);
+    const audit = adminAudit(ctx.state, { action: "toolkit_item.delete", targetKind: "toolkit_item" });
+    await deleteContentItem(ctx.state.services.kv, ctx.params.id, audit);
     return Response.json({ success: true });
   },
 });

@@ -3,6 +3,7 @@
  * (docs/api.md, Toolkits, "Lessons"; docs/decisions.md, Toolkits and payments).
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { ContentItemCreateSchema, createContentItem } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
@@ -29,6 +30,9 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async POST(req, ctx) {
     const input = await readBody(req, ContentItemCreateSchema);
-    return Response.json({ contentItem: await createContentItem(ctx.state.services.kv, input) }, { status: 201 });
+    const audit = adminAudit(ctx.state, { action: "toolkit_item.create", targetKind: "toolkit_item" });
+    return Response.json({ contentItem: await createContentItem(ctx.state.services.kv, input, audit) }, {
+      status: 201,
+    });
   },
 });

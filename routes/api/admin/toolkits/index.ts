@@ -3,6 +3,7 @@
  * (docs/api.md, Toolkits, "Toolkit states"; docs/decisions.md, Toolkits and payments).
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import {
@@ -42,6 +43,8 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const input = await readBody(req, ToolkitCreateSchema);
-    return Response.json(await createToolkit(ctx.state.services.kv, ctx.state.user, input), { status: 201 });
+    const audit = adminAudit(ctx.state, { action: "toolkit.create", targetKind: "toolkit" });
+    const toolkit = await createToolkit(ctx.state.services.kv, { creator: ctx.state.user, input, audit });
+    return Response.json(toolkit, { status: 201 });
   },
 });

@@ -3,6 +3,7 @@
  * description (docs/api.md, Ungatekeep, "Post states"; docs/decisions.md, Ungatekeep and banners).
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { deletePost, getPostForAdmin, PostUpdateSchema, updatePost } from "@/lib/ungatekeep/posts.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
@@ -12,7 +13,8 @@ import { z } from "zod";
 const update = define.handlers(async (req, ctx) => {
   const patch = await readBody(req, PostUpdateSchema);
   const { kv, files, log } = ctx.state.services;
-  return Response.json({ post: await updatePost(kv, { files, log, id: ctx.params.id, patch }) });
+  const audit = adminAudit(ctx.state, { action: "post.update", targetKind: "post" });
+  return Response.json({ post: await updatePost(kv, { files, log, id: ctx.params.id, patch, audit }) });
 });
 
 const Answer = z.strictObject({ post: PostSchema });
@@ -54,7 +56,8 @@ export const handler = define.handlers({
   PATCH: update,
   async DELETE(_req, ctx) {
     const { kv, files, log } = ctx.state.services;
-    await deletePost(kv, { files, log, id: ctx.params.id });
+    const audit = adminAudit(ctx.state, { action: "post.delete", targetKind: "post" });
+    await deletePost(kv, { files, log, id: ctx.params.id, audit });
     return Response.json({ success: true });
   },
 });

@@ -3,6 +3,7 @@
  * (docs/api.md, Ungatekeep, "Post states"; docs/decisions.md, Ungatekeep and banners; docs/decisions.md, Admin lists).
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import { AdminPostQuerySchema, createPost, listPostsForAdmin, PostCreateSchema } from "@/lib/ungatekeep/posts.ts";
@@ -46,7 +47,8 @@ export const handler = define.handlers({
     assertSignedIn(ctx.state);
     const input = await readBody(req, PostCreateSchema);
     const { kv, files } = ctx.state.services;
-    const post = await createPost(kv, { files, author: ctx.state.user, input });
+    const audit = adminAudit(ctx.state, { action: "post.create", targetKind: "post" });
+    const post = await createPost(kv, { files, author: ctx.state.user, input, audit });
     return Response.json({ post }, { status: 201 });
   },
 });

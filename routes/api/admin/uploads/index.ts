@@ -3,6 +3,7 @@
  * Ungatekeep; docs/decisions.md, Ungatekeep and banners, "Images"; docs/decisions.md, Errors and limits).
  */
 import { define } from "@/lib/platform/define.ts";
+import { logAdminWrite } from "@/lib/http/admin_audit.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
 import { fileUrl, MAX_IMAGE_BYTES, storeImage } from "@/lib/files/images.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -46,6 +47,7 @@ export const handler = define.handlers({
     const file = form.get("file");
     if (!(file instanceof File)) throw new InvalidInputError("Send the image as multipart/form-data in the field file");
     const stored = await storeImage(ctx.state.services.files, new Uint8Array(await file.arrayBuffer()));
+    await logAdminWrite(ctx.state, { action: "upload.create", targetKind: "file", targetId: stored.id });
     return Response.json({ id: stored.id, url: fileUrl(stored.id) }, { status: 201 });
   },
 });

@@ -3,6 +3,7 @@
  * (docs/api.md, Background work; docs/decisions.md, Background work).
  */
 import { define } from "@/lib/platform/define.ts";
+import { logAdminWrite } from "@/lib/http/admin_audit.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { findJob, JOBS, runJob } from "@/lib/jobs/registry.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
@@ -34,6 +35,8 @@ export const handler = define.handlers({
     const job = findJob(ctx.params.name);
     if (!job) throw new NotFoundError("Job not found");
     const { services } = ctx.state;
-    return Response.json(await services.requests.aside(() => runJob(job, services)));
+    const ran = await services.requests.aside(() => runJob(job, services));
+    await logAdminWrite(ctx.state, { action: "job.run", targetKind: "job", targetId: job.name });
+    return Response.json(ran);
   },
 });

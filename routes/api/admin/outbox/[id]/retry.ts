@@ -3,6 +3,7 @@
  * (docs/api.md, Background work; docs/decisions.md, Background work, "Bodies dropped").
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { outboxRow } from "@/lib/mail/outbox.ts";
 import { NOT_FAILED, retryMail } from "@/lib/mail/outbox_admin.ts";
@@ -31,7 +32,8 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async POST(_req, ctx) {
     const { services } = ctx.state;
-    const mail = await retryMail(services.kv, ctx.params.id);
+    const audit = adminAudit(ctx.state, { action: "mail.retry", targetKind: "mail" });
+    const mail = await retryMail(services.kv, { id: ctx.params.id, audit });
     deliverSoon(services, mail.id);
     return Response.json({ mail: outboxRow(mail) });
   },

@@ -3,6 +3,7 @@
  * (docs/api.md, Toolkits, "Toolkit states"; docs/decisions.md, Toolkits and payments).
  */
 import { define } from "@/lib/platform/define.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { deleteToolkit, ToolkitUpdateSchema, updateToolkit } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
@@ -29,11 +30,13 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async PUT(req, ctx) {
     const patch = await readBody(req, ToolkitUpdateSchema);
-    return Response.json(await updateToolkit(ctx.state.services.kv, ctx.params.id, patch));
+    const audit = adminAudit(ctx.state, { action: "toolkit.update", targetKind: "toolkit" });
+    return Response.json(await updateToolkit(ctx.state.services.kv, { id: ctx.params.id, patch, audit }));
   },
 
   async DELETE(_req, ctx) {
-    await deleteToolkit(ctx.state.services.kv, ctx.params.id);
+    const audit = adminAudit(ctx.state, { action: "toolkit.delete", targetKind: "toolkit" });
+    await deleteToolkit(ctx.state.services.kv, ctx.params.id, audit);
     return Response.json({ success: true });
   },
 });

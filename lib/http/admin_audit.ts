@@ -1,0 +1,42 @@
+/**
+ * The audit hook of an admin route (docs/decisions.md, Admin, "Audit log"): the signed-in admin's entry for `action`
+ * on a `targetKind` record, handed to the domain function that writes it.
+ */
+import { type AdminAction, appendAdminLog, type AuditHook, auditOps } from "@/lib/admin_log/admin_log.ts";
+import type { AppState } from "@/lib/platform/state.ts";
+import { assertSignedIn } from "./guards.ts";
+
+/**
+ * The hook recording `action` by the caller on a `targetKind` record, with the route's `summary` when it has one.
+ * @throws UnauthenticatedError without a session (the admin folders' middleware answers first).
+ */
+export function adminAudit(
+  state: AppState,
+  { action, targetKind, summary }: { action: AdminAction; targetKind: string; summary?: string },
+): AuditHook {
+  assertSignedIn(state);
+  return auditOps({ adminId: state.user.id, action, targetKind, summary });
+}
+
+/**
+ * `adminAudit`'s hook when the caller is an admin using a power anyone else with access has too (an internship's
+ * owner edits it as well), else none: only an admin's writes are logged.
+ */
+export function auditIfAdmin(
+  state: AppState,
+  entry: { action: AdminAction; targetKind: string; summary?: string },
+): AuditHook | undefined {
+  return state.user?.role === "admin" ? adminAudit(state, entry) : undefined;
+}
+
+/**
+ * Appends the caller's entry in a write of its own, right after a change that is not one atomic write succeeded.
+ * @throws UnauthenticatedError without a session.
+ */
+export async function logAdminWrite(
+  state: AppState,
+  entry: { action: AdminAction; targetKind: string; targetId: string; summary?: string },
+): Promise<void> {
+  assertSignedIn(state);
+  await appendAdminLog(state.services.kv, { adminId: state.user.id, ...entry });
+}
