@@ -687,7 +687,7 @@ export const AdminLogEntrySchema = z.strictObject({
   adminId: z.string().nullable().describe("Null once the admin's account was deleted"),
   action: z.enum(ADMIN_ACTIONS),
   targetKind: z.string(),
-  targetId: z.string(),
+  targetId: z.string().nullable().describe("Null once the person it names (`targetKind` `user`) was deleted"),
   summary: z.string().optional().describe("A few words of the change (a role, a decision, a code or title)"),
 }).meta({ id: "AdminLogEntry" }) satisfies z.ZodType<AdminLogEntry>;
 

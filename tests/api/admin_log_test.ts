@@ -4,7 +4,11 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { type AdminLogEntry, appendAdminLog } from "@/lib/admin_log/admin_log.ts";
+import { type AdminAction, type AdminLogEntry, appendAdminLog } from "@/lib/admin_log/admin_log.ts";
+import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { call } from "@/tests/api/trust/helpers.ts";
 
 /** The log as `admin` reads it through the API (`query` without `?`). */
 async function readLog(
@@ -92,4 +96,145 @@ Deno.test("a role change leaves one entry naming the admin and the user; a refus
     { adminId: admin.user.id, action: "user.role", targetKind: "user", targetId: target.user.id },
   );
   assertEquals(entry.summary, "user → member");
+});
+
+Deno.test("each kind of admin write leaves one entry naming the admin and its target; a refused one none", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t);
+  let logged = 0;
+  /** The log has grown by one entry, the newest: `action` by the admin on `targetKind` `targetId`. */
+  async function expectEntry(action: AdminAction, targetKind: string, targetId: string): Promise<AdminLogEntry> {
+    const { entries } = await readLog(t, admin, "limit=100");
+    assertEquals(entries.length, ++logged, `one more entry after ${action}`);
+    const [entry] = entries;
+    assertEquals([entry.adminId, entry.action, entry.targetKind, entry.targetId], [
+      admin.user.id,
+      action,
+      targetKind,
+      targetId,
+    ]);
+    return entry;
+  }
+  async function expectNone(why: string): Promise<void> {
+    assertEquals((await readLog(t, admin, "limit=100")).entries.length, logged, why);
+  }
+  async function send(method: string, path: string, status: number, body?: unknown) {
+    const res = await t.json(method, path, { body, headers: admin.headers });
+    const answer = await res.json();
+    assertEquals(res.status, status, `${method} ${path}: ${JSON.stringify(answer)}`);
+    return answer;
+  }
+
+  await send("PATCH", `/api/admin/users/${student.user.id}`, 200, { role: "member" });
+  assertEquals((await expectEntry("user.role", "user", student.user.id)).summary, "user → member");
+  await send("PATCH", `/api/admin/users/${student.user.id}`, 400, { role: "owner" });
+  await expectNone("a refused role change");
+
+  const { apiKey } = await send("POST", "/api/admin/api-keys", 201, { name: "Feed" });
+  await expectEntry("api_key.create", "api_key", apiKey.id);
+  await send("DELETE", `/api/admin/api-keys/${apiKey.id}`, 200);
+  await expectEntry("api_key.revoke", "api_key", apiKey.id);
+  await send("DELETE", `/api/admin/api-keys/${apiKey.id}`, 404);
+  await expectNone("revoking a revoked key");
+
+  const { coupon } = await send("POST", "/api/admin/coupons", 201, {
+    code: "SAVE20",
+    discountType: "percentage",
+    discountValue: 20,
+  });
+  assertEquals((await expectEntry("coupon.create", "coupon", coupon.id)).summary, "SAVE20");
+  await send("POST", "/api/admin/coupons", 400, { code: "SAVE20", discountType: "percentage", discountValue: 20 });
+  await expectNone("a duplicate coupon code");
+  await send("PATCH", `/api/admin/coupons/${coupon.id}`, 200, { discountValue: 30 });
+  await expectEntry("coupon.update", "coupon", coupon.id);
+  await send("DELETE", `/api/admin/coupons/${coupon.id}`, 200);
+  await expectEntry("coupon.delete", "coupon", coupon.id);
+
+  const toolkit = await send("POST", "/api/admin/toolkits", 201, { title: "Kit", description: "A kit.", price: 499 });
+  await expectEntry("toolkit.create", "toolkit", toolkit.id);
+  await send("PUT", `/api/admin/toolkits/${toolkit.id}`, 200, { isActive: true });
+  await expectEntry("toolkit.update", "toolkit", toolkit.id);
+  await send("PUT", `/api/admin/toolkits/${crypto.randomUUID()}`, 404, { isActive: true });
+  await expectNone("an unknown toolkit");
+  const { contentItem } = await send("POST", "/api/admin/toolkit-content-items", 201, {
+    toolkitId: toolkit.id,
+    title: "Lesson",
+    type: "article",
+    content: "<p>Body</p>",
+  });
+  await expectEntry("toolkit_item.create", "toolkit_item", contentItem.id);
+  await send("PATCH", `/api/admin/toolkit-content-items/${contentItem.id}`, 200, { title: "Lesson one" });
+  await expectEntry("toolkit_item.update", "toolkit_item", contentItem.id);
+  await send("DELETE", `/api/admin/toolkit-content-items/${contentItem.id}`, 200);
+  await expectEntry("toolkit_item.delete", "toolkit_item", contentItem.id);
+  await send("DELETE", `/api/admin/toolkits/${toolkit.id}`, 200);
+  await expectEntry("toolkit.delete", "toolkit", toolkit.id);
+
+  const imageId = await uploadedId(t, admin);
+  await expectEntry("upload.create", "file", imageId);
+  const { banner } = await send("POST", "/api/admin/banners", 201, { title: "Banner", imageId });
+  await expectEntry("banner.create", "banner", banner.id);
+  await send("PATCH", `/api/admin/banners/${banner.id}`, 200, { title: "Banner two" });
+  await expectEntry("banner.update", "banner", banner.id);
+  await send("DELETE", `/api/admin/banners/${banner.id}`, 200);
+  await expectEntry("banner.delete", "banner", banner.id);
+
+  const post = await createPost(t, admin);
+  await expectEntry("post.create", "post", post.id);
+  await send("PATCH", `/api/admin/ungatekeep/${post.id}`, 200, { title: "Hello again" });
+  await expectEntry("post.update", "post", post.id);
+  await call(t, student, "POST", "/api/reports", { kind: "post", id: post.id, reason: "spam" });
+  await send("POST", `/api/admin/reports/post/${post.id}/resolve`, 200, { action: "dismiss" });
+  assertEquals((await expectEntry("report.resolve", "post", post.id)).summary, "dismiss");
+  await send("DELETE", `/api/admin/ungatekeep/${post.id}`, 200);
+  await expectEntry("post.delete", "post", post.id);
+
+  const internship = await postInternship(t, member, { hiringOrganization: "Zeta Labs" });
+  await expectNone("a member's own write");
+  await send("PUT", `/api/internships/${internship.id}`, 200, { isVerified: true });
+  assertEquals((await expectEntry("internship.update", "internship", internship.id)).summary, "isVerified: true");
+  await send("PATCH", `/api/admin/organizations/${internship.organization!.id}`, 200, { isVerified: true });
+  await expectEntry("organization.update", "organization", internship.organization!.id);
+  await send("POST", `/api/admin/moderation/internships/${internship.id}`, 200, { decision: "reject", note: "Fees" });
+  assertEquals((await expectEntry("moderation.decide", "internships", internship.id)).summary, "reject");
+  await send("DELETE", `/api/internships/${internship.id}`, 200);
+  await expectEntry("internship.delete", "internship", internship.id);
+
+  const opportunity = await submitOpportunity(t, await createTestUser(t));
+  await send("PATCH", `/api/admin/opportunities/${opportunity.id}`, 200, { action: "approve" });
+  assertEquals((await expectEntry("opportunity.review", "opportunity", opportunity.id)).summary, "approve");
+  await send("PATCH", `/api/admin/opportunities/${crypto.randomUUID()}`, 404, { action: "approve" });
+  await expectNone("an unknown opportunity");
+
+  await send("POST", "/api/admin/jobs/outbox/run", 200);
+  await expectEntry("job.run", "job", "outbox");
+});
+
+Deno.test("an admin's export holds their entries; their deletion keeps the entries without them", async () => {
+  await using t = await createTestApp();
+  const other = await createTestUser(t, "admin");
+  const admin = await createTestUser(t, "admin");
+  const target = await createTestUser(t);
+  const changed = await t.json("PATCH", `/api/admin/users/${target.user.id}`, {
+    body: { role: "member" },
+    headers: admin.headers,
+  });
+  assertEquals(changed.status, 200);
+  const exported = await (await t.fetch("/api/me/export", { headers: admin.headers })).json();
+  assertEquals(exported.adminLog.map((e: AdminLogEntry) => [e.action, e.targetId]), [["user.role", target.user.id]]);
+  const deleted = await t.json("DELETE", "/api/me", { body: { confirm: admin.user.email }, headers: admin.headers });
+  assertEquals(deleted.status, 200);
+  const { entries } = await readLog(t, other);
+  assertEquals(entries.map((e) => [e.adminId, e.action, e.targetId]), [[null, "user.role", target.user.id]]);
+  assertEquals((await readLog(t, other, `adminId=${admin.user.id}`)).entries, []);
+  // The target's deletion forgets them too.
+  const gone = await t.json("DELETE", "/api/me", { body: { confirm: target.user.email }, headers: target.headers });
+  assertEquals(gone.status, 200);
+  assertEquals((await readLog(t, other)).entries.map((e) => [e.adminId, e.targetId]), [[null, null]]);
+  for await (const { key } of t.kv.list({ prefix: [] })) {
+    const text = JSON.stringify(key);
+    assert(!text.includes(admin.user.id) && !text.includes(target.user.id), text);
+  }
 });

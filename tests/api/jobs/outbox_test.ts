@@ -4,6 +4,7 @@
  * whose claims still hold against a second runner, and bodies (with the tokens their links hold) dropped once a mail
  * is sent or failed for good.
  */
+import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { findJob, runJob, runScheduled } from "@/lib/jobs/registry.ts";
 import { deliverDue, DELIVERY_LEASE_MS, dropKeptBodies, queueMail } from "@/lib/mail/delivery.ts";
@@ -112,6 +113,8 @@ Deno.test("a mail that fails every try ends failed with the last error; an admin
   const { mail } = await retry.json();
   assertEquals([mail.status, mail.attempts], ["pending", 3]);
   assertEquals(mail.text, undefined, "no body in the answer");
+  const logged = await listAdminLog(t.kv, adminLogQuerySchema.parse({ action: "mail.retry" }));
+  assertEquals(logged.entries.map((e) => [e.adminId, e.targetId]), [[admin.user.id, failed.id]], "the retry is logged");
   await smtp.waitFor("lost@example.com");
   await t.settled();
   const sent = await recordTo(t, "lost@example.com");

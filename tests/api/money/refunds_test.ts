@@ -12,6 +12,7 @@ import { refundFailure } from "@/lib/browser/use_refund.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { ADMIN_PURCHASES_TEXT } from "@/islands/AdminPurchasesTable.tsx";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
+import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
 
 Deno.test("refund: a paid purchase is refunded in full at the gateway; access goes, the coupon use comes back", async () => {
   await using shop = await openShop();
@@ -84,6 +85,11 @@ Deno.test("refund: twice, a free purchase, a pending one and an unknown one are 
   });
   assertEquals((await refund(shop, crypto.randomUUID())).status, 404);
   assertEquals(shop.fake.refunds.length, 1);
+  // The audit log holds the one refund made, by the admin; the refused ones left nothing.
+  const logged = await listAdminLog(shop.t.kv, adminLogQuerySchema.parse({ action: "purchase.refund" }));
+  assertEquals(logged.entries.map((e) => [e.adminId, e.targetKind, e.targetId]), [
+    [shop.admin.user.id, "purchase", purchaseId],
+  ]);
   // Only admins refund.
   const res = await shop.t.json("POST", `/api/admin/purchases/${pending.body.purchase.id}/refund`, {
     body: {},
