@@ -11,174 +11,175 @@ import * as $7 from "./routes/admin/comments.tsx";
 import * as $8 from "./routes/admin/coupons.tsx";
 import * as $9 from "./routes/admin/index.tsx";
 import * as $10 from "./routes/admin/internships/index.tsx";
-import * as $11 from "./routes/admin/moderation.tsx";
-import * as $12 from "./routes/admin/opportunities.tsx";
-import * as $13 from "./routes/admin/organizations/[id].tsx";
-import * as $14 from "./routes/admin/organizations/index.tsx";
-import * as $15 from "./routes/admin/outbox.tsx";
-import * as $16 from "./routes/admin/purchases.tsx";
-import * as $17 from "./routes/admin/reports/[kind]/[targetId].tsx";
-import * as $18 from "./routes/admin/reports/index.tsx";
-import * as $19 from "./routes/admin/toolkits/[id].tsx";
-import * as $20 from "./routes/admin/toolkits/index.tsx";
-import * as $21 from "./routes/admin/toolkits/new.tsx";
-import * as $22 from "./routes/admin/ungatekeep/[id].tsx";
-import * as $23 from "./routes/admin/ungatekeep/index.tsx";
-import * as $24 from "./routes/admin/ungatekeep/new.tsx";
-import * as $25 from "./routes/admin/users.tsx";
-import * as $26 from "./routes/api/admin/_middleware.ts";
-import * as $27 from "./routes/api/admin/api-keys/[id].ts";
-import * as $28 from "./routes/api/admin/api-keys/index.ts";
-import * as $29 from "./routes/api/admin/banners/[id].ts";
-import * as $30 from "./routes/api/admin/banners/index.ts";
-import * as $31 from "./routes/api/admin/comments/index.ts";
-import * as $32 from "./routes/api/admin/coupons/[id].ts";
-import * as $33 from "./routes/api/admin/coupons/index.ts";
-import * as $34 from "./routes/api/admin/jobs/[name]/run.ts";
-import * as $35 from "./routes/api/admin/log.ts";
-import * as $36 from "./routes/api/admin/moderation/[kind]/[id].ts";
-import * as $37 from "./routes/api/admin/moderation/index.ts";
-import * as $38 from "./routes/api/admin/opportunities/[id].ts";
-import * as $39 from "./routes/api/admin/opportunities/index.ts";
-import * as $40 from "./routes/api/admin/organizations/[id].ts";
-import * as $41 from "./routes/api/admin/organizations/index.ts";
-import * as $42 from "./routes/api/admin/outbox/[id]/retry.ts";
-import * as $43 from "./routes/api/admin/outbox/index.ts";
-import * as $44 from "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts";
-import * as $45 from "./routes/api/admin/purchases/[id]/refund.ts";
-import * as $46 from "./routes/api/admin/purchases/index.ts";
-import * as $47 from "./routes/api/admin/reports/[kind]/[targetId]/index.ts";
-import * as $48 from "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts";
-import * as $49 from "./routes/api/admin/reports/index.ts";
-import * as $50 from "./routes/api/admin/stats.ts";
-import * as $51 from "./routes/api/admin/toolkit-content-items/[id].ts";
-import * as $52 from "./routes/api/admin/toolkit-content-items/index.ts";
-import * as $53 from "./routes/api/admin/toolkits/[id]/content.ts";
-import * as $54 from "./routes/api/admin/toolkits/[id]/index.ts";
-import * as $55 from "./routes/api/admin/toolkits/index.ts";
-import * as $56 from "./routes/api/admin/ungatekeep/[id].ts";
-import * as $57 from "./routes/api/admin/ungatekeep/index.ts";
-import * as $58 from "./routes/api/admin/ungatekeep/preview.ts";
-import * as $59 from "./routes/api/admin/uploads/index.ts";
-import * as $60 from "./routes/api/admin/users/[id].ts";
-import * as $61 from "./routes/api/admin/users/index.ts";
-import * as $62 from "./routes/api/applications/[id]/index.ts";
-import * as $63 from "./routes/api/applications/[id]/resume.ts";
-import * as $64 from "./routes/api/auth/callback/[provider].ts";
-import * as $65 from "./routes/api/auth/forget-password.ts";
-import * as $66 from "./routes/api/auth/get-session.ts";
-import * as $67 from "./routes/api/auth/request-password-reset.ts";
-import * as $68 from "./routes/api/auth/reset-password.ts";
-import * as $69 from "./routes/api/auth/revoke-other-sessions.ts";
-import * as $70 from "./routes/api/auth/send-verification-email.ts";
-import * as $71 from "./routes/api/auth/session.ts";
-import * as $72 from "./routes/api/auth/sign-in/email.ts";
-import * as $73 from "./routes/api/auth/sign-in/social.ts";
-import * as $74 from "./routes/api/auth/sign-out.ts";
-import * as $75 from "./routes/api/auth/sign-up/email.ts";
-import * as $76 from "./routes/api/auth/verify-email.ts";
-import * as $77 from "./routes/api/banners.ts";
-import * as $78 from "./routes/api/docs.tsx";
-import * as $79 from "./routes/api/files/[id].ts";
-import * as $80 from "./routes/api/health.ts";
-import * as $81 from "./routes/api/internships/[id].ts";
-import * as $82 from "./routes/api/internships/[id]/applications/bulk.ts";
-import * as $83 from "./routes/api/internships/[id]/applications/index.ts";
-import * as $84 from "./routes/api/internships/index.ts";
-import * as $85 from "./routes/api/me/alerts/[id].ts";
-import * as $86 from "./routes/api/me/alerts/index.ts";
-import * as $87 from "./routes/api/me/applications/[id]/stipend-report.ts";
-import * as $88 from "./routes/api/me/applications/[id]/withdraw.ts";
-import * as $89 from "./routes/api/me/applications/index.ts";
-import * as $90 from "./routes/api/me/certificates.ts";
-import * as $91 from "./routes/api/me/export.ts";
-import * as $92 from "./routes/api/me/index.ts";
-import * as $93 from "./routes/api/me/notifications/index.ts";
-import * as $94 from "./routes/api/me/notifications/read.ts";
-import * as $95 from "./routes/api/me/push-subscriptions.ts";
-import * as $96 from "./routes/api/me/recommendations.ts";
-import * as $97 from "./routes/api/me/resume/file.ts";
-import * as $98 from "./routes/api/me/resume/index.ts";
-import * as $99 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $100 from "./routes/api/me/saved/ids.ts";
-import * as $101 from "./routes/api/me/saved/index.ts";
-import * as $102 from "./routes/api/me/settings.ts";
-import * as $103 from "./routes/api/onboarding.ts";
-import * as $104 from "./routes/api/openapi.json.ts";
-import * as $105 from "./routes/api/opportunities/[id].ts";
-import * as $106 from "./routes/api/opportunities/index.ts";
-import * as $107 from "./routes/api/organizations/[slug]/claim.ts";
-import * as $108 from "./routes/api/organizations/[slug]/index.ts";
-import * as $109 from "./routes/api/profile.ts";
-import * as $110 from "./routes/api/purchases.ts";
-import * as $111 from "./routes/api/push/key.ts";
-import * as $112 from "./routes/api/reports/index.ts";
-import * as $113 from "./routes/api/toolkits/[id]/index.ts";
-import * as $114 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $115 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $116 from "./routes/api/toolkits/index.ts";
-import * as $117 from "./routes/api/ungatekeep/[id].ts";
-import * as $118 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $119 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $120 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $121 from "./routes/api/ungatekeep/index.ts";
-import * as $122 from "./routes/api/webhooks/razorpay.ts";
-import * as $123 from "./routes/certificates/[id].tsx";
-import * as $124 from "./routes/check-inbox.tsx";
-import * as $125 from "./routes/contact.tsx";
-import * as $126 from "./routes/forgot-password.tsx";
-import * as $127 from "./routes/index.tsx";
-import * as $128 from "./routes/internships/[id]/applicants.tsx";
-import * as $129 from "./routes/internships/[id]/apply.tsx";
-import * as $130 from "./routes/internships/[id]/edit.tsx";
-import * as $131 from "./routes/internships/[id]/index.tsx";
-import * as $132 from "./routes/internships/index.tsx";
-import * as $133 from "./routes/internships/mine.tsx";
-import * as $134 from "./routes/internships/new.tsx";
-import * as $135 from "./routes/internships/rss.xml.ts";
-import * as $136 from "./routes/language.ts";
-import * as $137 from "./routes/me/alerts.tsx";
-import * as $138 from "./routes/me/applications/[id]/stipend-report.ts";
-import * as $139 from "./routes/me/applications/[id]/withdraw.ts";
-import * as $140 from "./routes/me/notifications.tsx";
-import * as $141 from "./routes/me/settings.tsx";
-import * as $142 from "./routes/me/tracker.tsx";
-import * as $143 from "./routes/offline.tsx";
-import * as $144 from "./routes/onboarding.tsx";
-import * as $145 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $146 from "./routes/opportunities/[id]/edit.tsx";
-import * as $147 from "./routes/opportunities/[id]/index.tsx";
-import * as $148 from "./routes/opportunities/index.tsx";
-import * as $149 from "./routes/opportunities/mine.tsx";
-import * as $150 from "./routes/opportunities/new.tsx";
-import * as $151 from "./routes/organizations/[slug].tsx";
-import * as $152 from "./routes/organizations/claim/[token].tsx";
-import * as $153 from "./routes/privacy.tsx";
-import * as $154 from "./routes/profile.tsx";
-import * as $155 from "./routes/profile/delete.tsx";
-import * as $156 from "./routes/profile/resume.ts";
-import * as $157 from "./routes/profile/sign-out-others.ts";
-import * as $158 from "./routes/purchases/[id]/receipt.tsx";
-import * as $159 from "./routes/refunds.tsx";
-import * as $160 from "./routes/report.tsx";
-import * as $161 from "./routes/reset-password.tsx";
-import * as $162 from "./routes/robots.txt.ts";
-import * as $163 from "./routes/sign-in.tsx";
-import * as $164 from "./routes/sign-out.ts";
-import * as $165 from "./routes/sign-up.tsx";
-import * as $166 from "./routes/sitemap.xml.ts";
-import * as $167 from "./routes/sitemap/[file].ts";
-import * as $168 from "./routes/terms.tsx";
-import * as $169 from "./routes/toolkits/[id]/index.tsx";
-import * as $170 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $171 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $172 from "./routes/toolkits/index.tsx";
-import * as $173 from "./routes/toolkits/mine.tsx";
-import * as $174 from "./routes/ungatekeep/[id].tsx";
-import * as $175 from "./routes/ungatekeep/index.tsx";
-import * as $176 from "./routes/ungatekeep/rss.xml.ts";
-import * as $177 from "./routes/unsubscribe/[token].tsx";
-import * as $178 from "./routes/verify-email.tsx";
+import * as $11 from "./routes/admin/log.tsx";
+import * as $12 from "./routes/admin/moderation.tsx";
+import * as $13 from "./routes/admin/opportunities.tsx";
+import * as $14 from "./routes/admin/organizations/[id].tsx";
+import * as $15 from "./routes/admin/organizations/index.tsx";
+import * as $16 from "./routes/admin/outbox.tsx";
+import * as $17 from "./routes/admin/purchases.tsx";
+import * as $18 from "./routes/admin/reports/[kind]/[targetId].tsx";
+import * as $19 from "./routes/admin/reports/index.tsx";
+import * as $20 from "./routes/admin/toolkits/[id].tsx";
+import * as $21 from "./routes/admin/toolkits/index.tsx";
+import * as $22 from "./routes/admin/toolkits/new.tsx";
+import * as $23 from "./routes/admin/ungatekeep/[id].tsx";
+import * as $24 from "./routes/admin/ungatekeep/index.tsx";
+import * as $25 from "./routes/admin/ungatekeep/new.tsx";
+import * as $26 from "./routes/admin/users.tsx";
+import * as $27 from "./routes/api/admin/_middleware.ts";
+import * as $28 from "./routes/api/admin/api-keys/[id].ts";
+import * as $29 from "./routes/api/admin/api-keys/index.ts";
+import * as $30 from "./routes/api/admin/banners/[id].ts";
+import * as $31 from "./routes/api/admin/banners/index.ts";
+import * as $32 from "./routes/api/admin/comments/index.ts";
+import * as $33 from "./routes/api/admin/coupons/[id].ts";
+import * as $34 from "./routes/api/admin/coupons/index.ts";
+import * as $35 from "./routes/api/admin/jobs/[name]/run.ts";
+import * as $36 from "./routes/api/admin/log.ts";
+import * as $37 from "./routes/api/admin/moderation/[kind]/[id].ts";
+import * as $38 from "./routes/api/admin/moderation/index.ts";
+import * as $39 from "./routes/api/admin/opportunities/[id].ts";
+import * as $40 from "./routes/api/admin/opportunities/index.ts";
+import * as $41 from "./routes/api/admin/organizations/[id].ts";
+import * as $42 from "./routes/api/admin/organizations/index.ts";
+import * as $43 from "./routes/api/admin/outbox/[id]/retry.ts";
+import * as $44 from "./routes/api/admin/outbox/index.ts";
+import * as $45 from "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts";
+import * as $46 from "./routes/api/admin/purchases/[id]/refund.ts";
+import * as $47 from "./routes/api/admin/purchases/index.ts";
+import * as $48 from "./routes/api/admin/reports/[kind]/[targetId]/index.ts";
+import * as $49 from "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts";
+import * as $50 from "./routes/api/admin/reports/index.ts";
+import * as $51 from "./routes/api/admin/stats.ts";
+import * as $52 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $53 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $54 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $55 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $56 from "./routes/api/admin/toolkits/index.ts";
+import * as $57 from "./routes/api/admin/ungatekeep/[id].ts";
+import * as $58 from "./routes/api/admin/ungatekeep/index.ts";
+import * as $59 from "./routes/api/admin/ungatekeep/preview.ts";
+import * as $60 from "./routes/api/admin/uploads/index.ts";
+import * as $61 from "./routes/api/admin/users/[id].ts";
+import * as $62 from "./routes/api/admin/users/index.ts";
+import * as $63 from "./routes/api/applications/[id]/index.ts";
+import * as $64 from "./routes/api/applications/[id]/resume.ts";
+import * as $65 from "./routes/api/auth/callback/[provider].ts";
+import * as $66 from "./routes/api/auth/forget-password.ts";
+import * as $67 from "./routes/api/auth/get-session.ts";
+import * as $68 from "./routes/api/auth/request-password-reset.ts";
+import * as $69 from "./routes/api/auth/reset-password.ts";
+import * as $70 from "./routes/api/auth/revoke-other-sessions.ts";
+import * as $71 from "./routes/api/auth/send-verification-email.ts";
+import * as $72 from "./routes/api/auth/session.ts";
+import * as $73 from "./routes/api/auth/sign-in/email.ts";
+import * as $74 from "./routes/api/auth/sign-in/social.ts";
+import * as $75 from "./routes/api/auth/sign-out.ts";
+import * as $76 from "./routes/api/auth/sign-up/email.ts";
+import * as $77 from "./routes/api/auth/verify-email.ts";
+import * as $78 from "./routes/api/banners.ts";
+import * as $79 from "./routes/api/docs.tsx";
+import * as $80 from "./routes/api/files/[id].ts";
+import * as $81 from "./routes/api/health.ts";
+import * as $82 from "./routes/api/internships/[id].ts";
+import * as $83 from "./routes/api/internships/[id]/applications/bulk.ts";
+import * as $84 from "./routes/api/internships/[id]/applications/index.ts";
+import * as $85 from "./routes/api/internships/index.ts";
+import * as $86 from "./routes/api/me/alerts/[id].ts";
+import * as $87 from "./routes/api/me/alerts/index.ts";
+import * as $88 from "./routes/api/me/applications/[id]/stipend-report.ts";
+import * as $89 from "./routes/api/me/applications/[id]/withdraw.ts";
+import * as $90 from "./routes/api/me/applications/index.ts";
+import * as $91 from "./routes/api/me/certificates.ts";
+import * as $92 from "./routes/api/me/export.ts";
+import * as $93 from "./routes/api/me/index.ts";
+import * as $94 from "./routes/api/me/notifications/index.ts";
+import * as $95 from "./routes/api/me/notifications/read.ts";
+import * as $96 from "./routes/api/me/push-subscriptions.ts";
+import * as $97 from "./routes/api/me/recommendations.ts";
+import * as $98 from "./routes/api/me/resume/file.ts";
+import * as $99 from "./routes/api/me/resume/index.ts";
+import * as $100 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $101 from "./routes/api/me/saved/ids.ts";
+import * as $102 from "./routes/api/me/saved/index.ts";
+import * as $103 from "./routes/api/me/settings.ts";
+import * as $104 from "./routes/api/onboarding.ts";
+import * as $105 from "./routes/api/openapi.json.ts";
+import * as $106 from "./routes/api/opportunities/[id].ts";
+import * as $107 from "./routes/api/opportunities/index.ts";
+import * as $108 from "./routes/api/organizations/[slug]/claim.ts";
+import * as $109 from "./routes/api/organizations/[slug]/index.ts";
+import * as $110 from "./routes/api/profile.ts";
+import * as $111 from "./routes/api/purchases.ts";
+import * as $112 from "./routes/api/push/key.ts";
+import * as $113 from "./routes/api/reports/index.ts";
+import * as $114 from "./routes/api/toolkits/[id]/index.ts";
+import * as $115 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $116 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $117 from "./routes/api/toolkits/index.ts";
+import * as $118 from "./routes/api/ungatekeep/[id].ts";
+import * as $119 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $120 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $121 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $122 from "./routes/api/ungatekeep/index.ts";
+import * as $123 from "./routes/api/webhooks/razorpay.ts";
+import * as $124 from "./routes/certificates/[id].tsx";
+import * as $125 from "./routes/check-inbox.tsx";
+import * as $126 from "./routes/contact.tsx";
+import * as $127 from "./routes/forgot-password.tsx";
+import * as $128 from "./routes/index.tsx";
+import * as $129 from "./routes/internships/[id]/applicants.tsx";
+import * as $130 from "./routes/internships/[id]/apply.tsx";
+import * as $131 from "./routes/internships/[id]/edit.tsx";
+import * as $132 from "./routes/internships/[id]/index.tsx";
+import * as $133 from "./routes/internships/index.tsx";
+import * as $134 from "./routes/internships/mine.tsx";
+import * as $135 from "./routes/internships/new.tsx";
+import * as $136 from "./routes/internships/rss.xml.ts";
+import * as $137 from "./routes/language.ts";
+import * as $138 from "./routes/me/alerts.tsx";
+import * as $139 from "./routes/me/applications/[id]/stipend-report.ts";
+import * as $140 from "./routes/me/applications/[id]/withdraw.ts";
+import * as $141 from "./routes/me/notifications.tsx";
+import * as $142 from "./routes/me/settings.tsx";
+import * as $143 from "./routes/me/tracker.tsx";
+import * as $144 from "./routes/offline.tsx";
+import * as $145 from "./routes/onboarding.tsx";
+import * as $146 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $147 from "./routes/opportunities/[id]/edit.tsx";
+import * as $148 from "./routes/opportunities/[id]/index.tsx";
+import * as $149 from "./routes/opportunities/index.tsx";
+import * as $150 from "./routes/opportunities/mine.tsx";
+import * as $151 from "./routes/opportunities/new.tsx";
+import * as $152 from "./routes/organizations/[slug].tsx";
+import * as $153 from "./routes/organizations/claim/[token].tsx";
+import * as $154 from "./routes/privacy.tsx";
+import * as $155 from "./routes/profile.tsx";
+import * as $156 from "./routes/profile/delete.tsx";
+import * as $157 from "./routes/profile/resume.ts";
+import * as $158 from "./routes/profile/sign-out-others.ts";
+import * as $159 from "./routes/purchases/[id]/receipt.tsx";
+import * as $160 from "./routes/refunds.tsx";
+import * as $161 from "./routes/report.tsx";
+import * as $162 from "./routes/reset-password.tsx";
+import * as $163 from "./routes/robots.txt.ts";
+import * as $164 from "./routes/sign-in.tsx";
+import * as $165 from "./routes/sign-out.ts";
+import * as $166 from "./routes/sign-up.tsx";
+import * as $167 from "./routes/sitemap.xml.ts";
+import * as $168 from "./routes/sitemap/[file].ts";
+import * as $169 from "./routes/terms.tsx";
+import * as $170 from "./routes/toolkits/[id]/index.tsx";
+import * as $171 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $172 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $173 from "./routes/toolkits/index.tsx";
+import * as $174 from "./routes/toolkits/mine.tsx";
+import * as $175 from "./routes/ungatekeep/[id].tsx";
+import * as $176 from "./routes/ungatekeep/index.tsx";
+import * as $177 from "./routes/ungatekeep/rss.xml.ts";
+import * as $178 from "./routes/unsubscribe/[token].tsx";
+import * as $179 from "./routes/verify-email.tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -234,174 +235,175 @@ const manifest: Manifest = {
     "./routes/admin/coupons.tsx": $8,
     "./routes/admin/index.tsx": $9,
     "./routes/admin/internships/index.tsx": $10,
-    "./routes/admin/moderation.tsx": $11,
-    "./routes/admin/opportunities.tsx": $12,
-    "./routes/admin/organizations/[id].tsx": $13,
-    "./routes/admin/organizations/index.tsx": $14,
-    "./routes/admin/outbox.tsx": $15,
-    "./routes/admin/purchases.tsx": $16,
-    "./routes/admin/reports/[kind]/[targetId].tsx": $17,
-    "./routes/admin/reports/index.tsx": $18,
-    "./routes/admin/toolkits/[id].tsx": $19,
-    "./routes/admin/toolkits/index.tsx": $20,
-    "./routes/admin/toolkits/new.tsx": $21,
-    "./routes/admin/ungatekeep/[id].tsx": $22,
-    "./routes/admin/ungatekeep/index.tsx": $23,
-    "./routes/admin/ungatekeep/new.tsx": $24,
-    "./routes/admin/users.tsx": $25,
-    "./routes/api/admin/_middleware.ts": $26,
-    "./routes/api/admin/api-keys/[id].ts": $27,
-    "./routes/api/admin/api-keys/index.ts": $28,
-    "./routes/api/admin/banners/[id].ts": $29,
-    "./routes/api/admin/banners/index.ts": $30,
-    "./routes/api/admin/comments/index.ts": $31,
-    "./routes/api/admin/coupons/[id].ts": $32,
-    "./routes/api/admin/coupons/index.ts": $33,
-    "./routes/api/admin/jobs/[name]/run.ts": $34,
-    "./routes/api/admin/log.ts": $35,
-    "./routes/api/admin/moderation/[kind]/[id].ts": $36,
-    "./routes/api/admin/moderation/index.ts": $37,
-    "./routes/api/admin/opportunities/[id].ts": $38,
-    "./routes/api/admin/opportunities/index.ts": $39,
-    "./routes/api/admin/organizations/[id].ts": $40,
-    "./routes/api/admin/organizations/index.ts": $41,
-    "./routes/api/admin/outbox/[id]/retry.ts": $42,
-    "./routes/api/admin/outbox/index.ts": $43,
-    "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts": $44,
-    "./routes/api/admin/purchases/[id]/refund.ts": $45,
-    "./routes/api/admin/purchases/index.ts": $46,
-    "./routes/api/admin/reports/[kind]/[targetId]/index.ts": $47,
-    "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts": $48,
-    "./routes/api/admin/reports/index.ts": $49,
-    "./routes/api/admin/stats.ts": $50,
-    "./routes/api/admin/toolkit-content-items/[id].ts": $51,
-    "./routes/api/admin/toolkit-content-items/index.ts": $52,
-    "./routes/api/admin/toolkits/[id]/content.ts": $53,
-    "./routes/api/admin/toolkits/[id]/index.ts": $54,
-    "./routes/api/admin/toolkits/index.ts": $55,
-    "./routes/api/admin/ungatekeep/[id].ts": $56,
-    "./routes/api/admin/ungatekeep/index.ts": $57,
-    "./routes/api/admin/ungatekeep/preview.ts": $58,
-    "./routes/api/admin/uploads/index.ts": $59,
-    "./routes/api/admin/users/[id].ts": $60,
-    "./routes/api/admin/users/index.ts": $61,
-    "./routes/api/applications/[id]/index.ts": $62,
-    "./routes/api/applications/[id]/resume.ts": $63,
-    "./routes/api/auth/callback/[provider].ts": $64,
-    "./routes/api/auth/forget-password.ts": $65,
-    "./routes/api/auth/get-session.ts": $66,
-    "./routes/api/auth/request-password-reset.ts": $67,
-    "./routes/api/auth/reset-password.ts": $68,
-    "./routes/api/auth/revoke-other-sessions.ts": $69,
-    "./routes/api/auth/send-verification-email.ts": $70,
-    "./routes/api/auth/session.ts": $71,
-    "./routes/api/auth/sign-in/email.ts": $72,
-    "./routes/api/auth/sign-in/social.ts": $73,
-    "./routes/api/auth/sign-out.ts": $74,
-    "./routes/api/auth/sign-up/email.ts": $75,
-    "./routes/api/auth/verify-email.ts": $76,
-    "./routes/api/banners.ts": $77,
-    "./routes/api/docs.tsx": $78,
-    "./routes/api/files/[id].ts": $79,
-    "./routes/api/health.ts": $80,
-    "./routes/api/internships/[id].ts": $81,
-    "./routes/api/internships/[id]/applications/bulk.ts": $82,
-    "./routes/api/internships/[id]/applications/index.ts": $83,
-    "./routes/api/internships/index.ts": $84,
-    "./routes/api/me/alerts/[id].ts": $85,
-    "./routes/api/me/alerts/index.ts": $86,
-    "./routes/api/me/applications/[id]/stipend-report.ts": $87,
-    "./routes/api/me/applications/[id]/withdraw.ts": $88,
-    "./routes/api/me/applications/index.ts": $89,
-    "./routes/api/me/certificates.ts": $90,
-    "./routes/api/me/export.ts": $91,
-    "./routes/api/me/index.ts": $92,
-    "./routes/api/me/notifications/index.ts": $93,
-    "./routes/api/me/notifications/read.ts": $94,
-    "./routes/api/me/push-subscriptions.ts": $95,
-    "./routes/api/me/recommendations.ts": $96,
-    "./routes/api/me/resume/file.ts": $97,
-    "./routes/api/me/resume/index.ts": $98,
-    "./routes/api/me/saved/[kind]/[id].ts": $99,
-    "./routes/api/me/saved/ids.ts": $100,
-    "./routes/api/me/saved/index.ts": $101,
-    "./routes/api/me/settings.ts": $102,
-    "./routes/api/onboarding.ts": $103,
-    "./routes/api/openapi.json.ts": $104,
-    "./routes/api/opportunities/[id].ts": $105,
-    "./routes/api/opportunities/index.ts": $106,
-    "./routes/api/organizations/[slug]/claim.ts": $107,
-    "./routes/api/organizations/[slug]/index.ts": $108,
-    "./routes/api/profile.ts": $109,
-    "./routes/api/purchases.ts": $110,
-    "./routes/api/push/key.ts": $111,
-    "./routes/api/reports/index.ts": $112,
-    "./routes/api/toolkits/[id]/index.ts": $113,
-    "./routes/api/toolkits/[id]/progress.ts": $114,
-    "./routes/api/toolkits/[id]/verify.ts": $115,
-    "./routes/api/toolkits/index.ts": $116,
-    "./routes/api/ungatekeep/[id].ts": $117,
-    "./routes/api/ungatekeep/[id]/comments.ts": $118,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $119,
-    "./routes/api/ungatekeep/comments/[id].ts": $120,
-    "./routes/api/ungatekeep/index.ts": $121,
-    "./routes/api/webhooks/razorpay.ts": $122,
-    "./routes/certificates/[id].tsx": $123,
-    "./routes/check-inbox.tsx": $124,
-    "./routes/contact.tsx": $125,
-    "./routes/forgot-password.tsx": $126,
-    "./routes/index.tsx": $127,
-    "./routes/internships/[id]/applicants.tsx": $128,
-    "./routes/internships/[id]/apply.tsx": $129,
-    "./routes/internships/[id]/edit.tsx": $130,
-    "./routes/internships/[id]/index.tsx": $131,
-    "./routes/internships/index.tsx": $132,
-    "./routes/internships/mine.tsx": $133,
-    "./routes/internships/new.tsx": $134,
-    "./routes/internships/rss.xml.ts": $135,
-    "./routes/language.ts": $136,
-    "./routes/me/alerts.tsx": $137,
-    "./routes/me/applications/[id]/stipend-report.ts": $138,
-    "./routes/me/applications/[id]/withdraw.ts": $139,
-    "./routes/me/notifications.tsx": $140,
-    "./routes/me/settings.tsx": $141,
-    "./routes/me/tracker.tsx": $142,
-    "./routes/offline.tsx": $143,
-    "./routes/onboarding.tsx": $144,
-    "./routes/opportunities/[id]/calendar.ics.ts": $145,
-    "./routes/opportunities/[id]/edit.tsx": $146,
-    "./routes/opportunities/[id]/index.tsx": $147,
-    "./routes/opportunities/index.tsx": $148,
-    "./routes/opportunities/mine.tsx": $149,
-    "./routes/opportunities/new.tsx": $150,
-    "./routes/organizations/[slug].tsx": $151,
-    "./routes/organizations/claim/[token].tsx": $152,
-    "./routes/privacy.tsx": $153,
-    "./routes/profile.tsx": $154,
-    "./routes/profile/delete.tsx": $155,
-    "./routes/profile/resume.ts": $156,
-    "./routes/profile/sign-out-others.ts": $157,
-    "./routes/purchases/[id]/receipt.tsx": $158,
-    "./routes/refunds.tsx": $159,
-    "./routes/report.tsx": $160,
-    "./routes/reset-password.tsx": $161,
-    "./routes/robots.txt.ts": $162,
-    "./routes/sign-in.tsx": $163,
-    "./routes/sign-out.ts": $164,
-    "./routes/sign-up.tsx": $165,
-    "./routes/sitemap.xml.ts": $166,
-    "./routes/sitemap/[file].ts": $167,
-    "./routes/terms.tsx": $168,
-    "./routes/toolkits/[id]/index.tsx": $169,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $170,
-    "./routes/toolkits/[id]/learn/index.tsx": $171,
-    "./routes/toolkits/index.tsx": $172,
-    "./routes/toolkits/mine.tsx": $173,
-    "./routes/ungatekeep/[id].tsx": $174,
-    "./routes/ungatekeep/index.tsx": $175,
-    "./routes/ungatekeep/rss.xml.ts": $176,
-    "./routes/unsubscribe/[token].tsx": $177,
-    "./routes/verify-email.tsx": $178,
+    "./routes/admin/log.tsx": $11,
+    "./routes/admin/moderation.tsx": $12,
+    "./routes/admin/opportunities.tsx": $13,
+    "./routes/admin/organizations/[id].tsx": $14,
+    "./routes/admin/organizations/index.tsx": $15,
+    "./routes/admin/outbox.tsx": $16,
+    "./routes/admin/purchases.tsx": $17,
+    "./routes/admin/reports/[kind]/[targetId].tsx": $18,
+    "./routes/admin/reports/index.tsx": $19,
+    "./routes/admin/toolkits/[id].tsx": $20,
+    "./routes/admin/toolkits/index.tsx": $21,
+    "./routes/admin/toolkits/new.tsx": $22,
+    "./routes/admin/ungatekeep/[id].tsx": $23,
+    "./routes/admin/ungatekeep/index.tsx": $24,
+    "./routes/admin/ungatekeep/new.tsx": $25,
+    "./routes/admin/users.tsx": $26,
+    "./routes/api/admin/_middleware.ts": $27,
+    "./routes/api/admin/api-keys/[id].ts": $28,
+    "./routes/api/admin/api-keys/index.ts": $29,
+    "./routes/api/admin/banners/[id].ts": $30,
+    "./routes/api/admin/banners/index.ts": $31,
+    "./routes/api/admin/comments/index.ts": $32,
+    "./routes/api/admin/coupons/[id].ts": $33,
+    "./routes/api/admin/coupons/index.ts": $34,
+    "./routes/api/admin/jobs/[name]/run.ts": $35,
+    "./routes/api/admin/log.ts": $36,
+    "./routes/api/admin/moderation/[kind]/[id].ts": $37,
+    "./routes/api/admin/moderation/index.ts": $38,
+    "./routes/api/admin/opportunities/[id].ts": $39,
+    "./routes/api/admin/opportunities/index.ts": $40,
+    "./routes/api/admin/organizations/[id].ts": $41,
+    "./routes/api/admin/organizations/index.ts": $42,
+    "./routes/api/admin/outbox/[id]/retry.ts": $43,
+    "./routes/api/admin/outbox/index.ts": $44,
+    "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts": $45,
+    "./routes/api/admin/purchases/[id]/refund.ts": $46,
+    "./routes/api/admin/purchases/index.ts": $47,
+    "./routes/api/admin/reports/[kind]/[targetId]/index.ts": $48,
+    "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts": $49,
+    "./routes/api/admin/reports/index.ts": $50,
+    "./routes/api/admin/stats.ts": $51,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $52,
+    "./routes/api/admin/toolkit-content-items/index.ts": $53,
+    "./routes/api/admin/toolkits/[id]/content.ts": $54,
+    "./routes/api/admin/toolkits/[id]/index.ts": $55,
+    "./routes/api/admin/toolkits/index.ts": $56,
+    "./routes/api/admin/ungatekeep/[id].ts": $57,
+    "./routes/api/admin/ungatekeep/index.ts": $58,
+    "./routes/api/admin/ungatekeep/preview.ts": $59,
+    "./routes/api/admin/uploads/index.ts": $60,
+    "./routes/api/admin/users/[id].ts": $61,
+    "./routes/api/admin/users/index.ts": $62,
+    "./routes/api/applications/[id]/index.ts": $63,
+    "./routes/api/applications/[id]/resume.ts": $64,
+    "./routes/api/auth/callback/[provider].ts": $65,
+    "./routes/api/auth/forget-password.ts": $66,
+    "./routes/api/auth/get-session.ts": $67,
+    "./routes/api/auth/request-password-reset.ts": $68,
+    "./routes/api/auth/reset-password.ts": $69,
+    "./routes/api/auth/revoke-other-sessions.ts": $70,
+    "./routes/api/auth/send-verification-email.ts": $71,
+    "./routes/api/auth/session.ts": $72,
+    "./routes/api/auth/sign-in/email.ts": $73,
+    "./routes/api/auth/sign-in/social.ts": $74,
+    "./routes/api/auth/sign-out.ts": $75,
+    "./routes/api/auth/sign-up/email.ts": $76,
+    "./routes/api/auth/verify-email.ts": $77,
+    "./routes/api/banners.ts": $78,
+    "./routes/api/docs.tsx": $79,
+    "./routes/api/files/[id].ts": $80,
+    "./routes/api/health.ts": $81,
+    "./routes/api/internships/[id].ts": $82,
+    "./routes/api/internships/[id]/applications/bulk.ts": $83,
+    "./routes/api/internships/[id]/applications/index.ts": $84,
+    "./routes/api/internships/index.ts": $85,
+    "./routes/api/me/alerts/[id].ts": $86,
+    "./routes/api/me/alerts/index.ts": $87,
+    "./routes/api/me/applications/[id]/stipend-report.ts": $88,
+    "./routes/api/me/applications/[id]/withdraw.ts": $89,
+    "./routes/api/me/applications/index.ts": $90,
+    "./routes/api/me/certificates.ts": $91,
+    "./routes/api/me/export.ts": $92,
+    "./routes/api/me/index.ts": $93,
+    "./routes/api/me/notifications/index.ts": $94,
+    "./routes/api/me/notifications/read.ts": $95,
+    "./routes/api/me/push-subscriptions.ts": $96,
+    "./routes/api/me/recommendations.ts": $97,
+    "./routes/api/me/resume/file.ts": $98,
+    "./routes/api/me/resume/index.ts": $99,
+    "./routes/api/me/saved/[kind]/[id].ts": $100,
+    "./routes/api/me/saved/ids.ts": $101,
+    "./routes/api/me/saved/index.ts": $102,
+    "./routes/api/me/settings.ts": $103,
+    "./routes/api/onboarding.ts": $104,
+    "./routes/api/openapi.json.ts": $105,
+    "./routes/api/opportunities/[id].ts": $106,
+    "./routes/api/opportunities/index.ts": $107,
+    "./routes/api/organizations/[slug]/claim.ts": $108,
+    "./routes/api/organizations/[slug]/index.ts": $109,
+    "./routes/api/profile.ts": $110,
+    "./routes/api/purchases.ts": $111,
+    "./routes/api/push/key.ts": $112,
+    "./routes/api/reports/index.ts": $113,
+    "./routes/api/toolkits/[id]/index.ts": $114,
+    "./routes/api/toolkits/[id]/progress.ts": $115,
+    "./routes/api/toolkits/[id]/verify.ts": $116,
+    "./routes/api/toolkits/index.ts": $117,
+    "./routes/api/ungatekeep/[id].ts": $118,
+    "./routes/api/ungatekeep/[id]/comments.ts": $119,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $120,
+    "./routes/api/ungatekeep/comments/[id].ts": $121,
+    "./routes/api/ungatekeep/index.ts": $122,
+    "./routes/api/webhooks/razorpay.ts": $123,
+    "./routes/certificates/[id].tsx": $124,
+    "./routes/check-inbox.tsx": $125,
+    "./routes/contact.tsx": $126,
+    "./routes/forgot-password.tsx": $127,
+    "./routes/index.tsx": $128,
+    "./routes/internships/[id]/applicants.tsx": $129,
+    "./routes/internships/[id]/apply.tsx": $130,
+    "./routes/internships/[id]/edit.tsx": $131,
+    "./routes/internships/[id]/index.tsx": $132,
+    "./routes/internships/index.tsx": $133,
+    "./routes/internships/mine.tsx": $134,
+    "./routes/internships/new.tsx": $135,
+    "./routes/internships/rss.xml.ts": $136,
+    "./routes/language.ts": $137,
+    "./routes/me/alerts.tsx": $138,
+    "./routes/me/applications/[id]/stipend-report.ts": $139,
+    "./routes/me/applications/[id]/withdraw.ts": $140,
+    "./routes/me/notifications.tsx": $141,
+    "./routes/me/settings.tsx": $142,
+    "./routes/me/tracker.tsx": $143,
+    "./routes/offline.tsx": $144,
+    "./routes/onboarding.tsx": $145,
+    "./routes/opportunities/[id]/calendar.ics.ts": $146,
+    "./routes/opportunities/[id]/edit.tsx": $147,
+    "./routes/opportunities/[id]/index.tsx": $148,
+    "./routes/opportunities/index.tsx": $149,
+    "./routes/opportunities/mine.tsx": $150,
+    "./routes/opportunities/new.tsx": $151,
+    "./routes/organizations/[slug].tsx": $152,
+    "./routes/organizations/claim/[token].tsx": $153,
+    "./routes/privacy.tsx": $154,
+    "./routes/profile.tsx": $155,
+    "./routes/profile/delete.tsx": $156,
+    "./routes/profile/resume.ts": $157,
+    "./routes/profile/sign-out-others.ts": $158,
+    "./routes/purchases/[id]/receipt.tsx": $159,
+    "./routes/refunds.tsx": $160,
+    "./routes/report.tsx": $161,
+    "./routes/reset-password.tsx": $162,
+    "./routes/robots.txt.ts": $163,
+    "./routes/sign-in.tsx": $164,
+    "./routes/sign-out.ts": $165,
+    "./routes/sign-up.tsx": $166,
+    "./routes/sitemap.xml.ts": $167,
+    "./routes/sitemap/[file].ts": $168,
+    "./routes/terms.tsx": $169,
+    "./routes/toolkits/[id]/index.tsx": $170,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $171,
+    "./routes/toolkits/[id]/learn/index.tsx": $172,
+    "./routes/toolkits/index.tsx": $173,
+    "./routes/toolkits/mine.tsx": $174,
+    "./routes/ungatekeep/[id].tsx": $175,
+    "./routes/ungatekeep/index.tsx": $176,
+    "./routes/ungatekeep/rss.xml.ts": $177,
+    "./routes/unsubscribe/[token].tsx": $178,
+    "./routes/verify-email.tsx": $179,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

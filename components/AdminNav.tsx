@@ -23,6 +23,7 @@ const ADMIN_LINKS: { href: string; label: MessageKey }[] = [
   { href: "/admin/comments", label: "admin.nav.comments" },
   { href: "/admin/banners", label: "admin.nav.banners" },
   { href: "/admin/outbox", label: "admin.nav.outbox" },
+  { href: "/admin/log", label: "admin.nav.log" },
 ];
 
 /** True when `path` is the page of `href` or one under it (the dashboard only for itself). */

@@ -56,6 +56,28 @@ export const ADMIN_ACTIONS = [
 /** An action the log records. */
 export type AdminAction = typeof ADMIN_ACTIONS[number];
 
+/** What an entry's `targetId` can name. */
+export const TARGET_KINDS = [
+  "user",
+  "api_key",
+  "internship",
+  "opportunity",
+  "organization",
+  "coupon",
+  "toolkit",
+  "toolkit_item",
+  "purchase",
+  "post",
+  "comment",
+  "banner",
+  "file",
+  "mail",
+  "job",
+] as const;
+
+/** A kind of record an entry names. */
+export type TargetKind = typeof TARGET_KINDS[number];
+
 /**
  * One entry: when (ISO 8601), which admin, what, to which record; `adminId`, and a person's `targetId`, are null once
  * that account was deleted.
@@ -65,8 +87,7 @@ export interface AdminLogEntry {
   at: string;
   adminId: string | null;
   action: AdminAction;
-  /** What kind of record `targetId` names, e.g. `user`, `coupon`, `internships`. */
-  targetKind: string;
+  targetKind: TargetKind;
   targetId: string | null;
   /** A few words of the change (a new role, a decision, a code or title), as written; never a whole record. */
   summary?: string;
@@ -112,7 +133,7 @@ export function appendAdminLogOps(op: Deno.AtomicOperation, input: AdminLogInput
     at: now.toISOString(),
     adminId: input.adminId,
     action: input.action,
-    targetKind: input.targetKind.slice(0, 40),
+    targetKind: input.targetKind,
     targetId: input.targetId.slice(0, 100),
     ...input.summary ? { summary: clip(input.summary) } : {},
   };

@@ -2,7 +2,13 @@
  * The audit hook of an admin route (docs/decisions.md, Admin, "Audit log"): the signed-in admin's entry for `action`
  * on a `targetKind` record, handed to the domain function that writes it.
  */
-import { type AdminAction, appendAdminLog, type AuditHook, auditOps } from "@/lib/admin_log/admin_log.ts";
+import {
+  type AdminAction,
+  appendAdminLog,
+  type AuditHook,
+  auditOps,
+  type TargetKind,
+} from "@/lib/admin_log/admin_log.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import { assertSignedIn } from "./guards.ts";
 
@@ -12,7 +18,7 @@ import { assertSignedIn } from "./guards.ts";
  */
 export function adminAudit(
   state: AppState,
-  { action, targetKind, summary }: { action: AdminAction; targetKind: string; summary?: string },
+  { action, targetKind, summary }: { action: AdminAction; targetKind: TargetKind; summary?: string },
 ): AuditHook {
   assertSignedIn(state);
   return auditOps({ adminId: state.user.id, action, targetKind, summary });
@@ -24,7 +30,7 @@ export function adminAudit(
  */
 export function auditIfAdmin(
   state: AppState,
-  entry: { action: AdminAction; targetKind: string; summary?: string },
+  entry: { action: AdminAction; targetKind: TargetKind; summary?: string },
 ): AuditHook | undefined {
   return state.user?.role === "admin" ? adminAudit(state, entry) : undefined;
 }
@@ -35,7 +41,7 @@ export function auditIfAdmin(
  */
 export async function logAdminWrite(
   state: AppState,
-  entry: { action: AdminAction; targetKind: string; targetId: string; summary?: string },
+  entry: { action: AdminAction; targetKind: TargetKind; targetId: string; summary?: string },
 ): Promise<void> {
   assertSignedIn(state);
   await appendAdminLog(state.services.kv, { adminId: state.user.id, ...entry });

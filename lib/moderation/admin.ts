@@ -89,7 +89,8 @@ export async function decideListing(
   kv: Deno.Kv,
   { kind, id, admin, body }: { kind: string; id: string; admin: User; body: ModerationDecisionBody },
 ): Promise<ModerationItem> {
-  const audit = auditOps({ adminId: admin.id, action: "moderation.decide", targetKind: kind, summary: body.decision });
+  const targetKind = kind === "internships" ? "internship" : "opportunity";
+  const audit = auditOps({ adminId: admin.id, action: "moderation.decide", targetKind, summary: body.decision });
   if (kind === "internships") {
     const { internship, heldAt } = await moderateInternship(kv, { id, admin, ...body, audit });
     return { kind, listing: internship, moderation: internship.moderation, heldAt };

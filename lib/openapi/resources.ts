@@ -5,7 +5,7 @@
  * objects), so that a field answered but not described fails too.
  */
 import { z } from "zod";
-import { ADMIN_ACTIONS, type AdminLogEntry } from "@/lib/admin_log/admin_log.ts";
+import { ADMIN_ACTIONS, type AdminLogEntry, TARGET_KINDS } from "@/lib/admin_log/admin_log.ts";
 import { AUTH_ERROR_KINDS, type AuthErrorCode } from "@/lib/errors.ts";
 import type { FieldProblem } from "@/lib/field_messages.ts";
 import type { AuthUserView, SessionView } from "@/lib/auth/views.ts";
@@ -686,7 +686,7 @@ export const AdminLogEntrySchema = z.strictObject({
   at: timestamp,
   adminId: z.string().nullable().describe("Null once the admin's account was deleted"),
   action: z.enum(ADMIN_ACTIONS),
-  targetKind: z.string(),
+  targetKind: z.enum(TARGET_KINDS),
   targetId: z.string().nullable().describe("Null once the person it names (`targetKind` `user`) was deleted"),
   summary: z.string().optional().describe("A few words of the change (a role, a decision, a code or title)"),
 }).meta({ id: "AdminLogEntry" }) satisfies z.ZodType<AdminLogEntry>;

@@ -9,6 +9,7 @@ import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { call } from "@/tests/api/trust/helpers.ts";
+import { assertHtml, page } from "@/tests/fixtures/html.ts";
 
 /** The log as `admin` reads it through the API (`query` without `?`). */
 async function readLog(
@@ -24,12 +25,41 @@ async function readLog(
 Deno.test("guests get 401, users and members 403 on the log, and the page refuses them too", async () => {
   await using t = await createTestApp();
   assertEquals((await t.fetch("/api/admin/log")).status, 401);
+  assertEquals((await page(t, "/admin/log")).res.status, 302, "a guest is sent to sign in");
   for (const role of ["user", "member"] as const) {
     const who = await createTestUser(t, role);
     const res = await t.fetch("/api/admin/log", { headers: who.headers });
     assertEquals(res.status, 403, role);
     assertEquals(await res.json(), { error: "Forbidden" });
+    assertHtml((await page(t, "/admin/log", who)).res, 403);
   }
+});
+
+Deno.test("the page lists entries newest first, 50 a page, filters and pages by plain links", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin", { name: "Root Admin" });
+  for (let i = 0; i < 51; i++) {
+    const action = i === 0 ? "coupon.delete" : "coupon.create";
+    await appendAdminLog(t.kv, { adminId: admin.user.id, action, targetKind: "coupon", targetId: `c${i}` });
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  const first = await page(t, "/admin/log", admin);
+  assertHtml(first.res);
+  const rows = (html: string) => [...html.matchAll(/<code[^>]*>(c\d+)<\/code>/g)].map((m) => m[1]);
+  assertEquals(rows(first.html).length, 50);
+  assertEquals(rows(first.html)[0], "c50");
+  assert(first.html.includes("Root Admin") && first.html.includes("Coupon created"));
+  const older = first.html.match(/href="(\/admin\/log\?cursor=[^"]+)"/)?.[1];
+  assert(older, "an Older changes link");
+  const second = await page(t, older.replaceAll("&amp;", "&"), admin);
+  assertEquals(rows(second.html), ["c0"]);
+  assert(second.html.includes("Coupon deleted") && second.html.includes('href="/admin/log"'), "a Newest link");
+  const filtered = await page(t, "/admin/log?action=coupon.delete", admin);
+  assertEquals(rows(filtered.html), ["c0"]);
+  const hindi = await page(t, "/admin/log?action=coupon.delete&lang=hi", admin);
+  assert(hindi.html.includes("कूपन डिलीट किया"), "the Hindi words");
+  const unknown = await page(t, "/admin/log?action=nothing", admin);
+  assertEquals(rows(unknown.html).length, 50, "an unknown filter shows the whole log");
 });
 
 Deno.test("a bad query is 400 with an {error}", async () => {
@@ -198,7 +228,7 @@ Deno.test("each kind of admin write leaves one entry naming the admin and its ta
   await send("PATCH", `/api/admin/organizations/${internship.organization!.id}`, 200, { isVerified: true });
   await expectEntry("organization.update", "organization", internship.organization!.id);
   await send("POST", `/api/admin/moderation/internships/${internship.id}`, 200, { decision: "reject", note: "Fees" });
-  assertEquals((await expectEntry("moderation.decide", "internships", internship.id)).summary, "reject");
+  assertEquals((await expectEntry("moderation.decide", "internship", internship.id)).summary, "reject");
   await send("DELETE", `/api/internships/${internship.id}`, 200);
   await expectEntry("internship.delete", "internship", internship.id);
 

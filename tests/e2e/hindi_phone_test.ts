@@ -162,6 +162,7 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
     "/admin/comments",
     "/admin/banners",
     "/admin/outbox",
+    "/admin/log",
   ];
 
   await using browser = await openBrowser();

@@ -77,6 +77,7 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
     "/admin/comments": admin("/admin/comments"),
     "/admin/coupons": admin("/admin/coupons"),
     "/admin/internships": admin("/admin/internships"),
+    "/admin/log": admin("/admin/log", "/admin/log?action=user.role"),
     "/admin/moderation": admin("/admin/moderation", "/admin/moderation?status=rejected"),
     "/admin/opportunities": admin("/admin/opportunities"),
     "/admin/organizations": admin("/admin/organizations"),
