@@ -31,6 +31,7 @@ export const REFUSALS = {
   organizationHasManager: "This organization already has a manager; ask a manager or the team",
   internshipNotFound: "Internship not found",
   questionsNeedPlatform: 'Screening questions need applyMode "platform"',
+  applyLinkNeeded: "Give the link where students apply, or take applications on this platform",
   opportunityNotFound: "Opportunity not found",
   opportunityReviewed: "Only a submission awaiting review or not approved can be edited",
   alertNotFound: "Alert not found",

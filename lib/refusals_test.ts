@@ -91,6 +91,7 @@ const MACHINE_ONLY = new Set([
   "API key not found",
   "Invalid API key",
   "Social sign-in kept conflicting with concurrent writes",
+  "Session not stored: the user record kept changing",
   "Invalid form body",
   "Content-Type must be application/json",
   "Invalid JSON body",

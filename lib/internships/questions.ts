@@ -6,6 +6,7 @@
 import { InvalidInputError } from "@/lib/errors.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
 import {
+  APPLY_LINK_NEEDED,
   type ApplyMode,
   type Internship,
   type InternshipUpdate,
@@ -40,7 +41,7 @@ export function questionsWithIds(inputs: readonly QuestionInput[], existing: rea
 /**
  * The apply mode and questions of `record` after `patch`: a listing that takes applications on its own site has a
  * `link` and no questions (switching to `link` drops them); questions sent keep the ids of the questions they name.
- * @throws InvalidInputError `QUESTIONS_NEED_PLATFORM` for questions sent for a `link` listing, "Invalid link" when a
+ * @throws InvalidInputError `QUESTIONS_NEED_PLATFORM` for questions sent for a `link` listing, `APPLY_LINK_NEEDED` when a
  * `link` listing would be left without its link.
  */
 export function applyFieldsAfter(
@@ -50,7 +51,7 @@ export function applyFieldsAfter(
   const applyMode = patch.applyMode ?? record.applyMode ?? "link";
   if (applyMode === "link") {
     if (!(patch.link === undefined ? record.link : patch.link)) {
-      throw new InvalidInputError("Invalid link", [fieldProblem("link", LINK_NEEDED)]);
+      throw new InvalidInputError(APPLY_LINK_NEEDED, [fieldProblem("link", LINK_NEEDED)]);
     }
     if ((patch.questions?.length ?? 0) > 0) {
       throw new InvalidInputError(QUESTIONS_NEED_PLATFORM, [{ field: "questions", message: QUESTIONS_NEED_PLATFORM }]);

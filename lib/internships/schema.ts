@@ -38,6 +38,8 @@ export const MAX_QUESTIONS = 5;
 export const QUESTION_MAX = 300;
 /** The refusal of screening questions on a listing that takes applications on its own site. */
 export const QUESTIONS_NEED_PLATFORM = REFUSALS.questionsNeedPlatform;
+/** The refusal of an update that would leave a `link` listing without its link. */
+export const APPLY_LINK_NEEDED = REFUSALS.applyLinkNeeded;
 
 /** A screening question: its id (made by the server), its text, and whether an answer is required. */
 export interface Question {

@@ -9,6 +9,7 @@ import { createTestApp, type TestApp, type TestUser } from "@/tests/helpers/app.
 import { people } from "@/tests/fixtures/people.ts";
 import { internshipBody } from "@/tests/fixtures/internships.ts";
 import { htmlDocument, jsonLdOf, page } from "@/tests/fixtures/html.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 const NEED_PLATFORM = 'Screening questions need applyMode "platform"';
 
@@ -164,7 +165,7 @@ Deno.test("a platform listing needs no application link; a link listing needs on
   assertEquals((await post(t, member, { link: undefined })).body.fields, required);
 
   const toLink = await put(t, member, here.body.data.id, { applyMode: "link" });
-  assertEquals([toLink.status, toLink.body.error, toLink.body.fields], [400, "Invalid link", required]);
+  assertEquals([toLink.status, toLink.body.error, toLink.body.fields], [400, REFUSALS.applyLinkNeeded, required]);
   const withLink = await put(t, member, here.body.data.id, { applyMode: "link", link: "https://zeta.example.in/jobs" });
   assertEquals([withLink.status, withLink.body.internship.link], [200, "https://zeta.example.in/jobs"]);
   const emptied = await put(t, member, here.body.data.id, { link: null });
