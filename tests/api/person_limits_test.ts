@@ -15,6 +15,7 @@ const EXEMPT: Record<string, string> = {
   "./routes/sign-up.tsx": "the auth limits",
   "./routes/forgot-password.tsx": "the auth limits",
   "./routes/reset-password.tsx": "a single-use token",
+  "./routes/verify-email.tsx": "a single-use token",
   "./routes/sign-out.ts": "ends the caller's own session",
   "./routes/api/admin/": "admins only",
   "./routes/admin/": "admins only",

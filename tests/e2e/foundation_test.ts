@@ -166,7 +166,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   assertEquals(saved.fieldInterests, ["Research", "Data & AI"]);
 
   await openAccountMenu(page);
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.waitForURL(`${t.origin}/`);
   await page.getByRole("link", { name: "Sign in" }).waitFor();
   await assertAccessible(page, "home");
@@ -184,7 +184,7 @@ Deno.test("a student signs up, verifies, onboards, edits the profile, signs out 
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(`${t.origin}/profile`);
   await openAccountMenu(page);
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.waitForURL(`${t.origin}/`);
 
   await openHydrated(page, `${t.origin}/sign-in`);

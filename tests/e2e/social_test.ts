@@ -33,7 +33,7 @@ Deno.test("Continue with Google lands a new user on onboarding and a returning u
   assertEquals(user?.emailVerified, true);
 
   await openAccountMenu(page);
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await page.waitForURL(`${s.t.origin}/`);
   await page.goto(`${s.t.origin}/sign-in?callbackURL=%2Finternships`);
   await page.getByRole("link", { name: "Continue with Google" }).click();
