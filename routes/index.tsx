@@ -26,6 +26,18 @@ import { alertNews } from "@/lib/alerts/news.ts";
 import { istToday } from "@/lib/dates.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
+import type { User } from "@/lib/users/users.ts";
+
+/** How long after sign-up (ms) the home page greets a person as new: a day. */
+const NEW_HERE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Whether the greeting is a plain welcome rather than "Welcome back": for someone who just finished onboarding
+ * (`?onboarded`) or whose account is less than `NEW_HERE_MS` old.
+ */
+function isNewHere(user: Pick<User, "createdAt">, url: URL): boolean {
+  return url.searchParams.has("onboarded") || Date.now() - Date.parse(user.createdAt) < NEW_HERE_MS;
+}
 
 /** How many of the newest internships the home page shows. */
 const LATEST_COUNT = 6;
@@ -98,8 +110,7 @@ export default define.page<HomeData>(function Home({ data, state, url }) {
         ? (
           <div class="space-y-6">
             <h1 class="text-2xl font-bold tracking-tight text-slate-900 [overflow-wrap:anywhere]">
-              {/* Someone who just finished onboarding is new here: a plain welcome, not "Welcome back". */}
-              {t(url.searchParams.has("onboarded") ? "home.welcomeNew" : "home.welcome", { name: state.user.name })}
+              {t(isNewHere(state.user, url) ? "home.welcomeNew" : "home.welcome", { name: state.user.name })}
             </h1>
             {url.searchParams.has("onboarded") && (
               <Notice kind="success" title={t("home.onboarded.title")}>

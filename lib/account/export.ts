@@ -31,6 +31,7 @@ import { getResume } from "@/lib/resumes/resumes.ts";
 import { myApplications } from "@/lib/applications/applications.ts";
 import { reportsBy } from "@/lib/reports/reports.ts";
 import { adminLogOf } from "@/lib/admin_log/admin_log.ts";
+import { istDayOf } from "@/lib/dates.ts";
 
 /** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
 export interface ExportSection {
@@ -87,6 +88,14 @@ export const EXPORT_SECTIONS: ExportSection[] = [
 
 /** The export document: when it was made, then every section by name. */
 export type AccountExport = { exportedAt: string } & Record<string, unknown>;
+
+/**
+ * The export file's name for an export made at `exportedAt` (ISO): dated by the day in India, as the person reads the
+ * date, e.g. `career-community-data-2026-11-28.json` for 27 Nov 20:00 UTC.
+ */
+export function exportFileName(exportedAt: string): string {
+  return `career-community-data-${istDayOf(exportedAt)}.json`;
+}
 
 /** Everything kept about `user`, section by section. */
 export async function exportAccount(kv: Deno.Kv, user: User): Promise<AccountExport> {

@@ -249,7 +249,7 @@ function cardTitles(html: string): string[] {
 Deno.test("the home page lists the six newest public internships, as the list does, and links to all", async () => {
   await using t = await createTestApp();
   const owner = await createTestUser(t, "member");
-  const admin = await createTestUser(t, "admin");
+  const admin = await createTestUser(t, "admin", { createdAt: daysAgo(2) });
   await addInternships(
     t,
     owner,
@@ -276,6 +276,22 @@ Deno.test("the home page lists the six newest public internships, as the list do
   assert(!html.includes("No internships are listed yet."), "the empty state shows beside cards");
   assertMatch(html, /Welcome back, /);
 });
+
+Deno.test("the home page greets a person who signed up today without 'welcome back', in English and Hindi", async () => {
+  await using t = await createTestApp();
+  const today = await createTestUser(t, "user", { name: "Kavya Reddy" });
+  const earlier = await createTestUser(t, "user", { name: "Rohan Das", createdAt: daysAgo(2) });
+  for (const [lang, welcome, back] of [["en", "Welcome, ", "Welcome back, "], ["hi", "स्वागत है, ", "फिर से स्वागत है, "]]) {
+    const fresh = (await page(t, `/?lang=${lang}`, today.cookie)).html;
+    assert(fresh.includes(`${welcome}Kavya Reddy`) && !fresh.includes(back), `${lang}: a plain welcome`);
+    assert((await page(t, `/?lang=${lang}`, earlier.cookie)).html.includes(`${back}Rohan Das`), `${lang}: back`);
+  }
+});
+
+/** The ISO time `days` days before now. */
+function daysAgo(days: number): string {
+  return new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString();
+}
 
 Deno.test("the home page without internships shows the empty state and how it works", async () => {
   await using t = await createTestApp();

@@ -183,11 +183,11 @@ export interface TestUser {
   headers: Record<string, string>;
 }
 
-/** Creates a verified user of `role` with a session. */
+/** Creates a verified user of `role` with a session (signed up at `fields.createdAt`, default now). */
 export async function createTestUser(
   t: TestApp,
   role: Role = "user",
-  fields: { name?: string; email?: string } = {},
+  fields: { name?: string; email?: string; createdAt?: string } = {},
 ): Promise<TestUser> {
   const n = ++counter;
   const user = await createUser(t.kv, {
@@ -195,6 +195,7 @@ export async function createTestUser(
     email: fields.email ?? `${role}${n}-${crypto.randomUUID().slice(0, 8)}@example.com`,
     emailVerified: true,
     role,
+    createdAt: fields.createdAt,
   });
   const { token } = await createSession(t.kv, user.id);
   const cookie = `session=${token}`;

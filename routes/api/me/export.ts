@@ -5,7 +5,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
-import { EXPORT_SECTIONS, exportAccount } from "@/lib/account/export.ts";
+import { EXPORT_SECTIONS, exportAccount, exportFileName } from "@/lib/account/export.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { z } from "zod";
 
@@ -32,11 +32,10 @@ export const handler = define.handlers({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const data = await exportAccount(ctx.state.services.kv, ctx.state.user);
-    const day = data.exportedAt.slice(0, 10);
     return new Response(JSON.stringify(data, null, 2), {
       headers: {
         "content-type": "application/json; charset=utf-8",
-        "content-disposition": `attachment; filename="career-community-data-${day}.json"`,
+        "content-disposition": `attachment; filename="${exportFileName(data.exportedAt)}"`,
       },
     });
   },

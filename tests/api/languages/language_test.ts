@@ -213,7 +213,7 @@ Deno.test("API answers and their {error} texts stay English whatever the languag
 
 Deno.test("the home page in Hindi: its words, a card's stipend, deadline and type, and a date in Hindi", async () => {
   await using t = await createTestApp();
-  const member = await createTestUser(t, "member");
+  const member = await createTestUser(t, "member", { createdAt: "2026-01-05T10:00:00.000Z" });
   await addInternships(t, member, [{ stipend: 100000, deadline: "2099-01-31", type: "remote", location: "Pune" }]);
   const { html } = await page(t, "/?lang=hi");
   for (const words of ["अपना अगला अवसर खोजें", "नई इंटर्नशिप", "यह कैसे काम करता है", "₹1,00,000 हर महीने", "रिमोट"]) {

@@ -19,9 +19,9 @@ import { claimVerificationMail } from "@/lib/auth/verification.ts";
 import { sendPasswordResetMail } from "@/lib/auth/mails.ts";
 import { createUser, type User } from "@/lib/users/users.ts";
 import { DELETION_STEPS, type DeletionJob, resumeAccountDeletions, SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
-import { EXPORT_SECTIONS } from "@/lib/account/export.ts";
+import { EXPORT_SECTIONS, exportFileName } from "@/lib/account/export.ts";
 import { runDeadlineReminders } from "@/lib/alerts/reminders.ts";
-import { istToday } from "@/lib/dates.ts";
+import { istDayOf, istToday } from "@/lib/dates.ts";
 import { addSubscription } from "@/lib/push/subscriptions.ts";
 import { startFakePushService } from "@/tests/fakes/push.ts";
 import { uploadResume } from "@/tests/fixtures/resumes.ts";
@@ -220,6 +220,11 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     ),
   );
   const text = await res.text();
+  assertEquals(
+    res.headers.get("content-disposition"),
+    `attachment; filename="career-community-data-${istDayOf(JSON.parse(text).exportedAt)}.json"`,
+    "the file is dated by the day in India",
+  );
   const data = JSON.parse(text);
   assertEquals(data.user.email, me.user.email);
   assertEquals(data.user.collegeInstitute, "IIT Madras");
@@ -299,6 +304,11 @@ Deno.test("the export holds every kind of record the account has, and no secret"
   const guest = await t.fetch("/api/me/export");
   assertEquals(guest.status, 401);
   await guest.body?.cancel();
+});
+
+Deno.test("the export file is named with the day in India, not in UTC", () => {
+  assertEquals(exportFileName("2026-11-27T20:00:00.000Z"), "career-community-data-2026-11-28.json");
+  assertEquals(exportFileName("2026-11-27T18:29:59.000Z"), "career-community-data-2026-11-27.json");
 });
 
 Deno.test("deletion asks for the account's e-mail and the password", async () => {
