@@ -130,56 +130,57 @@ import * as $126 from "./routes/contact.tsx";
 import * as $127 from "./routes/forgot-password.tsx";
 import * as $128 from "./routes/index.tsx";
 import * as $129 from "./routes/internships/[id]/applicants.tsx";
-import * as $130 from "./routes/internships/[id]/apply.tsx";
-import * as $131 from "./routes/internships/[id]/edit.tsx";
-import * as $132 from "./routes/internships/[id]/index.tsx";
-import * as $133 from "./routes/internships/index.tsx";
-import * as $134 from "./routes/internships/mine.tsx";
-import * as $135 from "./routes/internships/new.tsx";
-import * as $136 from "./routes/internships/rss.xml.ts";
-import * as $137 from "./routes/language.ts";
-import * as $138 from "./routes/me/alerts.tsx";
-import * as $139 from "./routes/me/applications/[id]/stipend-report.ts";
-import * as $140 from "./routes/me/applications/[id]/withdraw.ts";
-import * as $141 from "./routes/me/notifications.tsx";
-import * as $142 from "./routes/me/settings.tsx";
-import * as $143 from "./routes/me/tracker.tsx";
-import * as $144 from "./routes/offline.tsx";
-import * as $145 from "./routes/onboarding.tsx";
-import * as $146 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $147 from "./routes/opportunities/[id]/edit.tsx";
-import * as $148 from "./routes/opportunities/[id]/index.tsx";
-import * as $149 from "./routes/opportunities/index.tsx";
-import * as $150 from "./routes/opportunities/mine.tsx";
-import * as $151 from "./routes/opportunities/new.tsx";
-import * as $152 from "./routes/organizations/[slug].tsx";
-import * as $153 from "./routes/organizations/claim/[token].tsx";
-import * as $154 from "./routes/privacy.tsx";
-import * as $155 from "./routes/profile.tsx";
-import * as $156 from "./routes/profile/delete.tsx";
-import * as $157 from "./routes/profile/resume.ts";
-import * as $158 from "./routes/profile/sign-out-others.ts";
-import * as $159 from "./routes/purchases/[id]/receipt.tsx";
-import * as $160 from "./routes/refunds.tsx";
-import * as $161 from "./routes/report.tsx";
-import * as $162 from "./routes/reset-password.tsx";
-import * as $163 from "./routes/robots.txt.ts";
-import * as $164 from "./routes/sign-in.tsx";
-import * as $165 from "./routes/sign-out.ts";
-import * as $166 from "./routes/sign-up.tsx";
-import * as $167 from "./routes/sitemap.xml.ts";
-import * as $168 from "./routes/sitemap/[file].ts";
-import * as $169 from "./routes/terms.tsx";
-import * as $170 from "./routes/toolkits/[id]/index.tsx";
-import * as $171 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $172 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $173 from "./routes/toolkits/index.tsx";
-import * as $174 from "./routes/toolkits/mine.tsx";
-import * as $175 from "./routes/ungatekeep/[id].tsx";
-import * as $176 from "./routes/ungatekeep/index.tsx";
-import * as $177 from "./routes/ungatekeep/rss.xml.ts";
-import * as $178 from "./routes/unsubscribe/[token].tsx";
-import * as $179 from "./routes/verify-email.tsx";
+import * as $130 from "./routes/internships/[id]/applications.ts";
+import * as $131 from "./routes/internships/[id]/apply.tsx";
+import * as $132 from "./routes/internships/[id]/edit.tsx";
+import * as $133 from "./routes/internships/[id]/index.tsx";
+import * as $134 from "./routes/internships/index.tsx";
+import * as $135 from "./routes/internships/mine.tsx";
+import * as $136 from "./routes/internships/new.tsx";
+import * as $137 from "./routes/internships/rss.xml.ts";
+import * as $138 from "./routes/language.ts";
+import * as $139 from "./routes/me/alerts.tsx";
+import * as $140 from "./routes/me/applications/[id]/stipend-report.ts";
+import * as $141 from "./routes/me/applications/[id]/withdraw.ts";
+import * as $142 from "./routes/me/notifications.tsx";
+import * as $143 from "./routes/me/settings.tsx";
+import * as $144 from "./routes/me/tracker.tsx";
+import * as $145 from "./routes/offline.tsx";
+import * as $146 from "./routes/onboarding.tsx";
+import * as $147 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $148 from "./routes/opportunities/[id]/edit.tsx";
+import * as $149 from "./routes/opportunities/[id]/index.tsx";
+import * as $150 from "./routes/opportunities/index.tsx";
+import * as $151 from "./routes/opportunities/mine.tsx";
+import * as $152 from "./routes/opportunities/new.tsx";
+import * as $153 from "./routes/organizations/[slug].tsx";
+import * as $154 from "./routes/organizations/claim/[token].tsx";
+import * as $155 from "./routes/privacy.tsx";
+import * as $156 from "./routes/profile.tsx";
+import * as $157 from "./routes/profile/delete.tsx";
+import * as $158 from "./routes/profile/resume.ts";
+import * as $159 from "./routes/profile/sign-out-others.ts";
+import * as $160 from "./routes/purchases/[id]/receipt.tsx";
+import * as $161 from "./routes/refunds.tsx";
+import * as $162 from "./routes/report.tsx";
+import * as $163 from "./routes/reset-password.tsx";
+import * as $164 from "./routes/robots.txt.ts";
+import * as $165 from "./routes/sign-in.tsx";
+import * as $166 from "./routes/sign-out.ts";
+import * as $167 from "./routes/sign-up.tsx";
+import * as $168 from "./routes/sitemap.xml.ts";
+import * as $169 from "./routes/sitemap/[file].ts";
+import * as $170 from "./routes/terms.tsx";
+import * as $171 from "./routes/toolkits/[id]/index.tsx";
+import * as $172 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $173 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $174 from "./routes/toolkits/index.tsx";
+import * as $175 from "./routes/toolkits/mine.tsx";
+import * as $176 from "./routes/ungatekeep/[id].tsx";
+import * as $177 from "./routes/ungatekeep/index.tsx";
+import * as $178 from "./routes/ungatekeep/rss.xml.ts";
+import * as $179 from "./routes/unsubscribe/[token].tsx";
+import * as $180 from "./routes/verify-email.tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -354,56 +355,57 @@ const manifest: Manifest = {
     "./routes/forgot-password.tsx": $127,
     "./routes/index.tsx": $128,
     "./routes/internships/[id]/applicants.tsx": $129,
-    "./routes/internships/[id]/apply.tsx": $130,
-    "./routes/internships/[id]/edit.tsx": $131,
-    "./routes/internships/[id]/index.tsx": $132,
-    "./routes/internships/index.tsx": $133,
-    "./routes/internships/mine.tsx": $134,
-    "./routes/internships/new.tsx": $135,
-    "./routes/internships/rss.xml.ts": $136,
-    "./routes/language.ts": $137,
-    "./routes/me/alerts.tsx": $138,
-    "./routes/me/applications/[id]/stipend-report.ts": $139,
-    "./routes/me/applications/[id]/withdraw.ts": $140,
-    "./routes/me/notifications.tsx": $141,
-    "./routes/me/settings.tsx": $142,
-    "./routes/me/tracker.tsx": $143,
-    "./routes/offline.tsx": $144,
-    "./routes/onboarding.tsx": $145,
-    "./routes/opportunities/[id]/calendar.ics.ts": $146,
-    "./routes/opportunities/[id]/edit.tsx": $147,
-    "./routes/opportunities/[id]/index.tsx": $148,
-    "./routes/opportunities/index.tsx": $149,
-    "./routes/opportunities/mine.tsx": $150,
-    "./routes/opportunities/new.tsx": $151,
-    "./routes/organizations/[slug].tsx": $152,
-    "./routes/organizations/claim/[token].tsx": $153,
-    "./routes/privacy.tsx": $154,
-    "./routes/profile.tsx": $155,
-    "./routes/profile/delete.tsx": $156,
-    "./routes/profile/resume.ts": $157,
-    "./routes/profile/sign-out-others.ts": $158,
-    "./routes/purchases/[id]/receipt.tsx": $159,
-    "./routes/refunds.tsx": $160,
-    "./routes/report.tsx": $161,
-    "./routes/reset-password.tsx": $162,
-    "./routes/robots.txt.ts": $163,
-    "./routes/sign-in.tsx": $164,
-    "./routes/sign-out.ts": $165,
-    "./routes/sign-up.tsx": $166,
-    "./routes/sitemap.xml.ts": $167,
-    "./routes/sitemap/[file].ts": $168,
-    "./routes/terms.tsx": $169,
-    "./routes/toolkits/[id]/index.tsx": $170,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $171,
-    "./routes/toolkits/[id]/learn/index.tsx": $172,
-    "./routes/toolkits/index.tsx": $173,
-    "./routes/toolkits/mine.tsx": $174,
-    "./routes/ungatekeep/[id].tsx": $175,
-    "./routes/ungatekeep/index.tsx": $176,
-    "./routes/ungatekeep/rss.xml.ts": $177,
-    "./routes/unsubscribe/[token].tsx": $178,
-    "./routes/verify-email.tsx": $179,
+    "./routes/internships/[id]/applications.ts": $130,
+    "./routes/internships/[id]/apply.tsx": $131,
+    "./routes/internships/[id]/edit.tsx": $132,
+    "./routes/internships/[id]/index.tsx": $133,
+    "./routes/internships/index.tsx": $134,
+    "./routes/internships/mine.tsx": $135,
+    "./routes/internships/new.tsx": $136,
+    "./routes/internships/rss.xml.ts": $137,
+    "./routes/language.ts": $138,
+    "./routes/me/alerts.tsx": $139,
+    "./routes/me/applications/[id]/stipend-report.ts": $140,
+    "./routes/me/applications/[id]/withdraw.ts": $141,
+    "./routes/me/notifications.tsx": $142,
+    "./routes/me/settings.tsx": $143,
+    "./routes/me/tracker.tsx": $144,
+    "./routes/offline.tsx": $145,
+    "./routes/onboarding.tsx": $146,
+    "./routes/opportunities/[id]/calendar.ics.ts": $147,
+    "./routes/opportunities/[id]/edit.tsx": $148,
+    "./routes/opportunities/[id]/index.tsx": $149,
+    "./routes/opportunities/index.tsx": $150,
+    "./routes/opportunities/mine.tsx": $151,
+    "./routes/opportunities/new.tsx": $152,
+    "./routes/organizations/[slug].tsx": $153,
+    "./routes/organizations/claim/[token].tsx": $154,
+    "./routes/privacy.tsx": $155,
+    "./routes/profile.tsx": $156,
+    "./routes/profile/delete.tsx": $157,
+    "./routes/profile/resume.ts": $158,
+    "./routes/profile/sign-out-others.ts": $159,
+    "./routes/purchases/[id]/receipt.tsx": $160,
+    "./routes/refunds.tsx": $161,
+    "./routes/report.tsx": $162,
+    "./routes/reset-password.tsx": $163,
+    "./routes/robots.txt.ts": $164,
+    "./routes/sign-in.tsx": $165,
+    "./routes/sign-out.ts": $166,
+    "./routes/sign-up.tsx": $167,
+    "./routes/sitemap.xml.ts": $168,
+    "./routes/sitemap/[file].ts": $169,
+    "./routes/terms.tsx": $170,
+    "./routes/toolkits/[id]/index.tsx": $171,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $172,
+    "./routes/toolkits/[id]/learn/index.tsx": $173,
+    "./routes/toolkits/index.tsx": $174,
+    "./routes/toolkits/mine.tsx": $175,
+    "./routes/ungatekeep/[id].tsx": $176,
+    "./routes/ungatekeep/index.tsx": $177,
+    "./routes/ungatekeep/rss.xml.ts": $178,
+    "./routes/unsubscribe/[token].tsx": $179,
+    "./routes/verify-email.tsx": $180,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

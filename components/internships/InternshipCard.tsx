@@ -48,9 +48,13 @@ export function OrganizationLink(
   );
 }
 
-/** The deadline line: date and days left, or "Closed". */
-export function Deadline({ deadline }: { deadline: string | null }) {
+/**
+ * The deadline line: date and days left, or "Closed"; "Applications closed" once its poster closed them (`closedAt`;
+ * docs/decisions.md, Open and closed listings, "Closed by the poster").
+ */
+export function Deadline({ deadline, closedAt = null }: { deadline: string | null; closedAt?: string | null }) {
   const t = useT();
+  if (closedAt) return <span class="font-medium text-red-700">{t("internships.deadline.closedEarly")}</span>;
   const text = describeDeadline(deadline);
   if (!text) return <span>{t("internships.deadline.none")}</span>;
   const date = <time datetime={text.iso}>{t.date(text.iso)}</time>;
@@ -180,7 +184,7 @@ export function InternshipCard(
         <div>
           <dt class="sr-only">{t("internships.card.deadline")}</dt>
           <dd>
-            <Deadline deadline={internship.deadline} />
+            <Deadline deadline={internship.deadline} closedAt={internship.closedAt} />
           </dd>
         </div>
       </dl>

@@ -1,9 +1,11 @@
 /**
  * The action links the internship pages share: "Post an internship" (for those `canPost`
- * allows) and a listing's "Edit" link, whose accessible name carries the title so a list of
- * them reads as "Edit <title>" to screen readers.
+ * allows), a listing's "Edit" link and its "Close applications" or "Reopen applications" button, whose accessible names
+ * carry the title so a list of them reads as "Edit <title>" to screen readers.
  */
 import { useT } from "@/lib/i18n/context.ts";
+import type { InternshipView } from "@/lib/internships/schema.ts";
+import { describeDeadline } from "@/lib/browser/internship_format.ts";
 
 /** The "Post an internship" button-styled link to `/internships/new`. */
 export function PostInternshipLink() {
@@ -28,5 +30,36 @@ export function EditInternshipLink({ id, title }: { id: string; title: string })
     >
       {t.rich("internships.links.edit", { title: <span class="sr-only">{` ${title} `}</span> })}
     </a>
+  );
+}
+
+/**
+ * "Close applications" on an open listing, "Reopen applications" on one its poster closed while its deadline is ahead
+ * (docs/decisions.md, Open and closed listings, "Closed by the poster"): a plain form posted to
+ * `/internships/{id}/applications`, back to `/internships/mine` when `from` says so. Nothing for a deleted listing or
+ * one whose deadline passed (its edit form moves the deadline).
+ */
+export function ApplicationsToggle(
+  { internship, from }: {
+    internship: Pick<InternshipView, "id" | "title" | "deadline" | "closedAt" | "deletedAt">;
+    from?: "mine";
+  },
+) {
+  const t = useT();
+  if (internship.deletedAt || describeDeadline(internship.deadline)?.closed) return null;
+  const intent = internship.closedAt ? "reopen" : "close";
+  return (
+    <form method="post" action={`/internships/${internship.id}/applications`}>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="from" value={from ?? ""} />
+      <button
+        type="submit"
+        class="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100"
+      >
+        {t.rich(intent === "close" ? "internships.links.close" : "internships.links.reopen", {
+          title: <span class="sr-only">{` ${internship.title} `}</span>,
+        })}
+      </button>
+    </form>
   );
 }

@@ -93,6 +93,11 @@ export interface Internship {
   applyMode?: ApplyMode;
   /** The screening questions of a `platform` listing; absent: none. */
   questions?: Question[];
+  /**
+   * When its poster or an admin closed applications before the deadline (docs/decisions.md, Open and closed listings,
+   * "Closed by the poster"); absent: open until its deadline.
+   */
+  closedAt?: string;
 }
 
 /** The owner object on every read (docs/api.md, Internships, "Who may do what"). */
@@ -106,11 +111,14 @@ export interface InternshipOwner {
 /**
  * An internship as read responses carry it: the record plus its owner (null: a former member, "Former member"), its
  * organization `{id, slug, name, isVerified}` (null until linked), whether it is closed (its deadline's IST day is
- * before today; docs/decisions.md, Dates), its moderation state as `{status, reasons}`, and how students apply
+ * before today, docs/decisions.md, Dates, or its poster closed applications, `closedAt`), its moderation state as `{status, reasons}`, and how students apply
  * (`applyMode`, `questions`; older records: `link`, none).
  */
-export interface InternshipView extends Omit<Internship, "moderation" | "organizationId" | "applyMode" | "questions"> {
+export interface InternshipView
+  extends Omit<Internship, "moderation" | "organizationId" | "applyMode" | "questions" | "closedAt"> {
   applyMode: ApplyMode;
+  /** When applications were closed before the deadline, or null. */
+  closedAt: string | null;
   questions: Question[];
   user: InternshipOwner | null;
   organization: OrganizationSummary | null;
@@ -202,13 +210,17 @@ export type InternshipCreate = z.infer<typeof InternshipCreateSchema>;
 /** A batch create body: 1 to 100 items; an issue's `path` starts with the item's index. */
 export const InternshipBatchSchema = z.array(InternshipCreateSchema).min(1).max(MAX_BATCH);
 
-/** An update body: any subset of the fields; `isVerified` and `isActive` are for admins only. */
+/**
+ * An update body: any subset of the fields; `isVerified` and `isActive` are for admins only; `closed` true closes
+ * applications now (`closedAt`), false reopens them (docs/decisions.md, Open and closed listings, "Closed by the poster").
+ */
 export const InternshipUpdateSchema = z.object({
   ...Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, s.optional()])) as {
     [K in keyof typeof fields]: z.ZodOptional<typeof fields[K]>;
   },
   isVerified: z.boolean().optional(),
   isActive: z.boolean().optional(),
+  closed: z.boolean().optional().describe("true: close applications now (closedAt); false: reopen them"),
 });
 export type InternshipUpdate = z.infer<typeof InternshipUpdateSchema>;
 

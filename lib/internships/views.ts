@@ -30,14 +30,15 @@ interface ViewContext {
  * `moderation`.
  */
 function viewOf(record: Internship, { owners, organizations }: ViewContext, today: string): InternshipView {
-  const { organizationId, moderation: _, applyMode = "link", questions = [], ...fields } = record;
+  const { organizationId, moderation: _, applyMode = "link", questions = [], closedAt = null, ...fields } = record;
   return {
     ...fields,
     applyMode,
     questions,
+    closedAt,
     user: ownerOf(owners, record.userId),
     organization: organizationId ? organizations.get(organizationId) ?? null : null,
-    isClosed: isClosedOn(record.deadline, today),
+    isClosed: closedAt !== null || isClosedOn(record.deadline, today),
     moderation: moderationView(record),
   };
 }
@@ -52,9 +53,10 @@ export async function viewsOf(store: InternshipStore, records: Internship[], tod
 }
 
 /**
- * Whether `record` belongs in the read model on IST day `today`: not deleted, and its deadline not before today
- * (docs/decisions.md, Open and closed listings, "Where listings live"); otherwise it belongs in the archive.
+ * Whether `record` belongs in the read model on IST day `today`: not deleted, applications not closed by its poster,
+ * and its deadline not before today (docs/decisions.md, Open and closed listings, "Where listings live"); otherwise it
+ * belongs in the archive.
  */
 export function isLive(record: Internship, today: string): boolean {
-  return !record.deletedAt && !isClosedOn(record.deadline, today);
+  return !record.deletedAt && !record.closedAt && !isClosedOn(record.deadline, today);
 }

@@ -151,7 +151,8 @@ async function updateAnywhere(
 }
 
 /**
- * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`. A change of any text a student
+ * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`; `closed` closes applications now
+ * (kept when already closed) or reopens them, moving the listing to the archive or back in the same commit. A change of any text a student
  * reads that adds a never-pay phrase holds the listing (`moderationOnUpdate`); a new `hiringOrganization` (or
  * any change of a listing not linked yet) links it to its organization, made when new; a verified one only when the
  * listing's owner (whoever edits it) manages it or is an admin, else the listing is left unlinked (docs/decisions.md,
@@ -164,7 +165,8 @@ export async function updateInternship(
   kv: Deno.Kv,
   { id, actor, patch, audit }: { id: string; actor: User; patch: InternshipUpdate; audit?: AuditHook },
 ): Promise<InternshipView> {
-  const changes: Partial<Internship> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+  const { closed, ...fields } = patch;
+  const changes: Partial<Internship> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   const stored = await storedInternship(kv, id);
   const name = patch.hiringOrganization ?? (stored?.organizationId ? undefined : stored?.hiringOrganization);
   const organizationId = name === undefined || !stored ? undefined : (await organizationsForPoster(kv, {
@@ -181,6 +183,7 @@ export async function updateInternship(
       }
       const now = new Date().toISOString();
       let next: Internship = { ...record, ...changes, ...applyFieldsAfter(record, patch), updatedAt: now };
+      if (closed !== undefined) next = withClosedAt(next, closed ? record.closedAt ?? now : null);
       if (organizationId !== undefined && next.hiringOrganization === name) {
         next = withOrganization(next, organizationId);
       }
@@ -190,6 +193,12 @@ export async function updateInternship(
   });
   const [view] = await viewsOf(store, [record], istToday());
   return view;
+}
+
+/** `record` with applications closed at `closedAt`, or open (until its deadline) for null. */
+function withClosedAt(record: Internship, closedAt: string | null): Internship {
+  const { closedAt: _, ...rest } = record;
+  return closedAt === null ? rest : { ...rest, closedAt };
 }
 
 /** `record` linked to organization `id`, or not linked to any for null (docs/decisions.md, Trust). */

@@ -265,7 +265,8 @@ export const InternshipSchema = z.strictObject({
     "The organization named by hiringOrganization; null for an older listing the one-time link has not reached, " +
       "and for one posted under a verified organization's name by someone who does not manage it",
   ),
-  isClosed: z.boolean().describe("The deadline's day in India is before today"),
+  closedAt: timestamp.nullable().describe("When its poster or an admin closed applications before the deadline"),
+  isClosed: z.boolean().describe("The deadline's day in India is before today, or applications were closed (closedAt)"),
   moderation: ModerationSchema,
   applyMode: z.enum(APPLY_MODES).describe("link: on the organization's site; platform: here, with questions"),
   questions: z.array(z.strictObject({ id: z.string(), text: z.string(), required: z.boolean() }))

@@ -150,15 +150,15 @@ export function siteOrganization(origin: string): Organization {
 
 /**
  * Whether an internship is open on IST day `today` (`YYYY-MM-DD`): active, not deleted, not withheld by moderation
- * (docs/decisions.md, Trust, "Moderation"), and its deadline, if any, not before `today` (docs/decisions.md, Search
- * engines and sharing).
+ * (docs/decisions.md, Trust, "Moderation"), applications not closed by its poster (`closedAt`), and its deadline, if
+ * any, not before `today` (docs/decisions.md, Search engines and sharing).
  */
 export function isOpenInternship(
-  internship: Pick<InternshipView, "isActive" | "deletedAt" | "deadline" | "moderation">,
+  internship: Pick<InternshipView, "isActive" | "deletedAt" | "deadline" | "moderation" | "closedAt">,
   today: string,
 ): boolean {
   return internship.isActive && !internship.deletedAt && internship.moderation.status === "clear" &&
-    !isClosedOn(internship.deadline, today);
+    !internship.closedAt && !isClosedOn(internship.deadline, today);
 }
 
 /** The last moment to apply: the end of a deadline day in IST, or the deadline's own moment. */

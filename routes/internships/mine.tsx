@@ -1,7 +1,8 @@
 /**
  * `/internships/mine` ("My internships"): the signed-in user's own live listings, active or
  * not, newest first, `PAGE_SIZE` a page (`?offset=`; an invalid offset shows the first page),
- * each with edit and delete (a soft delete after confirmation), "Applicants (n)" for one that takes applications here
+ * each with edit, "Close applications" or "Reopen applications" (docs/decisions.md, Open and closed listings, "Closed by
+ * the poster") and delete (a soft delete after confirmation), "Applicants (n)" for one that takes applications here
  * (docs/decisions.md, Applications, "The poster's list") and, for one that moderation withholds, why
  * (docs/decisions.md, Trust, "Moderation"). Answered by the domain's owner filter (`mine`), so the cost follows the
  * user's listing count. Guests are sent to sign in and back.
@@ -13,7 +14,7 @@ import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import { EditInternshipLink, PostInternshipLink } from "@/components/internships/links.tsx";
+import { ApplicationsToggle, EditInternshipLink, PostInternshipLink } from "@/components/internships/links.tsx";
 import InternshipDeleteButton, { INTERNSHIP_DELETE_TEXT } from "@/islands/InternshipDeleteButton.tsx";
 import { moderationReasonText } from "@/lib/browser/moderation_format.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -73,7 +74,7 @@ export default define.page<Data>(function MyInternshipsPage({ data, state }) {
       {internships.length > 0 && (
         <ul class="mt-6 space-y-4">
           {internships.map((internship) => (
-            <li key={internship.id} class="space-y-2">
+            <li key={internship.id} id={`internship-${internship.id}`} class="space-y-2">
               <InternshipCard internship={internship} showState headingLevel={2}>
                 {internship.moderation.status !== "clear" && (
                   <p class="mt-3 text-sm text-slate-800">
@@ -84,6 +85,7 @@ export default define.page<Data>(function MyInternshipsPage({ data, state }) {
               </InternshipCard>
               <div class="flex flex-wrap gap-3">
                 <EditInternshipLink id={internship.id} title={internship.title} />
+                <ApplicationsToggle internship={internship} from="mine" />
                 {data.applicants[internship.id] !== undefined && (
                   <a
                     href={`/internships/${internship.id}/applicants`}

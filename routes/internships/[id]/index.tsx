@@ -5,15 +5,15 @@
  * (docs/decisions.md, Applications, "Apply mode").
  * Unknown, deleted and (for anyone but admins and the owner) inactive or held ids render the 404 page; one an admin
  * rejected (in review, or hidden after reports) answers 410 with a page saying an admin removed it (docs/decisions.md,
- * Trust). The owner and admins read why a withheld one is held. The owner and admins get edit and delete; admins also
- * the verified/active switches.
+ * Trust). The owner and admins read why a withheld one is held. The owner and admins get edit, "Close applications" or
+ * "Reopen applications" (`/internships/{id}/applications`) and delete; admins also the verified/active switches.
  */
 import { define } from "@/lib/platform/define.ts";
 import type { ComponentChildren } from "preact";
 import { Deadline, InternshipBadges, OrganizationLink, TagList } from "@/components/internships/InternshipCard.tsx";
 import { VerifiedBadge } from "@/components/organizations/OrganizationBadge.tsx";
 import { isVerifiedListing, verifiedBy } from "@/lib/browser/organization_format.ts";
-import { EditInternshipLink } from "@/components/internships/links.tsx";
+import { ApplicationsToggle, EditInternshipLink } from "@/components/internships/links.tsx";
 import { TIMING_KEYS, TYPE_KEYS } from "@/lib/browser/internship_format.ts";
 import { stipendText } from "@/lib/internships/stipend.ts";
 import { Notice } from "@/components/forms.tsx";
@@ -227,6 +227,12 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
               <a href="/me/tracker" class="text-indigo-700 underline">{t("internships.detail.follow")}</a>
             </p>
           )
+          : internship.closedAt
+          ? (
+            <p class="font-medium text-red-800">
+              {t("internships.detail.closedOn", { date: t.date(internship.closedAt) })}
+            </p>
+          )
           : internship.isClosed
           ? <p class="font-medium text-red-800">{t("internships.detail.closed")}</p>
           : internship.applyMode === "platform"
@@ -241,7 +247,7 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
             </a>
           )}
         <p class="text-slate-700">
-          <Deadline deadline={internship.deadline} />
+          <Deadline deadline={internship.deadline} closedAt={internship.closedAt} />
         </p>
         {poster && (
           <a
@@ -250,6 +256,9 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
           >
             {t("internships.detail.applicants")}
           </a>
+        )}
+        {internship.applyMode === "platform" && !internship.link && (
+          <p class="w-full text-sm text-slate-700">{t("internships.detail.applyHereOnly")}</p>
         )}
         {internship.applyMode === "platform" && internship.link && (
           <p class="w-full text-sm text-slate-700">
@@ -332,6 +341,7 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
           <h2 id="manage-heading" class="text-xl font-semibold text-slate-900">{t("internships.detail.manage")}</h2>
           <div class="flex flex-wrap items-center gap-3">
             <EditInternshipLink id={internship.id} title={internship.title} />
+            <ApplicationsToggle internship={internship} />
             <InternshipDeleteButton
               id={internship.id}
               title={internship.title}

@@ -9,7 +9,7 @@ import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/te
 import { type InternshipView } from "@/lib/internships/internships.ts";
 import { deleteInternship, updateInternship } from "@/lib/internships/writes.ts";
 import { addInternships, type Listing } from "@/tests/fixtures/internships.ts";
-import { assertHtml, assertRedirect, page } from "@/tests/fixtures/html.ts";
+import { assertHtml, assertRedirect, htmlDocument, page } from "@/tests/fixtures/html.ts";
 
 const LISTINGS = {
   react: {
@@ -390,4 +390,68 @@ Deno.test("the admin list shows inactive listings by default and deleted ones on
   assertHtml(member.res, 403);
   assertEquals(cardIds(member.html), []);
   assertRedirect((await page(t, "/admin/internships")).res, "/sign-in?callbackURL=%2Fadmin%2Finternships");
+});
+
+Deno.test("the poster closes applications from My internships and reopens them on the listing, without JavaScript", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const stranger = await createTestUser(t, "member");
+  const [listing] = await addInternships(t, member, [{ title: "Filled Intern", deadline: "2099-01-31" }]);
+  const [past] = await addInternships(t, member, [{ title: "Past Intern", deadline: "2020-01-31" }]);
+  const send = (who: TestUser, id: string, fields: Record<string, string>) =>
+    t.fetch(`/internships/${id}/applications`, {
+      method: "POST",
+      headers: { ...who.headers, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+      redirect: "manual",
+    });
+  const form = (html: string, id: string) => {
+    const found = htmlDocument(html).querySelector(`form[action="/internships/${id}/applications"]`);
+    return found && { intent: found.querySelector('[name="intent"]')?.getAttribute("value"), text: found.textContent };
+  };
+
+  const mine = (await page(t, "/internships/mine", member)).html;
+  assertEquals(form(mine, listing.id)?.intent, "close");
+  assert(form(mine, listing.id)?.text?.includes("Close applications"), "the button says what it does");
+  assertEquals(form(mine, past.id), null, "a listing closed by its deadline has no button");
+  const refused = await send(stranger, listing.id, { intent: "close", from: "mine" });
+  assertEquals(refused.status, 403);
+  await refused.body?.cancel();
+  const bad = await send(member, listing.id, { intent: "shut", from: "mine" });
+  assertEquals(bad.status, 400);
+  await bad.body?.cancel();
+
+  const closed = await send(member, listing.id, { intent: "close", from: "mine" });
+  assertEquals([closed.status, closed.headers.get("location")], [303, `/internships/mine#internship-${listing.id}`]);
+  const { internship } = await (await t.fetch(`/api/internships/${listing.id}`)).json();
+  assertEquals([internship.isClosed, typeof internship.closedAt, internship.deadline], [true, "string", "2099-01-31"]);
+  const open = await (await t.fetch("/api/internships")).json();
+  assertEquals(open.internships.map((i: { id: string }) => i.id), [], "gone from the default list");
+  const after = (await page(t, "/internships/mine", member)).html;
+  assertEquals(form(after, listing.id)?.intent, "reopen");
+  assert(after.includes("Applications closed"), "the card says applications are closed");
+  const shown = (await page(t, `/internships/${listing.id}`, member)).html;
+  assertMatch(shown, /Applications closed on \d+ \w+ 2\d{3}\./);
+  assert(!shown.includes("Apply by"), "no deadline the poster never meant");
+  const hindi = (await page(t, `/internships/${listing.id}?lang=hi`)).html;
+  assert(hindi.includes("आवेदन बंद हैं"), "in Hindi too");
+
+  const reopened = await send(member, listing.id, { intent: "reopen", from: "" });
+  assertEquals([reopened.status, reopened.headers.get("location")], [303, `/internships/${listing.id}`]);
+  const again = await (await t.fetch(`/api/internships/${listing.id}`)).json();
+  assertEquals([again.internship.isClosed, again.internship.closedAt], [false, null]);
+  const listed = await (await t.fetch("/api/internships")).json();
+  assertEquals(listed.internships.map((i: { id: string }) => i.id), [listing.id], "back in the default list");
+});
+
+Deno.test("PUT /api/internships/{id} with closed closes and reopens applications, keeping the first closedAt", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const [listing] = await addInternships(t, member, [{ title: "Ops Intern", deadline: "2099-01-31" }]);
+  const put = async (body: unknown) =>
+    await (await t.json("PUT", `/api/internships/${listing.id}`, { body, headers: member.headers })).json();
+  const first = (await put({ closed: true })).internship;
+  assertEquals(first.isClosed, true);
+  assertEquals((await put({ closed: true, title: "Ops Intern (filled)" })).internship.closedAt, first.closedAt);
+  assertEquals((await put({ closed: false })).internship.closedAt, null);
 });
