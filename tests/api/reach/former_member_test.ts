@@ -96,6 +96,7 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
     `/internships/${orphanInternships[0].id}/edit`,
     `/internships/${orphanInternships[0].id}/apply`,
     `/internships/${orphanInternships[0].id}/applicants`,
+    `/internships/${orphanInternships[0].id}/applications`,
     "/internships/mine",
     "/internships/new",
     `/organizations/${orphanInternships[0].organization.slug}`,
