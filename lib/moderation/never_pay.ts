@@ -12,10 +12,16 @@
  *
  * A phrase that is negated does not count, so a listing that reassures students ("No registration fee", "We never
  * charge a registration fee", "कोई पंजीकरण शुल्क नहीं") is not held: a negating word ("no", "zero", "never", "not", "n't",
- * "without", "free of", "बिना") before it in the same clause, with only the words of `NEGATION_SCOPE` between (so "There
- * is no registration fee or training fee" negates both, and "we do not ask you to pay ₹500" the payment), or "नहीं"
- * ("nahi") after it with only the words of `HINDI_AFTER` between ("शुल्क नहीं लिया जाता"; never "नहीं तो", otherwise).
- * A clause ends at sentence punctuation, a comma or a dash, so "No hidden charges, pay ₹500 to join" still matches.
+ * "free of") before it in the same clause, with only the words of `NEGATION_SCOPE` between (so "There is no
+ * registration fee or training fee" negates both, and "we do not ask you to pay ₹500" the payment), or "नहीं" ("nahi")
+ * after it with only the words of `HINDI_AFTER` between ("शुल्क नहीं लिया जाता"; never "नहीं तो", otherwise). A clause
+ * ends at sentence punctuation, a comma or a dash, so "No hidden charges, pay ₹500 to join" still matches.
+ *
+ * When in doubt the phrase counts (a false hold waits for an admin; a missed demand reaches students): a negation is
+ * honoured only in a clause with no second negation ("who do not pay … will not be selected", "can't join without a
+ * deposit") and none of the words of `CONDITIONS` ("who", "if", "unless", "refund", "पर", "सकते", "वापस", "तो"), which
+ * turn "no fee" into "no fee, no place" or "no refund of the fee". "without" and "बिना" never negate: "cannot start
+ * without paying the deposit" and "बिना शुल्क के जुड़ नहीं सकते" ask for it.
  */
 
 /** One entry of the list: what people read, and its pattern over the folded text (words joined by one space). */
@@ -99,9 +105,25 @@ function wordSet(text: string): ReadonlySet<string> {
 }
 
 /** Words that negate a phrase after them in the same clause (with `NEGATION_SCOPE` words between). */
-const NEGATORS = wordSet("no zero never not without बिना bina");
+const NEGATORS = wordSet("no zero never not");
 /** Words before "t" that make "n't" ("don't" folds to "don t"). */
-const NOT_CONTRACTED = wordSet("don doesn didn won isn aren wasn can shan shouldn");
+const NOT_CONTRACTED = wordSet(
+  "don doesn didn won isn aren wasn weren can couldn shan shouldn wouldn haven hasn hadn mustn needn",
+);
+/**
+ * Negating words that never negate a phrase themselves but, beside another negation in the clause, make it a second
+ * one: "can't join without a deposit" demands the deposit.
+ */
+const OTHER_NEGATORS = wordSet("without cannot nor बिना bina न मत mat नही");
+/**
+ * Words that make a negated phrase a condition or a refund rather than a reassurance, anywhere in its clause: "who" or
+ * "if" (those who do not pay are dropped), "unless", "until", "or else", "otherwise", refunds and returns ("No security
+ * deposit is refundable"), and in Hindi "पर" (on not paying), "तो", "सकते" (cannot), "वापस" (back), "अगर" (if).
+ */
+const CONDITIONS = wordSet(
+  `who whoever whom whose if unless until till else otherwise refund refunds refunded refundable returned returnable
+   पर तो सकते सकता सकती सकेंगे वापस अगर यदि जब`,
+);
 /**
  * The words that may stand between a negating word and the phrase it negates: articles and quantifiers, the verbs of
  * asking and paying, who pays, "or"/"and"/"nor" and the words of the phrases themselves (so one negation covers a list
@@ -150,8 +172,37 @@ function wordsOf(text: string): Words {
   return { words, clauseStart };
 }
 
+/** Whether word `i` of `words` negates: "no", "not", "n't", "नहीं", "free of" (at "of") and the like. */
+function isNegation(words: string[], i: number): boolean {
+  const word = words[i];
+  return NEGATORS.has(word) || HINDI_NOT.has(word) || OTHER_NEGATORS.has(word) ||
+    (word === "t" && NOT_CONTRACTED.has(words[i - 1])) || (word === "of" && words[i - 1] === "free");
+}
+
+/**
+ * Whether the clause holding words `start` to `end` (exclusive) leaves a negation in doubt: it has more than one
+ * negating word, or a word of `CONDITIONS`.
+ */
+function clauseInDoubt({ words, clauseStart }: Words, start: number, end: number): boolean {
+  let first = start;
+  while (first > 0 && !clauseStart[first]) first--;
+  let last = end;
+  while (last < words.length && !clauseStart[last]) last++;
+  let negations = 0;
+  for (let i = first; i < last; i++) {
+    if (CONDITIONS.has(words[i])) return true;
+    if (isNegation(words, i)) negations++;
+  }
+  return negations > 1;
+}
+
 /** Whether the phrase at words `start` to `end` (exclusive) of `text` is negated (see the module's docstring). */
-function isNegated({ words, clauseStart }: Words, start: number, end: number): boolean {
+function isNegated(text: Words, start: number, end: number): boolean {
+  return negationNear(text, start, end) && !clauseInDoubt(text, start, end);
+}
+
+/** Whether a negating word stands before the phrase at `start` to `end`, or "नहीं" after it, in its scope. */
+function negationNear({ words, clauseStart }: Words, start: number, end: number): boolean {
   for (let i = start - 1; i >= 0 && !clauseStart[i + 1]; i--) {
     const word = words[i];
     if (NEGATORS.has(word) || (word === "t" && NOT_CONTRACTED.has(words[i - 1]))) return true;
