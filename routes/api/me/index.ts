@@ -26,7 +26,8 @@ export const apiDocs = describeRoute({
     description: "`confirm` must be the account's e-mail address; an account with a password also sends it, and one " +
       "without needs a session signed in within the last 10 minutes (a fresh social sign-in). Deletes " +
       "the account, sessions, sign-in links, profile, onboarding and progress; keeps purchases (accounting), and what " +
-      "you posted, without your name. The session cookie is cleared; the e-mail may sign up again. Once the account " +
+      "you posted, without your name. A verified address is sent a notice of the deletion, whose outbox record goes " +
+      "once it is sent. The session cookie is cleared; the e-mail may sign up again. Once the account " +
       "is gone the answer is success, even when a cleanup step fails: the account-deletions job finishes it.",
     access: ["session"],
     body: DeleteAccountSchema,
