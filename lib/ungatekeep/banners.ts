@@ -2,13 +2,15 @@
  * Banners of the carousel at the top of the Ungatekeep feed (docs/api.md, Ungatekeep, docs/decisions.md, Ungatekeep
  * and banners, "Banners"): admin CRUD and the public list of active banners by `orderIndex`. `linkUrl` is an http(s)
  * URL or a path on this site, never `javascript:` or `data:`; `imageId` names an uploaded file, deleted with its
- * banner or once an update replaces or removes it. Keys (owned here only): `["banners", id]`. The list is small (a carousel), so it is read whole.
+ * banner or once an update replaces or removes it, unless another banner or post names it (`image_use.ts`). Keys
+ * (written here only): `["banners", id]` (`BANNERS_PREFIX`). The list is small (a carousel), so it is read whole.
  */
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import { NotFoundError } from "@/lib/errors.ts";
-import { assertUploaded, deleteImages } from "@/lib/files/images.ts";
+import { assertUploaded } from "@/lib/files/images.ts";
+import { BANNERS_PREFIX, deleteUnusedImages } from "./image_use.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
 import { HttpUrlSchema } from "./schema.ts";
@@ -36,7 +38,7 @@ export function bannerSlide({ id, title, imageId, linkUrl }: Banner): BannerSlid
 
 const NOT_FOUND = REFUSALS.bannerNotFound;
 const MAX_RETRIES = 10;
-const bannerKey = (id: string): Deno.KvKey => ["banners", id];
+const bannerKey = (id: string): Deno.KvKey => [...BANNERS_PREFIX, id];
 
 /** A path on this site (one leading slash) or an http(s) URL. */
 const LinkSchema = z.union([
@@ -69,7 +71,7 @@ export type BannerUpdate = z.infer<typeof BannerUpdateSchema>;
 /** Every banner by `orderIndex` (then creation); with `activeOnly`, only the active ones. */
 export async function listBanners(kv: Deno.Kv, activeOnly: boolean): Promise<Banner[]> {
   const banners: Banner[] = [];
-  for await (const entry of kv.list<Banner>({ prefix: ["banners"] })) {
+  for await (const entry of kv.list<Banner>({ prefix: BANNERS_PREFIX })) {
     if (!activeOnly || entry.value.isActive) banners.push(entry.value);
   }
   return banners.sort((a, b) => a.orderIndex - b.orderIndex || a.createdAt.localeCompare(b.createdAt));
@@ -94,7 +96,7 @@ export async function createBanner(
 
 /**
  * Applies `patch` (only the fields given) to banner `id`, with `audit`'s entry in the same write. An image the patch
- * replaces or removes is deleted from the object store after the commit (docs/decisions.md, Ungatekeep and banners,
+ * replaces or removes is deleted from the object store after the commit unless another banner or post names it (docs/decisions.md, Ungatekeep and banners,
  * "Images"); a failed delete is logged with `log` and the file left stored, never failing the edit.
  * @throws NotFoundError "Banner not found"; InvalidInputError for an `imageId` that is not an upload.
  */
@@ -119,7 +121,7 @@ export async function updateBanner(
     if ((await op.commit()).ok) {
       const dropped = entry.value.imageId;
       if (dropped && dropped !== banner.imageId) {
-        await deleteImages({ files, log }, [dropped], { message: "banner image not deleted", bannerId: id });
+        await deleteUnusedImages(kv, { files, log }, [dropped], { message: "banner image not deleted", bannerId: id });
       }
       return banner;
     }
@@ -128,12 +130,13 @@ export async function updateBanner(
 }
 
 /**
- * Deletes banner `id` (with `audit`'s entry in the same write), then its image from the object store `files`.
+ * Deletes banner `id` (with `audit`'s entry in the same write), then its image from the object store `files` unless
+ * another banner or post names it (`deleteUnusedImages`; a failed delete is logged with `log`, never failing this).
  * @throws NotFoundError "Banner not found".
  */
 export async function deleteBanner(
   kv: Deno.Kv,
-  { files, id, audit }: { files: ObjectStore; id: string; audit?: AuditHook },
+  { files, log, id, audit }: { files: ObjectStore; log: Logger; id: string; audit?: AuditHook },
 ): Promise<void> {
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
     const entry = await kv.get<Banner>(bannerKey(id));
@@ -141,7 +144,12 @@ export async function deleteBanner(
     const op = kv.atomic().check(entry).delete(entry.key);
     audit?.(op, id, entry.value.title);
     if ((await op.commit()).ok) {
-      if (entry.value.imageId) await files.delete(entry.value.imageId);
+      if (entry.value.imageId) {
+        await deleteUnusedImages(kv, { files, log }, [entry.value.imageId], {
+          message: "banner image not deleted",
+          bannerId: id,
+        });
+      }
       return;
     }
   }

@@ -4,8 +4,8 @@
  * drafts and scheduled posts, create, partial update and delete.
  *
  * Published means `isPublished` and `publishedAt` ≤ now, decided at read time: a scheduled post
- * enters the feed by itself when its time comes. Keys (owned here only):
- * - `["ungatekeep_posts", id]` the record;
+ * enters the feed by itself when its time comes. Keys (written here only):
+ * - `["ungatekeep_posts", id]` the record (`POSTS_PREFIX`; `image_use.ts` reads which images posts name);
  * - `["ungatekeep_feed", scope, pinned, publishedAt, id]` → null for every post with
  *   `isPublished` (scope `"all"` and the post's tag; pinned 1 or 0), so the feed is a reverse
  *   range read up to now: pinned first, newest first;
@@ -22,7 +22,8 @@ import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { InvalidInputError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
 import { KV_VALUE_MAX_BYTES, valueBytes } from "@/lib/kv/value_size.ts";
-import { assertUploaded, deleteImages } from "@/lib/files/images.ts";
+import { assertUploaded } from "@/lib/files/images.ts";
+import { deleteUnusedImages, POSTS_PREFIX } from "./image_use.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
 import { type User, userKey } from "@/lib/users/users.ts";
@@ -58,7 +59,7 @@ const MINUS_ONE = 0xffffffffffffffffn;
 
 type Scope = "all" | PostTag;
 
-const recordKey = (id: string): Deno.KvKey => ["ungatekeep_posts", id];
+const recordKey = (id: string): Deno.KvKey => [...POSTS_PREFIX, id];
 const countKey = (scope: Scope): Deno.KvKey => ["ungatekeep_published", scope];
 const CHANGES_KEY: Deno.KvKey = ["ungatekeep_meta", "changes"];
 
@@ -227,7 +228,7 @@ export async function listFeed(
 /** The posts `userId` wrote (every state), as the admin list shows them, for the person's data export. */
 export async function postsBy(kv: Deno.Kv, userId: string): Promise<Post[]> {
   const posts: Post[] = [];
-  for await (const entry of kv.list<Post>({ prefix: ["ungatekeep_posts"] })) {
+  for await (const entry of kv.list<Post>({ prefix: POSTS_PREFIX })) {
     if (entry.value.userId === userId) posts.push(entry.value);
   }
   return posts;
@@ -359,7 +360,7 @@ function sortTime(post: Post): string {
 export async function listPostsForAdmin(kv: Deno.Kv, query: AdminPostQuery): Promise<AdminPostPage> {
   const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const matches: Post[] = [];
-  for await (const entry of kv.list<Post>({ prefix: ["ungatekeep_posts"] })) {
+  for await (const entry of kv.list<Post>({ prefix: POSTS_PREFIX })) {
     const post = entry.value;
     if (query.tag && post.tag !== query.tag) continue;
     const text = `${post.title}\n${post.content}`.toLowerCase();
@@ -448,7 +449,8 @@ export type PostChange =
 /**
  * Applies `patch` (only the fields given) to a post, with `audit`'s entry in the same write; `PUT` and `PATCH` alike. A
  * patch of any text field is checked to fit (`assertFits`); one that only pins or publishes leaves a post stored
- * before that bound as it was. The images the patch drops are deleted from the object store after the commit
+ * before that bound as it was. The images the patch drops are deleted from the object store after the commit, those
+ * no other banner or post names (`deleteUnusedImages`)
  * (docs/decisions.md, Ungatekeep and banners, "Images"), as `deletePost` deletes a post's: one the store fails to
  * delete is logged and left, never failing the edit.
  * @throws NotFoundError "Post not found"; InvalidInputError for an image id that is not an upload, or `postTooLong`.
@@ -474,7 +476,7 @@ export async function updatePost(kv: Deno.Kv, { files, log, id, patch, audit }: 
       const dropped = entry.value.images.filter((image) => !merged.images.includes(image));
       // A patch without `log` has no `images` (`PostChange`), so it drops none.
       if (log && dropped.length > 0) {
-        await deleteImages({ files, log }, dropped, { message: "post image not deleted", postId: id });
+        await deleteUnusedImages(kv, { files, log }, dropped, { message: "post image not deleted", postId: id });
       }
       return (await viewsOf(kv, [merged]))[0];
     }
@@ -534,7 +536,7 @@ async function finishDeletion(
   { files, log, id, images }: { files: ObjectStore; log: Logger; id: string; images: string[] },
 ): Promise<void> {
   await deleteConversation(kv, id);
-  await deleteImages({ files, log }, images, { message: "post image not deleted", postId: id });
+  await deleteUnusedImages(kv, { files, log }, images, { message: "post image not deleted", postId: id });
   await kv.delete(deletionKey(id));
 }
 

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
 import { paddedPng } from "@/lib/demo/images.ts";
-import { PNG, upload } from "@/tests/fixtures/posts.ts";
+import { PNG, upload, uploadedId } from "@/tests/fixtures/posts.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
 const FIVE_MB = 5 * 1024 * 1024;
@@ -174,4 +174,47 @@ Deno.test("object store: delete removes the metadata and every chunk", async () 
   await store.delete(meta.id);
   assertEquals(await store.get(meta.id), null);
   assertEquals(await store.chunkCount(meta.id), 0);
+});
+
+Deno.test("an upload a banner and posts share is deleted only when no banner or post names it any more", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const imageId = await uploadedId(t, admin);
+  const status = async () => {
+    const res = await t.fetch(`/api/files/${imageId}`);
+    await res.body?.cancel();
+    return res.status;
+  };
+  const made = await t.json("POST", "/api/admin/banners", {
+    body: { title: "Banner", orderIndex: 1, imageId },
+    headers: admin.headers,
+  });
+  const { banner } = await made.json();
+  const posts = [];
+  for (const title of ["First", "Second"]) {
+    const res = await t.json("POST", "/api/admin/ungatekeep", {
+      body: { title, content: "hello", tag: "resources", images: [imageId], isPublished: true },
+      headers: admin.headers,
+    });
+    assertEquals(res.status, 201);
+    posts.push((await res.json()).post);
+  }
+  const dropped = await t.json("PATCH", `/api/admin/banners/${banner.id}`, {
+    body: { imageId: null },
+    headers: admin.headers,
+  });
+  assertEquals(dropped.status, 200);
+  await dropped.body?.cancel();
+  assertEquals(await status(), 200, "the posts still show it");
+  const deleted = await t.json("DELETE", `/api/admin/ungatekeep/${posts[0].id}`, { headers: admin.headers });
+  assertEquals(deleted.status, 200);
+  await deleted.body?.cancel();
+  assertEquals(await status(), 200, "the second post still shows it");
+  const edited = await t.json("PATCH", `/api/admin/ungatekeep/${posts[1].id}`, {
+    body: { images: [] },
+    headers: admin.headers,
+  });
+  assertEquals(edited.status, 200);
+  await edited.body?.cancel();
+  assertEquals(await status(), 404, "nothing names it any more");
 });

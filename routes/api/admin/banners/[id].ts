@@ -25,6 +25,7 @@ export const apiDocs = describeRoute({
   },
   DELETE: {
     summary: "Delete a banner and its image",
+    description: "The image is deleted unless another banner or post uses it.",
     access: ["admin"],
     responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Banner not found" },
   },
@@ -38,9 +39,9 @@ export const handler = define.handlers({
     return Response.json({ banner: await updateBanner(kv, { files, log, id: ctx.params.id, patch, audit }) });
   },
   async DELETE(_req, ctx) {
-    const { kv, files } = ctx.state.services;
+    const { kv, files, log } = ctx.state.services;
     const audit = adminAudit(ctx.state, { action: "banner.delete", targetKind: "banner" });
-    await deleteBanner(kv, { files, id: ctx.params.id, audit });
+    await deleteBanner(kv, { files, log, id: ctx.params.id, audit });
     return Response.json({ success: true });
   },
 });

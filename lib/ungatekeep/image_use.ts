@@ -1,0 +1,35 @@
+/**
+ * Which uploaded images banners and posts still name (docs/decisions.md, Ungatekeep and banners, "Images"): one upload
+ * may be used by several banners and posts, so an image one of them drops, or one a deleted banner or post had, is
+ * deleted from the object store only when no banner or post names it any more. The key prefixes of both records are
+ * defined here, so the scan reads exactly what `banners.ts` and `posts.ts` write.
+ */
+import { deleteImages } from "@/lib/files/images.ts";
+import type { ObjectStore } from "@/lib/files/object_store.ts";
+import type { Logger } from "@/lib/log.ts";
+
+/** The prefix of the banner records, `["banners", id]` (written by `banners.ts` only). */
+export const BANNERS_PREFIX: Deno.KvKey = ["banners"];
+/** The prefix of the post records, `["ungatekeep_posts", id]` (written by `posts.ts` only). */
+export const POSTS_PREFIX: Deno.KvKey = ["ungatekeep_posts"];
+
+/**
+ * Deletes those of the images `ids` that no banner or post names any more (a scan of both lists, which are small), as
+ * `deleteImages` does: one the store fails to delete is logged with `message` and `fields`. Called after the write that
+ * stopped naming them. Never throws for the store; throws what a KV read throws.
+ */
+export async function deleteUnusedImages(
+  kv: Deno.Kv,
+  { files, log }: { files: ObjectStore; log: Logger },
+  ids: readonly string[],
+  fields: { message: string } & Record<string, string>,
+): Promise<void> {
+  const unused = new Set(ids);
+  for await (const entry of kv.list<{ imageId?: string | null }>({ prefix: BANNERS_PREFIX })) {
+    if (entry.value.imageId) unused.delete(entry.value.imageId);
+  }
+  for await (const entry of kv.list<{ images?: readonly string[] }>({ prefix: POSTS_PREFIX })) {
+    for (const image of entry.value.images ?? []) unused.delete(image);
+  }
+  if (unused.size > 0) await deleteImages({ files, log }, [...unused], fields);
+}
