@@ -111,7 +111,8 @@ export interface InternshipOwner {
 /**
  * An internship as read responses carry it: the record plus its owner (null: a former member, "Former member"), its
  * organization `{id, slug, name, isVerified}` (null until linked), whether it is closed (its deadline's IST day is
- * before today, docs/decisions.md, Dates, or its poster closed applications, `closedAt`), its moderation state as `{status, reasons}`, and how students apply
+ * before today, or its poster closed applications, `closedAt`; docs/decisions.md, Dates), its moderation state as
+ * `{status, reasons}`, and how students apply
  * (`applyMode`, `questions`; older records: `link`, none).
  */
 export interface InternshipView
