@@ -3,7 +3,8 @@
  * (awaiting review, published, rejected), newest first, paged, with why moderation holds one (docs/decisions.md,
  * Trust, "Moderation") or why review rejected one, and a link to edit one not published and submit it again
  * (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"). Guests are sent to sign in.
- * `?submitted=1` (after the submit form) adds a confirmation.
+ * `?submitted=1` (after the submit form) adds a confirmation that says what happens next: the newest submission (the
+ * one just sent) published at once, or waiting for an admin's review (docs/decisions.md, Opportunities).
  */
 import type { ComponentChildren } from "preact";
 import { define } from "@/lib/platform/define.ts";
@@ -40,6 +41,8 @@ export default define.page<OpportunityPage>(function MySubmissionsPage({ data, u
   const user = state.user;
   const { opportunities, pagination: { offset, total } } = data;
   const sr = (chunks: ComponentChildren[]) => <span class="sr-only">{chunks}</span>;
+  const sent = offset === 0 ? opportunities[0] : undefined;
+  const published = sent !== undefined && statusOf(sent) === "approved";
   return (
     <section aria-labelledby="page-title">
       <PageHead title={t("opportunities.list.mine")} />
@@ -51,7 +54,9 @@ export default define.page<OpportunityPage>(function MySubmissionsPage({ data, u
       </div>
       {url.searchParams.has("submitted") && (
         <div class="mt-4">
-          <Notice kind="success" title={t("opportunities.mine.thanks")}>{t("opportunities.mine.submitted")}</Notice>
+          <Notice kind="success" title={t("opportunities.mine.thanks")}>
+            {t(published ? "opportunities.mine.published" : "opportunities.mine.submitted")}
+          </Notice>
         </div>
       )}
       {opportunities.length === 0

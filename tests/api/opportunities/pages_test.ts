@@ -69,6 +69,9 @@ Deno.test("the submit form works without JavaScript: refusals at their fields, t
   assertEquals([done.status, done.headers.get("location")], [303, "/opportunities/mine?submitted=1"]);
   const mine = await (await t.fetch("/api/opportunities?mine=true", { headers: student.headers })).json();
   assertEquals(mine.opportunities.map((o: { title: string }) => o.title), ["Campus Hack"]);
+  const told = await (await t.fetch("/opportunities/mine?submitted=1", { headers: student.headers })).text();
+  assert(told.includes("An admin checks it before it is public"), "a student's submission waits for review");
+  assert(!told.includes("students can see it now"), "and is not said to be live");
 });
 
 Deno.test("in Hindi the submit form, its refusals, My submissions and the edit page read in Hindi", async () => {
@@ -97,10 +100,35 @@ Deno.test("in Hindi the submit form, its refusals, My submissions and the edit p
   const opportunity = await submitOpportunity(t, student, { ...BASE, title: "Campus Hack", type: "hackathon" });
   const mine = await (await t.fetch("/opportunities/mine?submitted=1", { headers: hindi })).text();
   for (
-    const words of ["मेरे सबमिशन", "आपका अवसर सबमिट हो गया।", "जाँच बाकी है", 'बदलें<span class="sr-only">: Campus Hack']
+    const words of [
+      "मेरे सबमिशन",
+      "आपका अवसर सबमिट हो गया। पब्लिक होने से पहले एडमिन इसकी जाँच करेंगे",
+      "जाँच बाकी है",
+      'बदलें<span class="sr-only">: Campus Hack',
+    ]
   ) {
     assert(mine.includes(words), `My submissions: ${words}`);
   }
   const edit = await (await t.fetch(`/opportunities/${opportunity.id}/edit`, { headers: hindi })).text();
   assert(edit.includes("बदलें और फिर से सबमिट करें") && edit.includes("फिर से जाँच के लिए सबमिट करें"), "the edit page");
+});
+
+Deno.test("My submissions tells a member whose submission publishes at once that it is live", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const sent = await t.fetch("/opportunities/new", {
+    method: "POST",
+    headers: { ...member.headers, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      title: "Open Data Grant",
+      type: "grant",
+      startDate: `${NEXT_YEAR}-03-01`,
+      endDate: `${NEXT_YEAR}-03-02`,
+    }),
+    redirect: "manual",
+  });
+  assertEquals([sent.status, sent.headers.get("location")], [303, "/opportunities/mine?submitted=1"]);
+  const told = await (await t.fetch("/opportunities/mine?submitted=1", { headers: member.headers })).text();
+  assert(told.includes("Your opportunity is published: students can see it now."), "a member's is live");
+  assert(!told.includes("An admin checks it"), "and does not wait for review");
 });
