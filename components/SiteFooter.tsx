@@ -19,7 +19,7 @@ const LINKS: { href: string; label: MessageKey }[] = [
 export function SiteFooter({ grievanceEmail }: { grievanceEmail?: string }) {
   const t = useT();
   return (
-    <footer class="border-t border-slate-200 py-6 text-center text-sm text-slate-700">
+    <footer class="border-t border-slate-200 px-4 py-6 text-center text-sm text-slate-700">
       <nav aria-label={t("layout.footer.label")} class="mx-auto max-w-6xl px-4">
         <ul class="flex flex-wrap justify-center gap-x-5 gap-y-2">
           {LINKS.map((link) => (

@@ -351,12 +351,11 @@ function Wizard({ choices, initial, callbackURL = null, errors: posted = {} }: O
   return (
     <form ref={form} method="post" noValidate onSubmit={next} class="space-y-6">
       <div>
-        <p class="text-sm font-medium text-slate-700">
-          {t("profile.onboarding.stepOf", {
-            step: stepIndex + 1,
-            count: answers.persona === "" ? "…" : t.number(steps.length),
-          })}
-        </p>
+        {answers.persona !== "" && (
+          <p class="text-sm font-medium text-slate-700">
+            {t("profile.onboarding.stepOf", { step: stepIndex + 1, count: steps.length })}
+          </p>
+        )}
         <ol aria-label={t("profile.onboarding.steps")} class="mt-2 flex flex-wrap gap-2">
           {steps.map((s, i) => (
             <li

@@ -196,6 +196,14 @@ async function assertHindiPage(page: Page, path: string, also: readonly string[]
   }
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert(width <= PHONE.width, `${path} is ${width} px wide`);
+  // The footer's lines keep a margin from both edges of the screen.
+  const footer = await page.locator("footer > p").last().evaluate((line) => {
+    const range = document.createRange();
+    range.selectNodeContents(line);
+    const box = range.getBoundingClientRect();
+    return { left: box.left, right: box.right };
+  });
+  assert(footer.left >= 12 && footer.right <= PHONE.width - 12, `${path}: the footer runs ${JSON.stringify(footer)}`);
   await assertAccessible(page, `${path} in Hindi`);
 }
 

@@ -2,7 +2,7 @@
  * Onboarding answers show on the profile right away: a student who picks opportunities and
  * domains in the wizard finds them ticked among the profile's interests.
  */
-import { assert } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 
@@ -16,7 +16,9 @@ Deno.test("a student's onboarding interests are ticked on the profile after onbo
 
   await openHydrated(page, `${t.origin}/onboarding`);
   const next = () => page.getByRole("button", { name: "Next" }).click();
+  assertEquals(await page.getByText(/^Step \d/).count(), 0, "no step count before the path is known");
   await page.getByLabel("I am a student looking for internships and opportunities").check();
+  await page.getByText("Step 1 of 7").waitFor();
   await next();
   await page.getByLabel("Your city").fill("Bengaluru");
   await next();
