@@ -50,7 +50,7 @@ export interface SessionGuard {
   error: Error;
 }
 
-/** Attempts of `createSession` while concurrent writes keep changing the user record. */
+/** Attempts of `createSession` and `endOtherSessions` while concurrent writes keep changing the user record. */
 const ATTEMPTS = 5;
 
 /**
@@ -198,10 +198,11 @@ export function freshSignIn(session: Pick<Session, "createdAt">, now = Date.now(
  * Ends every other session of the user of `token` and keeps that one ("Sign out everywhere else"; docs/decisions.md,
  * Sessions, "Ending sessions"): one atomic write, checked against the user and the session as read, moves the user to
  * the next session epoch and the session with it (its times unchanged). The others are void at once.
- * @returns false when the token has no live session.
+ * @returns false when the token has no live session (it ended or expired meanwhile: nothing was done).
+ * @throws ConflictError after `ATTEMPTS` lost races with writes of the user or the session.
  */
 export async function endOtherSessions(kv: Deno.Kv, token: string): Promise<boolean> {
-  for (;;) {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const found = await findSession(kv, token);
     if (!found || found.ended) return false;
     const { entry, user, hash } = found;
@@ -213,6 +214,7 @@ export async function endOtherSessions(kv: Deno.Kv, token: string): Promise<bool
       .set(["sessions_by_user", user.value.id, hash], entry.value.id, { expireIn });
     if ((await op.commit()).ok) return true;
   }
+  throw new ConflictError("Sessions not ended: the user record kept changing");
 }
 
 /** When a session of a user began and ends, as the person's data export lists them (never the token). */

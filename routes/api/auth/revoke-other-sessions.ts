@@ -26,6 +26,7 @@ export const apiDocs = describeRoute({
     responses: {
       200: { description: "Every other session ended", schema: StatusSchema },
       401: "`UNAUTHORIZED`: no valid session",
+      409: "Other writes kept changing the account; nothing was ended",
     },
   },
 });

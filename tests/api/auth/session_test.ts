@@ -1,7 +1,8 @@
-import { type Session, SESSION_RENEW_BELOW_MS, SESSION_TTL_MS } from "@/lib/auth/sessions.ts";
+import { endOtherSessions, type Session, SESSION_RENEW_BELOW_MS, SESSION_TTL_MS } from "@/lib/auth/sessions.ts";
+import { ConflictError } from "@/lib/errors.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 import { updateUser } from "@/lib/users/users.ts";
-import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { cookieOf, signIn } from "./helpers.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
@@ -315,4 +316,61 @@ Deno.test("the profile's plain form signs out everywhere else and says so, in En
     const done = await t.fetch("/profile?signedOutOthers=1", { headers: { cookie: `${phone}; lang=${lang}` } });
     assert((await done.text()).includes(words), lang);
   }
+});
+
+/** `t.kv` whose `getMany` runs `after` (with the keys read) once each read is done; returns the undo. */
+function afterGetMany(t: TestApp, after: (keys: Deno.KvKey[]) => Promise<void>): () => void {
+  const kv = t.kv as unknown as { getMany: Deno.Kv["getMany"] };
+  const real = kv.getMany.bind(t.kv);
+  kv.getMany = (async (keys: Deno.KvKey[], options?: { consistency?: Deno.KvConsistencyLevel }) => {
+    const read = await real(keys, options);
+    await after(keys);
+    return read;
+  }) as Deno.Kv["getMany"];
+  return () => kv.getMany = real;
+}
+
+Deno.test("the plain form sends to sign in, claiming nothing, when the session ended between the check and the write", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const laptop = await signIn(t, "asha@example.com");
+  const phone = await signIn(t, "asha@example.com");
+  const hash = await sha256Hex(decodeURIComponent(phone.slice(phone.indexOf("=") + 1)));
+  let reads = 0;
+  // The request's own lookup reads the session first; it ends right after, before `endOtherSessions` reads it again.
+  const undo = afterGetMany(t, async (keys) => {
+    if (keys[0]?.[0] === "sessions" && keys[0][1] === hash && ++reads === 1) await t.kv.delete(["sessions", hash]);
+  });
+  const res = await t.fetch("/profile/sign-out-others", {
+    method: "POST",
+    headers: {
+      cookie: phone,
+      origin: t.origin,
+      accept: "text/html",
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: "",
+    redirect: "manual",
+  });
+  undo();
+  await res.body?.cancel();
+  assertEquals(reads, 2);
+  assertEquals(res.status, 302, "as a guest is sent");
+  assertMatch(res.headers.get("location") ?? "", /^\/sign-in/);
+  assertEquals(await signedIn(t, laptop), true, "nothing was ended");
+});
+
+Deno.test("ending the other sessions gives up with ConflictError after a few lost races, as createSession does", async () => {
+  await using t = await createTestApp();
+  const user = await passwordUser(t, { email: "asha@example.com" });
+  const phone = await signIn(t, "asha@example.com");
+  const token = decodeURIComponent(phone.slice(phone.indexOf("=") + 1));
+  let bumps = 0;
+  // Another writer changes the user record after every read, for far more tries than the bound (then stops).
+  const undo = afterGetMany(t, async (keys) => {
+    if (keys[1]?.[1] === user.id && bumps < 50) await updateUser(t.kv, user.id, { name: `Asha ${++bumps}` });
+  });
+  await assertRejects(() => endOtherSessions(t.kv, token), ConflictError);
+  undo();
+  assert(bumps < 50, `${bumps} reads`);
 });
