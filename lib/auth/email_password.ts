@@ -12,7 +12,6 @@ import {
   getUserByEmail,
   normalizeEmail,
   setPasswordHashOps,
-  updateUser,
   updateUserOps,
   type User,
   userKey,
@@ -20,7 +19,7 @@ import {
 import type { Lang } from "@/lib/i18n/languages.ts";
 import { hashPassword, PASSWORD_MAX, verifyDummy, verifyPassword } from "./passwords.ts";
 import type { SessionGuard } from "./sessions.ts";
-import { consumeToken, findToken, spendTokenOps, type TokenRecord, voidTokens } from "./verification.ts";
+import { findToken, spendTokenOps, type TokenRecord, voidTokens } from "./verification.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 
 /** Input of `signUp`; the password has already passed the length rule. */
@@ -96,6 +95,11 @@ export interface VerificationLink {
   sameBrowser: boolean;
 }
 
+/** Whether the browser whose binding cookie value is `binding` is the one `record` was issued for. */
+async function isSameBrowser(record: TokenRecord, binding: string | undefined): Promise<boolean> {
+  return binding !== undefined && record.bindingHash === await sha256Hex(binding);
+}
+
 /** The link of a token's record for the browser whose binding cookie value is `binding`; null as `verifyEmail` says. */
 async function linkOf(
   kv: Deno.Kv,
@@ -104,7 +108,7 @@ async function linkOf(
 ): Promise<VerificationLink | null> {
   const user = record && await getUser(kv, record.userId);
   if (!record || !user || user.email !== record.email) return null;
-  return { user, sameBrowser: binding !== undefined && record.bindingHash === await sha256Hex(binding) };
+  return { user, sameBrowser: await isSameBrowser(record, binding) };
 }
 
 /**
@@ -120,24 +124,44 @@ export async function readVerificationLink(
   return await linkOf(kv, (await findToken(kv, "verify-email", token))?.value ?? null, binding);
 }
 
+/** Attempts of `verifyEmail` while concurrent writes keep changing the user record. */
+const VERIFY_ATTEMPTS = 5;
+
 /**
  * Spends a verification token and marks the user's e-mail verified; an address of `adminEmails` (lower case) verified
- * now makes the user `admin` (docs/decisions.md, Auth). `binding` is the verification binding cookie's value of the
- * browser following the link (docs/decisions.md, Auth).
+ * now makes the user `admin` (docs/decisions.md, Auth). One atomic write checked against the token and the user as
+ * read does both, so a crash never leaves the link spent and the address unverified, and a deletion landing meanwhile
+ * makes the link invalid (null). The user's other verification links are voided after it. `binding` is the
+ * verification binding cookie's value of the browser following the link (docs/decisions.md, Auth).
  * @returns the link (the user as now stored); null for a bad, spent or expired token (or one issued for an address
- *   the user no longer has).
+ *   the user no longer has, or whose user is gone; such a token is spent too).
+ * @throws ConflictError after `VERIFY_ATTEMPTS` lost races with writes of the user record.
  */
 export async function verifyEmail(
   kv: Deno.Kv,
   token: string,
   { binding, adminEmails }: { binding: string | undefined; adminEmails: Set<string> },
 ): Promise<VerificationLink | null> {
-  const link = await linkOf(kv, await consumeToken(kv, "verify-email", token), binding);
-  if (!link) return null;
-  const { user, sameBrowser } = link;
-  if (user.emailVerified) return link;
-  const patch = { emailVerified: true, ...(adminEmails.has(user.email) ? { role: "admin" as const } : {}) };
-  return { user: await updateUser(kv, user.id, patch), sameBrowser };
+  for (let attempt = 0; attempt < VERIFY_ATTEMPTS; attempt++) {
+    const entry = await findToken(kv, "verify-email", token);
+    if (!entry) return null;
+    const record = entry.value;
+    const userEntry = await kv.get<User>(userKey(record.userId));
+    const op = kv.atomic();
+    spendTokenOps(op, entry);
+    let user = userEntry.value;
+    if (user?.email === record.email) {
+      const found = userEntry as Deno.KvEntry<User>;
+      const patch = { emailVerified: true, ...(adminEmails.has(user.email) ? { role: "admin" as const } : {}) };
+      if (user.emailVerified) op.check(found);
+      else user = updateUserOps(op, found, patch);
+    } else user = null;
+    if ((await op.commit()).ok) {
+      await voidTokens(kv, record.userId, "verify-email");
+      return user && { user, sameBrowser: await isSameBrowser(record, binding) };
+    }
+  }
+  throw new ConflictError("E-mail not verified: the user record kept changing");
 }
 
 /**

@@ -96,21 +96,6 @@ export async function voidTokens(kv: Deno.Kv, userId: string, purpose: TokenPurp
 }
 
 /**
- * Spends a token of `purpose`: returns its record, or null when the token is malformed,
- * unknown, of another purpose, expired or already spent (also by a concurrent call).
- * The user's other tokens of the same purpose are voided too.
- */
-export async function consumeToken(kv: Deno.Kv, purpose: TokenPurpose, token: string): Promise<TokenRecord | null> {
-  const entry = await findToken(kv, purpose, token);
-  if (!entry) return null;
-  const op = kv.atomic();
-  spendTokenOps(op, entry);
-  if (!(await op.commit()).ok) return null;
-  await voidTokens(kv, entry.value.userId, purpose);
-  return entry.value;
-}
-
-/**
  * Claims the right to send a verification e-mail to a user now: true (and the time is
  * recorded) when none was sent in the last 5 minutes, else false. Concurrent claims: one wins.
  */

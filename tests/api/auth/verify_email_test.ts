@@ -2,6 +2,7 @@ import { TOKEN_TTL_MS, type TokenRecord } from "@/lib/auth/verification.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
+import { deleteAccount } from "@/lib/account/deletion.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { cookieOf, lastMailTo, pathOf, tokenOf, waitForMail } from "./helpers.ts";
@@ -332,4 +333,44 @@ Deno.test("send-verification-email refuses bad input and foreign callbackURLs wi
     assertEquals(res.status, 400, JSON.stringify(body));
     assertMatch((await res.json()).code, /^(VALIDATION_ERROR|INVALID_CALLBACK_URL)$/);
   }
+});
+
+Deno.test("an account deleted while its link is confirmed leaves the link invalid, not a missing user", async () => {
+  await using t = await createTestApp();
+  const { link } = await signUpLink(t, "gone@example.com");
+  const gone = (await getUserByEmail(t.kv, "gone@example.com"))!;
+  const location = (await t.fetch(pathOf(link))).headers.get("location")!;
+  const kv = t.kv as unknown as { get: Deno.Kv["get"] };
+  const real = kv.get.bind(t.kv);
+  let armed = false;
+  let deleted = false;
+  // The deletion lands right after the confirmation first reads the user, before the address is set verified.
+  kv.get = (async (key: Deno.KvKey, options?: { consistency?: Deno.KvConsistencyLevel }) => {
+    const read = await real(key, options);
+    if (armed && !deleted && key[0] === "users" && key[1] === gone.id) {
+      deleted = true;
+      await deleteAccount(t.services, { user: gone, session: { createdAt: new Date().toISOString() } }, {
+        confirm: gone.email,
+        password: PASSWORD,
+      });
+    }
+    return read;
+  }) as Deno.Kv["get"];
+  const page = await t.fetch(location);
+  const html = await page.text();
+  const fields = new URLSearchParams(
+    [...html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map(([, name, value]) => [name, value]),
+  );
+  armed = true;
+  const post = await t.fetch("/verify-email", {
+    method: "POST",
+    headers: { origin: t.origin, "content-type": "application/x-www-form-urlencoded" },
+    body: fields,
+  });
+  kv.get = real;
+  assert(deleted, "the deletion ran meanwhile");
+  assertEquals(post.status, 400);
+  assert((await post.text()).includes("This verification link has expired or was already used"));
+  assertEquals(await getUserByEmail(t.kv, "gone@example.com"), null);
+  await t.settled();
 });
