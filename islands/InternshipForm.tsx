@@ -5,7 +5,7 @@
  * errors come from the answer's `fields` (a sentence per field beside the issue array) and are
  * all shown under their fields at once, the first in error focused, with a summary that links
  * each. The call and its refusals go through `fetchJson` and `useFormSubmit` as every form's do.
- * Success goes to the internship's page. "How students apply" chooses the organization's site (`link`) or this
+ * Success goes to the internship's page, which says it was posted (`?posted=1`) or saved (`?saved=1`). "How students apply" chooses the organization's site (`link`) or this
  * platform (`platform`) with up to five screening questions, each kept with its server-made id when edited
  * (docs/decisions.md, Applications, "Apply mode"). Its words come in the page's language as its `text`
  * (`INTERNSHIP_FORM_TEXT`), field sentences included (docs/decisions.md, Languages, "Field errors").
@@ -198,7 +198,8 @@ function Form({ id, values: initial, apply: initialApply, errors, formError }: O
         }),
     });
     if (result?.ok) {
-      location.assign(`/internships/${("data" in result.data ? result.data.data : result.data.internship).id}`);
+      const saved = "data" in result.data ? result.data.data : result.data.internship;
+      location.assign(`/internships/${saved.id}?${editing ? "saved" : "posted"}=1`);
     } else if (result?.status === 401) f.setFormError(t("internships.form.sessionEnded"));
     else if (result) f.showFailure(withOwnMessages(result), labels);
   };

@@ -5,7 +5,7 @@
  *
  * `POST /internships/new` is the form without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): its fields, the checks and creation of `POST /api/internships` (`lib/internships/form.ts`); success is
- * 303 to the new listing, a refusal renders the page again (400) with what was typed and a sentence beside each field.
+ * 303 to the new listing (`?posted=1`, which says so), a refusal renders the page again (400) with what was typed and a sentence beside each field.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -51,7 +51,7 @@ export const handler = define.handlers<Data>({
     if (!checked.ok) return refuse(checked.problems);
     try {
       const [created] = await createInternships(ctx.state.services.kv, ctx.state.user, [checked.input]);
-      return seeOther(`/internships/${created.id}`);
+      return seeOther(`/internships/${created.id}?posted=1`);
     } catch (error) {
       if (!(error instanceof InvalidInputError)) throw error;
       return refuse(error.fields, error.fields.length === 0 ? error.message : undefined);

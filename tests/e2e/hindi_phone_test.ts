@@ -337,8 +337,9 @@ Deno.test("a member who chose Hindi posts and edits an internship on a phone, an
   await page.getByLabel("जगह", { exact: true }).fill("पुणे");
   await page.getByLabel("आवेदन की डेडलाइन").fill("2099-03-31");
   await page.getByRole("button", { name: "इंटर्नशिप पोस्ट करें" }).click();
-  await page.waitForURL(/\/internships\/[0-9a-f-]{36}$/);
-  const id = page.url().split("/").pop()!;
+  await page.waitForURL(/\/internships\/[0-9a-f-]{36}\?posted=1$/);
+  await page.getByText("आपकी इंटर्नशिप पोस्ट हो गई").waitFor();
+  const id = new URL(page.url()).pathname.split("/").pop()!;
   const admin = await createTestUser(t, "admin");
   const verified = await t.json("PUT", `/api/internships/${id}`, {
     body: { isVerified: true },

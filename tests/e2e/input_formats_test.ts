@@ -26,7 +26,7 @@ Deno.test("a stipend with ₹ and commas and a link without https:// are taken a
   await page.getByLabel("Application link", { exact: true }).fill("chai.example.com/jobs/backend");
   await page.getByLabel("Monthly stipend (₹)").fill("₹15,000");
   await page.getByRole("button", { name: "Post internship" }).click();
-  await page.waitForURL(/\/internships\/[0-9a-f-]{36}$/);
+  await page.waitForURL(/\/internships\/[0-9a-f-]{36}\?posted=1$/);
   const id = new URL(page.url()).pathname.split("/").pop();
   const { internship } = await (await t.fetch(`/api/internships/${id}`)).json();
   assertEquals([internship.stipend, internship.link], [15000, "https://chai.example.com/jobs/backend"]);

@@ -204,8 +204,9 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
   await page.getByLabel("Tags").fill("go, postgres");
   await page.getByLabel("Description").fill("Write APIs in Go.");
   await page.getByRole("button", { name: "Post internship" }).click();
-  await page.waitForURL(/\/internships\/[0-9a-f-]{36}$/);
-  const id = page.url().split("/").pop()!;
+  await page.waitForURL(/\/internships\/[0-9a-f-]{36}\?posted=1$/);
+  const id = new URL(page.url()).pathname.split("/").pop()!;
+  await page.getByText("Your internship is posted").waitFor();
   await page.getByRole("heading", { level: 1, name: "Backend Engineering Intern" }).waitFor();
   assert(await page.getByText("₹18,000 a month").isVisible());
   assert(await page.getByRole("definition").filter({ hasText: "Part-time" }).isVisible());
@@ -218,7 +219,8 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
   await page.getByLabel("Title", { exact: true }).fill("Backend Engineering Intern (Go)");
   await page.getByLabel("Monthly stipend (₹)").fill("");
   await page.getByRole("button", { name: "Save changes" }).click();
-  await page.waitForURL(`${t.origin}/internships/${id}`);
+  await page.waitForURL(`${t.origin}/internships/${id}?saved=1`);
+  await page.getByText("Your changes are saved").waitFor();
   await page.getByRole("heading", { level: 1, name: "Backend Engineering Intern (Go)" }).waitFor();
   const edited = await getInternship(t.kv, { id, viewer: null, audience: "api" });
   assertEquals([edited.title, edited.stipend, edited.location, edited.tags], [

@@ -260,7 +260,7 @@ Deno.test("without JavaScript a member posts an internship, fixes what was refus
   await page.goto(`${t.origin}/internships/${id}/edit`);
   await page.getByLabel("Title").fill("Field Research Intern (Odisha)");
   await page.getByRole("button", { name: "Save changes" }).click();
-  await page.waitForURL(`${t.origin}/internships/${id}`);
+  await page.waitForURL(`${t.origin}/internships/${id}?saved=1`);
   await page.getByRole("heading", { level: 1, name: "Field Research Intern (Odisha)" }).waitFor();
 });
 

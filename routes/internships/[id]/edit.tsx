@@ -5,7 +5,7 @@
  *
  * `POST /internships/{id}/edit` is the form without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): the changed fields, checked and saved as `PUT /api/internships/{id}` does (`lib/internships/form.ts`);
- * success (or nothing changed) is 303 to the listing, a refusal renders the page again (400) with what was typed and
+ * success is 303 to the listing with `?saved=1` (nothing changed: without it), a refusal renders the page again (400) with what was typed and
  * a sentence beside each field.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -67,6 +67,7 @@ export const handler = define.handlers<Data>({
       if (Object.keys(checked.input).length > 0) {
         const audit = auditIfAdmin(ctx.state, { action: "internship.update", targetKind: "internship" });
         await updateInternship(kv, { id: internship.id, actor: user, patch: checked.input, audit });
+        return seeOther(`/internships/${internship.id}?saved=1`);
       }
       return seeOther(`/internships/${internship.id}`);
     } catch (error) {

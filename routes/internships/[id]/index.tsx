@@ -5,7 +5,8 @@
  * (docs/decisions.md, Applications, "Apply mode").
  * Unknown, deleted and (for anyone but admins and the owner) inactive or held ids render the 404 page; one an admin
  * rejected (in review, or hidden after reports) answers 410 with a page saying an admin removed it (docs/decisions.md,
- * Trust). The owner and admins read why a withheld one is held. The owner and admins get edit, "Close applications" or
+ * Trust). The owner and admins read why a withheld one is held, and after posting (`?posted=1`) or saving
+ * (`?saved=1`) that it was, with the page's address to share. The owner and admins get edit, "Close applications" or
  * "Reopen applications" (`/internships/{id}/applications`) and delete; admins also the verified/active switches.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -191,6 +192,24 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
         </div>
       </header>
 
+      {manage && (url.searchParams.get("posted") === "1" || url.searchParams.get("saved") === "1") && (
+        <div class="mt-4">
+          <Notice
+            kind="success"
+            title={t(
+              url.searchParams.has("posted") ? "internships.detail.postedTitle" : "internships.detail.savedTitle",
+            )}
+          >
+            {t.rich("internships.detail.publicPage", {
+              url: (
+                <a href={`/internships/${internship.id}`} class="font-medium underline [overflow-wrap:anywhere]">
+                  {`${state.services.config.appUrl}/internships/${internship.id}`}
+                </a>
+              ),
+            })}
+          </Notice>
+        </div>
+      )}
       {appliedAt && url.searchParams.get("applied") === "1" && (
         <div class="mt-4">
           <Notice kind="success" title={t("internships.detail.appliedTitle")}>

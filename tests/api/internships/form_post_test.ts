@@ -59,7 +59,13 @@ Deno.test("a member posts an internship with a plain form: 303 to the listing, s
 
   const res = await postForm(t, member, "/internships/new", NEW);
   assertEquals(res.status, 303);
-  const id = res.headers.get("location")!.replace("/internships/", "");
+  const id = res.headers.get("location")!.replace("/internships/", "").replace("?posted=1", "");
+  assertEquals(res.headers.get("location"), `/internships/${id}?posted=1`);
+  const told = await (await t.fetch(`/internships/${id}?posted=1`, { headers: member.headers })).text();
+  assert(told.includes("Your internship is posted"), "the listing says it was posted");
+  assert(told.includes(`href="/internships/${id}"`) && told.includes("This is the page students see."), "its address");
+  const stranger = await (await t.fetch(`/internships/${id}?posted=1`)).text();
+  assert(!stranger.includes("Your internship is posted"), "only its poster reads that");
   const stored = await getInternship(t.kv, { id, viewer: member.user, audience: "owner" });
   assertEquals(
     [stored.title, stored.link, stored.stipend, stored.tags, stored.type, stored.timing, stored.description],
@@ -123,7 +129,7 @@ Deno.test("a plain post with screening questions needs the platform mode, as the
     question2: "Your portfolio link",
   });
   assertEquals(ok.status, 303);
-  const id = ok.headers.get("location")!.replace("/internships/", "");
+  const id = ok.headers.get("location")!.replace("/internships/", "").replace("?posted=1", "");
   const stored = await getInternship(t.kv, { id, viewer: member.user, audience: "owner" });
   assertEquals(stored.questions.map((q) => [q.text, q.required]), [["Why this role?", true], [
     "Your portfolio link",
@@ -131,7 +137,7 @@ Deno.test("a plain post with screening questions needs the platform mode, as the
   ]]);
   const noLink = await postForm(t, member, "/internships/new", { ...NEW, link: "", [APPLY_MODE_FIELD]: "platform" });
   assertEquals(noLink.status, 303, "a listing that takes applications here needs no link");
-  const here = noLink.headers.get("location")!.replace("/internships/", "");
+  const here = noLink.headers.get("location")!.replace("/internships/", "").replace("?posted=1", "");
   assertEquals((await getInternship(t.kv, { id: here, viewer: member.user, audience: "owner" })).link, null);
   const needed = await postForm(t, member, "/internships/new", { ...NEW, link: "" });
   assertEquals(needed.status, 400);
@@ -176,7 +182,9 @@ Deno.test("the owner edits with a plain form: only changed fields saved, questio
     location: "",
     question0: "Show us one design you are proud of",
   });
-  assertEquals([res.status, res.headers.get("location")], [303, `/internships/${listing.id}`]);
+  assertEquals([res.status, res.headers.get("location")], [303, `/internships/${listing.id}?saved=1`]);
+  const saved = await (await t.fetch(`/internships/${listing.id}?saved=1&lang=hi`, { headers: member.headers })).text();
+  assert(saved.includes("आपके बदलाव सेव हो गए"), "the listing says the changes were saved, in Hindi too");
   const after = await getInternship(t.kv, { id: listing.id, viewer: member.user, audience: "owner" });
   assertEquals([after.title, after.location], ["Design Intern", null]);
   assertEquals(after.questions.map((q) => [q.id, q.text]), [[
