@@ -142,10 +142,12 @@ function Editor({ post }: { post: EditablePost }) {
       call: () =>
         post.id
           ? fetchJson(`/api/admin/ungatekeep/${post.id}`, { method: "PATCH", body })
-          : fetchJson("/api/admin/ungatekeep", { body }),
+          : fetchJson<{ post: { id: string } }>("/api/admin/ungatekeep", { body }),
     });
     if (!res) return;
-    if (res.ok) return location.assign("/admin/ungatekeep");
+    if (res.ok) {
+      return location.assign(`/admin/ungatekeep?saved=${post.id ?? (res.data as { post: { id: string } }).post.id}`);
+    }
     form.showFailure(res, { images: t("admin.editor.images") });
   };
 

@@ -53,8 +53,13 @@ Deno.test("the editor's preview looks like the published post", async () => {
   const inPreview = await looks(preview);
 
   await page.getByRole("button", { name: "Create post" }).click();
-  await page.waitForURL(`${t.origin}/admin/ungatekeep`);
+  await page.waitForURL((u) => u.pathname === "/admin/ungatekeep" && u.searchParams.has("saved"));
   const { posts } = await (await t.fetch("/api/admin/ungatekeep", { headers: admin.headers })).json();
+  await page.getByText(/is saved\. View the post/).waitFor();
+  assertEquals(
+    await page.getByRole("link", { name: "View the post" }).getAttribute("href"),
+    `/ungatekeep/${posts[0].id}`,
+  );
   await page.goto(`${t.origin}/ungatekeep/${posts[0].id}`);
   const published = page.locator("article > div:has(> blockquote)");
   assertEquals(inPreview.length, 13);

@@ -1,10 +1,12 @@
 /**
  * `/admin/ungatekeep`: every post, drafts and scheduled ones included, in the posts table island
- * (search, tag filter, publish and pin switches, delete), with a link to write a new post.
+ * (search, tag filter, publish and pin switches, delete), with a link to write a new post; after the editor saves
+ * one (`?saved={id}`), a notice names it with a link to its page.
  * Admins only, by `/admin`'s middleware and layout. docs/decisions.md, Ungatekeep and banners.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
+import { Notice } from "@/components/forms.tsx";
 import UngatekeepPostsTable, { type PostRow, POSTS_TABLE_TEXT } from "@/islands/UngatekeepPostsTable.tsx";
 import { listPostsForAdmin } from "@/lib/ungatekeep/posts.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -23,8 +25,9 @@ export const handler = define.handlers<PostRow[]>({
   },
 });
 
-export default define.page<PostRow[]>(function AdminPostsPage({ data }) {
+export default define.page<PostRow[]>(function AdminPostsPage({ data, url }) {
   const t = useT();
+  const saved = data.find((row) => row.id === url.searchParams.get("saved"));
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageHead title={t("admin.pageTitle", { page: t("admin.nav.ungatekeep") })} />
@@ -40,6 +43,14 @@ export default define.page<PostRow[]>(function AdminPostsPage({ data }) {
           {t("admin.ungatekeep.newPost")}
         </a>
       </div>
+      {saved && (
+        <Notice kind="success">
+          {t.rich("admin.ungatekeep.saved", {
+            title: saved.title,
+            link: (chunks) => <a href={`/ungatekeep/${saved.id}`} class="font-medium underline">{chunks}</a>,
+          })}
+        </Notice>
+      )}
       <UngatekeepPostsTable initial={data} text={t.island(POSTS_TABLE_TEXT)} />
     </section>
   );

@@ -62,4 +62,12 @@ Deno.test("admin pages: posts table, editor and banners render for admins, 403 f
     assertEquals(denied.status, 403, path);
     await denied.body?.cancel();
   }
+  const saved = await (await t.fetch(`/admin/ungatekeep?saved=${post.id}`, { headers: admin.headers })).text();
+  assert(saved.includes("“Editable” is saved."), "the list says which post was saved");
+  assert(
+    saved.includes(`<a href="/ungatekeep/${post.id}" class="font-medium underline">View the post</a>`),
+    "its link",
+  );
+  const unknown = await (await t.fetch("/admin/ungatekeep?saved=nothing", { headers: admin.headers })).text();
+  assert(!unknown.includes("is saved."), "no notice for a post that is not there");
 });
