@@ -2,7 +2,7 @@
  * Browser-safe: dates and times as people read them on this site, one format everywhere, in
  * India's time (IST, UTC+05:30, no daylight saving), on the server and in the browser alike
  * (docs/decisions.md, Dates): a day as "24 Nov 2026", a moment as "24 Nov 2026, 7:31 pm IST"; in Hindi with the
- * month's Hindi name, "24 नवंबर 2026" (docs/decisions.md, Languages).
+ * month's Hindi name and the part of the day, "24 नवंबर 2026, शाम 7:31 IST" (docs/decisions.md, Languages).
  * A calendar date (`YYYY-MM-DD`, e.g. a deadline) is the day it names. Admin date-time inputs
  * (`datetime-local`) are filled and read in IST too, whatever the browser's own time zone.
  */
@@ -29,7 +29,13 @@ function formatsOf(lang: "en" | "hi"): DayFormats {
     found = {
       istDay: new Intl.DateTimeFormat(locale, { day: "numeric", month, year: "numeric", timeZone: IST }),
       utcDay: new Intl.DateTimeFormat(locale, { day: "numeric", month, year: "numeric", timeZone: "UTC" }),
-      istTime: new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", hour12: true, timeZone: IST }),
+      // 12-hour, as both locales write it; Hindi names the part of the day ("रात 3:52"), never "am" or "pm".
+      istTime: new Intl.DateTimeFormat(locale, {
+        hour: "numeric",
+        minute: "2-digit",
+        timeZone: IST,
+        ...lang === "hi" && { dayPeriod: "short" },
+      }),
     };
     formats.set(lang, found);
   }
@@ -62,7 +68,10 @@ export function formatDate(value: string, lang: "en" | "hi" = "en"): string {
   return text;
 }
 
-/** The moment `iso` (ISO 8601) in IST in `lang`, e.g. "24 Nov 2026, 7:31 pm IST"; unreadable input as given. */
+/**
+ * The moment `iso` (ISO 8601) in IST in `lang`, e.g. "24 Nov 2026, 7:31 pm IST" or "24 नवंबर 2026, शाम 7:31 IST";
+ * unreadable input as given.
+ */
 export function formatDateTime(iso: string, lang: "en" | "hi" = "en"): string {
   const { istDay, istTime } = formatsOf(lang);
   const time = Date.parse(iso);
@@ -79,7 +88,7 @@ export function toIstInput(iso: string | null): string {
 /** The moment a `datetime-local` value means when read as IST, as ISO 8601 (UTC); null when empty or invalid. */
 export function fromIstInput(value: string): string | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
-  const time = Date.parse(`${value}${value.length === 16 ? ":00" : ""}+05:30`);
+  const time = Date.parse(`${value}+05:30`);
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 

@@ -36,3 +36,9 @@ Deno.test("the IST day of a moment, and today in IST, roll over at 18:30 UTC", (
   ]);
   assertThrows(() => istToday(new Date("soon")), RangeError);
 });
+
+Deno.test("a moment on a Hindi page names the part of the day in Hindi, not am or pm", () => {
+  assertEquals(formatDateTime("2026-11-27T22:22:00Z", "hi"), "28 नवंबर 2026, रात 3:52 IST");
+  assertEquals(formatDateTime("2026-11-24T14:01:00Z", "hi"), "24 नवंबर 2026, शाम 7:31 IST");
+  assertEquals(formatDateTime("2026-11-24T06:45:00Z", "hi"), "24 नवंबर 2026, दोपहर 12:15 IST");
+});

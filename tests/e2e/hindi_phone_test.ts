@@ -51,8 +51,8 @@ const PAGES = [
 
 /**
  * Latin-letter words a Hindi page keeps on purpose: names (a file format, English named in itself in the language
- * choice), what the page quotes as an example (an e-mail address, tags as listings write them), and a time as Hindi's
- * own locale writes it ("10:30 am IST").
+ * choice), what the page quotes as an example (an e-mail address, tags as listings write them), and a time's zone
+ * ("सुबह 10:30 IST"; never "am" or "pm").
  */
 const KEPT = new Set([
   "Career",
@@ -76,8 +76,6 @@ const KEPT = new Set([
   "UG",
   "PG",
   "AI",
-  "am",
-  "pm",
   "IST",
 ]);
 
