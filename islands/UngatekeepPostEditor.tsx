@@ -17,6 +17,7 @@ import { MAX_POST_IMAGES, POST_TAGS, type PostTag } from "@/lib/ungatekeep/tags.
 import { useT } from "@/lib/i18n/context.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText, Translate } from "@/lib/i18n/translator.ts";
+import type { Post } from "@/lib/ungatekeep/schema.ts";
 
 /** The messages this island uses (its `text`). */
 export const POST_EDITOR_TEXT = [
@@ -142,12 +143,10 @@ function Editor({ post }: { post: EditablePost }) {
       call: () =>
         post.id
           ? fetchJson(`/api/admin/ungatekeep/${post.id}`, { method: "PATCH", body })
-          : fetchJson<{ post: { id: string } }>("/api/admin/ungatekeep", { body }),
+          : fetchJson<{ post: Post }>("/api/admin/ungatekeep", { body }),
     });
     if (!res) return;
-    if (res.ok) {
-      return location.assign(`/admin/ungatekeep?saved=${post.id ?? (res.data as { post: { id: string } }).post.id}`);
-    }
+    if (res.ok) return location.assign(`/admin/ungatekeep?saved=${post.id ?? (res.data as { post: Post }).post.id}`);
     form.showFailure(res, { images: t("admin.editor.images") });
   };
 
