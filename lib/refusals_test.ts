@@ -92,6 +92,8 @@ const MACHINE_ONLY = new Set([
   "Invalid API key",
   "Social sign-in kept conflicting with concurrent writes",
   "Session not stored: the user record kept changing",
+  "Sessions not ended: the user record kept changing",
+  "E-mail not verified: the user record kept changing",
   "Invalid form body",
   "Content-Type must be application/json",
   "Invalid JSON body",
