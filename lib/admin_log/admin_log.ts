@@ -45,6 +45,7 @@ export const ADMIN_ACTIONS = [
   "post.create",
   "post.update",
   "post.delete",
+  "comment.delete",
   "banner.create",
   "banner.update",
   "banner.delete",

@@ -4,6 +4,7 @@
  * their data export. Whoever may read a post may read its comments; writing needs a verified e-mail and at most 10
  * comments a minute. The KV layout is `store.ts`.
  */
+import { auditOps } from "@/lib/admin_log/admin_log.ts";
 import { ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
@@ -332,7 +333,8 @@ export async function editComment(
 
 /**
  * Deletes a comment: its author or an admin. One with replies stays as a placeholder (`isDeleted`, no content, no
- * author); one without is removed.
+ * author); one without is removed. An admin's deletion of another person's comment (also when resolving reports) is
+ * logged in the same write (`comment.delete`, docs/decisions.md, Admin, "Audit log").
  * @throws NotFoundError "Comment not found" (also an already deleted one); ForbiddenError for anyone else;
  *   BusyError after 30 s of lost races.
  */
@@ -341,7 +343,10 @@ export async function removeComment(kv: Deno.Kv, id: string, actor: User): Promi
     async () => {
       const entry = await liveComment(kv, id);
       if (!canDelete(actor, entry.value)) throw new ForbiddenError(DELETE_OTHERS);
-      return await deleteComment(kv, entry, new Date().toISOString());
+      const audit = entry.value.userId === actor.id
+        ? undefined
+        : auditOps({ adminId: actor.id, action: "comment.delete", targetKind: "comment" });
+      return await deleteComment(kv, entry, { now: new Date().toISOString(), also: (op) => audit?.(op, id) });
     },
     RETRY_BUDGET_MS,
   );

@@ -325,9 +325,14 @@ function removeOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<Comment>): void
  * Deletes the comment `entry` (docs/decisions.md, Comments and reactions): a top-level comment with replies becomes
  * a placeholder (`isDeleted`, empty content, no author); anything else is removed, and a placeholder whose last reply
  * this was goes with it. A reply's notification loses its content in the same commit, and its e-mail and push message
- * still pending are deleted. False on a lost race (read again and retry).
+ * still pending are deleted; `also` adds the caller's mutations to the commit. False on a lost race (read again and
+ * retry). `now` is ISO 8601.
  */
-export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, now: string): Promise<boolean> {
+export async function deleteComment(
+  kv: Deno.Kv,
+  entry: Deno.KvEntry<Comment>,
+  { now, also }: { now: string; also?: (op: Deno.AtomicOperation) => void },
+): Promise<boolean> {
   const c = entry.value;
   const op = kv.atomic().sum(countKey(c.postId, "comments"), MINUS_ONE).sum(LIVE_KEY, MINUS_ONE);
   if (c.parentId === null) {
@@ -342,6 +347,7 @@ export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, n
       removeOps(op, entry);
       op.sum(countKey(c.postId, "threads"), MINUS_ONE);
     }
+    also?.(op);
     return (await op.commit()).ok;
   }
   const parentKey = entry.key.slice(0, 4);
@@ -364,6 +370,7 @@ export async function deleteComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, n
     removeOps(op, parent as Deno.KvEntry<Comment>);
     op.sum(countKey(c.postId, "threads"), MINUS_ONE);
   }
+  also?.(op);
   return (await op.commit()).ok;
 }
 

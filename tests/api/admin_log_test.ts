@@ -218,6 +218,14 @@ Deno.test("each kind of admin write leaves one entry naming the admin and its ta
   await call(t, student, "POST", "/api/reports", { kind: "post", id: post.id, reason: "spam" });
   await send("POST", `/api/admin/reports/post/${post.id}/resolve`, 200, { action: "dismiss" });
   assertEquals((await expectEntry("report.resolve", "post", post.id)).summary, "dismiss");
+  const comment = async () =>
+    (await call(t, student, "POST", `/api/ungatekeep/${post.id}/comments`, { content: "Nice" })).body.comment.id;
+  const own = await comment();
+  assertEquals((await call(t, student, "DELETE", `/api/ungatekeep/comments/${own}`)).status, 200);
+  await expectNone("a student deleting their own comment");
+  const theirs = await comment();
+  await send("DELETE", `/api/ungatekeep/comments/${theirs}`, 200);
+  await expectEntry("comment.delete", "comment", theirs);
   await send("DELETE", `/api/admin/ungatekeep/${post.id}`, 200);
   await expectEntry("post.delete", "post", post.id);
 
