@@ -4,6 +4,7 @@
  * holds no opportunity yet, so seeding again adds nothing.
  */
 import { reviewOpportunity, submitOpportunity } from "@/lib/opportunities/opportunities.ts";
+import { auditOps } from "@/lib/admin_log/admin_log.ts";
 import { OpportunityCreateSchema } from "@/lib/opportunities/schema.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
 import type { User } from "@/lib/users/users.ts";
@@ -59,7 +60,9 @@ export async function seedOpportunities(kv: Deno.Kv, posters: User[], students: 
     students[0],
     input(["Buy Followers Contest", "competition", 5, 6, "Online", "Unknown"]),
   );
+  const admin = posters.find((poster) => poster.role === "admin");
   await reviewOpportunity(kv, {
+    audit: admin && auditOps({ adminId: admin.id, action: "opportunity.review", targetKind: "opportunity" }),
     id: rejected.id,
     review: {
       action: "reject",

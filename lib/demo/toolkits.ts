@@ -5,6 +5,7 @@
  * checkout) with two lessons completed. Idempotent: what exists (by title or code) is kept.
  */
 import { CouponCreateSchema, createCoupon, listCoupons } from "@/lib/coupons/coupons.ts";
+import { auditOps } from "@/lib/admin_log/admin_log.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
 import { hasPurchased } from "@/lib/purchases/purchases.ts";
 import {
@@ -155,7 +156,8 @@ export async function seedToolkits(kv: Deno.Kv, admin: User, student: User): Pro
   let coupons = 0;
   for (const coupon of COUPONS) {
     if ((await listCoupons(kv, coupon.code)).some((c) => c.code === coupon.code)) continue;
-    await createCoupon(kv, CouponCreateSchema.parse(coupon));
+    const audit = auditOps({ adminId: admin.id, action: "coupon.create", targetKind: "coupon" });
+    await createCoupon(kv, CouponCreateSchema.parse(coupon), audit);
     coupons++;
   }
   const owned = toolkits[0];

@@ -1,4 +1,5 @@
-import { assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
 import { DEMO_ACCOUNTS } from "@/lib/demo/accounts.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
@@ -17,4 +18,16 @@ Deno.test("demo accounts: every one but the new student has finished onboarding;
   assertEquals(DEMO_ACCOUNTS.map((a) => a.role).sort(), ["admin", "member", "user", "user", "user"]);
   const sara = await getUserByEmail(kv, "sara@demo.careers");
   assertEquals(sara?.fieldInterests, ["Software development", "Data & AI"]);
+});
+
+Deno.test("the demo's admin log has the admin's seeded decisions, once however often it is seeded", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await seedDemoData(kv);
+  await seedDemoData(kv);
+  const admin = await getUserByEmail(kv, "admin@demo.careers");
+  const page = await listAdminLog(kv, adminLogQuerySchema.parse({}));
+  const actions = page.entries.map((entry) => entry.action);
+  assert(actions.includes("opportunity.review") && actions.includes("coupon.create"), actions.join());
+  assert(page.entries.every((entry) => entry.adminId === admin!.id), "each names the demo admin");
+  assertEquals(actions.filter((action) => action === "opportunity.review").length, 1);
 });
