@@ -14,6 +14,8 @@ import { couponRefusalKey } from "@/lib/coupons/errors.ts";
 /** Each refusal's English sentence, by the name of its catalogue message (`common.refusal.<name>`). */
 export const REFUSALS = {
   verifyFirst: "Verify your e-mail address first",
+  /** An admin whose address is not verified, at the admin area's guards (docs/decisions.md, Auth). */
+  verifyToAdmin: "Verify your e-mail address first: the admin area opens only to a verified address",
   verifyToComment: "Verify your e-mail address to comment",
   commentTooFast: "You are commenting too fast. Try again in a minute.",
   editOthers: "You can edit only your own comments",

@@ -22,6 +22,7 @@ import { errorResponse } from "@/lib/http/errors.ts";
 import { isPageFormPost, isPlainFormPost } from "@/lib/http/form_posts.ts";
 import { formPage, type PlainFormRefusal, plainFormRefusal } from "@/lib/http/refusal_page.ts";
 import { signInRedirect } from "@/lib/auth/redirects.ts";
+import { refusalKey } from "@/lib/refusals.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { DEFAULT_LANG } from "@/lib/i18n/languages.ts";
 import { resolveRouteOptions } from "./route_options.ts";
@@ -33,8 +34,11 @@ type Env = { Variables: { state: State } };
 export interface AppParts {
   manifest: Manifest;
   assets: Assets;
-  /** The page a signed-in reader without the right gets, with status 403. */
-  forbiddenPage: ComponentType;
+  /**
+   * The page a signed-in reader without the right gets, with status 403; `refusal` is the refusal's sentence when it is
+   * one of `REFUSALS` (`lib/refusals.ts`), for the page to word in the reader's language.
+   */
+  forbiddenPage: ComponentType<{ refusal?: string }>;
   /** The page a refused plain form gets, with the refusal's status (docs/decisions.md, Errors and limits). */
   refusalPage: ComponentType<{ refusal: PlainFormRefusal }>;
 }
@@ -85,7 +89,8 @@ export function createApp(services: Services, parts: AppParts): Hono<Env> {
         return signInRedirect(new URL(formPage(req, appUrl), url));
       }
       if ((isPageRead || isPageForm) && error instanceof ForbiddenError && !isCrossSite) {
-        return pages.render(parts.forbiddenPage, 403);
+        const refusal = refusalKey(error.message) ? error.message : undefined;
+        return pages.render(() => h(parts.forbiddenPage, { refusal }), 403);
       }
       if ((isPageRead || isPageForm) && error instanceof NotFoundError) return pages.renderNotFound();
       if (error instanceof ClientAbortError) {

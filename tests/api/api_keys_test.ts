@@ -120,6 +120,17 @@ Deno.test("an API key stops working when its admin is no longer an admin", async
   await res.body?.cancel();
 });
 
+Deno.test("an API key of an admin whose address is not verified gets 401", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const { key } = await newKey(t, admin);
+  const user = (await t.kv.get<Record<string, unknown>>(["users", admin.user.id])).value!;
+  await t.kv.set(["users", admin.user.id], { ...user, emailVerified: false });
+  const res = await postWithKey(t, key, internshipBody());
+  assertEquals(res.status, 401);
+  await res.body?.cancel();
+});
+
 Deno.test("demoting an admin revokes their API keys: promoted again, the keys still get 401", async () => {
   await using t = await createTestApp();
   const [root, admin] = [await createTestUser(t, "admin"), await createTestUser(t, "admin")];

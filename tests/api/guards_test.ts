@@ -7,7 +7,8 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import type { Handlers, RouteModule } from "@/lib/web/types.ts";
-import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertHtml } from "@/tests/fixtures/html.ts";
 
@@ -69,6 +70,32 @@ Deno.test("a non-admin GET of an admin page gets the 403 page and never runs the
   const admin = await createTestUser(t, "admin");
   assertEquals((await t.fetch("/admin/spy", { headers: { cookie: admin.cookie } })).status, 200);
   assertEquals(runs, ["GET admin"]);
+});
+
+Deno.test("an admin whose address is not verified is refused the admin area, told to verify it first", async () => {
+  const { runs, routes } = spyRoutes();
+  await using t = await createTestApp({ routes });
+  // An account made admin at sign-up before the role waited for the address to be proven.
+  const admin = await createTestUser(t, "admin");
+  await t.kv.set(["users", admin.user.id], { ...admin.user, emailVerified: false });
+  for (
+    const [lang, sentence] of [["en", /Verify your e-mail address first: the admin area/], ["hi", /एडमिन वाला हिस्सा/]]
+  ) {
+    const page = await t.fetch(`/admin/spy?lang=${lang}`, { headers: { cookie: admin.cookie } });
+    assertHtml(page, 403);
+    const html = await page.text();
+    assertMatch(html, sentence as RegExp);
+    assert(!html.includes('aria-label="Admin"'), "no admin navigation");
+  }
+  for (const path of ["/api/admin/users", "/api/admin/log"]) {
+    const res = await t.fetch(path, { headers: admin.headers });
+    assertEquals([res.status, await res.json()], [403, { error: REFUSALS.verifyToAdmin }], path);
+  }
+  const toolkit = await t.json("POST", "/api/toolkits", { body: {}, headers: admin.headers });
+  assertEquals([toolkit.status, await toolkit.json()], [403, { error: REFUSALS.verifyToAdmin }]);
+  assertEquals(runs, [], "no admin handler ran");
+  await t.kv.set(["users", admin.user.id], { ...admin.user, emailVerified: true });
+  assertEquals((await t.fetch("/admin/spy", { headers: { cookie: admin.cookie } })).status, 200, "verified, it opens");
 });
 
 Deno.test("a path that escapes a plain character is sent to its plain spelling before any step or handler", async () => {

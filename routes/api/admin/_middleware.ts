@@ -1,9 +1,12 @@
-/** Every route under `/api/admin` is for admins only: 401 without a session, 403 for other roles. */
+/**
+ * Every route under `/api/admin` is for admins only: 401 without a session, 403 for other roles and for an admin whose
+ * address is not verified (docs/decisions.md, Auth, "`ADMIN_EMAILS` counts once the address is verified").
+ */
 import { define } from "@/lib/platform/define.ts";
-import { assertRole, assertSignedIn } from "@/lib/http/guards.ts";
+import { assertSignedIn, assertVerifiedAdmin } from "@/lib/http/guards.ts";
 
 export const handler = define.middleware((_req, ctx) => {
   assertSignedIn(ctx.state);
-  assertRole(ctx.state.user, "admin");
+  assertVerifiedAdmin(ctx.state.user);
   return ctx.next();
 });

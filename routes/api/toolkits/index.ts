@@ -4,7 +4,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { adminAudit } from "@/lib/http/admin_audit.ts";
-import { assertRole, assertSignedIn } from "@/lib/http/guards.ts";
+import { assertSignedIn, assertVerifiedAdmin } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { createToolkit, listActiveToolkits, ToolkitCreateSchema } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
@@ -34,7 +34,7 @@ export const handler = define.handlers({
 
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
-    assertRole(ctx.state.user, "admin");
+    assertVerifiedAdmin(ctx.state.user);
     const input = await readBody(req, ToolkitCreateSchema);
     const audit = adminAudit(ctx.state, { action: "toolkit.create", targetKind: "toolkit" });
     const toolkit = await createToolkit(ctx.state.services.kv, { creator: ctx.state.user, input, audit });
