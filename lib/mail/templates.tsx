@@ -24,35 +24,28 @@ export interface MailInput {
 /** A mail to an address not yet proven: greets without a name. */
 export type UnprovenMailInput = Omit<MailInput, "name">;
 
-/** What sets one action mail apart from the other, in the recipient's language; the rest of the layout is shared. */
-interface ActionMail {
+/**
+ * What one mail says, in the recipient's language; the greeting, the layout and the signature are shared. `text` and
+ * `html` are the paragraphs of each part in order (the plain text carries the link itself where it belongs; the HTML
+ * points at the button), and `button` is the one link to act on.
+ */
+interface LayoutMail {
   subject: string;
-  /** The sentence before the bare link in the plain text, ending in a colon. */
-  textIntro: string;
-  /** The same sentence in the HTML, which points at the button instead. */
-  htmlIntro: string;
-  /** The closing line for someone who did not ask for the mail. */
-  ignore: string;
-  /** The HTML button's label. */
-  button: string;
+  text: string[];
+  html: string[];
+  button: { label: string; url: string };
+  /** Whether the HTML repeats the link bare under the button, for a mail whose link is the whole point. */
+  bareLink: boolean;
 }
 
 /**
- * One action mail in the shared layout: the greeting (by name when `name` is given), the intro, the link (bare in the
- * text, a button plus the bare link in the HTML), its 24-hour life, the closing line and the platform.
+ * One mail in the shared layout: the greeting (by name when `name` is given, else the unproven greeting), the
+ * paragraphs, the button (HTML only) with the bare link under it when asked, and the platform's signature.
  */
-function actionMail({ to, name, url, t }: MailInput, mail: ActionMail): Mail {
-  const expires = t("mail.linkExpires");
+function layoutMail({ to, name, t }: Omit<MailInput, "url">, mail: LayoutMail): Mail {
   const greeting = name === null ? t("mail.greetingUnproven") : t("mail.greeting", { name });
-  const text = `${greeting}
-
-${mail.textIntro}
-
-${url}
-
-${expires}
-
-${mail.ignore}
+  const { label, url } = mail.button;
+  const text = `${[greeting, ...mail.text].join("\n\n")}
 
 ${t("mail.signature")}
 `;
@@ -65,19 +58,44 @@ ${t("mail.signature")}
       mail.subject,
       <>
         <p>{greeting}</p>
-        <p>{mail.htmlIntro}</p>
-        <p>{expires}</p>
-        <p>{mail.ignore}</p>
-        <MailButton href={url}>{mail.button}</MailButton>
-        <p>
-          {t("mail.buttonFallback")}
-          <br />
-          <a href={url}>{url}</a>
-        </p>
+        {mail.html.map((paragraph, i) => <p key={i}>{paragraph}</p>)}
+        <MailButton href={url}>{label}</MailButton>
+        {mail.bareLink && (
+          <p>
+            {t("mail.buttonFallback")}
+            <br />
+            <a href={url}>{url}</a>
+          </p>
+        )}
       </>,
       { lang: t.lang, signature: t("mail.signature") },
     ),
   };
+}
+
+/** The words that set one single-use link mail apart, in the recipient's language. */
+interface LinkMail {
+  subject: string;
+  /** The sentence before the bare link in the plain text, ending in a colon. */
+  textIntro: string;
+  /** The same sentence in the HTML, which points at the button instead. */
+  htmlIntro: string;
+  /** The closing line for someone who did not ask for the mail. */
+  ignore: string;
+  /** The HTML button's label. */
+  button: string;
+}
+
+/** A mail carrying a single-use link (`input.url`) with its 24-hour life, in the shared layout. */
+function linkMail(input: MailInput, mail: LinkMail): Mail {
+  const expires = input.t("mail.linkExpires");
+  return layoutMail(input, {
+    subject: mail.subject,
+    text: [mail.textIntro, input.url, expires, mail.ignore],
+    html: [mail.htmlIntro, expires, mail.ignore],
+    button: { label: mail.button, url: input.url },
+    bareLink: true,
+  });
 }
 
 /**
@@ -86,7 +104,7 @@ ${t("mail.signature")}
  */
 export function verificationMail(input: UnprovenMailInput): Mail {
   const { t } = input;
-  return actionMail({ ...input, name: null }, {
+  return linkMail({ ...input, name: null }, {
     subject: t("mail.verify.subject"),
     textIntro: t("mail.verify.textIntro"),
     htmlIntro: t("mail.verify.htmlIntro"),
@@ -101,7 +119,7 @@ export function verificationMail(input: UnprovenMailInput): Mail {
  */
 export function passwordResetMail(input: MailInput): Mail {
   const { t } = input;
-  return actionMail(input, {
+  return linkMail(input, {
     subject: t("mail.reset.subject"),
     textIntro: t("mail.reset.textIntro"),
     htmlIntro: t("mail.reset.htmlIntro"),
@@ -110,43 +128,22 @@ export function passwordResetMail(input: MailInput): Mail {
   });
 }
 
-/** What a security notice says, in the recipient's language: its subject, its paragraphs, and one link to act on. */
-interface NoticeMail {
-  subject: string;
-  paragraphs: string[];
-  action: { label: string; url: string };
-}
-
 /**
- * One security notice in the shared layout: the greeting (by name when `name` is given), the paragraphs, the link
- * (after its label in the text, a button in the HTML) and the platform. It holds no single-use link.
+ * A security notice in the shared layout: its paragraphs, then the link to act on (after its label in the text, a
+ * button in the HTML). It holds no single-use link.
  */
-function noticeMail({ to, name, t }: Omit<MailInput, "url">, mail: NoticeMail): Mail {
-  const greeting = name === null ? t("mail.greetingUnproven") : t("mail.greeting", { name });
+function noticeMail(
+  input: Omit<MailInput, "url">,
+  mail: { subject: string; paragraphs: string[]; action: { label: string; url: string } },
+): Mail {
   const { label, url } = mail.action;
-  const text = `${greeting}
-
-${mail.paragraphs.join("\n\n")}
-
-${label}: ${url}
-
-${t("mail.signature")}
-`;
-  return {
-    to,
+  return layoutMail(input, {
     subject: mail.subject,
-    text,
-    link: url,
-    html: mailHtml(
-      mail.subject,
-      <>
-        <p>{greeting}</p>
-        {mail.paragraphs.map((paragraph, i) => <p key={i}>{paragraph}</p>)}
-        <MailButton href={url}>{label}</MailButton>
-      </>,
-      { lang: t.lang, signature: t("mail.signature") },
-    ),
-  };
+    text: [...mail.paragraphs, `${label}: ${url}`],
+    html: mail.paragraphs,
+    button: mail.action,
+    bareLink: false,
+  });
 }
 
 /**
@@ -202,7 +199,7 @@ export function unsubscribeHeaders(url: string): Record<string, string> {
  */
 export function organizationClaimMail(input: UnprovenMailInput & { organization: string }): Mail {
   const { organization, t } = input;
-  return actionMail({ ...input, name: null }, {
+  return linkMail({ ...input, name: null }, {
     subject: t("mail.claim.subject", { organization }),
     textIntro: t("mail.claim.textIntro", { organization }),
     htmlIntro: t("mail.claim.htmlIntro", { organization }),
