@@ -22,20 +22,12 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
 import SignInForm, { SIGN_IN_TEXT, type SignInOutcome } from "@/islands/SignInForm.tsx";
 import { providerChoices } from "@/lib/auth/oauth/providers.ts";
-import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
+import { SignInFields } from "@/lib/auth/password_flows.ts";
 import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
-import {
-  readKnownDeviceCookie,
-  readSessionCookie,
-  readVerifyBindingCookie,
-  sessionCookie,
-  signedInDevice,
-} from "@/lib/http/cookies.ts";
-import { isKnownDevice, rememberDevice } from "@/lib/auth/known_devices.ts";
+import { passwordSignIn } from "@/lib/http/password_sign_in.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { normalizeEmail } from "@/lib/users/users.ts";
 import { authCodeProblem, authText, authTexts, signInProblems, tooManyText } from "@/lib/browser/auth_forms.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { onboardingPath, withReturnPage } from "@/lib/browser/same_origin.ts";
@@ -95,29 +87,14 @@ export const handler = define.handlers<Data>({
       const fields = SignInFields.safeParse(form);
       if (!fields.success) errors.email ??= "auth.problem.email";
       if (!fields.success || Object.keys(errors).length > 0) return again(400, { errors: authTexts(t, errors) });
-      const previous = readSessionCookie(req, config.secure);
-      await services.rateLimits.hit(
-        RATE_LIMITS.signInPerEmailAndIp,
-        signInSubject(fields.data.email, ctx.state.clientIp),
-      );
-      const device = readKnownDeviceCookie(req, config.secure);
-      if (await isKnownDevice(kv, fields.data.email, device)) {
-        await services.rateLimits.hit(RATE_LIMITS.signInPerKnownDevice, device!);
-      } else await services.rateLimits.hit(RATE_LIMITS.signInPerEmail, normalizeEmail(fields.data.email));
-      const { user, token } = await signInWithPassword(services, {
+      const { user, cookies } = await passwordSignIn(services, req, {
+        clientIp: ctx.state.clientIp,
         input: fields.data,
         verifyTarget: onboardingPath(callbackURL),
-        previousCookie: previous,
-        binding: readVerifyBindingCookie(req, config.secure),
         persistent: rememberMe,
       });
       const next = await needsOnboarding(kv, user) ? onboardingPath(callbackURL) : callbackURL ?? "/";
-      const { deviceId, setCookie } = signedInDevice(req, config.secure);
-      await rememberDevice(kv, { userId: user.id, email: user.email, deviceId });
-      return seeOther(next, [["set-cookie", sessionCookie(config.secure, token, rememberMe)], [
-        "set-cookie",
-        setCookie,
-      ]]);
+      return seeOther(next, cookies);
     } catch (error) {
       if (error instanceof RateLimitedError) {
         return again(429, { errors: {}, formError: tooManyText(t, error.retryAfterSeconds) });

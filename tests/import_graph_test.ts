@@ -327,14 +327,14 @@ Deno.test("a route handler in a domain folder is caught; the services a domain i
   ]);
 });
 
-Deno.test("only the web layer applies the rate limits: routes and the per-person step", () => {
+Deno.test("only the web layer applies the rate limits: routes, the password sign-in they share, the per-person step", () => {
   const outside: string[] = [];
   for (const dir of ["lib", "components", "islands"]) {
     for (const file of sourceFiles(dir)) {
       if (/\brateLimits\.hit\(/.test(Deno.readTextFileSync(join(ROOT, file)))) outside.push(file);
     }
   }
-  assertEquals(outside, ["lib/http/person_limits.ts"]);
+  assertEquals(outside, ["lib/http/password_sign_in.ts", "lib/http/person_limits.ts"]);
   const routes = sourceFiles("routes").filter((file) =>
     /\brateLimits\.hit\(/.test(Deno.readTextFileSync(join(ROOT, file)))
   );

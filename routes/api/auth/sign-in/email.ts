@@ -4,22 +4,15 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { z } from "zod";
-import {
-  readKnownDeviceCookie,
-  readSessionCookie,
-  readVerifyBindingCookie,
-  sessionCookie,
-  signedInDevice,
-} from "@/lib/http/cookies.ts";
 import { readAuthBody } from "@/lib/http/auth_body.ts";
-import { SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
+import { SignInFields } from "@/lib/auth/password_flows.ts";
+import { passwordSignIn } from "@/lib/http/password_sign_in.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { checkRedirect, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { authUserView } from "@/lib/auth/views.ts";
-import { normalizeEmail } from "@/lib/users/users.ts";
 import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
 import { VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
-import { isKnownDevice, KNOWN_DEVICE_TTL_MS, rememberDevice } from "@/lib/auth/known_devices.ts";
+import { KNOWN_DEVICE_TTL_MS } from "@/lib/auth/known_devices.ts";
 import { AuthUserSchema } from "@/lib/openapi/resources.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -68,24 +61,12 @@ export const handler = define.handlers({
     await services.rateLimits.hit(RATE_LIMITS.signInPerIp, ip);
     const body = await readAuthBody(req, SignInBody);
     const callbackURL = checkRedirect("callbackURL", body.callbackURL, config.appUrl) ?? "/";
-    const previous = readSessionCookie(req, config.secure);
-    await services.rateLimits.hit(RATE_LIMITS.signInPerEmailAndIp, signInSubject(body.email, ip));
-    const device = readKnownDeviceCookie(req, config.secure);
-    if (await isKnownDevice(services.kv, body.email, device)) {
-      await services.rateLimits.hit(RATE_LIMITS.signInPerKnownDevice, device!);
-    } else await services.rateLimits.hit(RATE_LIMITS.signInPerEmail, normalizeEmail(body.email));
-    const persistent = body.rememberMe !== false;
-    const { user, token } = await signInWithPassword(services, {
+    const { user, cookies } = await passwordSignIn(services, req, {
+      clientIp: ip,
       input: body,
       verifyTarget: callbackURL,
-      previousCookie: previous,
-      binding: readVerifyBindingCookie(req, config.secure),
-      persistent,
+      persistent: body.rememberMe !== false,
     });
-    const { deviceId, setCookie } = signedInDevice(req, config.secure);
-    await rememberDevice(services.kv, { userId: user.id, email: user.email, deviceId });
-    return Response.json({ redirect: false, token: null, user: authUserView(user) }, {
-      headers: [["set-cookie", sessionCookie(config.secure, token, persistent)], ["set-cookie", setCookie]],
-    });
+    return Response.json({ redirect: false, token: null, user: authUserView(user) }, { headers: cookies });
   },
 });
