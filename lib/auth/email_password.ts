@@ -164,12 +164,39 @@ export async function verifyEmail(
   throw new ConflictError("E-mail not verified: the user record kept changing");
 }
 
+/** A reset link's stored token and its user, both as read. */
+export interface ResetLink {
+  entry: Deno.KvEntry<TokenRecord>;
+  user: Deno.KvEntry<User>;
+}
+
+/**
+ * Reads a reset link without spending it: its token and user, or null when the token is malformed, unknown, spent or
+ * expired, its user is gone, or the user's sessions were ended since it was issued (its `epoch` is behind the user's
+ * `sessionEpoch`: a reset, "sign out everywhere else" or a takeover kills every older reset link at once, in its own
+ * write; docs/decisions.md, Auth).
+ */
+export async function readResetLink(kv: Deno.Kv, token: string): Promise<ResetLink | null> {
+  const entry = await findToken(kv, "reset-password", token);
+  if (!entry) return null;
+  const user = await kv.get<User>(userKey(entry.value.userId));
+  if (!user.value) return null;
+  const { epoch } = entry.value;
+  if (epoch !== undefined && epoch !== (user.value.sessionEpoch ?? 0)) return null;
+  return { entry, user: user as Deno.KvEntry<User> };
+}
+
+/** Attempts of `resetPassword` while concurrent writes keep changing the user record. */
+const RESET_ATTEMPTS = 5;
+
 /**
  * Spends a reset token, replaces the user's password and ends every session of the user, all in one atomic write
  * checked against the token and the user as read (docs/decisions.md, Sessions, "Ending sessions"): it happens whole or
- * not at all. `alsoOps` adds its own mutations about the user as read to that write (the notice of the change). The
- * user's other reset links are voided after it.
- * @returns false for a bad, spent or expired token, or one whose user is gone.
+ * not at all. Moving the session epoch on also kills the user's other reset links in that write (`readResetLink`);
+ * their keys are deleted after it. `alsoOps` adds its own mutations about the user as read to that write (the notice of
+ * the change).
+ * @returns false for a bad, spent or expired token, one whose user is gone, or one older than the user's sessions.
+ * @throws ConflictError after `RESET_ATTEMPTS` lost races with writes of the user record.
  */
 export async function resetPassword(
   kv: Deno.Kv,
@@ -177,23 +204,22 @@ export async function resetPassword(
   newPassword: string,
   alsoOps?: (op: Deno.AtomicOperation, user: User) => void,
 ): Promise<boolean> {
-  let entry = await findToken(kv, "reset-password", token);
-  if (!entry) return false;
-  const { userId } = entry.value;
+  if (!await readResetLink(kv, token)) return false;
   const passwordHash = await hashPassword(newPassword);
-  for (;;) {
-    const user = await kv.get<User>(userKey(userId));
-    if (!user.value) return false;
+  for (let attempt = 0; attempt < RESET_ATTEMPTS; attempt++) {
+    // Read again after the hashing and after a lost race: the token may be spent, or the sessions ended, meanwhile.
+    const link = await readResetLink(kv, token);
+    if (!link) return false;
+    const { entry, user } = link;
     const op = kv.atomic();
     spendTokenOps(op, entry);
-    updateUserOps(op, user as Deno.KvEntry<User>, endSessionsPatch(user.value));
-    setPasswordHashOps(op, userId, passwordHash);
+    updateUserOps(op, user, endSessionsPatch(user.value));
+    setPasswordHashOps(op, user.value.id, passwordHash);
     alsoOps?.(op, user.value);
-    if ((await op.commit()).ok) break;
-    // Either the token was spent meanwhile (false) or the user record changed (try again).
-    entry = await findToken(kv, "reset-password", token);
-    if (!entry) return false;
+    if ((await op.commit()).ok) {
+      await voidTokens(kv, user.value.id, "reset-password");
+      return true;
+    }
   }
-  await voidTokens(kv, userId, "reset-password");
-  return true;
+  throw new ConflictError("Password not reset: the user record kept changing");
 }

@@ -11,7 +11,7 @@ import type { Lang } from "@/lib/i18n/languages.ts";
 import { AuthError } from "@/lib/errors.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import { normalizeEmail, type User, UserNameSchema } from "@/lib/users/users.ts";
-import { checkCredentials, resetPassword, signUp } from "./email_password.ts";
+import { checkCredentials, readResetLink, resetPassword, signUp } from "./email_password.ts";
 import { checkPasswordLength, EmailField } from "./input.ts";
 import { sendVerificationMail } from "./mails.ts";
 import { passwordChangedMail } from "@/lib/mail/templates.tsx";
@@ -19,7 +19,6 @@ import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { replaceSession } from "./sessions.ts";
-import { findToken } from "./verification.ts";
 
 /** The fields of an e-mail sign-in. */
 export const SignInFields = z.object({ email: EmailField, password: z.string() });
@@ -83,11 +82,12 @@ export function signInSubject(email: string, ip: string): string {
 }
 
 /**
- * Whether `token` is a reset link that still works (not malformed, unknown, spent or expired), read without spending
- * it: the reset page then says at once that a dead link is dead, instead of after the passwords were typed.
+ * Whether `token` is a reset link that still works (not malformed, unknown, spent, expired or older than the user's
+ * sessions; `readResetLink`), read without spending it: the reset page then says at once that a dead link is dead,
+ * instead of after the passwords were typed.
  */
 export async function isLiveResetToken(kv: Deno.Kv, token: string): Promise<boolean> {
-  return await findToken(kv, "reset-password", token) !== null;
+  return await readResetLink(kv, token) !== null;
 }
 
 /**
@@ -95,7 +95,8 @@ export async function isLiveResetToken(kv: Deno.Kv, token: string): Promise<bool
  * user and queues the notice that the password was changed (`passwordChangedMail`, in the
  * person's language), all in one write; then starts the notice's delivery. The password is
  * checked before the token.
- * @throws AuthError `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG`, then `INVALID_TOKEN` (400).
+ * @throws AuthError `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG`, then `INVALID_TOKEN` (400); ConflictError (409) when
+ *   other writes kept changing the user record (`resetPassword`).
  */
 export async function resetPasswordWithToken(services: Services, token: unknown, newPassword: string): Promise<void> {
   checkPasswordLength(newPassword);

@@ -33,16 +33,23 @@ export interface TokenRecord {
    * the link signs in only that browser. Absent: the link signs in no browser.
    */
   bindingHash?: string;
+  /**
+   * The user's session epoch when a reset link was issued (`sessionEpoch`, docs/decisions.md, Sessions, "Ending
+   * sessions"): once the epoch moved on (a reset, "sign out everywhere else", a takeover), the link is dead. Absent on
+   * verification links, and on reset links issued before links carried it.
+   */
+  epoch?: number;
 }
 
 /**
  * Adds a fresh token of `purpose` for a user to `op` (so the mail carrying it is written in the same commit), bound to
- * the browser whose binding cookie value is `binding` when given; returns the token for the link.
+ * the browser whose binding cookie value is `binding` when given; a reset link keeps the user's session epoch
+ * (`TokenRecord.epoch`). Returns the token for the link.
  */
 export async function issueTokenOps(
   op: Deno.AtomicOperation,
   purpose: TokenPurpose,
-  user: { id: string; email: string },
+  user: { id: string; email: string; sessionEpoch?: number },
   binding?: string,
 ): Promise<string> {
   const token = randomToken();
@@ -55,6 +62,7 @@ export async function issueTokenOps(
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + TOKEN_TTL_MS).toISOString(),
     ...(binding ? { bindingHash: await sha256Hex(binding) } : {}),
+    ...(purpose === "reset-password" ? { epoch: user.sessionEpoch ?? 0 } : {}),
   };
   op.set(["auth_tokens", hash], record, { expireIn: TOKEN_TTL_MS })
     .set(["auth_tokens_by_user", user.id, purpose, hash], true, { expireIn: TOKEN_TTL_MS });

@@ -1,7 +1,7 @@
 import { checkCredentials, resetPassword } from "@/lib/auth/email_password.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import type { TokenRecord } from "@/lib/auth/verification.ts";
-import { AuthError } from "@/lib/errors.ts";
+import { AuthError, ConflictError } from "@/lib/errors.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 import { assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
@@ -257,5 +257,61 @@ Deno.test("a reset is all or nothing: cut off at its write nothing changed, cut 
   assertEquals(await resetPassword(t.kv, token, "yet another one!"), false);
   // The refused sessions were deleted by the reads that refused them.
   assertEquals((await Array.fromAsync(t.kv.list({ prefix: ["sessions_by_user", user.id] }))).length, 1);
-  assertEquals(await resetPassword(t.kv, older, "yet another one!"), true, "the older link outlives a cut-off reset");
+  assertEquals(await resetPassword(t.kv, older, "yet another one!"), false, "the write alone killed the older link");
+  assertEquals(await signedIn(t, await signIn(t, "asha@example.com", NEW_PASSWORD)), true, "the password held");
+});
+
+Deno.test("ending the other sessions kills the reset links sent before; a link asked for after works", async () => {
+  await using t = await createTestApp();
+  await passwordUser(t, { email: "asha@example.com" });
+  const cookie = await signIn(t, "asha@example.com");
+  const before = await resetToken(t);
+  const ended = await t.json("POST", "/api/auth/revoke-other-sessions", { headers: { cookie } });
+  assertEquals(ended.status, 200);
+  await ended.body?.cancel();
+  const page = await t.fetch(`/reset-password?token=${before}`);
+  assertEquals(page.status, 200);
+  assertMatch(await page.text(), /This reset link has expired or was already used/);
+  const stale = await t.json("POST", "/api/auth/reset-password", {
+    body: { newPassword: NEW_PASSWORD, token: before },
+  });
+  assertEquals([stale.status, await stale.json()], [400, INVALID_TOKEN]);
+  const after = await resetToken(t);
+  const res = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: NEW_PASSWORD, token: after } });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+});
+
+Deno.test("a reset gives up with 409 after 5 writes lost to changes of the user record, changing nothing", async () => {
+  await using t = await createTestApp();
+  const user = await passwordUser(t, { email: "asha@example.com" });
+  const token = await resetToken(t);
+  // Another writer changes the user record just before each of the reset's first 20 commits.
+  let commits = 0;
+  const busy = new Proxy(t.kv, {
+    get(target, name) {
+      if (name !== "atomic") {
+        const value = Reflect.get(target, name, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return () => {
+        const op = target.atomic();
+        const commit = op.commit.bind(op);
+        op.commit = async () => {
+          if (++commits <= 20) {
+            const stored = (await target.get<Record<string, unknown>>(["users", user.id])).value!;
+            await target.set(["users", user.id], {
+              ...stored,
+              updatedAt: new Date(Date.now() + commits).toISOString(),
+            });
+          }
+          return commit();
+        };
+        return op;
+      };
+    },
+  });
+  await assertRejects(() => resetPassword(busy, token, NEW_PASSWORD), ConflictError);
+  assertEquals(commits, 5);
+  assertEquals(await resetPassword(t.kv, token, NEW_PASSWORD), true, "the link was not spent");
 });
