@@ -34,7 +34,7 @@ import type { AdminPostQuery, FeedQuery, Post, PostCreate, PostCreator, PostUpda
 import { GUEST_PREVIEW, type PostTag } from "./tags.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import type { Job } from "@/lib/jobs/job.ts";
-import { claim, type Claimable, claimTime, HOLDER } from "@/lib/jobs/lease.ts";
+import { claim, type Claimable, claimTime, HOLDER, isLeased } from "@/lib/jobs/lease.ts";
 
 export * from "./schema.ts";
 
@@ -502,42 +502,60 @@ const DELETIONS_PER_RUN = 20;
 
 /**
  * Deletes a post for good (docs/decisions.md, Ungatekeep and banners, "Deleting a post"). The write that removes the
- * post also writes its deletion record (`["post_deletions", id]`, naming its images, leased for `DELETION_LEASE_MS`);
- * then its comments, reactions, counters and reply notifications go (`deleteConversation`, in bounded writes), then
- * its images, each on its own (`Promise.allSettled`: one the object store fails to delete is logged with `log` and
- * left stored), and last the deletion record. A deletion stopped midway (the process gone, a KV error) keeps its
- * record: deleting the post again finishes it, and so does the `post-deletions` job once the lease ran out. `audit`'s
- * entry is in the write that removes the post (none when finishing a deletion under way).
- * @throws NotFoundError "Post not found" (no post, and no deletion of it under way).
+ * post, checked against the record as read, also writes its deletion record (`["post_deletions", id]`, naming its
+ * images, leased for `DELETION_LEASE_MS`); then its comments, reactions, counters and reply notifications go
+ * (`deleteConversation`, in bounded writes), then its images, each on its own (`Promise.allSettled`: one the object
+ * store fails to delete is logged with `log` and left stored), and last the deletion record. A deletion that throws
+ * midway (a KV error) gives its lease back: deleting the post again claims its record and finishes it, and so does the
+ * `post-deletions` job once a lease ran out (the process gone). While another deletion of the post holds the lease,
+ * this one does nothing and throws as for a post already gone, so two at once never move its counters twice.
+ * `audit`'s entry is in the write that removes the post (none when finishing a deletion under way).
+ * @throws NotFoundError "Post not found" (no post, and no stopped deletion of it to finish).
  */
 export async function deletePost(
   kv: Deno.Kv,
   { files, log, id, audit }: { files: ObjectStore; log: Logger; id: string; audit?: AuditHook },
 ): Promise<void> {
-  let images: string[] | null = null;
-  for (let attempt = 0; attempt < MAX_RETRIES && images === null; attempt++) {
+  let claimed: Deno.KvEntry<PostDeletion> | null = null;
+  for (let attempt = 0; attempt < MAX_RETRIES && claimed === null; attempt++) {
     const [entry, pending] = await kv.getMany<[Post, PostDeletion]>([recordKey(id), deletionKey(id)]);
+    const now = claimTime(Date.now());
     if (entry.value) {
-      const lease = { holder: HOLDER, until: claimTime(Date.now()) + DELETION_LEASE_MS };
-      const deletion: PostDeletion = { images: entry.value.images, lease };
+      const deletion: PostDeletion = {
+        images: entry.value.images,
+        lease: { holder: HOLDER, until: now + DELETION_LEASE_MS },
+      };
       const op = postOps(kv, entry, null).set(deletionKey(id), deletion);
       audit?.(op, id, entry.value.title);
-      if ((await op.commit()).ok) images = deletion.images;
-    } else if (pending.value) images = pending.value.images;
-    else throw new NotFoundError(NOT_FOUND);
+      const result = await op.commit();
+      if (result.ok) claimed = { key: deletionKey(id), value: deletion, versionstamp: result.versionstamp };
+    } else if (pending.value && !isLeased(pending.value, now)) {
+      claimed = await claim(kv, pending, { now, leaseMs: DELETION_LEASE_MS });
+    } else throw new NotFoundError(NOT_FOUND);
   }
-  if (images === null) throw new Error("Post delete lost too many races");
-  await finishDeletion(kv, { files, log, id, images });
+  if (claimed === null) throw new Error("Post delete lost too many races");
+  try {
+    await finishDeletion(kv, { files, log, claimed });
+  } catch (error) {
+    // Given back so that deleting again finishes it at once; a write that fails too leaves the lease to run out.
+    await kv.atomic().check(claimed).set(claimed.key, { ...claimed.value, lease: null }).commit().catch(() => {});
+    throw error;
+  }
 }
 
-/** The rest of post `id`'s deletion after its record is gone: conversation, `images`, then the deletion record. */
+/**
+ * The rest of a post's deletion after its record is gone, under the lease of `claimed` (its deletion record as
+ * claimed): conversation, images, then the deletion record, checked against the claim (one taken over after the lease
+ * ran out is left to whoever took it).
+ */
 async function finishDeletion(
   kv: Deno.Kv,
-  { files, log, id, images }: { files: ObjectStore; log: Logger; id: string; images: string[] },
+  { files, log, claimed }: { files: ObjectStore; log: Logger; claimed: Deno.KvEntry<PostDeletion> },
 ): Promise<void> {
+  const id = claimed.key[1] as string;
   await deleteConversation(kv, id);
-  await deleteUnusedImages(kv, { files, log }, images, { message: "post image not deleted", postId: id });
-  await kv.delete(deletionKey(id));
+  await deleteUnusedImages(kv, { files, log }, claimed.value.images, { message: "post image not deleted", postId: id });
+  await kv.atomic().check(claimed).delete(claimed.key).commit();
 }
 
 /**
@@ -554,7 +572,7 @@ export async function finishPostDeletions(
   for await (const entry of kv.list<PostDeletion>({ prefix: ["post_deletions"] }, { limit: DELETIONS_PER_RUN })) {
     const claimed = await claim(kv, entry, { now: claimTime(now.getTime()), leaseMs: DELETION_LEASE_MS });
     if (!claimed) continue;
-    await finishDeletion(kv, { files, log, id: entry.key[1] as string, images: claimed.value.images });
+    await finishDeletion(kv, { files, log, claimed });
     finished++;
   }
   return finished;

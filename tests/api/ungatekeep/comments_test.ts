@@ -2,7 +2,7 @@
  * Comments, replies and reactions on Ungatekeep posts (docs/api.md, Ungatekeep): every rule per role,
  * through the real app over a real (in-memory) KV; the post page's plain forms that edit and delete a comment.
  */
-import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
+import { kvFailingCommits, kvHoldingCommit } from "@/tests/fixtures/failing_kv.ts";
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { htmlDocument } from "@/tests/fixtures/html.ts";
@@ -593,8 +593,9 @@ Deno.test("the post-deletions job finishes a deletion stopped midway once its le
   const { admin, post } = await setup(t);
   const who = await createTestUser(t);
   for (let i = 0; i < 3; i++) await written(t, who, post.id, `Comment ${i}`);
-  // KV fails on the deletion's second write (the conversation's first batch): the post is gone, its comments stay.
-  const { kv: failing } = kvFailingCommits(t.kv, (n) => n === 2);
+  // KV fails from the deletion's second write on (the conversation's first batch): the process is gone, so its lease
+  // is never given back; the post is gone, its comments stay.
+  const { kv: failing } = kvFailingCommits(t.kv, (n) => n >= 2);
   await assertRejects(() => deletePost(failing, { files: t.services.files, log: t.services.log, id: post.id }));
   const comments = async () => (await Array.fromAsync(t.kv.list({ prefix: ["comment_threads", post.id] }))).length;
   assertEquals(await comments(), 3);
@@ -609,6 +610,27 @@ Deno.test("the post-deletions job finishes a deletion stopped midway once its le
   const total = await (await t.fetch("/api/admin/comments", { headers: admin.headers })).json();
   assertEquals(total.pagination.total, 0);
   assertEquals(await runJob(job, t.services, later), { job: "post-deletions", finished: 0 }, "nothing twice");
+});
+
+Deno.test("a post deleted twice at once: the second answers 404 and moves no counter", async () => {
+  await using t = await createTestApp();
+  const { admin, post, hidden } = await setup(t);
+  const who = await createTestUser(t);
+  for (let i = 0; i < 3; i++) await written(t, who, post.id, `Comment ${i}`);
+  await written(t, who, hidden.id, "Elsewhere");
+  // The first deletion removes the post, then waits before its conversation's first write until the second answered.
+  const { promise: release, resolve: letGo } = Promise.withResolvers<void>();
+  const { kv: holding, reached } = kvHoldingCommit(t.kv, 2, release);
+  const first = deletePost(holding, { files: t.services.files, log: t.services.log, id: post.id });
+  await reached;
+  const second = await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers });
+  assertEquals([second.status, await second.json()], [404, { error: "Post not found" }]);
+  letGo();
+  await first;
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["comment_threads", post.id] })), []);
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["post_deletions"] })), []);
+  const admins = await (await t.fetch("/api/admin/comments", { headers: admin.headers })).json();
+  assertEquals(admins.pagination.total, 1, "the live comment total counts the other post's comment only");
 });
 
 Deno.test("reply notifications: the author of the comment answered is notified in the app and by e-mail unless off; nobody of their own reply", async () => {

@@ -42,7 +42,7 @@ export const apiDocs = describeRoute({
     summary: "Delete a post for good, with its images, comments and reactions",
     description: "Its comments, reactions, counters and reply notifications go first, then its images (one the file " +
       "store fails to delete is logged and left stored). A deletion stopped midway (an error answered 500) is " +
-      "finished by deleting the post again, which answers 200.",
+      "finished by deleting the post again, which answers 200; while another deletion of it is under way, 404.",
     access: ["admin"],
     responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Post not found" },
   },
