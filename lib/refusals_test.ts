@@ -94,6 +94,7 @@ const MACHINE_ONLY = new Set([
   "Session not stored: the user record kept changing",
   "Sessions not ended: the user record kept changing",
   "E-mail not verified: the user record kept changing",
+  "Password not reset: the user record kept changing",
   "Invalid form body",
   "Content-Type must be application/json",
   "Invalid JSON body",
