@@ -1,7 +1,8 @@
 /**
  * `/admin/log` (admins only, by `/admin`'s middleware): the admin audit log (docs/decisions.md, Admin, "Audit log") as
  * a plain table, newest first, 50 entries a page: when, which admin, what, which record, and the entry's few words.
- * A `GET` form filters by `action` and `adminId` (the current admins); "Older changes" follows the page's `cursor`,
+ * A target with a page of its own (a listing, an organization, a toolkit, a post) links to it. A `GET` form filters by
+ * `action` and `adminId` (the current admins); "Older changes" follows the page's `cursor`,
  * "Newest changes" goes back to the first page. Links and a form only: it works without JavaScript.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -12,6 +13,7 @@ import {
   type AdminLogPage,
   adminLogQuerySchema,
   listAdminLog,
+  type TargetKind,
 } from "@/lib/admin_log/admin_log.ts";
 import { getUserSummaries, listUsersNewestFirst } from "@/lib/users/users.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -20,6 +22,15 @@ import { Cell } from "@/components/StackedTable.tsx";
 
 /** Entries per page. */
 const PAGE_SIZE = 50;
+
+/** The page an admin reads a target of `kind` on (each shows the record in any state to an admin), when it has one. */
+const TARGET_PAGES: Partial<Record<TargetKind, (id: string) => string>> = {
+  internship: (id) => `/internships/${id}`,
+  opportunity: (id) => `/opportunities/${id}`,
+  organization: (id) => `/admin/organizations/${id}`,
+  toolkit: (id) => `/admin/toolkits/${id}`,
+  post: (id) => `/admin/ungatekeep/${id}`,
+};
 
 interface Data {
   page: AdminLogPage;
@@ -53,6 +64,15 @@ export const handler = define.handlers<Data>({
     return ctx.render({ page, action: query.action, adminId: query.adminId, cursor: query.cursor, names, admins });
   },
 });
+
+/** A target's id, a link to the page that shows the record when its kind has one. */
+function TargetId({ kind, id }: { kind: TargetKind; id: string }) {
+  const code = <code class="text-xs [overflow-wrap:anywhere]">{id}</code>;
+  const page = TARGET_PAGES[kind];
+  return page
+    ? <a href={page(encodeURIComponent(id))} class="text-indigo-700 underline">{code}</a>
+    : <span class="text-slate-700">{code}</span>;
+}
 
 export default define.page<Data>(function AdminLogPage({ data }) {
   const { page, action, adminId, cursor, names, admins } = data;
@@ -127,7 +147,7 @@ export default define.page<Data>(function AdminLogPage({ data }) {
                     <Cell label={t("admin.log.target")}>
                       {t.dynamic(`admin.log.kinds.${entry.targetKind}`)} {entry.targetId === null
                         ? t("admin.log.deletedTarget")
-                        : <code class="text-xs text-slate-700 [overflow-wrap:anywhere]">{entry.targetId}</code>}
+                        : <TargetId kind={entry.targetKind} id={entry.targetId} />}
                     </Cell>
                     <Cell label={t("admin.log.summary")}>{entry.summary ?? "—"}</Cell>
                   </tr>

@@ -62,6 +62,24 @@ Deno.test("the page lists entries newest first, 50 a page, filters and pages by 
   assertEquals(rows(unknown.html).length, 50, "an unknown filter shows the whole log");
 });
 
+Deno.test("a target with a page of its own links to it; one without shows its id alone", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const targets = [["toolkit", "tk1"], ["internship", "in1"], ["organization", "or1"], ["post", "po1"], [
+    "opportunity",
+    "op1",
+  ], ["coupon", "co1"]] as const;
+  for (const [targetKind, targetId] of targets) {
+    await appendAdminLog(t.kv, { adminId: admin.user.id, action: "coupon.create", targetKind, targetId });
+  }
+  const { html } = await page(t, "/admin/log", admin);
+  for (
+    const href of ["/admin/toolkits/tk1", "/internships/in1", "/admin/organizations/or1", "/admin/ungatekeep/po1"]
+  ) assert(html.includes(`href="${href}"`), href);
+  assert(html.includes('href="/opportunities/op1"'));
+  assert(html.includes(">co1</code>") && !html.includes('co1"'), "a coupon has no page of its own");
+});
+
 Deno.test("a bad query is 400 with an {error}", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
