@@ -27,8 +27,11 @@ export { BODY_MAX, type MessageRef, type NotificationMessage, notificationWords,
 
 /** How long a notification is kept, in ms (90 days). */
 export const NOTIFICATION_TTL_MS = 90 * 24 * 60 * 60 * 1000;
-/** Notifications read or marked per atomic write (two mutations each, well under KV's 1,000). */
-const BATCH = 200;
+/**
+ * Notifications read or marked per atomic write: one check and two mutations each, under KV's 100 checks and 1,000
+ * mutations per commit.
+ */
+const BATCH = 50;
 
 /**
  * What a caller announces: to whom, what kind, its words, and the same-origin path it links to. The words are either

@@ -181,6 +181,18 @@ Deno.test("unread filter, paging, marking some and all read; foreign ids are ski
   assertEquals((await get(t, other, "/api/me/notifications")).body.unreadCount, 1);
 });
 
+Deno.test("marking all read clears more unread notifications than one write can check", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t, "user");
+  for (let i = 0; i < 130; i++) {
+    await notify(t, { userId: student.user.id, type: "comment_reply", title: `T${i}`, body: "b", url: "/" });
+  }
+  assertEquals((await get(t, student, "/api/me/notifications")).body.unreadCount, 130);
+  const res = await t.json("POST", "/api/me/notifications/read", { headers: student.headers });
+  assertEquals(res.status, 200);
+  assertEquals(await res.json(), { unreadCount: 0 });
+});
+
 Deno.test("notifications older than 90 days are neither listed nor counted", async () => {
   await using t = await createTestApp();
   const student = await createTestUser(t, "user");
