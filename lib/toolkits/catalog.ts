@@ -94,9 +94,13 @@ export async function getToolkitRecord(kv: Deno.Kv, id: string): Promise<Toolkit
   return (await kv.get<ToolkitRecord>(toolkitKey(id))).value;
 }
 
-/** Active toolkits, newest first (`GET /api/toolkits`). */
+/**
+ * Active toolkits, newest first (`GET /api/toolkits`), each without its `contentUrl` (the paid material's page reaches
+ * buyers and admins only, through the toolkit itself: `canReadContentUrl`).
+ */
 export async function listActiveToolkits(kv: Deno.Kv): Promise<Toolkit[]> {
-  return await views(kv, (await allRecords(kv)).filter((r) => r.isActive));
+  const records = (await allRecords(kv)).filter((r) => r.isActive).map((r) => ({ ...r, contentUrl: null }));
+  return await views(kv, records);
 }
 
 /** Every toolkit, newest first, whose title contains every word of `search` (any case): the admin list. */

@@ -21,7 +21,7 @@ import {
 } from "@/lib/purchases/purchases.ts";
 import type { User } from "@/lib/users/users.ts";
 import { getToolkitsByIds, listContentItems, readToolkit } from "./catalog.ts";
-import { canReadLesson, canReadToolkit, canTrackProgress, type Viewer } from "./policy.ts";
+import { canReadContentUrl, canReadLesson, canReadToolkit, canTrackProgress, type Viewer } from "./policy.ts";
 import { completedByToolkit, completedItemIds, setLessonCompleted } from "./progress.ts";
 import type { ContentItem, Toolkit } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
@@ -54,7 +54,7 @@ export async function toolkitDetail(kv: Deno.Kv, id: string, viewer: Viewer): Pr
     ? await completedItemIds(kv, { toolkitId: id, userId: viewer.id, itemIds: items.map((i) => i.id) })
     : [];
   return {
-    toolkit,
+    toolkit: canReadContentUrl(viewer, purchased) ? toolkit : { ...toolkit, contentUrl: null },
     contentItems: items.map((item) => visibleItem(viewer, purchased, item)),
     hasPurchased: purchased,
     completedItemIds: completed,

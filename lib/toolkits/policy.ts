@@ -26,6 +26,14 @@ export function canReadLesson(viewer: Viewer, hasPurchased: boolean, item: { isP
   return item.isPreview || hasPurchased || canManageCatalog(viewer);
 }
 
+/**
+ * True when a toolkit's `contentUrl` (the legacy page of its paid material) reaches `viewer`: a buyer or an admin, as a
+ * locked lesson's body. Lists (the catalogue, recommendations) never carry it.
+ */
+export function canReadContentUrl(viewer: Viewer, hasPurchased: boolean): boolean {
+  return hasPurchased || canManageCatalog(viewer);
+}
+
 /** True when `viewer` may record progress in a toolkit: its buyers. */
 export function canTrackProgress(viewer: Viewer, hasPurchased: boolean): viewer is User {
   return !!viewer && hasPurchased;

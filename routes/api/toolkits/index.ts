@@ -15,7 +15,8 @@ export const apiDocs = describeRoute({
   section: "Toolkits",
   GET: {
     summary: "The active toolkits, newest first",
-    description: "A bare array of toolkits, prices in rupees.",
+    description: "A bare array of toolkits, prices in rupees. `contentUrl` is null in the list (the paid " +
+      "material's page reaches buyers and admins through `GET /api/toolkits/{id}`).",
     responses: { 200: { description: "The toolkits", schema: z.array(ToolkitSchema) } },
   },
   POST: {

@@ -242,6 +242,30 @@ Deno.test("GET /api/toolkits/{id}: locked lesson bodies are null for guests and 
   assertEquals(buyer.contentItems[2].cdnVideoUrl, "https://cdn.example.com/secret.mp4");
 });
 
+Deno.test("a toolkit's contentUrl reaches its buyers and admins only; the catalogue's list never carries it", async () => {
+  await using shop = await openShop();
+  const secret = "https://material.example.com/paid-page";
+  const kit = await addToolkit(shop, { contentUrl: secret });
+  const user = await createTestUser(shop.t);
+  for (const headers of [undefined, user.headers, shop.admin.headers]) {
+    const list = await (await shop.t.fetch("/api/toolkits", { headers })).text();
+    assert(!list.includes(secret), "the list");
+  }
+  for (const headers of [undefined, user.headers]) {
+    const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers })).json();
+    assertEquals(detail.toolkit.contentUrl, null);
+  }
+  const admin = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: shop.admin.headers })).json();
+  assertEquals(admin.toolkit.contentUrl, secret);
+  const bought = await checkout(shop, user, kit.id);
+  await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(bought.body.order.id),
+    headers: user.headers,
+  });
+  const buyer = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: user.headers })).json();
+  assertEquals([buyer.hasPurchased, buyer.toolkit.contentUrl], [true, secret]);
+});
+
 Deno.test("DELETE /api/admin/toolkits/{id}: lessons and progress go, purchase records stay and grant nothing", async () => {
   await using shop = await openShop();
   const kit = await addToolkit(shop);

@@ -27,7 +27,8 @@ export const apiDocs = describeRoute({
   GET: {
     summary: "A toolkit with its lessons",
     description: "An active toolkit for anyone, an inactive one for admins only. A locked lesson's `content` and " +
-      "`cdnVideoUrl` are null except to buyers and admins; a buyer also gets the lessons they completed.",
+      "`cdnVideoUrl`, and the toolkit's `contentUrl`, are null except to buyers and admins; a buyer also gets the " +
+      "lessons they completed.",
     access: ["public", "session"],
     responses: { 200: { description: "The toolkit", schema: ToolkitDetailSchema }, 404: "Toolkit not found" },
   },
