@@ -12,10 +12,10 @@
  * Versioned caches a new worker does not name are deleted when it activates, so new words or a new offline page renew
  * the shell and keep the visited pages, and a new build output renews all three; `kept` stays. Pages and kept lessons belong to
  * the person whose `Offline-Scope` they were saved under: a page answered under another scope (someone else signed
- * in, or nobody) deletes them first. With no network a visited or kept page opens with its "may be out of date"
- * notice shown; any other page gets the offline page, in the language the pages last came in (their `Content-Language`,
- * remembered), else the browser's, else English (docs/decisions.md, Languages, "The offline page"). It also shows push
- * notifications and opens their page.
+ * in, or nobody) deletes them first, and a page that now answers a redirect or 401/403/404/410 leaves both. With no
+ * network a visited or kept page opens with its "may be out of date" notice shown; any other page gets the offline
+ * page, in the language the pages last came in (their `Content-Language`, remembered), else the browser's, else
+ * English (docs/decisions.md, Languages, "The offline page"). It also shows push notifications and opens their page.
  */
 import type { ServiceWorkerBuild } from "@/lib/web/build.ts";
 import { formatDateTime } from "@/lib/dates.ts";
@@ -239,10 +239,24 @@ function keepable(res: Response): string | null {
   return res.headers.get(SCOPE);
 }
 
-/** Saves the page answered at `url` when the server allows it; refreshes a kept copy; warms the person's tracker. */
+/**
+ * Whether `res` says the page is no longer the person's to read: a redirect (a refunded lesson goes to the sales page)
+ * or a refusal or absence (401, 403, 404, 410). A server error says nothing: the saved copy stays.
+ */
+function gone(res: Response): boolean {
+  return res.type === "opaqueredirect" || res.redirected || [401, 403, 404, 410].includes(res.status);
+}
+
+/**
+ * Saves the page answered at `url` when the server allows it; refreshes a kept copy; warms the person's tracker. A page
+ * now `gone` leaves the saved pages and the kept lessons.
+ */
 async function remember(url: string, res: Response): Promise<void> {
   const scope = keepable(res);
-  if (scope === null) return;
+  if (scope === null) {
+    if (gone(res)) await Promise.all([PAGES, KEPT].map(async (name) => (await caches.open(name)).delete(pageKey(url))));
+    return;
+  }
   await enterScope(scope);
   const html = await res.text();
   const key = pageKey(url);

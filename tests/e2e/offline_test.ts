@@ -159,3 +159,32 @@ Deno.test("offline: visited pages with a notice, the tracker and kept lessons op
   await page.getByText(/^सेव किया गया: \d+ [\u0900-\u097F]+ \d{4}/).first().waitFor();
   await assertAccessible(page, "the offline page in Hindi");
 });
+
+Deno.test("offline: a kept lesson that now answers 404 (its toolkit deleted) leaves the phone", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user");
+  const toolkit = await ownedToolkit(t, student);
+  await using tab = await phonePage();
+  const { context, page } = tab;
+  await signInBrowser(context, t.origin, student);
+  const lesson = `${t.origin}/toolkits/${toolkit.id}/learn/${toolkit.lessons[0]}`;
+  await page.goto(`${t.origin}/`);
+  await controlled(page);
+  await page.goto(lesson);
+  await hydrated(page);
+  await page.getByRole("button", { name: "Keep offline" }).click();
+  await page.getByText("2 lessons saved on this device").waitFor();
+
+  const admin = await createTestUser(t, "admin");
+  const deleted = await t.fetch(`/api/admin/toolkits/${toolkit.id}`, { method: "DELETE", headers: admin.headers });
+  assertEquals(deleted.status, 200);
+  assertEquals((await page.goto(lesson))?.status(), 404);
+  await page.waitForFunction(async (url) => (await caches.match(url)) === undefined, lesson);
+
+  await context.setOffline(true);
+  await page.goto(lesson);
+  await page.getByRole("heading", { name: "You are offline" }).waitFor();
+  const kept = page.getByRole("region", { name: "Lessons kept offline" });
+  await kept.getByRole("link", { name: /Second wind/ }).waitFor();
+  assertEquals(await kept.getByRole("link", { name: /First steps/ }).count(), 0);
+});
