@@ -1,7 +1,8 @@
 /**
  * "Continue with Google" and "Continue with LinkedIn" on the sign-in and sign-up pages (`GET /api/auth/sign-in/social`;
  * docs/decisions.md, Social sign-in): plain links, so they work before and without JavaScript. Only the providers given
- * (the configured ones) are shown, followed by an "or" divider unless `divider` is false (a page that offers only them). The buttons follow the providers' brand guidelines:
+ * (the configured ones) are shown, followed by an "or" divider unless `divider` is false (a page that offers only them);
+ * `fresh` makes them ask the provider for a new login (`/profile/delete`). The buttons follow the providers' brand guidelines:
  * Google's light button (white, #747775 border, the four-colour "G", #1F1F1F text) and LinkedIn's blue (#0A66C2) with
  * the white "in" mark.
  */
@@ -51,11 +52,12 @@ const STYLES: Record<SocialButtonProvider["id"], string> = {
 };
 
 export function SocialSignInButtons(
-  { providers, callbackURL, newUserCallbackURL, divider = true }: {
+  { providers, callbackURL, newUserCallbackURL, divider = true, fresh = false }: {
     providers: SocialButtonProvider[];
     callbackURL: string;
     newUserCallbackURL: string;
     divider?: boolean;
+    fresh?: boolean;
   },
 ) {
   const t = useT();
@@ -65,7 +67,7 @@ export function SocialSignInButtons(
       {providers.map((provider) => (
         <a
           key={provider.id}
-          href={socialSignInHref(provider.id, callbackURL, newUserCallbackURL)}
+          href={socialSignInHref(provider.id, callbackURL, newUserCallbackURL, fresh)}
           class={`flex w-full items-center justify-center gap-3 rounded-md px-4 py-2.5 text-sm font-medium ${
             STYLES[provider.id]
           }`}

@@ -159,7 +159,7 @@ export const SIGN_IN_AGAIN = REFUSALS.signInAgain;
  */
 export async function deleteAccount(
   services: DeletionServices & MailServices,
-  { user, session }: { user: User; session: Pick<Session, "createdAt"> },
+  { user, session }: { user: User; session: Pick<Session, "createdAt" | "authenticatedAt"> },
   confirmation: DeletionConfirmation,
 ): Promise<void> {
   const { kv } = services;

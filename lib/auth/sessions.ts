@@ -38,6 +38,11 @@ export interface Session {
   persistent?: boolean;
   /** The user's session epoch when the session was made; absent: 0. Void once the user's epoch is past it. */
   epoch?: number;
+  /**
+   * When the person last logged in at the social provider that made the session, when the provider said so and it was
+   * before the session (`ProviderIdentity.authenticatedAt`); absent: the sign-in itself was the login.
+   */
+  authenticatedAt?: string;
 }
 
 /**
@@ -53,18 +58,28 @@ export interface SessionGuard {
 /** Attempts of `createSession` and `endOtherSessions` while concurrent writes keep changing the user record. */
 const ATTEMPTS = 5;
 
+/** What `createSession` may be told besides the user: its guard, its cookie's kind, the provider's login time. */
+export interface SessionOptions {
+  guard?: SessionGuard;
+  persistent?: boolean;
+  /** The provider's time of the person's last login there (ISO), kept when it came before the session. */
+  authenticatedAt?: string;
+}
+
 /**
  * Creates a session for `userId` in the user's current session epoch, written only while `guard` holds and checked
  * against the user record as read, so no session key is ever written for a user who is gone (an account deletion
  * landing meanwhile; docs/decisions.md, Data rights); `persistent` (default true) is whether its cookie outlives the
- * browser session. Returns the record and the token for the cookie.
+ * browser session; `authenticatedAt`, a social provider's login time, is kept when it is earlier than now, so a sign-in
+ * through a provider's old session is no fresh sign-in (`freshSignIn`). Returns the record and the token for the
+ * cookie.
  * @throws `guard.error` when the guard's check fails, or (without a guard) NotFoundError when the user is gone;
  *   ConflictError after `ATTEMPTS` lost races with writes of the user record.
  */
 export async function createSession(
   kv: Deno.Kv,
   userId: string,
-  { guard, persistent = true }: { guard?: SessionGuard; persistent?: boolean } = {},
+  { guard, persistent = true, authenticatedAt }: SessionOptions = {},
 ): Promise<{ session: Session; token: string }> {
   const token = `${userId}.${randomToken()}`;
   const hash = await sha256Hex(token);
@@ -79,6 +94,7 @@ export async function createSession(
       expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
       persistent,
       epoch: user.value.sessionEpoch ?? 0,
+      ...(authenticatedAt && Date.parse(authenticatedAt) < now ? { authenticatedAt } : {}),
     };
     const op = kv.atomic()
       .check(user)
@@ -163,21 +179,15 @@ export async function readSession(
 }
 
 /**
- * Signs a browser in as `userId`: creates a session (subject to `guard`; `persistent` as `createSession` takes it) and
- * ends the one of `previousToken` (the cookie the browser sent, if any), so a sign-in never leaves the old session
- * behind.
+ * Signs a browser in as `userId`: creates a session (with `options` as `createSession` takes them) and ends the one of
+ * `previousToken` (the cookie the browser sent, if any), so a sign-in never leaves the old session behind.
  */
 export async function replaceSession(
   kv: Deno.Kv,
-  { userId, previousToken, guard, persistent }: {
-    userId: string;
-    previousToken: string | undefined;
-    guard?: SessionGuard;
-    persistent?: boolean;
-  },
+  { userId, previousToken, ...options }: SessionOptions & { userId: string; previousToken: string | undefined },
 ): Promise<{ session: Session; token: string }> {
   if (previousToken) await deleteSession(kv, previousToken);
-  return await createSession(kv, userId, { guard, persistent });
+  return await createSession(kv, userId, options);
 }
 
 /** Ends the session of a cookie token (no error when it does not exist). */
@@ -189,9 +199,14 @@ export async function deleteSession(kv: Deno.Kv, token: string): Promise<void> {
   await op.commit();
 }
 
-/** Whether the sign-in that made `session` (its `createdAt`, which renewals keep) was less than `FRESH_SIGN_IN_MS` ago. */
-export function freshSignIn(session: Pick<Session, "createdAt">, now = Date.now()): boolean {
-  return now - Date.parse(session.createdAt) < FRESH_SIGN_IN_MS;
+/**
+ * Whether the sign-in that made `session` (its `createdAt`, which renewals keep) was less than `FRESH_SIGN_IN_MS` ago,
+ * and so was the person's login at the provider when the provider told its time (`authenticatedAt`; docs/decisions.md,
+ * Social sign-in, "A fresh sign-in is a new login at the provider").
+ */
+export function freshSignIn(session: Pick<Session, "createdAt" | "authenticatedAt">, now = Date.now()): boolean {
+  const at = Math.min(Date.parse(session.createdAt), Date.parse(session.authenticatedAt ?? session.createdAt));
+  return now - at < FRESH_SIGN_IN_MS;
 }
 
 /**

@@ -128,7 +128,16 @@ export function authCodeProblem(code: string | undefined): { field?: "email" | "
   }
 }
 
-/** The link that starts `provider`'s sign-in, coming back to the two targets (same-origin paths). */
-export function socialSignInHref(provider: string, callbackURL: string, newUserCallbackURL: string): string {
-  return `/api/auth/sign-in/social?${new URLSearchParams({ provider, callbackURL, newUserCallbackURL })}`;
+/**
+ * The link that starts `provider`'s sign-in, coming back to the two targets (same-origin paths); `fresh` asks the
+ * provider for a new login (what deleting an account without a password needs).
+ */
+export function socialSignInHref(
+  provider: string,
+  callbackURL: string,
+  newUserCallbackURL: string,
+  fresh = false,
+): string {
+  const query = new URLSearchParams({ provider, callbackURL, newUserCallbackURL, ...(fresh ? { fresh: "1" } : {}) });
+  return `/api/auth/sign-in/social?${query}`;
 }

@@ -7,7 +7,8 @@
  * cleared; a refusal renders the form again with the reason in the page's language (400 e-mail, 401 password,
  * 403 last admin or a sign-in too old, 429 too many tries). An account without a password whose sign-in is not fresh
  * (docs/decisions.md, Data rights, "Deleting an account without a password") sees, instead of the form, why and the
- * buttons of its providers, which sign in again and come back here. Guests are sent to sign in.
+ * buttons of its providers, which sign in again, asking the provider for a new login (docs/decisions.md, Social sign-in,
+ * "A fresh sign-in is a new login at the provider"), and come back here. Guests are sent to sign in.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -110,6 +111,7 @@ export default define.page<Data>(function DeleteAccountPage({ data }) {
                 callbackURL="/profile/delete"
                 newUserCallbackURL="/profile/delete"
                 divider={false}
+                fresh
               />
               <a href="/profile#your-data" class="text-indigo-700 underline">{t("profile.delete.back")}</a>
             </div>

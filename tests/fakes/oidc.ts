@@ -4,7 +4,9 @@
  *
  * - `GET /authorize` checks the client id, `response_type=code`, the scopes `openid email profile`,
  *   `state` and a PKCE S256 `code_challenge`, then "consents" at once: 302 to `redirect_uri` with
- *   `code`, `state` and `iss` (or `error=access_denied` when `deny` is set).
+ *   `code`, `state` and `iss` (or `error=access_denied` when `deny` is set). A browser still logged in at the provider
+ *   (`loggedInAt`) is not asked to log in again unless the request says `prompt=login` or a `max_age` its login is
+ *   past; a new login sets `loggedInAt` to now.
  * - `POST /token` accepts only `client_secret_post` (client id and secret in the form body; an
  *   `Authorization` header or missing credentials get 401 `invalid_client`), spends the code once,
  *   checks `redirect_uri` and the PKCE `code_verifier`, and answers an access token and an RS256
@@ -49,6 +51,15 @@ export interface FakeOidcProvider extends AsyncDisposable {
   mode: "up" | "down" | "hang";
   /** Every token request, for checks of the client authentication. */
   tokenRequests: TokenRequest[];
+  /**
+   * When the browser last logged in at the provider (seconds since the epoch), or null when it is not logged in there
+   * (every authorization is then a new login).
+   */
+  loggedInAt: number | null;
+  /** Whether ID tokens carry `auth_time` (the time of that login). */
+  sendsAuthTime: boolean;
+  /** The query of every authorization request, for checks of what the app asked for. */
+  authorizations: URLSearchParams[];
   /** The environment that points the platform's `<PROVIDER>` at this fake. */
   env(provider: "GOOGLE" | "LINKEDIN"): Record<string, string>;
   close(): Promise<void>;
@@ -59,6 +70,8 @@ interface Grant {
   redirectUri: string;
   challenge: string;
   identity: FakeIdentity;
+  /** When the person logged in for this authorization (seconds since the epoch). */
+  authTime: number;
 }
 
 async function s256(verifier: string): Promise<string> {
@@ -120,6 +133,12 @@ export async function startFakeOidcProvider(
       !/^[A-Za-z0-9_-]{43}$/.test(q.get("code_challenge") ?? "") && "code_challenge missing",
     ].filter(Boolean);
     if (problems.length > 0) return new Response(`Bad authorization request: ${problems.join(", ")}`, { status: 400 });
+    fake.authorizations.push(new URLSearchParams(q));
+    const now = Math.floor(Date.now() / 1000);
+    const maxAge = q.get("max_age");
+    const logIn = fake.loggedInAt === null || (q.get("prompt") ?? "").split(" ").includes("login") ||
+      (maxAge !== null && now - fake.loggedInAt >= Number(maxAge));
+    if (logIn) fake.loggedInAt = now;
     const back = new URL(redirectUri!);
     back.searchParams.set("state", q.get("state")!);
     if (fake.deny) {
@@ -132,6 +151,7 @@ export async function startFakeOidcProvider(
       redirectUri: redirectUri!,
       challenge: q.get("code_challenge")!,
       identity: { ...fake.identity },
+      authTime: fake.loggedInAt!,
     });
     back.searchParams.set("code", code);
     back.searchParams.set("iss", fake.issuer);
@@ -165,6 +185,7 @@ export async function startFakeOidcProvider(
       exp: now + 3600,
       email: grant.identity.email,
       email_verified: grant.identity.email_verified,
+      ...(fake.sendsAuthTime ? { auth_time: grant.authTime } : {}),
     });
     return json({
       access_token: accessToken,
@@ -206,6 +227,9 @@ export async function startFakeOidcProvider(
     deny: false,
     mode: "up",
     tokenRequests: [],
+    loggedInAt: null,
+    sendsAuthTime: true,
+    authorizations: [],
     env(provider) {
       return {
         [`${provider}_CLIENT_ID`]: fake.clientId,

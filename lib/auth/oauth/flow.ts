@@ -25,6 +25,11 @@ export interface ProviderIdentity {
   emailVerified: boolean;
   name: string | null;
   picture: string | null;
+  /**
+   * When the person last logged in at the provider (the ID token's `auth_time`, as an ISO time), when the provider
+   * sent it: a browser still signed in there may sign in here without a new login.
+   */
+  authenticatedAt?: string;
 }
 
 /** Redirect targets of a sign-in, already checked against open redirects. */
@@ -55,7 +60,8 @@ export function redirectUriOf(appUrl: string, provider: OAuthProvider["id"]): st
 
 /**
  * What starts a sign-in: the configured providers, the provider's id, where to go after, the
- * browser binding cookie's value and the app's origin (`APP_URL`).
+ * browser binding cookie's value, the app's origin (`APP_URL`), and whether to ask the provider for a new login
+ * (`fresh`: a fresh sign-in, as deleting an account without a password needs).
  */
 export interface SignInStart {
   service: OAuthService;
@@ -63,21 +69,27 @@ export interface SignInStart {
   targets: SignInTargets;
   binding: string;
   appUrl: string;
+  fresh?: boolean;
 }
 
 /**
  * Starts a sign-in: stores state, code verifier and targets (10 minutes, bound to `binding`,
- * the browser cookie's value) and returns the provider's authorization URL.
+ * the browser cookie's value) and returns the provider's authorization URL, which for a `fresh` sign-in carries the
+ * provider's `freshLogin` parameters.
  * @throws AuthError `PROVIDER_NOT_FOUND` / `PROVIDER_NOT_CONFIGURED`.
  */
 export async function startSignIn(
   kv: Deno.Kv,
-  { service, providerId, targets, binding, appUrl }: SignInStart,
+  { service, providerId, targets, binding, appUrl, fresh = false }: SignInStart,
 ): Promise<URL> {
   const provider = requireProvider(service, providerId);
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  await savePendingSignIn(kv, { state, binding, fields: { provider: provider.id, codeVerifier, ...targets } });
+  await savePendingSignIn(kv, {
+    state,
+    binding,
+    fields: { provider: provider.id, codeVerifier, ...targets, ...(fresh ? { fresh: true as const } : {}) },
+  });
   const url = new URL(provider.authorizationUrl);
   url.searchParams.set("client_id", provider.clientId);
   url.searchParams.set("redirect_uri", redirectUriOf(appUrl, provider.id));
@@ -86,6 +98,7 @@ export async function startSignIn(
   url.searchParams.set("state", state);
   url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier));
   url.searchParams.set("code_challenge_method", "S256");
+  if (fresh) { for (const [name, value] of Object.entries(provider.freshLogin)) url.searchParams.set(name, value); }
   return url;
 }
 
@@ -97,6 +110,13 @@ const UserInfo = z.object({
   name: z.string().optional().catch(undefined),
   picture: z.url({ protocol: /^https?$/ }).max(2048).optional().catch(undefined),
 });
+
+/** `authenticatedAt` of an ID token's `auth_time` (seconds since the epoch), when it is a plausible one. */
+function authenticatedAtOf(authTime: unknown): Pick<ProviderIdentity, "authenticatedAt"> {
+  if (typeof authTime !== "number" || !Number.isFinite(authTime) || authTime <= 0) return {};
+  const at = new Date(authTime * 1000);
+  return Number.isNaN(at.getTime()) ? {} : { authenticatedAt: at.toISOString() };
+}
 
 function classify(error: unknown, step: string): AuthError {
   if (error instanceof AuthError) return error;
@@ -161,9 +181,10 @@ export async function finishSignIn(
     throw classify(error, "token exchange");
   }
 
+  const idToken = oauth.getValidatedIdTokenClaims(tokens);
   let claims: oauth.UserInfoResponse;
   try {
-    const subject = oauth.getValidatedIdTokenClaims(tokens)?.sub ?? oauth.skipSubjectCheck;
+    const subject = idToken?.sub ?? oauth.skipSubjectCheck;
     const response = await oauth.userInfoRequest(as, client, tokens.access_token, options);
     claims = await oauth.processUserInfoResponse(as, client, subject, response);
   } catch (error) {
@@ -181,6 +202,7 @@ export async function finishSignIn(
       emailVerified: info.data.email_verified ?? false,
       name: info.data.name?.trim() || null,
       picture: info.data.picture ?? null,
+      ...authenticatedAtOf(idToken?.auth_time),
     },
   };
 }

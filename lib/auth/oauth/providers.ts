@@ -20,9 +20,18 @@ export const OAUTH_SCOPES = "openid email profile";
 /** Longest wait for one call to a provider (token or userinfo), in ms. */
 export const PROVIDER_TIMEOUT_MS = 10_000;
 
-const FACTS: Record<ProviderId, { name: string; issuer: string }> = {
-  google: { name: "Google", issuer: "https://accounts.google.com" },
-  linkedin: { name: "LinkedIn", issuer: "https://www.linkedin.com/oauth" },
+/**
+ * The authorization parameters that ask a provider for a new login instead of its existing session (docs/decisions.md,
+ * Social sign-in, "A fresh sign-in is a new login at the provider"): OpenID Connect's `max_age=0`, which the standard
+ * makes equal to `prompt=login` and which a provider that does not know it ignores, as OAuth has servers do with unknown
+ * parameters. `prompt=login` itself is not sent: Google refuses every `prompt` but `none`, `consent` and
+ * `select_account`.
+ */
+const FRESH_LOGIN = { max_age: "0" } as const;
+
+const FACTS: Record<ProviderId, { name: string; issuer: string; freshLogin: Readonly<Record<string, string>> }> = {
+  google: { name: "Google", issuer: "https://accounts.google.com", freshLogin: FRESH_LOGIN },
+  linkedin: { name: "LinkedIn", issuer: "https://www.linkedin.com/oauth", freshLogin: FRESH_LOGIN },
 };
 
 /** A provider as the flow uses it; `clientId`/`clientSecret` unset means not configured. */
@@ -36,6 +45,8 @@ export interface OAuthProvider {
   authorizationUrl: string;
   tokenUrl: string;
   userinfoUrl: string;
+  /** The authorization parameters that ask this provider for a new login (a fresh sign-in). */
+  freshLogin: Readonly<Record<string, string>>;
 }
 
 /** What the social sign-in flow runs with: the provider table and the timeout of each provider call. */

@@ -20,6 +20,8 @@ export interface PendingSignIn {
   bindingHash: string;
   callbackURL: string;
   newUserCallbackURL: string;
+  /** The sign-in asked the provider for a new login (`OAuthProvider.freshLogin`); absent: it did not. */
+  fresh?: true;
   expiresAt: string;
 }
 
@@ -27,7 +29,7 @@ export interface PendingSignIn {
 export interface NewPendingSignIn {
   state: string;
   binding: string;
-  fields: Pick<PendingSignIn, "provider" | "codeVerifier" | "callbackURL" | "newUserCallbackURL">;
+  fields: Pick<PendingSignIn, "provider" | "codeVerifier" | "callbackURL" | "newUserCallbackURL" | "fresh">;
 }
 
 /** Stores a started sign-in under its `state` for `STATE_TTL_MS`. */

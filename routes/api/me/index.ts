@@ -24,7 +24,8 @@ export const apiDocs = describeRoute({
   DELETE: {
     summary: "Delete your account",
     description: "`confirm` must be the account's e-mail address; an account with a password also sends it, and one " +
-      "without needs a session signed in within the last 10 minutes (a fresh social sign-in). Deletes " +
+      "without needs a session signed in within the last 10 minutes, through a login at the provider as recent when " +
+      "the provider tells its time (a fresh social sign-in, `fresh=1`). Deletes " +
       "the account, sessions, sign-in links, profile, onboarding and progress; keeps purchases (accounting), and what " +
       "you posted, without your name. A verified address is sent a notice of the deletion, whose outbox record goes " +
       "once it is sent. The session cookie is cleared; the e-mail may sign up again. Once the account " +

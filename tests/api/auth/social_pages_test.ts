@@ -1,13 +1,15 @@
 /**
  * The pages of social sign-in, server-rendered: the "Continue with" buttons on sign-in and
  * sign-up only for configured providers, the sign-in page's message for each social error
- * code, and the profile page's list of sign-in methods.
+ * code, the profile page's list of sign-in methods, and the fresh sign-in that deleting a password-less account asks
+ * the provider for.
  */
 import { createSession } from "@/lib/auth/sessions.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { passwordUser } from "@/tests/fixtures/people.ts";
-import { signInSocially, socialSetup } from "./social_helpers.ts";
+import { authorizeAt, openCallback, signInSocially, socialSetup, startSocial } from "./social_helpers.ts";
+import { SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
 import { cookieOf } from "./helpers.ts";
 
 async function html(t: TestApp, path: string, cookie?: string): Promise<string> {
@@ -79,4 +81,49 @@ Deno.test("the profile page lists the account's sign-in methods", async () => {
   s.linkedin.identity = { sub: "li-only", email: "only@example.com", email_verified: true, name: "Only" };
   const cookie = cookieOf(await signInSocially(s.t, "linkedin"))!;
   assertEquals(await methods(cookie), ["LinkedIn"]);
+});
+
+Deno.test("a browser still logged in at the provider deletes a password-less account only after a new login there", async () => {
+  await using s = await socialSetup();
+  s.google.identity = { sub: "g-asha", email: "asha@example.com", email_verified: true, name: "Asha" };
+  s.google.loggedInAt = Math.floor(Date.now() / 1000) - 60 * 60;
+  const deleteMe = async (cookie: string) => {
+    const res = await s.t.json("DELETE", "/api/me", {
+      body: { confirm: "asha@example.com" },
+      headers: { cookie, origin: s.t.origin },
+    });
+    return [res.status, await res.json()];
+  };
+  // A plain sign-in rides the provider's hour-old login: the session is new, the login is not.
+  const plain = cookieOf(await signInSocially(s.t, "google"))!;
+  assertEquals(s.google.authorizations.at(-1)?.has("max_age"), false);
+  assertEquals(await deleteMe(plain), [403, { error: SIGN_IN_AGAIN }]);
+  // The deletion page's button asks the provider for a new login, which the fake then makes.
+  const page = await html(s.t, "/profile/delete", plain);
+  const href = page.match(/href="(\/api\/auth\/sign-in\/social\?[^"]*provider=google[^"]*)"/)?.[1]?.replaceAll(
+    "&amp;",
+    "&",
+  );
+  assert(href, "the page offers Google's sign-in");
+  const query = Object.fromEntries(new URL(href, s.t.origin).searchParams);
+  assertEquals(query.fresh, "1");
+  const started = await startSocial(s.t, query, plain);
+  assertEquals(started.authorizationUrl.searchParams.get("max_age"), "0");
+  const back = await openCallback(s.t, await authorizeAt(started), `${plain}; ${started.binding}`);
+  assertEquals(back.headers.get("location"), "/profile/delete");
+  assertEquals(await deleteMe(cookieOf(back)!), [200, { success: true }]);
+});
+
+Deno.test("a provider that sends no auth_time: its sign-in counts from the sign-in itself, as before", async () => {
+  await using s = await socialSetup();
+  s.google.identity = { sub: "g-ravi", email: "ravi@example.com", email_verified: true, name: "Ravi" };
+  s.google.loggedInAt = Math.floor(Date.now() / 1000) - 60 * 60;
+  s.google.sendsAuthTime = false;
+  const cookie = cookieOf(await signInSocially(s.t, "google"))!;
+  const res = await s.t.json("DELETE", "/api/me", {
+    body: { confirm: "ravi@example.com" },
+    headers: { cookie, origin: s.t.origin },
+  });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
 });

@@ -56,6 +56,7 @@ export const handler = define.handlers({
       const { token } = await replaceSession(kv, {
         userId: user.id,
         previousToken: readSessionCookie(req, config.secure),
+        authenticatedAt: identity.authenticatedAt,
       });
       return new Response(null, {
         status: 302,

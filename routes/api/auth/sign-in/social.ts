@@ -24,6 +24,10 @@ const SocialSignIn = z.object({
   provider: z.string().max(64),
   callbackURL: RedirectTargetField.optional(),
   newUserCallbackURL: RedirectTargetField.optional(),
+  fresh: z.literal("1").optional().describe(
+    "`1`: ask the provider for a new login instead of its existing session (a fresh sign-in, which deleting an " +
+      "account without a password needs)",
+  ),
 });
 
 /** Checks the fields, stores the pending sign-in and returns the provider URL and the binding cookie. */
@@ -44,13 +48,15 @@ async function start(
     targets: { callbackURL, newUserCallbackURL },
     binding,
     appUrl: config.appUrl,
+    fresh: fields.fresh === "1",
   });
   return { url, cookie: oauthBindingCookie(config.secure, binding, STATE_TTL_MS) };
 }
 
 const START = "Stores the state and PKCE verifier for " + duration(STATE_TTL_MS) + " and sets the short-lived " +
   "cookie that binds them to this browser. `callbackURL` defaults to `/`, `newUserCallbackURL` to `callbackURL`; both " +
-  "must stay on this origin. Errors: an unknown provider 400 `PROVIDER_NOT_FOUND`, one without credentials 400 " +
+  "must stay on this origin. `fresh` `1` asks the provider for a new login instead of its existing session (`max_age=0`; " +
+  "what deleting an account without a password needs). Errors: an unknown provider 400 `PROVIDER_NOT_FOUND`, one without credentials 400 " +
   "`PROVIDER_NOT_CONFIGURED`, a foreign target 400 `INVALID_CALLBACK_URL` or `INVALID_NEW_USER_CALLBACK_URL`.";
 
 const TOO_MANY = `Over the sign-in limit of ${perWindow(RATE_LIMITS.signInPerIp)} per IP`;
