@@ -17,6 +17,7 @@ import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { endSessionsPatch, updateUserOps, type User, userKey } from "@/lib/users/users.ts";
 import { ConflictError, NotFoundError } from "@/lib/errors.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { keepSessionSubscriptionsOps } from "@/lib/push/subscriptions.ts";
 
 /** Session lifetime in ms. */
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -212,7 +213,8 @@ export function freshSignIn(session: Pick<Session, "createdAt" | "authenticatedA
 /**
  * Ends every other session of the user of `token` and keeps that one ("Sign out everywhere else"; docs/decisions.md,
  * Sessions, "Ending sessions"): one atomic write, checked against the user and the session as read, moves the user to
- * the next session epoch and the session with it (its times unchanged). The others are void at once.
+ * the next session epoch and the session with it (its times unchanged), and the push subscriptions that session made
+ * too (checked against their list): the others' sessions and subscriptions are void at once.
  * @returns false when the token has no live session (it ended or expired meanwhile: nothing was done).
  * @throws ConflictError after `ATTEMPTS` lost races with writes of the user or the session.
  */
@@ -222,11 +224,17 @@ export async function endOtherSessions(kv: Deno.Kv, token: string): Promise<bool
     if (!found || found.ended) return false;
     const { entry, user, hash } = found;
     const op = kv.atomic();
-    const { sessionEpoch } = updateUserOps(op, user, endSessionsPatch(user.value));
+    const { sessionEpoch } = endSessionsPatch(user.value);
+    updateUserOps(op, user, { sessionEpoch });
     const expireIn = Math.max(1, Date.parse(entry.value.expiresAt) - Date.now());
     op.check(entry)
       .set(entry.key, { ...entry.value, epoch: sessionEpoch }, { expireIn })
       .set(["sessions_by_user", user.value.id, hash], entry.value.id, { expireIn });
+    await keepSessionSubscriptionsOps(kv, op, {
+      userId: user.value.id,
+      sessionId: entry.value.id,
+      epoch: sessionEpoch,
+    });
     if ((await op.commit()).ok) return true;
   }
   throw new ConflictError("Sessions not ended: the user record kept changing");

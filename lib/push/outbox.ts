@@ -5,11 +5,13 @@
  * (and push configured) the message is posted, encrypted, to each of their subscriptions; with the e-mail channel on
  * for a type without an e-mail of its own, the notification is e-mailed through the e-mail outbox. A try claims the
  * message with a lease (`lib/jobs/lease.ts`) and records its outcome in a write checked against the claim (a drain
- * claims a page of messages in one write, and records ten outcomes a write). A
- * subscription whose push service answers 404 or 410 is deleted; one that fails (a network error, 429, a 5xx) is
- * tried again after each wait of `OUTBOX_RETRY_MS`, the others not; after the last wait the message is kept as
- * `failed` for 7 days. Other refusals (400, 403, 413) are not retried. A request that wrote something starts a drain
- * it does not wait for (`startPushDelivery`), and the `push-outbox` job (every minute) delivers whatever is due.
+ * claims a page of messages in one write, and records ten outcomes a write). A subscription made in a session epoch
+ * before the person's (its session was ended; docs/decisions.md, Push, "A subscription dies with its session") is
+ * never posted to and is deleted; one whose push service answers 404 or 410 is deleted; one that fails (a network
+ * error, 429, a 5xx) is tried again after each wait of `OUTBOX_RETRY_MS`, the others not; after the last wait the
+ * message is kept as `failed` for 7 days. Other refusals (400, 403, 413) are not retried. A request that wrote
+ * something starts a drain it does not wait for (`startPushDelivery`), and the `push-outbox` job (every minute)
+ * delivers whatever is due.
  *
  * Keys (owned by this module only):
  * - `["push_outbox", id]` → `PushMessage` (the notification's id);
@@ -30,7 +32,13 @@ import type { User } from "@/lib/users/users.ts";
 import { endpointAllowed } from "./hosts.ts";
 import { notificationMail } from "./notification_mail.tsx";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
-import { type PushSubscriptionRecord, removeSubscriptions, subscriptionsOfMany } from "./subscriptions.ts";
+import {
+  dropEndedSubscriptions,
+  type PushSubscriptionRecord,
+  removeSubscriptions,
+  subscriptionEnded,
+  subscriptionsOfMany,
+} from "./subscriptions.ts";
 
 /** A message of the outbox: the notification to deliver, and how its delivery stands. Times are ISO strings. */
 export interface PushMessage extends Claimable {
@@ -195,12 +203,13 @@ async function tryMessage(services: Services, message: PushMessage, recipient: R
   const { type, url } = message.notification;
   const { title, body } = notificationWords(message.notification, translatorOfPerson(user ?? {}));
   const channel = settings.channels[type as keyof typeof settings.channels] ?? { email: false, push: true };
-  const targets = !push || !channel.push
-    ? []
-    : subscriptions.filter((sub) =>
-      (message.remaining === null || message.remaining.includes(sub.endpoint)) &&
-      endpointAllowed(sub.endpoint, config.push.hosts)
-    );
+  const sessionEpoch = user?.sessionEpoch ?? 0;
+  const ended = subscriptions.some((sub) => subscriptionEnded(sub, sessionEpoch));
+  const targets = !push || !channel.push ? [] : subscriptions.filter((sub) =>
+    !subscriptionEnded(sub, sessionEpoch) &&
+    (message.remaining === null || message.remaining.includes(sub.endpoint)) &&
+    endpointAllowed(sub.endpoint, config.push.hosts)
+  );
   const payload = {
     title,
     body: body.length > PUSH_BODY_MAX ? `${body.slice(0, PUSH_BODY_MAX - 1)}…` : body,
@@ -255,6 +264,7 @@ async function tryMessage(services: Services, message: PushMessage, recipient: R
   const after = async () => {
     if (mailId) deliverSoon(services, mailId);
     if (gone.length > 0) await removeSubscriptions(kv, message.userId, gone);
+    if (ended) await dropEndedSubscriptions(kv, message.userId, sessionEpoch);
     if (outcome !== "delivered") log.warn("push not delivered", { id: message.id, attempts, outcome, errors });
   };
   return { outcome, write, after };

@@ -7,6 +7,11 @@
  * - `["push_subscriptions", userId]` → `PushSubscriptionRecord[]`, the person's subscriptions in one value, so the
  *   limit holds under concurrent requests (one checked write) and a delivery reads them in one get;
  * - `["push_endpoints", sha256(endpoint)]` → `userId`, whose the endpoint is.
+ *
+ * A subscription carries the session epoch and id of the session that made or last renewed it: once the person's
+ * session epoch moves past it (a password reset, "sign out everywhere else", a takeover; docs/decisions.md, Sessions,
+ * "Ending sessions") it is void, and the sender drops it (`dropEndedSubscriptions`); "sign out everywhere else" moves
+ * the caller's own session's subscriptions on with it (`keepSessionSubscriptionsOps`).
  */
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors.ts";
@@ -44,6 +49,21 @@ export interface PushSubscriptionRecord {
   endpoint: string;
   keys: { p256dh: string; auth: string };
   createdAt: string;
+  /** The session epoch of the session that made or last renewed it; absent (stored before it was kept): 0. */
+  epoch?: number;
+  /** The id (`Session.id`) of that session; absent on subscriptions stored before it was kept. */
+  sessionId?: string;
+}
+
+/** The session a subscription is made in: its id and epoch (`Session` of `lib/auth/sessions.ts`). */
+export interface SubscribingSession {
+  id: string;
+  epoch?: number;
+}
+
+/** Whether `sub` was made in a session epoch before `sessionEpoch` (the person's, `User.sessionEpoch`), so it is void. */
+export function subscriptionEnded(sub: Pick<PushSubscriptionRecord, "epoch">, sessionEpoch = 0): boolean {
+  return (sub.epoch ?? 0) < sessionEpoch;
 }
 
 /** A subscription as the API answers it: never its keys. */
@@ -100,16 +120,18 @@ export async function subscriptionsOfMany(
 }
 
 /**
- * Adds (or renews the keys of) the subscription `input` for `userId` at `now`, when its endpoint is allowed by `hosts`
- * (`PUSH_HOSTS`); an endpoint another person had is moved from them. One write checked against both people's lists
- * and the endpoint's owner.
+ * Adds (or renews the keys of) the subscription `input` for `userId`, made in `session`, at `now`, when its endpoint is
+ * allowed by `hosts` (`PUSH_HOSTS`); an endpoint another person had is moved from them. The record is stamped with the
+ * session's epoch and id (a renewal stamps it anew). One write checked against both people's lists and the endpoint's
+ * owner.
  * @throws InvalidInputError `HOST_REFUSED`, `BAD_KEYS`, or `TOO_MANY_SUBSCRIPTIONS` past `MAX_SUBSCRIPTIONS`; BusyError when races
  *   lost to other writers of these keys went on for `RETRY_BUDGET_MS` (a lost race reads again and tries again).
  */
 export async function addSubscription(
   kv: Deno.Kv,
-  { userId, input, hosts, now = new Date() }: {
+  { userId, session, input, hosts, now = new Date() }: {
     userId: string;
+    session: SubscribingSession;
     input: PushSubscriptionInput;
     hosts: readonly string[];
     now?: Date;
@@ -130,6 +152,8 @@ export async function addSubscription(
         endpoint: input.endpoint,
         keys: input.keys,
         createdAt: existing?.createdAt ?? now.toISOString(),
+        epoch: session.epoch ?? 0,
+        sessionId: session.id,
       };
       if (!existing && list.length >= MAX_SUBSCRIPTIONS) throw new InvalidInputError(TOO_MANY_SUBSCRIPTIONS);
       const next = existing ? list.map((sub) => sub === existing ? record : sub) : [...list, record];
@@ -158,19 +182,41 @@ export async function addSubscription(
  */
 export async function removeSubscriptions(kv: Deno.Kv, userId: string, endpoints: string[]): Promise<number> {
   const gone = new Set(endpoints);
+  return await removeWhere(kv, userId, (sub) => gone.has(sub.endpoint));
+}
+
+/**
+ * Removes `userId`'s subscriptions made in a session epoch before `sessionEpoch` (theirs as the sender read it): the
+ * sessions that made them were ended (docs/decisions.md, Push, "Subscriptions"). Checked against the list as read
+ * here, so a subscription renewed meanwhile from a live session stays. Returns how many were removed.
+ * @throws BusyError as `removeSubscriptions`.
+ */
+export async function dropEndedSubscriptions(kv: Deno.Kv, userId: string, sessionEpoch: number): Promise<number> {
+  return await removeWhere(kv, userId, (sub) => subscriptionEnded(sub, sessionEpoch));
+}
+
+/**
+ * Removes `userId`'s subscriptions for which `gone` holds, in one write checked against their list and their
+ * endpoints' owners as read (a lost race reads again and tries again). Returns how many were removed.
+ */
+async function removeWhere(
+  kv: Deno.Kv,
+  userId: string,
+  gone: (sub: PushSubscriptionRecord) => boolean,
+): Promise<number> {
   let removed = 0;
   await retrying(
     async () => {
       const entry = await kv.get<PushSubscriptionRecord[]>(listKey(userId));
       const list = entry.value ?? [];
-      const left = list.filter((sub) => !gone.has(sub.endpoint));
+      const left = list.filter((sub) => !gone(sub));
       removed = list.length - left.length;
       if (removed === 0) return true;
       const op = kv.atomic().check(entry);
       if (left.length > 0) op.set(entry.key, left);
       else op.delete(entry.key);
       for (const sub of list) {
-        if (!gone.has(sub.endpoint)) continue;
+        if (!gone(sub)) continue;
         const key = await endpointKey(sub.endpoint);
         const owner = await kv.get<string>(key);
         if (owner.value === userId) op.check(owner).delete(key);
@@ -180,6 +226,23 @@ export async function removeSubscriptions(kv: Deno.Kv, userId: string, endpoints
     RETRY_BUDGET_MS,
   );
   return removed;
+}
+
+/**
+ * Adds to `op` the move of `userId`'s subscriptions made in session `sessionId` to session epoch `epoch`, checked
+ * against their list as read here ("sign out everywhere else" keeps the caller's session, and so its phone's
+ * subscription; docs/decisions.md, Sessions, "Sign out everywhere else"). Nothing but the check when there are none.
+ */
+export async function keepSessionSubscriptionsOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  { userId, sessionId, epoch }: { userId: string; sessionId: string; epoch: number },
+): Promise<void> {
+  const entry = await kv.get<PushSubscriptionRecord[]>(listKey(userId));
+  op.check(entry);
+  const list = entry.value ?? [];
+  if (!list.some((sub) => sub.sessionId === sessionId)) return;
+  op.set(entry.key, list.map((sub) => sub.sessionId === sessionId ? { ...sub, epoch } : sub));
 }
 
 /** Deletes every subscription of `userId` (account deletion); idempotent. */

@@ -35,8 +35,10 @@ export const apiDocs = describeRoute({
   POST: {
     summary: "Subscribe this browser to push notifications",
     description: "The body is the browser's `PushSubscription.toJSON()`. Subscribing an endpoint again renews its " +
-      "keys; an endpoint another account had moves to this one. The endpoint's host must be in `PUSH_HOSTS` (and " +
-      `\`https:\` unless loopback). At most ${MAX_SUBSCRIPTIONS} per person.`,
+      "keys; an endpoint another account had moves to this one. A subscription belongs to the session that made or " +
+      'last renewed it and ends with it: a password reset, or "sign out everywhere else" done in another session. ' +
+      "The endpoint's host must be in `PUSH_HOSTS` (and `https:` unless loopback). " +
+      `At most ${MAX_SUBSCRIPTIONS} per person.`,
     access: ["session"],
     body: PushSubscriptionInputSchema,
     responses: {
@@ -65,7 +67,12 @@ export const handler = define.handlers({
     const { kv, config, push } = ctx.state.services;
     if (!push) throw new NotFoundError(PUSH_OFF);
     const input = await readBody(req, PushSubscriptionInputSchema);
-    const record = await addSubscription(kv, { userId: ctx.state.user.id, input, hosts: config.push.hosts });
+    const record = await addSubscription(kv, {
+      userId: ctx.state.user.id,
+      session: ctx.state.session,
+      input,
+      hosts: config.push.hosts,
+    });
     return Response.json({ subscription: subscriptionView(record) }, { status: 201 });
   },
 

@@ -117,7 +117,7 @@ Deno.test("subscriptions racing in step for one person's list: a lost race reads
   const hosts = t.services.config.push.hosts;
   const inputs = await Promise.all(Array.from({ length: 15 }, () => push.subscribe()));
   const outcomes = await Promise.allSettled(
-    inputs.map((input) => addSubscription(kv, { userId: me.user.id, input, hosts })),
+    inputs.map((input) => addSubscription(kv, { userId: me.user.id, session: { id: "one session" }, input, hosts })),
   );
   const refusals = outcomes.flatMap((outcome) => outcome.status === "rejected" ? [String(outcome.reason)] : []);
   assertEquals(outcomes.length - refusals.length, 10, refusals.join("; "));

@@ -75,7 +75,12 @@ async function buildPerson(t: TestApp): Promise<Person> {
   const device = cookies.find((pair) => pair.startsWith("known_device="))!.split("=")[1];
   const me: TestUser = { user, cookie, headers: { cookie, origin: t.origin } };
   await using push = await startFakePushService();
-  await addSubscription(t.kv, { userId: user.id, input: await push.subscribe(), hosts: [push.origin.slice(7)] });
+  await addSubscription(t.kv, {
+    userId: user.id,
+    session: { id: crypto.randomUUID() },
+    input: await push.subscribe(),
+    hosts: [push.origin.slice(7)],
+  });
   const ok = async (res: Promise<Response>, status = 200) => {
     const answer = await res;
     assertEquals(answer.status, status, await answer.clone().text());
