@@ -37,7 +37,7 @@ export function canManage(viewer: Viewer, listing: { userId: string | null }): b
 }
 
 /** True when `viewer` may set `isVerified` and `isActive`: admins only. */
-export function canModerate(viewer: Viewer): boolean {
+export function canModerate(viewer: Pick<User, "role"> | null | undefined): boolean {
   return viewer?.role === "admin";
 }
 

@@ -2,8 +2,9 @@
  * The one-time link of stored internships to organizations (docs/decisions.md, Trust, "The organization link"): the
  * `organizations-link` job walks the internship chunks in order and then the archive's blocks of closed and deleted
  * listings in order and, one commit per chunk (per block, in writes of at most `ARCHIVE_BATCH` listings), sets
- * `organizationId` on every record without one (making the organizations its names need), counts them toward their
- * organization, and holds those that ask applicants to pay (the never-pay rule applied to what was stored before it).
+ * `organizationId` on every record without one (making the organizations its names need) by the rule of the live path
+ * (a verified organization only for a listing its managers or an admin own), counts them toward their organization,
+ * and holds those that ask applicants to pay (the never-pay rule applied to what was stored before it).
  * Its progress is one record, `["organizations_meta", "link"]`: where it stands and what was done, written after every
  * chunk and block with the lease of the process running it, so a run that stops anywhere is taken up by the next from
  * where it stopped, two processes never run it at once, and a finished link costs one read per run. Between chunks and
@@ -17,7 +18,9 @@ import { moderationOf, moderationOnCreate } from "@/lib/moderation/moderation.ts
 import { moderationQueueOps } from "@/lib/moderation/queue.ts";
 import { countOps } from "@/lib/stats/counters.ts";
 import { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
-import { organizationCounts, resolveOrganizations } from "./store.ts";
+import { canModerate } from "@/lib/internships/policy.ts";
+import { getUserSummaries } from "@/lib/users/users.ts";
+import { organizationCounts, organizationsForPoster } from "./store.ts";
 
 /** The link's progress. */
 export interface LinkProgress extends Claimable {
@@ -55,17 +58,39 @@ export interface LinkRun {
 }
 
 /**
- * `record` linked to its organization (`ids` by name), and held when it asks applicants to pay and nothing decided on
- * it before; the same object when it is linked already.
+ * `record` linked to its organization (`ids` by record id; null leaves it unlinked), and held when it asks applicants
+ * to pay and nothing decided on it before; the same object when it is linked already, or stays unlinked and not held.
  */
-function linked(record: Internship, ids: ReadonlyMap<string, string>, now: string): Internship {
+function linked(record: Internship, ids: ReadonlyMap<string, string | null>, now: string): Internship {
   if (record.organizationId) return record;
-  const organizationId = ids.get(record.hiringOrganization);
-  if (!organizationId) return record;
+  const organizationId = ids.get(record.id) ?? null;
+  const next = organizationId === null ? record : { ...record, organizationId };
   const moderation = record.moderation ?? moderationOnCreate(record, now);
-  return moderation === moderationOf(record)
-    ? { ...record, organizationId }
-    : { ...record, organizationId, moderation };
+  return moderation === moderationOf(record) ? next : { ...next, moderation };
+}
+
+/**
+ * The organization each of `records` is linked to, by record id, as the live path links a listing its owner posts
+ * (docs/decisions.md, Trust, "Who lists under a verified name"): `organizationsForPoster` for each owner, trusted when
+ * an admin; a forgotten or unknown owner manages nothing. Null where a verified organization is not the owner's.
+ * @throws BusyError after 20 lost races on one name.
+ */
+async function organizationsOfOwners(
+  kv: Deno.Kv,
+  records: readonly Internship[],
+): Promise<Map<string, string | null>> {
+  const byOwner = Map.groupBy(records, (record) => record.userId);
+  const owners = await getUserSummaries(kv, [...byOwner.keys()].filter((id) => id !== null));
+  const ids = new Map<string, string | null>();
+  await Promise.all([...byOwner].map(async ([userId, owned]) => {
+    const owner = userId === null ? undefined : owners.get(userId);
+    const organizations = await organizationsForPoster(kv, {
+      names: owned.map((record) => record.hiringOrganization),
+      poster: { userId: owner?.id ?? null, trusted: canModerate(owner) },
+    });
+    for (const record of owned) ids.set(record.id, organizations.get(record.hiringOrganization) ?? null);
+  }));
+  return ids;
 }
 
 /** `progress` after a step: `step`'s fields, what it `done`, and the lease renewed. */
@@ -149,13 +174,12 @@ export async function linkOrganizations(
   ) => {
     countOps(op, organizationCounts(previous), organizationCounts(next));
     moderationQueueOps(op, "internships", previous, next);
-    counter.linked++;
+    if (next.organizationId) counter.linked++;
     if (moderationOf(next).status === "held" && moderationOf(previous).status !== "held") counter.held++;
   };
-  /** The mapper that links the records of `records` without an organization. */
+  /** The mapper that links the records of `records` without an organization, as their owners may be linked. */
   const linker = async (records: readonly Internship[]) => {
-    const names = records.filter((record) => !record.organizationId).map((record) => record.hiringOrganization);
-    const ids = names.length > 0 ? await resolveOrganizations(kv, names) : new Map<string, string>();
+    const ids = await organizationsOfOwners(kv, records.filter((record) => !record.organizationId));
     const now = new Date().toISOString();
     return (record: Internship) => linked(record, ids, now);
   };
@@ -190,7 +214,7 @@ export async function linkOrganizations(
       );
       if (progress && changed > 0) {
         held = await kv.get<LinkProgress>(PROGRESS) as Deno.KvEntry<LinkProgress>;
-        run.linked += changed;
+        run.linked += counter.linked;
         run.held += counter.held;
         run.chunks++;
         await pause();
@@ -224,7 +248,7 @@ export async function linkOrganizations(
           counter.held = counter.linked = 0;
           for (const [next, previous] of pairs) also(counter)(op, next, previous);
         });
-        done.linked += pairs.length;
+        done.linked += counter.linked;
         done.held += counter.held;
       }
       if (!await advance({ archiveCursor: key }, done)) return run;

@@ -302,6 +302,44 @@ Deno.test("the one-time link: every stored listing linked and counted, phrases h
   assertEquals([again.body.linked, again.body.chunks], [0, 0], "a finished link does nothing");
 });
 
+Deno.test("the one-time link follows the poster rule: a verified name links its managers' and admins' listings", async () => {
+  await using t = await createTestApp();
+  const [admin, manager, stranger] = [
+    await createTestUser(t, "admin"),
+    await createTestUser(t, "member"),
+    await createTestUser(t, "member"),
+  ];
+  const first = await postInternship(t, manager, { hiringOrganization: "Zeta Fintech", title: "Real Intern" });
+  const id = first.organization!.id;
+  const ops = t.kv.atomic();
+  addManagerOps(ops, id, manager.user.id, new Date().toISOString());
+  assert((await ops.commit()).ok);
+  assertEquals((await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { isVerified: true })).status, 200);
+  // Stored before organizations: each owner's listing under the verified name, and a stranger's under another name.
+  const owners = [manager.user.id, admin.user.id, stranger.user.id, null, stranger.user.id];
+  const records = generateInternships(owners.length, [stranger.user.id], { seed: 5 }).map((record, i) => ({
+    ...record,
+    userId: owners[i],
+    hiringOrganization: i === 4 ? "Plain Co" : "zeta fintech",
+    deletedAt: null,
+  }));
+  records[2] = { ...records[2], description: "Pay a security deposit of ₹2,000 before joining." };
+  await importInternships(t.kv, records);
+
+  const run = await call(t, admin, "POST", "/api/admin/jobs/organizations-link/run");
+  assertEquals([run.status, run.body.linked, run.body.held], [200, 3, 1]);
+  const organizationOf = async (i: number) =>
+    (await call(t, admin, "GET", `/api/internships/${records[i].id}`)).body.internship.organization?.slug ?? null;
+  assertEquals(
+    await Promise.all(owners.map((_, i) => organizationOf(i))),
+    ["zeta-fintech", "zeta-fintech", null, null, "plain-co"],
+    "the stranger's and the forgotten owner's listings stay unlinked",
+  );
+  assertEquals((await profile(t, "zeta-fintech")).body.stats.internships, 3, "its own listings only");
+  const queue = await call(t, admin, "GET", "/api/admin/moderation");
+  assertEquals(queue.body.items.map((item: { listing: { id: string } }) => item.listing.id), [records[2].id]);
+});
+
 Deno.test("the link resumes where a stopped run left off, and two runs at once link each listing once", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
