@@ -1,11 +1,13 @@
 /**
  * One purchase in the admin purchase table (a row of a `STACKED_TABLE`): the buyer, date, toolkit and coupon, amount,
- * status with its refund, and the actions: refund the purchase or an extra payment not refunded yet, and the receipt.
+ * status with its refund and each extra payment (money due back) with why it is owed and its refund, and the actions:
+ * refund the purchase or an extra payment not refunded yet, and the receipt (docs/decisions.md, Money operations).
  */
 import { Cell } from "@/components/StackedTable.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { PendingRefund } from "@/lib/browser/use_refund.ts";
 import type { AdminPurchaseRow } from "@/lib/purchases/admin.ts";
+import type { ExtraPaymentReason } from "@/lib/purchases/purchases.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
 const STATUS_STYLE: Record<AdminPurchaseRow["paymentStatus"], string> = {
@@ -13,6 +15,16 @@ const STATUS_STYLE: Record<AdminPurchaseRow["paymentStatus"], string> = {
   paid: "bg-green-100 text-green-900",
   failed: "bg-slate-200 text-slate-900",
   refunded: "bg-red-100 text-red-900",
+};
+
+/** The message of each reason an extra payment is owed back; `unknown` for entries written before reasons were kept. */
+const EXTRA_REASON_KEY: Record<ExtraPaymentReason | "unknown", string> = {
+  "already paid": "admin.purchases.extraReason.alreadyPaid",
+  "already owned": "admin.purchases.extraReason.alreadyOwned",
+  "coupon unavailable": "admin.purchases.extraReason.couponUnavailable",
+  "account deleted": "admin.purchases.extraReason.accountDeleted",
+  "amount mismatch": "admin.purchases.extraReason.amountMismatch",
+  unknown: "admin.purchases.extraReason.unknown",
 };
 
 /** The row of purchase `p`; `onRefund` picks one of its payments to refund, unless `busy`. */
@@ -49,6 +61,24 @@ export function PurchaseRow({ p, busy, onRefund }: {
             })}
           </span>
         )}
+        {p.extraPayments.map((extra) => (
+          <span key={extra.orderId} class="mt-1 block text-xs text-slate-700">
+            {t("admin.purchases.extra", {
+              known: extra.amount === null ? "no" : "yes",
+              amount: extra.amount === null ? "" : t.minorUnits(extra.amount, extra.currency),
+              reason: t.dynamic(EXTRA_REASON_KEY[extra.reason ?? "unknown"]),
+            })}
+            {extra.refund && (
+              <span class="block">
+                {t("admin.purchases.extraRefund", {
+                  amount: t.minorUnits(extra.refund.amount, extra.currency),
+                  date: t.date(extra.refund.at),
+                  status: t.dynamic(`admin.purchases.refundStatus.${extra.refund.status}`),
+                })}
+              </span>
+            )}
+          </span>
+        ))}
       </Cell>
       <Cell>
         <div class="flex flex-wrap gap-2">

@@ -29,6 +29,7 @@ import { layoutDefects, phoneContext } from "@/tests/helpers/phone.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
+import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
@@ -139,6 +140,16 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
   const [post] = (await adminJson(t, "/api/admin/ungatekeep", cookie)).posts;
   const [organization] = (await adminJson(t, "/api/admin/organizations", cookie)).organizations;
   const [reported] = (await adminJson(t, "/api/admin/reports", cookie)).targets;
+  // The newest purchase was paid again twice: the list says why each payment is owed back, one of them refunded.
+  const [paid] = (await adminJson(t, "/api/admin/purchases?status=paid", cookie)).purchases;
+  const stored = await t.kv.get<PurchaseRecord>(["purchases", paid.id]);
+  const refund = { id: "rfnd_e2e", paymentId: "pay_e2e_1", amount: 29900, reason: null, by: admin!.id };
+  const extraPayments: PurchaseRecord["extraPayments"] = [
+    { orderId: "order_e2e_1", paymentId: "pay_e2e_1", amount: 29900, at: paid.createdAt, reason: "already paid" },
+    { orderId: "order_e2e_2", paymentId: "pay_e2e_2", amount: 29900, at: paid.createdAt, reason: "coupon unavailable" },
+  ];
+  extraPayments[0].refund = { ...refund, at: paid.createdAt, status: "pending", processedAt: null };
+  assert((await t.kv.atomic().check(stored).set(stored.key, { ...stored.value!, extraPayments }).commit()).ok);
   const paths = [
     "/admin",
     "/admin/users",
@@ -175,6 +186,9 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
     await fetchesDrawn(page);
     if (await page.locator("html").getAttribute("lang") !== "hi") found.push(`${path}: not in Hindi`);
     if (!await page.getByText("एडमिन मेन्यू").isVisible()) found.push(`${path}: the admin menu is not in Hindi`);
+    if (path === "/admin/purchases" && !await page.getByText(/वापस देना है: दो बार पेमेंट हुआ/).isVisible()) {
+      found.push(`${path}: no reason for the payment owed back`);
+    }
     found.push(...(await layoutDefects(page)).map((line) => `${path}: ${line}`));
     found.push(...(await seriousA11yViolations(page)).map((line) => `${path}: ${line}`));
   }
