@@ -7,7 +7,7 @@
  * tracker item), retried on a lost race.
  */
 import { BusyError, ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
-import type { FieldProblem } from "@/lib/field_messages.ts";
+import { type FieldProblem, fieldProblem } from "@/lib/field_messages.ts";
 import type { ObjectStore, StoredObject } from "@/lib/files/object_store.ts";
 import {
   type Internship,
@@ -136,7 +136,9 @@ export function timeoutDueAt(deadline: string | null, createdAt: string): string
  * `given` checked against the internship's `questions`: one answer per known question, every required one answered.
  * Returns the answers with each question's text as asked, in the questions' order (empty answers left out).
  * @throws InvalidInputError `UNKNOWN_QUESTION` for an answer to a question the internship does not have (or a second
- *   answer to one), `ANSWER_REQUIRED` when a required question has no answer; each with the field `answers.{id}`.
+ *   answer to one), `ANSWER_REQUIRED` when a required question has no answer; each with the field `answers.{id}`, its
+ *   sentence a catalogue message (`fieldProblem`), so a page shows it in its language (docs/decisions.md, Languages,
+ *   "Field errors").
  */
 export function checkAnswers(questions: readonly Question[], given: readonly { questionId: string; answer: string }[]) {
   const known = new Set(questions.map((question) => question.id));
@@ -144,14 +146,14 @@ export function checkAnswers(questions: readonly Question[], given: readonly { q
   const unknown: FieldProblem[] = [];
   for (const { questionId } of given) {
     if (!known.has(questionId) || seen.has(questionId)) {
-      unknown.push({ field: `answers.${questionId}`, message: "This question is not asked here." });
+      unknown.push(fieldProblem(`answers.${questionId}`, { key: "fields.questionNotAsked" }));
     }
     seen.add(questionId);
   }
   if (unknown.length > 0) throw new InvalidInputError(UNKNOWN_QUESTION, unknown);
   const byId = new Map(given.map((answer) => [answer.questionId, answer.answer]));
   const missing = questions.filter((question) => question.required && !byId.get(question.id))
-    .map((question) => ({ field: `answers.${question.id}`, message: "Answer this question." }));
+    .map((question) => fieldProblem(`answers.${question.id}`, { key: "fields.answerQuestion" }));
   if (missing.length > 0) throw new InvalidInputError(ANSWER_REQUIRED, missing);
   return questions.flatMap((question): Answer[] => {
     const answer = byId.get(question.id);

@@ -11,6 +11,8 @@ import { addInternships } from "@/tests/fixtures/internships.ts";
 import { answersFor, applicant, applyTo, platformInternship, sendApplication } from "@/tests/fixtures/applications.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { istToday } from "@/lib/dates.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
 
 /** Status and body of `res`. */
 async function answer(res: Response) {
@@ -83,7 +85,11 @@ Deno.test("bad input: a missing required answer, unknown questions, long answers
     status: 400,
     body: {
       error: "Answer every required question",
-      fields: [{ field: `answers.${required.id}`, message: "Answer this question." }],
+      fields: [{
+        field: `answers.${required.id}`,
+        message: "Answer this question.",
+        messageKey: "fields.answerQuestion",
+      }],
     },
   });
   const blank = await sendApplication(t, student, internship.id, {
@@ -99,9 +105,19 @@ Deno.test("bad input: a missing required answer, unknown questions, long answers
     status: 400,
     body: {
       error: "Unknown question",
-      fields: [{ field: "answers.q12345678", message: "This question is not asked here." }],
+      fields: [{
+        field: "answers.q12345678",
+        message: "This question is not asked here.",
+        messageKey: "fields.questionNotAsked",
+      }],
     },
   });
+  // A page in Hindi shows both sentences in Hindi, as every other field's (`fieldText`).
+  const hindi = translatorFor("hi");
+  assertEquals(
+    [...missing.body.fields, ...unknown.body.fields].map((problem) => fieldText(hindi, problem)),
+    ["इस सवाल का जवाब दें।", "यह सवाल यहाँ पूछा ही नहीं गया है।"],
+  );
   const twice = await sendApplication(t, student, internship.id, {
     answers: [{ questionId: required.id, answer: "x" }, { questionId: required.id, answer: "y" }],
   });

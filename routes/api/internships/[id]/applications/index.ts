@@ -61,7 +61,8 @@ export const apiDocs = describeRoute({
     body: ApplyBodySchema,
     responses: {
       201: { description: "The application", schema: z.strictObject({ application: ApplicationSchema }) },
-      400: `${TAKES_LINK}; ${CLOSED}; ${NO_RESUME_YET}; ${ANSWER_REQUIRED}; ${UNKNOWN_QUESTION}; or a bad field`,
+      400: `${TAKES_LINK}; ${CLOSED}; ${NO_RESUME_YET}; ${ANSWER_REQUIRED} or ${UNKNOWN_QUESTION}, with ` +
+        "`fields` `answers.{questionId}` (`messageKey` `fields.answerQuestion`, `fields.questionNotAsked`); or a bad field",
       403: "An unverified e-mail, or one's own internship",
       404: "An unknown internship, or one the public may not read",
       409: ALREADY_APPLIED,
