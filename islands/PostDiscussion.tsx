@@ -8,8 +8,9 @@
  * the comment, reply and edit forms are plain forms posting to the post's page, and "Reply", "Edit" and "Delete" are
  * links to the page with the reply form (`?replyTo=`), the edit form (`?editComment=`) or the page's own confirmation
  * (`?deleteComment=`) open, and "Show more comments" a link to the page with a page more (`?comments=`, which the links
- * and forms then keep) (docs/decisions.md, Islands, "Forms work without JavaScript"); hydrated, each opens in place
- * (delete in a dialog, more comments loaded below).
+ * and forms then keep; a page holds 100 threads at most, and "Earlier comments" above them links to the ones before)
+ * (docs/decisions.md, Islands, "Forms work without JavaScript"); hydrated, each opens in place (delete in a dialog, more
+ * comments loaded below) but "Earlier comments", which stays a link.
  */
 import { type ApiFailure, failureMessage, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { useState } from "preact/hooks";
@@ -74,6 +75,11 @@ export interface PostDiscussionProps extends DiscussionStart {
   draft?: CommentDraft;
   /** Threads shown before the last page (`?comments=`; 0: the first page only), kept by the links and forms. */
   shown?: number;
+  /**
+   * The `?comments=` of the threads before the first one given (0: the first page), for "Earlier comments"; null or
+   * absent when the threads given start at the first.
+   */
+  earlier?: number | null;
   /** The island's messages (`POST_DISCUSSION_TEXT`). */
   text: IslandText;
 }
@@ -378,6 +384,9 @@ function Discussion(props: PostDiscussionProps) {
   );
 
   const commentCount = threads.reduce((n, t) => n + (t.isDeleted ? 0 : 1) + t.replies.length, 0);
+  /** How many threads come before the first one here (a page that starts further on: `earlier`). */
+  const before = props.pagination.offset;
+  const earlier = props.earlier ?? null;
   return (
     <section aria-labelledby="discussion-title" class="mt-10 space-y-6 border-t border-slate-200 pt-6">
       <div
@@ -423,10 +432,18 @@ function Discussion(props: PostDiscussionProps) {
       </div>
       <h2 id="discussion-title" class="text-xl font-semibold text-slate-900">
         {t("ungatekeep.discussion.title")}
-        {commentCount > 0 && ` (${commentCount}${pagination.hasMore ? "+" : ""})`}
+        {commentCount > 0 && ` (${commentCount}${pagination.hasMore || before > 0 ? "+" : ""})`}
       </h2>
       <p role="status" aria-live="polite" class="sr-only">{message}</p>
       {error && <Notice kind="error">{error}</Notice>}
+      {earlier !== null && (
+        <a
+          href={`${earlier ? `?comments=${earlier}` : action}#discussion-title`}
+          class={`inline-block ${SECONDARY_BUTTON}`}
+        >
+          {t("ungatekeep.discussion.earlier")}
+        </a>
+      )}
       {threads.length === 0
         ? (
           <p class="text-slate-700">
@@ -442,9 +459,9 @@ function Discussion(props: PostDiscussionProps) {
             ))}
           </ol>
         )}
-      {threads.length < pagination.total && (
+      {before + threads.length < pagination.total && (
         <a
-          href={`?comments=${threads.length}#${
+          href={`?comments=${before + threads.length}#${
             threads.length ? `comment-${threads[threads.length - 1].id}` : "discussion-title"
           }`}
           class={`inline-block ${SECONDARY_BUTTON}`}

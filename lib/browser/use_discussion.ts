@@ -15,7 +15,7 @@ import type { ReactionsAnswer } from "@/lib/comments/reactions.ts";
 /** A write's outcome: done (with what it made), or refused with the API's answer. */
 export type Outcome<T = Record<never, never>> = ({ ok: true } & T) | { ok: false; failure: ApiFailure };
 
-/** The discussion as the page rendered it: the first page of threads and the reactions. */
+/** The discussion as the page rendered it: a page of threads (the first, or from `pagination.offset`) and the reactions. */
 export interface DiscussionStart {
   postId: string;
   comments: CommentThread[];
@@ -101,11 +101,12 @@ export function useDiscussion(start: DiscussionStart) {
     return { ok: true };
   };
 
-  /** Loads the next page of threads (nothing while one is loading). */
+  /** Loads the next page of threads, after those the page started after (nothing while one is loading). */
   const loadMore = async (): Promise<Outcome> => {
     if (loading.current) return { ok: true };
     loading.current = true;
-    const res = await fetchJson<CommentPage>(`/api/ungatekeep/${postId}/comments?offset=${threads.length}`);
+    const offset = start.pagination.offset + threads.length;
+    const res = await fetchJson<CommentPage>(`/api/ungatekeep/${postId}/comments?offset=${offset}`);
     loading.current = false;
     if (!res.ok) return { ok: false, failure: res };
     setThreads((all) => [...all, ...res.data.comments.filter((c) => !all.some((t) => t.id === c.id))]);

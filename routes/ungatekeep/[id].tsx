@@ -9,7 +9,9 @@
  * opens the reply form of that comment ("Reply"), `?editComment={commentId}` the edit form of the reader's own comment
  * within its edit window ("Edit"), `?deleteComment={commentId}` a confirmation naming a comment the reader may delete
  * ("Delete"), `?comments={n}` the first `n` threads and a page more ("Show more comments", which the links and forms
- * then keep; at most 100 threads in all, as the API's page); the island intercepts each.
+ * then keep), of which a render holds the last 100 at most (the API's page), with "Earlier comments" above them to the
+ * threads before; an `n` at or past the number of threads is the 404 page (docs/decisions.md, Guest pages, "Pages past
+ * the end"); the island intercepts each but "Earlier comments".
  *
  * `POST /ungatekeep/{id}` is the discussion without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): `intent=comment` with `content` and `parentId` (a reply) writes a comment as
@@ -45,6 +47,8 @@ import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { DomainError, ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { assertWithinList } from "@/lib/http/list_pages.ts";
+import type { User } from "@/lib/users/users.ts";
 import { fieldProblems } from "@/lib/field_messages.ts";
 import {
   CommentCreateSchema,
@@ -67,19 +71,23 @@ export const routeOptions: RouteOptions = { personLimit: "reactions" };
 /** Threads the page shows at first, and adds with each "Show more comments". */
 const THREADS_PAGE = 20;
 
-/**
- * `?comments=` and the forms' `comments` field: threads shown before the last page shown, a whole number from 0; one
- * beyond `THREADS_MAX - THREADS_PAGE` counts as that, so one render holds at most the API's `THREADS_MAX` threads.
- */
-const ShownSchema = z.coerce.number().int().min(0).transform((shown) => Math.min(shown, THREADS_MAX - THREADS_PAGE));
+/** `?comments=` and the forms' `comments` field: threads shown before the last page shown, a whole number from 0. */
+const ShownSchema = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-/**
- * Where "Show more comments" went on without JavaScript (`?comments=`, a form's `comments`), capped by `ShownSchema`;
- * 0 when absent or invalid.
- */
+/** Where "Show more comments" went on without JavaScript (`?comments=`, a form's `comments`); 0 when absent or invalid. */
 function shownOf(value: string | null): number {
   const shown = ShownSchema.safeParse(value || 0);
   return shown.success ? shown.data : 0;
+}
+
+/**
+ * The threads a render holds for `shown`: the first `shown` and a page more, the last `THREADS_MAX` of them at most (one
+ * page of the API), as `offset` and `limit`.
+ */
+function windowOf(shown: number): { offset: number; limit: number } {
+  const end = shown + THREADS_PAGE;
+  const offset = Math.max(0, end - THREADS_MAX);
+  return { offset, limit: end - offset };
 }
 
 interface Data {
@@ -88,6 +96,8 @@ interface Data {
   discussion: CommentPage | null;
   /** Threads shown before the last page (`?comments=`), kept by the discussion's links and forms. */
   shown: number;
+  /** The `?comments=` of the threads before the rendered ones (0: the first page); null when they start at the first. */
+  earlier: number | null;
   /** What a refused plain HTML comment or edit left: its text, the comment it replied to or edits, and why. */
   draft?: CommentDraft;
   /** The reader's own comment whose edit form is open (`?editComment=`, within its edit window). */
@@ -108,19 +118,25 @@ function commentIn(discussion: CommentPage | null, id: string | null): CommentVi
 const factsOf = (comment: CommentView) => ({ ...comment, userId: comment.user?.id ?? null });
 
 /**
- * The post `id` as `state`'s viewer reads it, with its first `shown` threads and a page more (none for a preview).
+ * The post `id` as `state`'s viewer reads it, with its first `shown` threads and a page more, the last `THREADS_MAX` of
+ * them at most (`windowOf`; none for a preview).
  */
 async function postWithDiscussion(state: RouteContext["state"], id: string, shown: number): Promise<Data> {
   const { kv } = state.services;
   const { user } = state;
   const post = canManagePosts(user) ? await getPostForAdmin(kv, id, user) : await getPost(kv, { id, viewer: user });
+  const window = windowOf(shown);
   const [discussion, report] = await Promise.all([
-    isLive(post)
-      ? listComments(kv, { postId: post.id, viewer: user, query: { limit: shown + THREADS_PAGE, offset: 0 } })
-      : null,
+    isLive(post) ? listComments(kv, { postId: post.id, viewer: user, query: window }) : null,
     user ? openReportOf(kv, { userId: user.id, kind: "post", targetId: post.id }) : null,
   ]);
-  return { post, discussion, shown, reportedAt: report?.createdAt ?? null };
+  const earlier = window.offset > 0 ? Math.max(0, window.offset - THREADS_PAGE) : null;
+  return { post, discussion, shown, earlier, reportedAt: report?.createdAt ?? null };
+}
+
+/** How many threads post `postId` has, as `viewer` reads its discussion. */
+async function threadCount(kv: Deno.Kv, postId: string, viewer: User): Promise<number> {
+  return (await listComments(kv, { postId, viewer, query: { limit: 1, offset: 0 } })).pagination.total;
 }
 
 /** The `id` of an edit or delete: a comment's id, as the API's `parentId` takes one. */
@@ -139,6 +155,7 @@ export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const params = ctx.url.searchParams;
     const data = await postWithDiscussion(ctx.state, ctx.params.id, shownOf(params.get("comments")));
+    if (data.discussion) assertWithinList(data.shown, data.discussion.pagination.total);
     const { user } = ctx.state;
     const editing = commentIn(data.discussion, params.get("editComment"));
     const doomed = commentIn(data.discussion, params.get("deleteComment"));
@@ -172,7 +189,10 @@ export const handler = define.handlers<Data>({
       const id = postedCommentId(form.id);
       await commentOnPost(kv, { postId: ctx.params.id, id });
       await removeComment(kv, id, user);
-      return seeOther(`${here}?commentDeleted=1${shown ? `&comments=${shown}` : ""}#discussion-notice`);
+      // The thread it removed may have been the only one of the last page: then that page is one back.
+      const left = shown ? await threadCount(kv, ctx.params.id, user) : 0;
+      const back = shown >= left ? Math.max(0, shown - THREADS_PAGE) : shown;
+      return seeOther(`${here}?commentDeleted=1${back ? `&comments=${back}` : ""}#discussion-notice`);
     }
     if (form.intent === "editComment") {
       const id = postedCommentId(form.id);
@@ -332,6 +352,7 @@ export default define.page<Data>(function PostPage({ data: { post, discussion, d
           replyTo={draft?.parentId ?? url.searchParams.get("replyTo")}
           editComment={draft?.commentId ?? data.editComment}
           shown={data.shown}
+          earlier={data.earlier}
           draft={draft}
           text={t.island(POST_DISCUSSION_TEXT)}
         />

@@ -365,25 +365,63 @@ Deno.test("the post page's Show more comments is a link: ?comments= shows a page
   assert(page.getElementById(location.hash.slice(1))?.textContent?.includes("A reply far down"));
 });
 
-Deno.test("the post page renders at most the API's 100 threads: ?comments= beyond 80 counts as 80", async () => {
+Deno.test("without JavaScript every thread is reached: a page holds 100, Earlier comments links back, past the end 404", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
   const writers = await Promise.all(Array.from({ length: 11 }, () => createTestUser(t)));
+  const tops: string[] = [];
   for (let i = 0; i < 105; i++) {
     const input = { content: `Comment ${i}` };
-    await createComment(t.kv, { postId: post.id, author: writers[i % 11].user, input, appUrl: t.origin });
+    const { comment } = await createComment(t.kv, {
+      postId: post.id,
+      author: writers[i % 11].user,
+      input,
+      appUrl: t.origin,
+    });
+    tops.push(comment.id);
   }
   const here = `/ungatekeep/${post.id}`;
-  const count = async (query: string) => {
+  const pageOf = async (query: string) => {
     const res = await t.fetch(`${here}${query}`, { headers: writers[0].headers });
-    assertEquals(res.status, 200);
-    return htmlDocument(await res.text()).querySelectorAll("ol > li > article").length;
+    assertEquals(res.status, 200, query);
+    const page = htmlDocument(await res.text());
+    const link = (text: string) =>
+      [...page.querySelectorAll("a")].find((a) => a.textContent === text)?.getAttribute("href");
+    return {
+      threads: [...page.querySelectorAll("ol > li > article")].map((a) =>
+        a.getAttribute("id")?.slice("comment-".length)
+      ),
+      more: link("Show more comments"),
+      earlier: link("Earlier comments"),
+    };
   };
-  assertEquals(await count("?comments=80"), 100);
-  for (const beyond of ["81", "1000", "1001", "1e9"]) assertEquals(await count(`?comments=${beyond}`), 100, beyond);
-  const res = await postForm(t, writers[10], here, { intent: "comment", content: "Last", comments: "1000" });
+  let page = await pageOf("?comments=80");
+  assertEquals([page.threads, page.earlier], [tops.slice(0, 100), undefined]);
+  assertEquals(page.more, `?comments=100#comment-${tops[99]}`, "Show more goes on past 100");
+  page = await pageOf("?comments=100");
+  assertEquals([page.threads, page.more], [tops.slice(20), undefined], "the last 100 of 120 at most: all up to 105");
+  assertEquals(page.earlier, `${here}#discussion-title`, "the threads before: the first page");
+  page = await pageOf("?comments=104");
+  assertEquals([page.threads, page.earlier], [tops.slice(24), "?comments=4#discussion-title"]);
+  assertEquals((await pageOf("?comments=4")).threads, tops.slice(0, 24));
+  for (const past of ["105", "1000", "1e9"]) {
+    const res = await t.fetch(`${here}?comments=${past}`, { headers: writers[0].headers });
+    assertEquals(res.status, 404, past);
+    await res.body?.cancel();
+  }
+
+  // A form keeps its page; deleting the only thread of the last page goes one page back.
+  const res = await postForm(t, writers[10], here, { intent: "comment", content: "Last", comments: "100" });
   assertEquals(res.status, 303);
-  assertEquals(new URL(res.headers.get("location")!, t.origin).search, "?comments=80", "a form's value is capped too");
+  const location = new URL(res.headers.get("location")!, t.origin);
+  assertEquals(location.search, "?comments=100");
+  const last = location.hash.slice("#comment-".length);
+  assertEquals((await pageOf("?comments=105")).threads, [...tops.slice(25), last]);
+  const gone = await postForm(t, writers[10], here, { intent: "deleteComment", id: last, comments: "105" });
+  assertEquals(gone.status, 303);
+  const back = new URL(gone.headers.get("location")!, t.origin);
+  assertEquals(back.search, "?commentDeleted=1&comments=85");
+  assertEquals((await pageOf(back.search)).threads, tops.slice(5));
 });
 
 Deno.test("comments: the 11th comment in a minute gets 429 with Retry-After, also with RATE_LIMITS=off", async () => {
