@@ -140,7 +140,7 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
   const [post] = (await adminJson(t, "/api/admin/ungatekeep", cookie)).posts;
   const [organization] = (await adminJson(t, "/api/admin/organizations", cookie)).organizations;
   const [reported] = (await adminJson(t, "/api/admin/reports", cookie)).targets;
-  // The newest purchase was paid again twice: the list says why each payment is owed back, one of them refunded.
+  // The newest paid purchase was paid again twice: the list says why each payment is owed back, one refunded.
   const [paid] = (await adminJson(t, "/api/admin/purchases?status=paid", cookie)).purchases;
   const stored = await t.kv.get<PurchaseRecord>(["purchases", paid.id]);
   const refund = { id: "rfnd_e2e", paymentId: "pay_e2e_1", amount: 29900, reason: null, by: admin!.id };
