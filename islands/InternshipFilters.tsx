@@ -65,6 +65,7 @@ export const INTERNSHIP_FILTERS_TEXT = [
   "trust.verified.word",
   "trust.verified.organization",
   "trust.verified.listing",
+  "trust.checked.word",
   "common.pagination.",
   "common.errors.",
   // The field sentences a refused list query can carry (a stipend, a long search, an unknown type or order).

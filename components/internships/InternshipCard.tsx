@@ -160,8 +160,9 @@ export function InternshipCard(
         <div class="flex flex-wrap items-center gap-3">
           {isVerifiedListing(internship) && (
             <VerifiedBadge
-              word={t("trust.verified.word")}
+              word={t(byOrganization ? "trust.verified.word" : "trust.checked.word")}
               label={t(byOrganization ? "trust.verified.organization" : "trust.verified.listing")}
+              by={byOrganization ? "organization" : "listing"}
             />
           )}
           {signedIn !== undefined && (

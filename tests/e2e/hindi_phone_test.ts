@@ -380,7 +380,7 @@ Deno.test("a member who chose Hindi posts and edits an internship on a phone, an
   const card = page.getByRole("article", { name: "डेटा विश्लेषण इंटर्न" });
   await card.getByText("रिमोट").waitFor();
   const badge = card.getByTitle("एक एडमिन ने यह लिस्टिंग जाँची है");
-  assert((await badge.innerText()).startsWith("वेरिफ़ाइड"), "the verified badge in Hindi");
+  assert((await badge.innerText()).startsWith("जाँची गई"), "the badge of an admin's check, in Hindi");
   await assertHindiPage(page, "/internships after the island loaded results");
 });
 

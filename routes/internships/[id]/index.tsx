@@ -12,7 +12,7 @@
 import { define } from "@/lib/platform/define.ts";
 import type { ComponentChildren } from "preact";
 import { Deadline, InternshipBadges, OrganizationLink, TagList } from "@/components/internships/InternshipCard.tsx";
-import { VerifiedBadge } from "@/components/organizations/OrganizationBadge.tsx";
+import { UnverifiedBadge, VerifiedBadge } from "@/components/organizations/OrganizationBadge.tsx";
 import { isVerifiedListing, verifiedBy } from "@/lib/browser/organization_format.ts";
 import { ApplicationsToggle, EditInternshipLink } from "@/components/internships/links.tsx";
 import { TIMING_KEYS, TYPE_KEYS } from "@/lib/browser/internship_format.ts";
@@ -173,10 +173,12 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
           <div class="flex flex-wrap items-center gap-3">
             {isVerifiedListing(internship) && (
               <VerifiedBadge
-                word={t("trust.verified.word")}
+                word={t(verifiedBy(internship) === "organization" ? "trust.verified.word" : "trust.checked.word")}
                 label={t.dynamic(`trust.verified.${verifiedBy(internship)}`)}
+                by={verifiedBy(internship)}
               />
             )}
+            {!internship.organization?.isVerified && <UnverifiedBadge word={t("trust.verified.notOrganization")} />}
             {!internship.deletedAt && internship.isActive && internship.moderation.status === "clear" && (
               <SaveListing
                 kind="internships"
@@ -334,6 +336,9 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
 
       {!manage && (
         <div class="mt-8">
+          <p class="mb-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+            {t("trust.neverPay.student")}
+          </p>
           <ReportControl
             kind="internship"
             id={internship.id}

@@ -124,7 +124,7 @@ Deno.test("cards show the stipend in rupees, Unpaid, the deadline and the verifi
   assertMatch(html, /\(Closes in [\d,]+ days\)/);
   assert(html.includes("(Closed)"), "a past deadline shows Closed");
   assertEquals(html.match(/>Closed</g)?.length, 1, "the Closed badge of the closed listing only");
-  assertEquals(html.match(/>\s*Verified\s*</g)?.length, 1);
+  assertEquals(html.match(/>\s*Checked\s*</g)?.length, 1, "an admin's check of a listing");
   const data = await page(t, "/internships?types=hybrid");
   // The filter island's messages (in a script) hold every stipend sentence; the cards are what counts.
   const cards = data.html.replace(/<script[\s\S]*?<\/script>/g, "");

@@ -111,8 +111,28 @@ Deno.test("cards say the stipend, Unpaid or Stipend not stated, and show the bad
   for (const text of ["₹8,000 a month", "₹1 a month", "Unpaid", "Stipend not stated"]) {
     assert(html.includes(text), text);
   }
-  assertEquals(html.match(/>\s*Verified<span class="sr-only">/g)?.length, 2, "two verified badges");
-  assert(html.includes("the organization is verified") && html.includes("an admin checked this listing"));
+  assertEquals(html.match(/>\s*Verified<span class="sr-only">: the organization is verified/g)?.length, 1);
+  assertEquals(html.match(/>\s*Checked<span class="sr-only">: an admin checked this listing/g)?.length, 1);
+});
+
+Deno.test("a listing's page tells a verified organization from an admin's check, says an unverified one, and that real internships never ask to pay", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const { byOrganization, byAdmin, verify } = await seed(t, admin);
+  await verify(true);
+  const read = async (id: string, query = "") =>
+    await (await t.fetch(`/internships/${id}${query}`, { headers: student.headers })).text();
+  const verified = await read(byOrganization.id);
+  assert(/>\s*Verified<span class="sr-only">/.test(verified) && !verified.includes("Organization not verified"));
+  const checked = await read(byAdmin.id);
+  assert(/>\s*Checked<span class="sr-only">/.test(checked) && !/>\s*Verified<span/.test(checked));
+  assert(checked.includes("Organization not verified"));
+  assert(checked.includes("Real internships never ask you to pay"), "the never-pay line for a student");
+  const hindi = await read(byAdmin.id, "?lang=hi");
+  assert(hindi.includes("जाँची गई") && hindi.includes("संस्था वेरिफ़ाइड नहीं") && hindi.includes("असली इंटर्नशिप"));
+  const poster = await (await t.fetch(`/internships/${byAdmin.id}`, { headers: admin.headers })).text();
+  assert(!poster.includes("Real internships never ask you to pay"), "not to those who manage it");
 });
 
 Deno.test("alerts keep verifiedOnly and paidOnly; the digest mails only what matches them", async () => {
