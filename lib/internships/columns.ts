@@ -280,13 +280,6 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     return this.owners[slot] || null;
   }
 
-  /** Every owner's user id. */
-  ownerIds(): Set<string> {
-    const ids = new Set(this.owners);
-    ids.delete("");
-    return ids;
-  }
-
   /**
    * Whether the record in `slot` is open on IST day `today` (`dayNumber`): active, not deleted, and its deadline
    * not before `today` (docs/decisions.md, Search engines and sharing).

@@ -20,7 +20,7 @@ import type { Internship } from "./schema.ts";
 
 export { SYNC_INTERVAL_MS } from "@/lib/kv/chunked/read_model.ts";
 
-/** How long (ms) owner objects are reused before they are read again. */
+/** How often (ms) at most the owners' summaries are checked against the users' change marker. */
 const OWNER_TTL_MS = 5000;
 
 const layout: ChunkedLayout<Internship, InternshipEntry> = {
@@ -60,13 +60,15 @@ const stores = new WeakMap<Deno.Kv, InternshipStore>();
 
 /**
  * The internship store of `kv`: loaded on first use, then brought up to date with other
- * processes' writes (at most every `SYNC_INTERVAL_MS`), owner changes (every 5 s) and organization changes (every
- * second).
+ * processes' writes (at most every `SYNC_INTERVAL_MS`) and organization changes (every second); owner changes are
+ * checked for every 5 s at most without the caller waiting (`UserSummaryCache.refresh`), so a rename shows from the
+ * next request on.
  */
 export async function internshipStore(kv: Deno.Kv): Promise<InternshipStore> {
   const [{ model, writer, archive }, organizations] = await Promise.all([chunks(kv), organizationDirectory(kv)]);
   let store = stores.get(kv);
   if (store?.model !== model) stores.set(kv, store = new InternshipStore(model, writer, archive, organizations, kv));
-  await store.owners.refresh(() => model.columns.ownerIds());
+  // A failed check is tried again 5 s later; meanwhile the known owners are shown.
+  store.owners.refresh().catch(() => {});
   return store;
 }

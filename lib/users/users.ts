@@ -5,6 +5,8 @@
  * - `["users", id]` → `User`
  * - `["users_by_email", emailLowerCase]` → id (uniqueness guard)
  * - `["user_passwords", id]` → argon2id encoded hash (kept apart so user reads never carry it)
+ * - `["users_changed"]` → `Deno.KvU64`, the summaries' change marker: grows by one in every write that changes a user's
+ *   name, image or role or removes a user (`usersChanged`)
  */
 import { countOps, userCounts } from "@/lib/stats/counters.ts";
 import { ConflictError, NotFoundError } from "@/lib/errors.ts";
@@ -81,6 +83,23 @@ export interface UserSummary {
   name: string;
   image: string | null;
   role: Role;
+}
+
+const USERS_CHANGED_KEY: Deno.KvKey = ["users_changed"];
+
+/**
+ * The summaries' change marker (docs/decisions.md, Guest pages): a count that grows with every write that
+ * changes what `UserSummary` shows of a user or removes a user, so a cache of summaries reads this one key to know
+ * whether it must read its users again. One strong read.
+ */
+export async function usersChanged(kv: Deno.Kv): Promise<bigint> {
+  return (await kv.get<Deno.KvU64>(USERS_CHANGED_KEY)).value?.value ?? 0n;
+}
+
+/** Adds to `op` the marker's move when `after` shows other summary fields than `before` (null: removed). */
+function markSummaryChange(op: Deno.AtomicOperation, before: User, after: User | null): void {
+  if (after && after.name === before.name && after.image === before.image && after.role === before.role) return;
+  op.sum(USERS_CHANGED_KEY, 1n);
 }
 
 /** The summaries of those of `ids` that exist, by id (read in batches of 10, KV's `getMany` limit). */
@@ -183,6 +202,7 @@ export function updateUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
   const user: User = { ...entry.value, ...patch, updatedAt: new Date().toISOString() };
   op.check(entry).set(userKey(user.id), user);
   countOps(op, userCounts(entry.value), userCounts(user));
+  markSummaryChange(op, entry.value, user);
   return user;
 }
 
@@ -217,6 +237,7 @@ export async function takeOverUnverifiedUser(
   };
   const op = kv.atomic().check(entry).set(["users", id], user).delete(["user_passwords", id]);
   countOps(op, userCounts(entry.value), userCounts(user));
+  markSummaryChange(op, entry.value, user);
   extend(op, user);
   return (await op.commit()).ok ? user : null;
 }
@@ -247,6 +268,7 @@ export function deleteUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
     .delete(["users_by_email", normalizeEmail(entry.value.email)])
     .delete(["user_passwords", entry.value.id]);
   countOps(op, userCounts(entry.value), []);
+  markSummaryChange(op, entry.value, null);
 }
 
 /** An admin other than `exceptId`, as read (for a checked write), or null when there is none: a scan of the users. */

@@ -4,7 +4,7 @@ import { getInternship, InternshipQuerySchema, listInternships } from "@/lib/int
 import { createInternships, updateInternship } from "@/lib/internships/writes.ts";
 import { internshipStore, SYNC_INTERVAL_MS } from "@/lib/internships/store.ts";
 import { ACTIVE } from "@/lib/internships/columns.ts";
-import { createUser, type User } from "@/lib/users/users.ts";
+import { createUser, updateUser, type User } from "@/lib/users/users.ts";
 import { openKv } from "@/lib/kv.ts";
 
 async function owner(kv: Deno.Kv): Promise<User> {
@@ -110,4 +110,44 @@ Deno.test("a new listing is written in front of the public view instead of rebui
     (await listInternships(kv, { query: InternshipQuerySchema.parse({}), viewer: null })).pagination.total,
     1_101,
   );
+});
+
+Deno.test("a read shows the known owners without waiting for their check, and the next read shows a rename", async () => {
+  await using raw = await Deno.openKv(":memory:");
+  let release = () => {};
+  let held: Promise<void> | null = null;
+  // The users' change marker and records, read through a KV that holds them back once `held` is set.
+  const kv = new Proxy(raw, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop);
+      if (prop !== "get" && prop !== "getMany") return typeof value === "function" ? value.bind(target) : value;
+      return async (key: Deno.KvKey | Deno.KvKey[], options?: { consistency?: Deno.KvConsistencyLevel }) => {
+        const keys = (prop === "get" ? [key] : key) as Deno.KvKey[];
+        if (held && keys.some((k) => k[0] === "users" || k[0] === "users_changed")) await held;
+        return prop === "get" ? target.get(key as Deno.KvKey, options) : target.getMany(key as Deno.KvKey[], options);
+      };
+    },
+  });
+  const user = await owner(raw);
+  const [created] = await createInternships(raw, user, [item("Owned")]);
+  const read = () => getInternship(kv, { id: created.id, viewer: null, audience: "api" });
+  assertEquals((await read()).user?.name, "Owner");
+  await updateUser(raw, user.id, { name: "Owner Renamed" });
+  held = new Promise((resolve) => release = resolve);
+  const realNow = Date.now;
+  Date.now = () => realNow() + 6_000;
+  try {
+    let timer = 0;
+    const waited = new Promise<"waited">((resolve) => timer = setTimeout(resolve, 2_000, "waited"));
+    const answer = await Promise.race([read(), waited]);
+    clearTimeout(timer);
+    assert(answer !== "waited", "the read waited for the owners' check");
+    assertEquals(answer.user?.name, "Owner");
+    release();
+    await (await internshipStore(kv)).owners.refresh();
+    assertEquals((await read()).user?.name, "Owner Renamed");
+  } finally {
+    Date.now = realNow;
+    release();
+  }
 });
