@@ -3,7 +3,7 @@
  * the post, two-line excerpt, creator, relative date (exact date on hover), tag label and pin
  * marker, and the comment and reaction counts (the same for every reader: nothing personal).
  */
-import type { PostView } from "@/lib/ungatekeep/schema.ts";
+import type { PostListItem } from "@/lib/ungatekeep/schema.ts";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { relativeTime } from "@/lib/browser/post_format.ts";
 import { REACTION_TYPES } from "@/lib/comments/limits.ts";
@@ -12,7 +12,7 @@ import { ReactionIcon } from "./ReactionIcon.tsx";
 import { thumbnailOf } from "@/lib/browser/post_format.ts";
 
 /** The comment count and reaction counts of a post, linking to its discussion. */
-export function EngagementSummary({ post }: { post: Pick<PostView, "id" | "commentCount" | "reactions"> }) {
+export function EngagementSummary({ post }: { post: Pick<PostListItem, "id" | "commentCount" | "reactions"> }) {
   const t = useT();
   return (
     <p class="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
@@ -56,7 +56,9 @@ export function PinMarker() {
 }
 
 /** A post in the feed; `firstScreen`: it shows without scrolling, so its thumbnail loads at once (else when near). */
-export function PostCard({ post, now, firstScreen = false }: { post: PostView; now?: Date; firstScreen?: boolean }) {
+export function PostCard(
+  { post, now, firstScreen = false }: { post: PostListItem; now?: Date; firstScreen?: boolean },
+) {
   const t = useT();
   const thumbnail = thumbnailOf(post);
   return (

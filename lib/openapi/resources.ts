@@ -12,7 +12,7 @@ import type { AuthUserView, SessionView } from "@/lib/auth/views.ts";
 import { APPLY_MODES, INTERNSHIP_TIMINGS, INTERNSHIP_TYPES, type InternshipView } from "@/lib/internships/schema.ts";
 import { OPPORTUNITY_TYPES, type OpportunityView } from "@/lib/opportunities/schema.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
-import type { PostView } from "@/lib/ungatekeep/schema.ts";
+import type { PostListItem, PostView } from "@/lib/ungatekeep/schema.ts";
 import { POST_TAGS } from "@/lib/ungatekeep/tags.ts";
 import {
   type AdminCommentView,
@@ -367,8 +367,7 @@ export const ReactionCountsSchema = z.strictObject({
   celebrate: z.int(),
 }).meta({ id: "ReactionCounts" }) satisfies z.ZodType<ReactionCounts>;
 
-/** An Ungatekeep post with its excerpt, creator (null: a former member) and rendered content. */
-export const PostSchema = z.strictObject({
+const postListFields = {
   id: z.string(),
   title: z.string(),
   content: z.string(),
@@ -385,10 +384,20 @@ export const PostSchema = z.strictObject({
   userId: nullableText,
   excerpt: z.string(),
   creator: z.strictObject({ id: z.string(), name: z.string(), image: nullableText }).nullable(),
-  contentHtml: z.string(),
   commentCount: z.int().describe("Comments and replies, deleted placeholders not counted"),
   reactions: ReactionCountsSchema,
   myReactions: z.array(z.enum(REACTION_TYPES)).optional().describe("The caller's reactions (signed in only)"),
+};
+
+/** An Ungatekeep post as the feed lists it: with its excerpt and creator (null: a former member), not rendered. */
+export const PostListItemSchema = z.strictObject(postListFields).meta({ id: "PostListItem" }) satisfies z.ZodType<
+  PostListItem
+>;
+
+/** An Ungatekeep post with its excerpt, creator (null: a former member) and rendered content. */
+export const PostSchema = z.strictObject({
+  ...postListFields,
+  contentHtml: z.string(),
 }).meta({ id: "Post" }) satisfies z.ZodType<PostView>;
 
 /** An in-app notification. */

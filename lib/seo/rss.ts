@@ -6,7 +6,7 @@
 import { istDayOf } from "@/lib/dates.ts";
 import { formatStipend } from "@/lib/internships/stipend.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
-import type { PostView } from "@/lib/ungatekeep/schema.ts";
+import type { PostListItem } from "@/lib/ungatekeep/schema.ts";
 import { TAG_LABELS } from "@/lib/ungatekeep/tags.ts";
 import { absoluteUrl, SITE_NAME } from "./json_ld.ts";
 import { escapeXml } from "./xml.ts";
@@ -78,7 +78,7 @@ export function rssDocument(origin: string, feed: Feed): string {
 }
 
 /** The posts feed of `posts` (newest first). */
-export function postsFeed(posts: PostView[]): Feed {
+export function postsFeed(posts: PostListItem[]): Feed {
   return {
     title: `Ungatekeep · ${SITE_NAME}`,
     description: "Career advice, resources and stories shared openly.",

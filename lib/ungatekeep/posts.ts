@@ -30,17 +30,27 @@ import { type User, userKey } from "@/lib/users/users.ts";
 import { deleteConversation, engagementOf } from "@/lib/comments/store.ts";
 import { excerptOf, renderMarkdown } from "./markdown.ts";
 import { canReadPublished, hiddenCountFor, type Viewer, visiblePage } from "./policy.ts";
-import type { AdminPostQuery, FeedQuery, Post, PostCreate, PostCreator, PostUpdate, PostView } from "./schema.ts";
+import type {
+  AdminPostQuery,
+  FeedQuery,
+  Post,
+  PostCreate,
+  PostCreator,
+  PostListItem,
+  PostUpdate,
+  PostView,
+} from "./schema.ts";
 import { GUEST_PREVIEW, type PostTag } from "./tags.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { claim, type Claimable, claimTime, HOLDER, isLeased } from "@/lib/jobs/lease.ts";
+import { LRUCache } from "lru-cache";
 
 export * from "./schema.ts";
 
 /** A page of the feed (docs/decisions.md, Ungatekeep and banners). */
 export interface FeedPage {
-  posts: PostView[];
+  posts: PostListItem[];
   total: number;
   hiddenCount: number;
 }
@@ -126,41 +136,45 @@ async function creatorsOf(kv: Deno.Kv, userIds: string[]): Promise<Map<string, P
   return creators;
 }
 
-/** Most rendered contents kept (`contentHtmlOf`); then the cache starts over. */
+/** Most rendered contents kept (`contentHtmlOf`), the least recently read out first. */
 const RENDERED_MAX = 1000;
-const rendered = new Map<string, string>();
+const rendered = new LRUCache<string, string>({ max: RENDERED_MAX });
 
 /**
  * The sanitized HTML of a post's content, rendered once per post version (`id` and `updatedAt`: every write moves
- * `updatedAt`) and kept in memory, so a feed page does not run markdown and the sanitizer again for every reader.
+ * `updatedAt`) and kept in memory, so a post's page does not run markdown and the sanitizer again for every reader.
  */
 async function contentHtmlOf(post: Post): Promise<string> {
   const key = `${post.id}:${post.updatedAt}`;
   let html = rendered.get(key);
   if (html === undefined) {
     html = await renderMarkdown(post.content);
-    if (rendered.size >= RENDERED_MAX) rendered.clear();
     rendered.set(key, html);
   }
   return html;
 }
 
 /**
- * `posts` as read responses carry them: with excerpt, creator, rendered content, and the comment and reaction counts
- * (docs/decisions.md, Comments and reactions); `myReactions` too when `viewer` is signed in.
+ * `posts` as lists carry them: with excerpt, creator, and the comment and reaction counts (docs/decisions.md, Comments
+ * and reactions); `myReactions` too when `viewer` is signed in. The content is not rendered.
  */
-async function viewsOf(kv: Deno.Kv, posts: Post[], viewer?: Viewer): Promise<PostView[]> {
+async function listItemsOf(kv: Deno.Kv, posts: Post[], viewer?: Viewer): Promise<PostListItem[]> {
   const [creators, engagement] = await Promise.all([
     creatorsOf(kv, posts.flatMap((post) => post.userId ?? [])),
     engagementOf(kv, posts.map((post) => post.id), viewer?.id),
   ]);
-  return await Promise.all(posts.map(async (post) => ({
+  return posts.map((post) => ({
     ...post,
     excerpt: excerptOf(post.content),
     creator: post.userId === null ? null : creators.get(post.userId) ?? null,
-    contentHtml: await contentHtmlOf(post),
     ...engagement.get(post.id)!,
-  })));
+  }));
+}
+
+/** `posts` as reads of one post carry them: list items (`listItemsOf`) with the rendered content, `contentHtml`. */
+async function viewsOf(kv: Deno.Kv, posts: Post[], viewer?: Viewer): Promise<PostView[]> {
+  const items = await listItemsOf(kv, posts, viewer);
+  return await Promise.all(items.map(async (item) => ({ ...item, contentHtml: await contentHtmlOf(item) })));
 }
 
 /** Ids of the live posts of `scope` at `now`, in feed order, the first `count` of them. */
@@ -221,7 +235,7 @@ export async function listFeed(
     feedIds(kv, { scope, count: offset + limit, now }),
     liveCount(kv, scope, now),
   ]);
-  const posts = await viewsOf(kv, await postsById(kv, ids.slice(offset)), viewer);
+  const posts = await listItemsOf(kv, await postsById(kv, ids.slice(offset)), viewer);
   return { posts, total, hiddenCount: hiddenCountFor(viewer, total) };
 }
 
@@ -273,10 +287,10 @@ export async function publishedPosts(kv: Deno.Kv, now = new Date()): Promise<Pub
 }
 
 /**
- * The `count` newest posts live at `now` (by `publishedAt`, pinned or not), as read responses carry them: two
- * reverse range reads of at most `count` feed entries (pinned and not), merged.
+ * The `count` newest posts live at `now` (by `publishedAt`, pinned or not), as lists carry them: two reverse range
+ * reads of at most `count` feed entries (pinned and not), merged.
  */
-export async function latestPosts(kv: Deno.Kv, count: number, now = new Date()): Promise<PostView[]> {
+export async function latestPosts(kv: Deno.Kv, count: number, now = new Date()): Promise<PostListItem[]> {
   const cut = new Date(now.getTime() + 1).toISOString();
   const newest: { id: string; publishedAt: string }[] = [];
   for (const pinned of [1, 0]) {
@@ -287,7 +301,7 @@ export async function latestPosts(kv: Deno.Kv, count: number, now = new Date()):
     for await (const entry of entries) newest.push({ id: entry.key[4] as string, publishedAt: entry.key[3] as string });
   }
   newest.sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || b.id.localeCompare(a.id));
-  return await viewsOf(kv, await postsById(kv, newest.slice(0, count).map((post) => post.id)));
+  return await listItemsOf(kv, await postsById(kv, newest.slice(0, count).map((post) => post.id)));
 }
 
 /** Which post `viewer` reads, at `now` (default: the current time). */

@@ -38,14 +38,18 @@ export interface PostCreator {
 }
 
 /**
- * A post as read responses carry it: the record, `excerpt` (first two non-empty lines as plain
- * text), `creator`, `contentHtml` (the markdown rendered and sanitized on the server), and `commentCount`,
- * `reactions` and (signed in) `myReactions` (docs/decisions.md, Comments and reactions).
+ * A post as lists carry it (the feed, its API, the RSS feed): the record, `excerpt` (first two non-empty lines as plain
+ * text), `creator`, and `commentCount`, `reactions` and (signed in) `myReactions` (docs/decisions.md, Comments and
+ * reactions); cards show the excerpt, so the content is not rendered (docs/decisions.md, Ungatekeep and banners).
  */
-export interface PostView extends Post, PostEngagement {
+export interface PostListItem extends Post, PostEngagement {
   excerpt: string;
   /** Null for a former member ("Former member"). */
   creator: PostCreator | null;
+}
+
+/** A post as a read of that one post carries it: a list item and `contentHtml`, the markdown rendered and sanitized. */
+export interface PostView extends PostListItem {
   contentHtml: string;
 }
 

@@ -7,7 +7,7 @@ import { queryOf, validate } from "@/lib/http/json.ts";
 import { FeedQuerySchema, listFeed } from "@/lib/ungatekeep/posts.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { GUEST_PREVIEW } from "@/lib/ungatekeep/tags.ts";
-import { PostSchema } from "@/lib/openapi/resources.ts";
+import { PostListItemSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
@@ -15,13 +15,14 @@ export const apiDocs = describeRoute({
   GET: {
     summary: "The feed of live posts, pinned first, then newest",
     description: `A guest gets the first ${GUEST_PREVIEW} posts and \`hiddenCount\`, the number of the others; a ` +
-      "signed-in caller every live post, with `myReactions`.",
+      "signed-in caller every live post, with `myReactions`. Posts carry their `excerpt`, not `contentHtml`: " +
+      "`GET /api/ungatekeep/{id}` renders one.",
     access: ["public", "session"],
     query: FeedQuerySchema,
     responses: {
       200: {
         description: "A page of the feed",
-        schema: z.strictObject({ posts: z.array(PostSchema), total: z.int(), hiddenCount: z.int() }),
+        schema: z.strictObject({ posts: z.array(PostListItemSchema), total: z.int(), hiddenCount: z.int() }),
       },
     },
   },

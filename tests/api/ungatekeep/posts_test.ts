@@ -70,7 +70,7 @@ Deno.test("GET /api/ungatekeep: hiddenCount is never negative with fewer than 3 
   assertEquals([body.posts.length, body.total, body.hiddenCount], [1, 1, 0]);
 });
 
-Deno.test("GET /api/ungatekeep: each post carries excerpt (two non-empty lines, plain text), creator and sanitized HTML", async () => {
+Deno.test("GET /api/ungatekeep: each post carries excerpt (two non-empty lines, plain text) and creator; a read by id the sanitized HTML", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
   await createPost(t, admin, {
@@ -79,8 +79,11 @@ Deno.test("GET /api/ungatekeep: each post carries excerpt (two non-empty lines, 
   const [post] = (await (await t.fetch("/api/ungatekeep")).json()).posts;
   assertEquals(post.excerpt, "Big news\nWe launched today.");
   assertEquals(post.creator, { id: admin.user.id, name: "Asha Admin", image: null });
+  assertEquals("contentHtml" in post, false, "the feed's cards show the excerpt: no post is rendered for a list");
+  const { post: read } = await (await t.fetch(`/api/ungatekeep/${post.id}`)).json();
+  assertEquals([read.excerpt, read.creator], [post.excerpt, post.creator]);
   assertMatch(
-    post.contentHtml,
+    read.contentHtml,
     /<a href="https:\/\/example.com" rel="noopener noreferrer" target="_blank">launched<\/a>/,
   );
 });
