@@ -14,9 +14,10 @@ export const BANNERS_PREFIX: Deno.KvKey = ["banners"];
 export const POSTS_PREFIX: Deno.KvKey = ["ungatekeep_posts"];
 
 /**
- * Deletes those of the images `ids` that no banner or post names any more (a scan of both lists, which are small), as
- * `deleteImages` does: one the store fails to delete is logged with `message` and `fields`. Called after the write that
- * stopped naming them. Never throws for the store; throws what a KV read throws.
+ * Deletes those of the images `ids` that no banner or post names any more (a scan of both lists, which are small, that
+ * stops once every one of `ids` is found named; none at all for no `ids`, a post without images), as `deleteImages`
+ * does: one the store fails to delete is logged with `message` and `fields`. Called after the write that stopped naming
+ * them. Never throws for the store; throws what a KV read throws.
  */
 export async function deleteUnusedImages(
   kv: Deno.Kv,
@@ -25,11 +26,14 @@ export async function deleteUnusedImages(
   fields: { message: string } & Record<string, string>,
 ): Promise<void> {
   const unused = new Set(ids);
+  if (unused.size === 0) return;
   for await (const entry of kv.list<{ imageId?: string | null }>({ prefix: BANNERS_PREFIX })) {
     if (entry.value.imageId) unused.delete(entry.value.imageId);
+    if (unused.size === 0) return;
   }
   for await (const entry of kv.list<{ images?: readonly string[] }>({ prefix: POSTS_PREFIX })) {
     for (const image of entry.value.images ?? []) unused.delete(image);
+    if (unused.size === 0) return;
   }
-  if (unused.size > 0) await deleteImages({ files, log }, [...unused], fields);
+  await deleteImages({ files, log }, [...unused], fields);
 }

@@ -1,0 +1,44 @@
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { KvObjectStore } from "@/lib/files/kv_store.ts";
+import { createLogger } from "@/lib/log.ts";
+import { BANNERS_PREFIX, deleteUnusedImages, POSTS_PREFIX } from "./image_use.ts";
+
+/** `kv` with the prefixes it listed, in order. */
+function listing(kv: Deno.Kv): { kv: Deno.Kv; listed: string[] } {
+  const listed: string[] = [];
+  const proxy = new Proxy(kv, {
+    get(target, prop) {
+      if (prop === "list") {
+        return (selector: { prefix: Deno.KvKey }, options?: Deno.KvListOptions) => {
+          listed.push(String(selector.prefix[0]));
+          return target.list(selector, options);
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { kv: proxy, listed };
+}
+
+Deno.test("images no banner or post names are deleted; no images scan nothing; the scan stops once all are named", async () => {
+  using raw = await Deno.openKv(":memory:");
+  const { kv, listed } = listing(raw);
+  const files = new KvObjectStore(raw);
+  const log = createLogger("error", () => {});
+  const png = (n: number) => files.put(new Uint8Array([n]), "image/png");
+  const [onBanner, onPost, unused] = await Promise.all([png(1), png(2), png(3)]);
+  await raw.set([...BANNERS_PREFIX, "b1"], { id: "b1", imageId: onBanner.id });
+  await raw.set([...POSTS_PREFIX, "p1"], { id: "p1", images: [onPost.id] });
+  const fields = { message: "post image not deleted", postId: "p0" };
+
+  await deleteUnusedImages(kv, { files, log }, [], fields);
+  assertEquals(listed, [], "a post without images scans nothing");
+  await deleteUnusedImages(kv, { files, log }, [onBanner.id], fields);
+  assertEquals(listed, ["banners"], "found on a banner: the posts are not scanned");
+  listed.length = 0;
+  await deleteUnusedImages(kv, { files, log }, [onBanner.id, onPost.id, unused.id], fields);
+  assertEquals(listed, ["banners", "ungatekeep_posts"]);
+  const kept = await Promise.all([onBanner, onPost, unused].map((file) => files.metadata(file.id)));
+  assertEquals(kept.map((meta) => meta !== null), [true, true, false]);
+});
