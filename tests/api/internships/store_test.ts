@@ -137,7 +137,7 @@ Deno.test("a read shows the known owners without waiting for their check, and th
   const realNow = Date.now;
   Date.now = () => realNow() + 6_000;
   try {
-    let timer = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const waited = new Promise<"waited">((resolve) => timer = setTimeout(resolve, 2_000, "waited"));
     const answer = await Promise.race([read(), waited]);
     clearTimeout(timer);
