@@ -143,8 +143,14 @@ export async function updateAsAdmin(
   kv: Deno.Kv,
   { id, patch, audit }: { id: string; patch: AdminPatch; audit?: AuditHook },
 ) {
-  const summary = patch.isVerified === undefined ? undefined : patch.isVerified ? "verified" : "not verified";
+  let summary: string | undefined;
   return await change(kv, id, (current) => {
+    // The entry names a change of the verified state only when there is one (a website edit sends the box as it was).
+    summary = patch.isVerified === undefined || patch.isVerified === current.isVerified
+      ? undefined
+      : patch.isVerified
+      ? "verified"
+      : "not verified";
     let next: Organization = { ...current, ...defined(patch) };
     if (patch.name !== undefined) next.name = patch.name.replace(/\s+/g, " ");
     if (patch.isVerified === true) {

@@ -17,6 +17,7 @@ import {
 } from "@/lib/admin_log/admin_log.ts";
 import { getUserSummaries, listUsersNewestFirst } from "@/lib/users/users.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 import { STACKED_TABLE } from "@/lib/browser/styles.ts";
 import { Cell } from "@/components/StackedTable.tsx";
 
@@ -64,6 +65,31 @@ export const handler = define.handlers<Data>({
     return ctx.render({ page, action: query.action, adminId: query.adminId, cursor: query.cursor, names, admins });
   },
 });
+
+/**
+ * An entry's summary in the reader's language where it is one of the log's codes (a decision, a verified state, a
+ * role change, an internship's switches); a title or name as written; "—" for none.
+ */
+function summaryWords(t: Translate, { action, summary }: AdminLogEntry): string {
+  if (!summary) return "—";
+  if (action === "user.role") {
+    const [from, to] = summary.split(" → ");
+    const role = (name: string | undefined) =>
+      name && t.has(`admin.roles.${name}`) ? t.dynamic(`admin.roles.${name}`) : name ?? "";
+    return to === undefined ? summary : t("admin.log.roleChange", { from: role(from), to: role(to) });
+  }
+  if (action === "internship.update") {
+    const flags = summary.split(", ").map((pair) => pair.split(": "));
+    if (flags.every(([flag, on]) => t.has(`admin.log.flags.${flag}`) && (on === "true" || on === "false"))) {
+      return flags.map(([flag, on]) => t.dynamic(`admin.log.flags.${flag}`, { on })).join(", ");
+    }
+  }
+  const code = `admin.log.codes.${summary.replaceAll(" ", "_")}`;
+  return CODED.has(action) && t.has(code) ? t.dynamic(code) : summary;
+}
+
+/** The actions whose summary is a code of the log (`admin.log.codes.*`), not words someone wrote. */
+const CODED = new Set<string>(["report.resolve", "moderation.decide", "opportunity.review", "organization.update"]);
 
 /** A target's id, a link to the page that shows the record when its kind has one. */
 function TargetId({ kind, id }: { kind: TargetKind; id: string }) {
@@ -149,7 +175,7 @@ export default define.page<Data>(function AdminLogPage({ data }) {
                         ? t("admin.log.deletedTarget")
                         : <TargetId kind={entry.targetKind} id={entry.targetId} />}
                     </Cell>
-                    <Cell label={t("admin.log.summary")}>{entry.summary ?? "—"}</Cell>
+                    <Cell label={t("admin.log.summary")}>{summaryWords(t, entry)}</Cell>
                   </tr>
                 ))}
               </tbody>

@@ -80,6 +80,39 @@ Deno.test("a target with a page of its own links to it; one without shows its id
   assert(html.includes(">co1</code>") && !html.includes('co1"'), "a coupon has no page of its own");
 });
 
+Deno.test("the page words the log's codes in the reader's language; titles stay as written", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const entries: [AdminAction, string, string][] = [
+    ["report.resolve", "post", "hide"],
+    ["moderation.decide", "internship", "reject"],
+    ["organization.update", "organization", "not verified"],
+    ["user.role", "user", "user → member"],
+    ["internship.update", "internship", "isVerified: true, isActive: false"],
+    ["coupon.create", "coupon", "hide"],
+  ];
+  for (const [action, targetKind, summary] of entries) {
+    await appendAdminLog(t.kv, {
+      adminId: admin.user.id,
+      action,
+      targetKind: targetKind as AdminLogEntry["targetKind"],
+      targetId: "x",
+      summary,
+    });
+  }
+  const { html } = await page(t, "/admin/log", admin);
+  for (
+    const words of ["hidden", "rejected", "verification taken away", "user → member", "checked, taken off the list"]
+  ) {
+    assert(html.includes(words), words);
+  }
+  assert(html.includes(">hide<"), "a coupon's code stays as written");
+  const hindi = (await page(t, "/admin/log?lang=hi", admin)).html;
+  for (const words of ["छिपाया", "नामंज़ूर किया", "वेरिफ़िकेशन हटाया", "यूज़र से सदस्य", "जाँची गई, लिस्ट से हटाई"]) {
+    assert(hindi.includes(words), words);
+  }
+});
+
 Deno.test("a bad query is 400 with an {error}", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
@@ -252,7 +285,16 @@ Deno.test("each kind of admin write leaves one entry naming the admin and its ta
   await send("PUT", `/api/internships/${internship.id}`, 200, { isVerified: true });
   assertEquals((await expectEntry("internship.update", "internship", internship.id)).summary, "isVerified: true");
   await send("PATCH", `/api/admin/organizations/${internship.organization!.id}`, 200, { isVerified: true });
-  await expectEntry("organization.update", "organization", internship.organization!.id);
+  assertEquals(
+    (await expectEntry("organization.update", "organization", internship.organization!.id)).summary,
+    "verified",
+  );
+  await send("PATCH", `/api/admin/organizations/${internship.organization!.id}`, 200, {
+    isVerified: true,
+    website: "https://zeta.example.com",
+  });
+  const edit = await expectEntry("organization.update", "organization", internship.organization!.id);
+  assertEquals(edit.summary, undefined, "a website edit that sends the box as it was changes no verified state");
   await send("POST", `/api/admin/moderation/internships/${internship.id}`, 200, { decision: "reject", note: "Fees" });
   assertEquals((await expectEntry("moderation.decide", "internship", internship.id)).summary, "reject");
   await send("DELETE", `/api/internships/${internship.id}`, 200);
