@@ -1,7 +1,7 @@
 /**
  * The demo's trust features (`deno task seed`; docs/decisions.md, Trust): the demo internships linked to their
  * organizations, one organization verified by its domain with the demo member as its manager (its listings show the
- * badge), a listing that asks applicants to pay, held: its owner sees why on their page and in "My internships", the
+ * badge), three with a website and no manager (a student can claim one), a listing that asks applicants to pay, held: its owner sees why on their page and in "My internships", the
  * admin finds it in `/admin/moderation`; and open reports from the demo students for `/admin/reports`. Idempotent.
  */
 import { linkOrganizations } from "@/lib/organizations/link.ts";
@@ -16,6 +16,16 @@ import { fileReport } from "@/lib/reports/reports.ts";
 
 /** The organization the demo verifies, by its slug, with its website. */
 const VERIFIED = { slug: "zeta-fintech", website: "https://zetafintech.in", domain: "zetafintech.in" };
+
+/**
+ * Organizations the demo gives a website and nobody verifies, so a student working there can claim one with an address
+ * at its host (docs/decisions.md, Trust, "Verification by domain"), by slug.
+ */
+const CLAIMABLE = [
+  { slug: "kisan-connect", website: "https://kisanconnect.in" },
+  { slug: "byteloom-labs", website: "https://byteloomlabs.in" },
+  { slug: "swasth-health", website: "https://swasthhealth.in" },
+];
 
 /** The held listing's title. */
 export const HELD_TITLE = "Work-from-home Data Entry Intern";
@@ -46,6 +56,13 @@ export async function seedTrust(
       addManagerOps(op, found.id, member.id, now);
     });
     lines.push(`Organizations: ${found.name} verified by ${VERIFIED.domain}, managed by ${member.email}`);
+  }
+  for (const { slug, website } of CLAIMABLE) {
+    const organization = await organizationBySlug(kv, slug);
+    if (!organization || organization.website) continue;
+    const entry = await getOrganization(kv, organization.id);
+    await replaceOrganization(kv, entry as Deno.KvEntry<Organization>, { ...organization, website });
+    lines.push(`Organizations: ${organization.name} has its website ${website}, unverified (claimable)`);
   }
   const mine = await listInternships(kv, {
     query: InternshipQuerySchema.parse({ mine: "true", search: "data entry", limit: "100" }),

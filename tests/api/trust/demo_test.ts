@@ -1,6 +1,6 @@
 /**
  * The demo shows the trust features (docs/decisions.md, Trust): internships linked to organizations, a verified
- * organization whose listings carry the badge, and a held listing its owner and the admin queue see; seeding twice
+ * organization whose listings carry the badge, organizations a student can claim (a website, no manager), and a held listing its owner and the admin queue see; seeding twice
  * adds nothing.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -14,7 +14,7 @@ import { getUserByEmail } from "@/lib/users/users.ts";
 import { AdminReportQuerySchema, reportedTargets } from "@/lib/reports/reports.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
-Deno.test("the demo links every internship, verifies one organization, holds one listing, has open reports", async () => {
+Deno.test("the demo links every internship, verifies one organization, leaves others claimable, holds one listing, has open reports", async () => {
   using kv = await Deno.openKv(":memory:");
   await seedDemoData(kv);
   await seedDemoData(kv);
@@ -27,6 +27,8 @@ Deno.test("the demo links every internship, verifies one organization, holds one
   const zeta = await organizationProfile(kv, { slug: "zeta-fintech" });
   assertEquals([zeta.organization.isVerified, zeta.organization.verifiedDomain], [true, "zetafintech.in"]);
   assert(zeta.internships.length > 0 && zeta.internships.every((i) => i.organization?.isVerified));
+  const claimable = await organizationProfile(kv, { slug: "kisan-connect" });
+  assertEquals([claimable.organization.website, claimable.organization.isVerified], ["https://kisanconnect.in", false]);
   const queue = await moderationQueue(kv, ModerationQuerySchema.parse({}));
   assertEquals(queue.items.map((item) => item.listing.title), [HELD_TITLE]);
   const reports = await reportedTargets(kv, AdminReportQuerySchema.parse({}), translatorFor("en"));
