@@ -532,7 +532,7 @@ export const RefundSchema = z.strictObject({
   paymentId: z.string(),
   amount: z.int().describe("In paise"),
   reason: nullableText,
-  by: z.string().describe("The admin who refunded it"),
+  by: z.string().describe("The admin who refunded it, or `gateway` for a refund made at the gateway"),
   at: timestamp,
   status: z.enum(["pending", "processed"]),
   processedAt: timestamp.nullable(),

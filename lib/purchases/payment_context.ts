@@ -5,6 +5,7 @@
  */
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import type { PaymentGateway } from "@/lib/payments/gateway.ts";
+import type { Logger } from "@/lib/log.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { SellerConfig } from "./receipts.ts";
 
@@ -21,6 +22,8 @@ export interface PaymentContext {
   clock?(): Date;
   /** The seller named on the receipts issued (`SELLER_*`), kept with each receipt. */
   seller?: SellerConfig;
+  /** Where what an admin should know is logged (a refund made at the gateway); nothing is logged without it. */
+  log?: Logger;
 }
 
 /** The time now for `ctx`, ISO. */
@@ -36,5 +39,6 @@ export function paymentContext(services: Services): PaymentContext {
     appUrl: services.config.appUrl,
     deliverSoon: (id) => deliverSoon(services, id),
     seller: services.config.seller,
+    log: services.log,
   };
 }

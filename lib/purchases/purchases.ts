@@ -47,7 +47,7 @@ export interface RefundRecord {
   paymentId: string;
   amount: number;
   reason: string | null;
-  /** The admin who refunded it. */
+  /** The admin who refunded it, or `gateway` for a refund made at the gateway (its dashboard, a dispute). */
   by: string;
   at: string;
   status: "pending" | "processed";

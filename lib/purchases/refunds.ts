@@ -9,7 +9,9 @@
  * (`purchase_refunded` and an e-mail through the outbox) and move the dashboard's counters. A gateway failure
  * (502) or refusal (409, saying what the gateway said) changes nothing. A payment kept as extra (money due back) is
  * refunded the same way, notification and e-mail included, and the purchase stays as it is. `refund.processed` from
- * the gateway marks a refund processed, once, also when it comes before the refund's own write.
+ * the gateway marks a refund processed, once, also when it comes before the refund's own write. A refund made at the
+ * gateway instead (its dashboard, a dispute or a chargeback) is applied as an admin's refund is when the gateway
+ * reports it (`reportedRefundOps`; docs/decisions.md, Money operations, "Refunds made at the gateway").
  *
  * Keys (owned by this module only):
  * - `["refunds_processed_early", refundId]` → when the gateway said it was processed, until the refund is written
@@ -208,7 +210,6 @@ export async function refundPayment(
   if (!payments) throw new NotConfiguredError(PAYMENTS_NOT_CONFIGURED);
   const paymentId = due.paymentId ?? await capturedPayment(payments, found.gatewayOrderId!);
   const made = await payments.refund(paymentId, due.amount, { reason: reason ?? "", purchaseId: found.id });
-  const ownPayment = target.paymentId === undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await getPurchaseEntry(kv, found.id);
     const current = entry.value!;
@@ -219,21 +220,110 @@ export async function refundPayment(
     const record = withRefund(current, target, refund);
     const op = kv.atomic().check(entry, early);
     if (early.value !== null) op.delete(early.key);
-    const mails: string[] = [];
-    if (hasBuyer(current) && hasBuyer(record)) {
-      let accessEnded = false;
-      if (ownPayment) accessEnded = await giveUpOps(kv, op, { current, record });
-      else putPurchaseOps(op, current, record);
-      mails.push(...await tellBuyerOps(ctx, op, { purchase: record, refund, accessEnded, currency: due.currency }));
-    } else {
-      putPurchaseOps(op, current, record);
-    }
+    const mails = await refundOps(ctx, op, { current, target, refund, currency: due.currency });
     if ((await op.commit()).ok) {
       for (const id of mails) ctx.deliverSoon?.(id);
       return record;
     }
   }
   throw new Error("Refund write lost too many races");
+}
+
+/**
+ * Adds to `op` the refund `refund` of `target` on `current` (as read; the caller checks its entry): the record with the
+ * refund, and for a purchase whose buyer still has their account, what the refund takes from them (`giveUpOps`, for
+ * the purchase's own payment) and the telling of it (`tellBuyerOps`); `currency` is the refunded payment's. Returns
+ * the outbox ids of the e-mails queued.
+ */
+async function refundOps(
+  ctx: PaymentContext,
+  op: Deno.AtomicOperation,
+  { current, target, refund, currency }: {
+    current: PurchaseRecord;
+    target: RefundTarget;
+    refund: RefundRecord;
+    currency: string;
+  },
+): Promise<string[]> {
+  const record = withRefund(current, target, refund);
+  if (!hasBuyer(current) || !hasBuyer(record)) {
+    putPurchaseOps(op, current, record);
+    return [];
+  }
+  let accessEnded = false;
+  if (target.paymentId === undefined) accessEnded = await giveUpOps(ctx.kv, op, { current, record });
+  else putPurchaseOps(op, current, record);
+  return await tellBuyerOps(ctx, op, { purchase: record, refund, accessEnded, currency });
+}
+
+/** Who made a refund at the gateway (`RefundRecord.by`): no admin of ours. */
+const GATEWAY_REFUNDER = "gateway";
+
+/** A refund the gateway reported (`refund.processed`): its id, its payment's, and its amount in that payment's unit. */
+export interface ReportedRefund {
+  id: string;
+  paymentId: string;
+  amount: number;
+}
+
+/**
+ * What a reported refund came to on its purchase: `known` (one of ours, marked processed), `applied` (made at the
+ * gateway, applied as an admin's refund), `partial` (made at the gateway for less than its payment: nothing changed),
+ * or `unmatched` (no payment of the purchase that it could refund: nothing changed).
+ */
+export type ReportedRefundOutcome = "known" | "applied" | "partial" | "unmatched";
+
+/**
+ * Adds to `op` a refund `refund` the gateway reports without our note (made in its dashboard, or by a dispute or a
+ * chargeback, not by `refundPayment`) of a payment of gateway order `orderId` (null when the event named none) of
+ * `purchase` as read (the caller checks its entry), at `at` (docs/decisions.md, Money operations, "Refunds made at the
+ * gateway"). One of ours (its id on the purchase) is marked processed as `refundProcessedOps` does. A full refund of
+ * the purchase's own payment while it is paid refunds the purchase by `GATEWAY_REFUNDER` as an admin's refund does
+ * (the toolkit, the certificate and the coupon use given up, the buyer notified and e-mailed, the counters moved); one
+ * of an extra payment not refunded yet is kept on it and the buyer told. A partial refund changes nothing: what it
+ * means (a goodwill discount, or part of a dispute) is for an admin to decide. Returns the outcome and the outbox ids of
+ * the e-mails queued.
+ */
+export async function reportedRefundOps(
+  ctx: PaymentContext,
+  op: Deno.AtomicOperation,
+  { purchase, refund, orderId, at }: {
+    purchase: PurchaseRecord;
+    refund: ReportedRefund;
+    orderId: string | null;
+    at: string;
+  },
+): Promise<{ outcome: ReportedRefundOutcome; mails: string[] }> {
+  const known = purchase.refund?.id === refund.id || purchase.extraPayments?.some((p) => p.refund?.id === refund.id);
+  if (known) {
+    refundProcessedOps(op, { purchase, refundId: refund.id, at });
+    return { outcome: "known", mails: [] };
+  }
+  const extra = purchase.extraPayments?.find((p) => p.paymentId === refund.paymentId);
+  const own = !extra && purchase.paymentStatus === "paid" &&
+    (purchase.paymentId === refund.paymentId || (purchase.paymentId === null && orderId === purchase.gatewayOrderId));
+  const due = own
+    ? { target: {}, amount: purchase.amountPaid, currency: CURRENCY }
+    : extra && !extra.refund
+    ? { target: { paymentId: refund.paymentId }, amount: extra.amount, currency: extra.currency ?? CURRENCY }
+    : null;
+  if (!due) return { outcome: "unmatched", mails: [] };
+  if (due.amount !== null && refund.amount < due.amount) return { outcome: "partial", mails: [] };
+  const record: RefundRecord = {
+    id: refund.id,
+    paymentId: refund.paymentId,
+    amount: refund.amount,
+    reason: null,
+    by: GATEWAY_REFUNDER,
+    at,
+    status: "processed",
+    processedAt: at,
+  };
+  const target = { purchaseId: purchase.id, ...due.target };
+  return {
+    outcome: "applied",
+    mails: await refundOps(ctx, op, { current: purchase, target, refund: record, currency: due.currency }),
+  };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The gateway's webhook (docs/decisions.md, Toolkits and payments): `POST /api/webhooks/razorpay` with Razorpay's
  * events. Payment events are settled like any report of the payment (`settlement.ts`); `refund.processed` marks the
- * refund processed (`refunds.ts`).
+ * refund processed (`refunds.ts`), or applies a refund made at the gateway (docs/decisions.md, Money operations,
+ * "Refunds made at the gateway").
  *
  * - Each webhook event (by `X-Razorpay-Event-Id`) is applied once: the event's marker is written
  *   in the same atomic operation as the state change, checked to be absent, so concurrent
@@ -14,7 +15,7 @@ import { Buffer } from "node:buffer";
 import { InvalidInputError } from "@/lib/errors.ts";
 import type { PaymentContext } from "./payment_context.ts";
 import { getPurchaseEntry, purchaseIdByOrder } from "./purchases.ts";
-import { refundProcessedOps } from "./refunds.ts";
+import { refundProcessedOps, reportedRefundOps } from "./refunds.ts";
 import { applyOutcome, type Outcome } from "./settlement.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
@@ -30,7 +31,7 @@ const eventKey = (id: string) => ["payment_events", id];
 interface WebhookBody {
   event?: unknown;
   payload?: {
-    refund?: { entity?: { id?: unknown; notes?: { purchaseId?: unknown } } };
+    refund?: { entity?: { id?: unknown; payment_id?: unknown; amount?: unknown; notes?: { purchaseId?: unknown } } };
     payment?: { entity?: { id?: unknown; order_id?: unknown; amount?: unknown; currency?: unknown } };
     order?: { entity?: { id?: unknown } };
   };
@@ -45,8 +46,9 @@ const OUTCOMES: Record<string, Outcome> = {
 /**
  * Handles one webhook delivery: checks the signature over the raw body before reading it, then applies the event once
  * per event id (`X-Razorpay-Event-Id`; lacking it, the body's SHA-256). `refund.processed` marks the refund processed
- * on the purchase its notes name (docs/decisions.md, Money operations, "Refunds"). Events of other types and orders of
- * no purchase are acknowledged and change nothing.
+ * on the purchase its notes name (docs/decisions.md, Money operations, "Refunds"); one without our notes (made at the
+ * gateway) is applied to the purchase of its payment's order (`reportedRefundOps`) and logged. Events of other types
+ * and orders of no purchase are acknowledged and change nothing.
  * @throws InvalidInputError "Invalid webhook signature" (also without a webhook secret), or
  *   "Invalid JSON body" for a signed body that is not JSON.
  */
@@ -88,6 +90,11 @@ export async function handleWebhook(
       if ((await op.commit()).ok) return;
       continue;
     }
+    if (type === "refund.processed" && typeof refund?.id === "string") {
+      const reported = { ...refund, id: refund.id };
+      if (await applyReportedRefund(ctx, { entry, marker, refund: reported, orderId, paymentId })) return;
+      continue;
+    }
     const outcome = OUTCOMES[type];
     const purchaseId = outcome && orderId ? await purchaseIdByOrder(kv, orderId) : null;
     if (!outcome || !purchaseId) {
@@ -107,4 +114,49 @@ export async function handleWebhook(
       return;
     }
   }
+}
+
+/**
+ * Applies `refund`, a `refund.processed` without our notes (docs/decisions.md, Money operations, "Refunds made at the
+ * gateway"), to the purchase of gateway order `orderId` (`reportedRefundOps`), with the event's `marker` in the same
+ * write, checked against the event's `entry` and the purchase as read; logs what it came to. Returns false when the
+ * write lost a race (read again and try again).
+ */
+async function applyReportedRefund(
+  ctx: PaymentContext,
+  { entry, marker, refund, orderId, paymentId }: {
+    entry: Deno.KvEntryMaybe<unknown>;
+    marker: { event: string; orderId: string | null; receivedAt: string };
+    refund: { id: string; payment_id?: unknown; amount?: unknown };
+    orderId: string | undefined;
+    paymentId: string | null;
+  },
+): Promise<boolean> {
+  const { kv } = ctx;
+  const reported = {
+    id: refund.id.slice(0, 100),
+    paymentId: typeof refund.payment_id === "string" ? refund.payment_id.slice(0, 100) : paymentId,
+    amount: Number.isSafeInteger(refund.amount) ? refund.amount as number : null,
+  };
+  const purchaseId = orderId ? await purchaseIdByOrder(kv, orderId) : null;
+  const purchase = purchaseId ? await getPurchaseEntry(kv, purchaseId) : null;
+  const op = kv.atomic().check(entry).set(entry.key, marker, { expireIn: EVENT_MEMORY_MS });
+  let result: { outcome: string; mails: string[] } = { outcome: "no purchase", mails: [] };
+  if (purchase?.value && reported.paymentId && reported.amount !== null) {
+    op.check(purchase);
+    result = await reportedRefundOps(ctx, op, {
+      purchase: purchase.value,
+      refund: { id: reported.id, paymentId: reported.paymentId, amount: reported.amount },
+      orderId: orderId ?? null,
+      at: marker.receivedAt,
+    });
+  }
+  if (!(await op.commit()).ok) return false;
+  for (const id of result.mails) ctx.deliverSoon?.(id);
+  const fields = { refundId: reported.id, paymentId: reported.paymentId, orderId, purchaseId, amount: reported.amount };
+  if (result.outcome === "applied") ctx.log?.warn("refund made at the gateway applied to its purchase", fields);
+  else if (result.outcome !== "known") {
+    ctx.log?.warn(`refund made at the gateway not applied: ${result.outcome}`, fields);
+  }
+  return true;
 }

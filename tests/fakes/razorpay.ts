@@ -5,7 +5,8 @@
  * `GET /v1/orders/{id}/payments`, `POST /v1/payments/{id}/capture` (an authorized payment, its
  * exact amount) and `POST /v1/payments/{id}/refund` (a captured payment, at most what is left,
  * one refund per `X-Refund-Idempotency` key). `addPayment` puts a payment in any state on an
- * order, as a buyer's payment would. Tests can make it fail
+ * order, as a buyer's payment would; `refundInDashboard` refunds one as support would in Razorpay's dashboard (or a
+ * dispute would), without our notes. Tests can make it fail
  * (`mode = "fail"`) or hang (`mode = "hang"`), and sign payments and webhooks as Razorpay does.
  * `GET /v1/checkout.js` is a stand-in for Checkout.js for the local demo (`RAZORPAY_CHECKOUT_URL`):
  * its window is the browser's prompt dialog; what the buyer chose is recorded at the fake
@@ -76,6 +77,11 @@ export interface FakeRazorpay extends AsyncDisposable {
   refunds: FakeRefund[];
   /** Puts a payment of `orderId` in `status` (amount and currency the order's unless given), as a buyer paying would. */
   addPayment(orderId: string, status: FakePayment["status"], fields?: Partial<FakePayment>): FakePayment;
+  /**
+   * Refunds `amount` (default all that is left) of the captured payment `paymentId` as the dashboard does: no notes, no
+   * idempotency key. @throws Error when the fake would refuse it.
+   */
+  refundInDashboard(paymentId: string, amount?: number): Promise<FakeRefund>;
   /** `ok` answers, `fail` answers 500, `hang` never answers. */
   mode: "ok" | "fail" | "hang";
   close(): Promise<void>;
@@ -152,6 +158,13 @@ export function startFakeRazorpay(): FakeRazorpay {
       };
       payments.push(payment);
       return payment;
+    },
+    async refundInDashboard(paymentId, amount) {
+      const payment = payments.find((p) => p.id === paymentId);
+      if (!payment) throw new Error(`no payment ${paymentId}`);
+      const res = refund(payment, amount === undefined ? null : { amount }, null);
+      if (!res.ok) throw new Error(`refund refused: ${await res.text()}`);
+      return await res.json();
     },
     mode: "ok",
     async close() {
@@ -297,10 +310,13 @@ function signedDelivery(body: string, eventId: string): { body: string; headers:
   };
 }
 
-/** A signed `refund.processed` delivery about `refund` (as the fake made it). */
+/**
+ * A signed `refund.processed` delivery about `refund` (as the fake made it), its payment entity naming `orderId` when
+ * given (Razorpay's always names the payment's order; the platform needs it only for refunds without our notes).
+ */
 export function refundProcessedDelivery(
   refund: Pick<FakeRefund, "id" | "payment_id" | "amount">,
-  eventId = randomId("evt_"),
+  { eventId = randomId("evt_"), orderId }: { eventId?: string; orderId?: string } = {},
 ): { body: string; headers: Record<string, string> } {
   const body = JSON.stringify({
     entity: "event",
@@ -309,7 +325,14 @@ export function refundProcessedDelivery(
     contains: ["refund", "payment"],
     payload: {
       refund: { entity: { ...refund, entity: "refund", status: "processed" } },
-      payment: { entity: { id: refund.payment_id, entity: "payment", status: "refunded" } },
+      payment: {
+        entity: {
+          id: refund.payment_id,
+          entity: "payment",
+          status: "refunded",
+          ...orderId ? { order_id: orderId } : {},
+        },
+      },
     },
     created_at: Math.floor(Date.now() / 1000),
   });

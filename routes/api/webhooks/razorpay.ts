@@ -19,8 +19,9 @@ export const apiDocs = describeRoute({
     description: "Authenticated by the HMAC-SHA256 of the raw body (`X-Razorpay-Signature`), checked before anything " +
       "in it is read; each event is applied once (by `X-Razorpay-Event-Id`, else the body's SHA-256). " +
       "`payment.captured` and `order.paid` pay a purchase, `payment.failed` fails a pending one, `refund.processed` " +
-      "marks a refund processed (its `notes.purchaseId` names the purchase). An unknown order or event is " +
-      "acknowledged too.",
+      "marks a refund processed (its `notes.purchaseId` names the purchase); one without our notes (made in the " +
+      "gateway's dashboard, a dispute) refunds the purchase of its payment's order as an admin's refund does when it " +
+      "is a full refund. An unknown order or event is acknowledged too.",
     access: ["signature"],
     rawBody: {
       mediaType: "application/json",

@@ -1,0 +1,134 @@
+/**
+ * Refunds made at the gateway, not through the admin's page (docs/decisions.md, Money operations, "Refunds made at the
+ * gateway"): Razorpay's dashboard, a dispute or a chargeback. The gateway's `refund.processed` carries none of our notes;
+ * the purchase is found by its payment's order and refunded as an admin's refund does, once.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestUser } from "@/tests/helpers/app.ts";
+import { refundProcessedDelivery, signedPayment } from "@/tests/fakes/razorpay.ts";
+import { addCoupon, addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
+import { deliver, purchaseRecord, recount, refund, stored } from "./helpers.ts";
+import { certificatesOf } from "@/lib/certificates/certificates.ts";
+
+Deno.test("a full refund in the gateway's dashboard ends access, frees the coupon use, revokes the certificate, once", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const lesson = await addLesson(shop, kit.id);
+  const coupon = await addCoupon(shop, { code: "ONCE", discountType: "percentage", discountValue: 10, usageLimit: 1 });
+  const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id, "ONCE");
+  const done = await shop.t.json("POST", `/api/toolkits/${kit.id}/progress`, {
+    body: { contentItemId: lesson.id, completed: true },
+    headers: buyer.headers,
+  });
+  assertEquals(done.status, 200);
+  await done.body?.cancel();
+  assertEquals((await certificatesOf(shop.t.kv, buyer.user.id)).map((c) => c.revokedAt), [null]);
+  const usedCount = async () =>
+    (await (await shop.t.fetch("/api/admin/coupons", { headers: shop.admin.headers })).json()).coupons
+      .find((c: { id: string }) => c.id === coupon.id).usedCount;
+  assertEquals(await usedCount(), 1);
+
+  const made = await shop.fake.refundInDashboard(payment.id);
+  assertEquals(made.notes, {});
+  const delivery = refundProcessedDelivery(made, { orderId });
+  const res = await deliver(shop, delivery);
+  assertEquals([res.status, await res.json()], [200, { received: true }]);
+
+  const record = await purchaseRecord(shop, purchaseId);
+  assertEquals(record.paymentStatus, "refunded");
+  assertEquals(record.refund, {
+    id: made.id,
+    paymentId: payment.id,
+    amount: 45000,
+    reason: null,
+    by: "gateway",
+    at: record.refund!.at,
+    status: "processed",
+    processedAt: record.refund!.at,
+  });
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
+  assertEquals([detail.hasPurchased, detail.contentItems[0].content], [false, null]);
+  assert((await certificatesOf(shop.t.kv, buyer.user.id))[0].revokedAt, "the certificate is revoked");
+  assertEquals(await usedCount(), 0);
+  assertEquals(await stored(shop.t.kv), await recount(shop.t.kv), "the dashboard's counters moved with the record");
+  const notes = async () =>
+    (await (await shop.t.fetch("/api/me/notifications", { headers: buyer.headers })).json()).notifications
+      .map((n: { type: string }) => n.type);
+  assertEquals(await notes(), ["purchase_refunded", "purchase_paid"]);
+  await shop.t.settled();
+  const refundMails = () => shop.t.mails.filter((m) => m.to === buyer.user.email && m.subject.includes("refund"));
+  assertEquals(refundMails().map((m) => m.subject), ["Your refund for Resume Toolkit"]);
+  assert(refundMails()[0].text.includes("₹450"), refundMails()[0].text);
+
+  // Replays, of the same event or as another event, change nothing; nor does an admin's refund afterwards.
+  for (const replay of [delivery, refundProcessedDelivery(made, { orderId })]) {
+    const again = await deliver(shop, replay);
+    assertEquals(again.status, 200);
+    await again.body?.cancel();
+    assertEquals(await purchaseRecord(shop, purchaseId), record);
+  }
+  assertEquals(await refund(shop, purchaseId), {
+    status: 400,
+    body: { error: "Only a paid purchase can be refunded" },
+  });
+  assertEquals(await notes(), ["purchase_refunded", "purchase_paid"]);
+  await shop.t.settled();
+  assertEquals(refundMails().length, 1);
+  assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
+});
+
+Deno.test("a partial refund at the gateway, or one of no known order, changes nothing", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
+  const before = await purchaseRecord(shop, purchaseId);
+  const part = await shop.fake.refundInDashboard(payment.id, 10000);
+  const res = await deliver(shop, refundProcessedDelivery(part, { orderId }));
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  assertEquals(await purchaseRecord(shop, purchaseId), before);
+  const stranger = await deliver(shop, refundProcessedDelivery(part, { orderId: "order_unknown123" }));
+  assertEquals(stranger.status, 200);
+  await stranger.body?.cancel();
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
+  assertEquals([(await purchaseRecord(shop, purchaseId)).paymentStatus, detail.hasPurchased], ["paid", true]);
+});
+
+Deno.test("an extra payment refunded at the gateway is kept refunded on it; the purchase stays paid", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 300 });
+  const first = await checkout(shop, buyer, kit.id);
+  await addCoupon(shop, { code: "TEN", discountType: "fixed", discountValue: 10 });
+  const second = await checkout(shop, buyer, kit.id, "TEN");
+  const a = shop.fake.addPayment(first.body.order.id, "captured");
+  const b = shop.fake.addPayment(second.body.order.id, "captured");
+  for (const [order, paymentId] of [[first.body.order.id, a.id], [second.body.order.id, b.id]]) {
+    const res = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+      body: signedPayment(order, paymentId),
+      headers: buyer.headers,
+    });
+    assertEquals(res.status, 200);
+    await res.body?.cancel();
+  }
+  const purchaseId = first.body.purchase.id;
+  assertEquals((await purchaseRecord(shop, purchaseId)).extraPayments!.map((p) => p.paymentId), [b.id]);
+  const made = await shop.fake.refundInDashboard(b.id);
+  const res = await deliver(shop, refundProcessedDelivery(made, { orderId: second.body.order.id }));
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const after = await purchaseRecord(shop, purchaseId);
+  assertEquals(after.paymentStatus, "paid");
+  assertEquals(
+    [after.extraPayments![0].refund?.id, after.extraPayments![0].refund?.by, after.extraPayments![0].refund?.amount],
+    [made.id, "gateway", 29000],
+  );
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
+  assertEquals(detail.hasPurchased, true);
+  const path = `/api/admin/purchases/${purchaseId}/extra-payments/${b.id}/refund`;
+  const twice = await shop.t.json("POST", path, { body: {}, headers: shop.admin.headers });
+  assertEquals([twice.status, await twice.json()], [400, { error: "This payment has already been refunded" }]);
+  assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
+});
