@@ -43,12 +43,16 @@ export const SMTP_OPTIONS = {
   socketTimeout: "30000",
 };
 
-/** A mailer for `smtpUrl`, or a log-only mailer when it is undefined. */
+/**
+ * A mailer for `smtpUrl`, or, when it is undefined, a log-only mailer that prints each mail's recipient, subject, link
+ * and unsubscribe link (the demo's console shows them).
+ */
 export function createMailer(smtpUrl: string | undefined, from: string, log: Logger): Mailer {
   if (!smtpUrl) {
     return {
       send(mail) {
-        log.info("mail", { to: mail.to, subject: mail.subject, link: mail.link });
+        const unsubscribe = mail.headers?.["List-Unsubscribe"]?.slice(1, -1);
+        log.info("mail", { to: mail.to, subject: mail.subject, link: mail.link, ...unsubscribe && { unsubscribe } });
         return Promise.resolve();
       },
       close() {},
