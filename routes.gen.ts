@@ -68,119 +68,121 @@ import * as $64 from "./routes/api/applications/[id]/resume.ts";
 import * as $65 from "./routes/api/auth/callback/[provider].ts";
 import * as $66 from "./routes/api/auth/forget-password.ts";
 import * as $67 from "./routes/api/auth/get-session.ts";
-import * as $68 from "./routes/api/auth/request-password-reset.ts";
-import * as $69 from "./routes/api/auth/reset-password.ts";
-import * as $70 from "./routes/api/auth/revoke-other-sessions.ts";
-import * as $71 from "./routes/api/auth/send-verification-email.ts";
-import * as $72 from "./routes/api/auth/session.ts";
-import * as $73 from "./routes/api/auth/sign-in/email.ts";
-import * as $74 from "./routes/api/auth/sign-in/social.ts";
-import * as $75 from "./routes/api/auth/sign-out.ts";
-import * as $76 from "./routes/api/auth/sign-up/email.ts";
-import * as $77 from "./routes/api/auth/verify-email.ts";
-import * as $78 from "./routes/api/banners.ts";
-import * as $79 from "./routes/api/docs.tsx";
-import * as $80 from "./routes/api/files/[id].ts";
-import * as $81 from "./routes/api/health.ts";
-import * as $82 from "./routes/api/internships/[id].ts";
-import * as $83 from "./routes/api/internships/[id]/applications/bulk.ts";
-import * as $84 from "./routes/api/internships/[id]/applications/index.ts";
-import * as $85 from "./routes/api/internships/index.ts";
-import * as $86 from "./routes/api/me/alerts/[id].ts";
-import * as $87 from "./routes/api/me/alerts/index.ts";
-import * as $88 from "./routes/api/me/applications/[id]/stipend-report.ts";
-import * as $89 from "./routes/api/me/applications/[id]/withdraw.ts";
-import * as $90 from "./routes/api/me/applications/index.ts";
-import * as $91 from "./routes/api/me/certificates.ts";
-import * as $92 from "./routes/api/me/export.ts";
-import * as $93 from "./routes/api/me/index.ts";
-import * as $94 from "./routes/api/me/notifications/index.ts";
-import * as $95 from "./routes/api/me/notifications/read.ts";
-import * as $96 from "./routes/api/me/push-subscriptions.ts";
-import * as $97 from "./routes/api/me/recommendations.ts";
-import * as $98 from "./routes/api/me/resume/file.ts";
-import * as $99 from "./routes/api/me/resume/index.ts";
-import * as $100 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $101 from "./routes/api/me/saved/ids.ts";
-import * as $102 from "./routes/api/me/saved/index.ts";
-import * as $103 from "./routes/api/me/settings.ts";
-import * as $104 from "./routes/api/onboarding.ts";
-import * as $105 from "./routes/api/openapi.json.ts";
-import * as $106 from "./routes/api/opportunities/[id].ts";
-import * as $107 from "./routes/api/opportunities/index.ts";
-import * as $108 from "./routes/api/organizations/[slug]/claim.ts";
-import * as $109 from "./routes/api/organizations/[slug]/index.ts";
-import * as $110 from "./routes/api/profile.ts";
-import * as $111 from "./routes/api/purchases.ts";
-import * as $112 from "./routes/api/push/key.ts";
-import * as $113 from "./routes/api/reports/index.ts";
-import * as $114 from "./routes/api/toolkits/[id]/index.ts";
-import * as $115 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $116 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $117 from "./routes/api/toolkits/index.ts";
-import * as $118 from "./routes/api/ungatekeep/[id].ts";
-import * as $119 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $120 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $121 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $122 from "./routes/api/ungatekeep/index.ts";
-import * as $123 from "./routes/api/webhooks/razorpay.ts";
-import * as $124 from "./routes/certificates/[id].tsx";
-import * as $125 from "./routes/check-inbox.tsx";
-import * as $126 from "./routes/contact.tsx";
-import * as $127 from "./routes/forgot-password.tsx";
-import * as $128 from "./routes/index.tsx";
-import * as $129 from "./routes/internships/[id]/applicants.tsx";
-import * as $130 from "./routes/internships/[id]/applications.ts";
-import * as $131 from "./routes/internships/[id]/apply.tsx";
-import * as $132 from "./routes/internships/[id]/edit.tsx";
-import * as $133 from "./routes/internships/[id]/index.tsx";
-import * as $134 from "./routes/internships/index.tsx";
-import * as $135 from "./routes/internships/mine.tsx";
-import * as $136 from "./routes/internships/new.tsx";
-import * as $137 from "./routes/internships/rss.xml.ts";
-import * as $138 from "./routes/language.ts";
-import * as $139 from "./routes/me/alerts.tsx";
-import * as $140 from "./routes/me/applications/[id]/stipend-report.ts";
-import * as $141 from "./routes/me/applications/[id]/withdraw.ts";
-import * as $142 from "./routes/me/notifications.tsx";
-import * as $143 from "./routes/me/settings.tsx";
-import * as $144 from "./routes/me/tracker.tsx";
-import * as $145 from "./routes/offline.tsx";
-import * as $146 from "./routes/onboarding.tsx";
-import * as $147 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $148 from "./routes/opportunities/[id]/edit.tsx";
-import * as $149 from "./routes/opportunities/[id]/index.tsx";
-import * as $150 from "./routes/opportunities/index.tsx";
-import * as $151 from "./routes/opportunities/mine.tsx";
-import * as $152 from "./routes/opportunities/new.tsx";
-import * as $153 from "./routes/organizations/[slug].tsx";
-import * as $154 from "./routes/organizations/claim/[token].tsx";
-import * as $155 from "./routes/privacy.tsx";
-import * as $156 from "./routes/profile.tsx";
-import * as $157 from "./routes/profile/delete.tsx";
-import * as $158 from "./routes/profile/resume.ts";
-import * as $159 from "./routes/profile/sign-out-others.ts";
-import * as $160 from "./routes/purchases/[id]/receipt.tsx";
-import * as $161 from "./routes/refunds.tsx";
-import * as $162 from "./routes/report.tsx";
-import * as $163 from "./routes/reset-password.tsx";
-import * as $164 from "./routes/robots.txt.ts";
-import * as $165 from "./routes/sign-in.tsx";
-import * as $166 from "./routes/sign-out.ts";
-import * as $167 from "./routes/sign-up.tsx";
-import * as $168 from "./routes/sitemap.xml.ts";
-import * as $169 from "./routes/sitemap/[file].ts";
-import * as $170 from "./routes/terms.tsx";
-import * as $171 from "./routes/toolkits/[id]/index.tsx";
-import * as $172 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $173 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $174 from "./routes/toolkits/index.tsx";
-import * as $175 from "./routes/toolkits/mine.tsx";
-import * as $176 from "./routes/ungatekeep/[id].tsx";
-import * as $177 from "./routes/ungatekeep/index.tsx";
-import * as $178 from "./routes/ungatekeep/rss.xml.ts";
-import * as $179 from "./routes/unsubscribe/[token].tsx";
-import * as $180 from "./routes/verify-email.tsx";
+import * as $68 from "./routes/api/auth/providers/[provider].ts";
+import * as $69 from "./routes/api/auth/request-password-reset.ts";
+import * as $70 from "./routes/api/auth/reset-password.ts";
+import * as $71 from "./routes/api/auth/revoke-other-sessions.ts";
+import * as $72 from "./routes/api/auth/send-verification-email.ts";
+import * as $73 from "./routes/api/auth/session.ts";
+import * as $74 from "./routes/api/auth/sign-in/email.ts";
+import * as $75 from "./routes/api/auth/sign-in/social.ts";
+import * as $76 from "./routes/api/auth/sign-out.ts";
+import * as $77 from "./routes/api/auth/sign-up/email.ts";
+import * as $78 from "./routes/api/auth/verify-email.ts";
+import * as $79 from "./routes/api/banners.ts";
+import * as $80 from "./routes/api/docs.tsx";
+import * as $81 from "./routes/api/files/[id].ts";
+import * as $82 from "./routes/api/health.ts";
+import * as $83 from "./routes/api/internships/[id].ts";
+import * as $84 from "./routes/api/internships/[id]/applications/bulk.ts";
+import * as $85 from "./routes/api/internships/[id]/applications/index.ts";
+import * as $86 from "./routes/api/internships/index.ts";
+import * as $87 from "./routes/api/me/alerts/[id].ts";
+import * as $88 from "./routes/api/me/alerts/index.ts";
+import * as $89 from "./routes/api/me/applications/[id]/stipend-report.ts";
+import * as $90 from "./routes/api/me/applications/[id]/withdraw.ts";
+import * as $91 from "./routes/api/me/applications/index.ts";
+import * as $92 from "./routes/api/me/certificates.ts";
+import * as $93 from "./routes/api/me/export.ts";
+import * as $94 from "./routes/api/me/index.ts";
+import * as $95 from "./routes/api/me/notifications/index.ts";
+import * as $96 from "./routes/api/me/notifications/read.ts";
+import * as $97 from "./routes/api/me/push-subscriptions.ts";
+import * as $98 from "./routes/api/me/recommendations.ts";
+import * as $99 from "./routes/api/me/resume/file.ts";
+import * as $100 from "./routes/api/me/resume/index.ts";
+import * as $101 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $102 from "./routes/api/me/saved/ids.ts";
+import * as $103 from "./routes/api/me/saved/index.ts";
+import * as $104 from "./routes/api/me/settings.ts";
+import * as $105 from "./routes/api/onboarding.ts";
+import * as $106 from "./routes/api/openapi.json.ts";
+import * as $107 from "./routes/api/opportunities/[id].ts";
+import * as $108 from "./routes/api/opportunities/index.ts";
+import * as $109 from "./routes/api/organizations/[slug]/claim.ts";
+import * as $110 from "./routes/api/organizations/[slug]/index.ts";
+import * as $111 from "./routes/api/profile.ts";
+import * as $112 from "./routes/api/purchases.ts";
+import * as $113 from "./routes/api/push/key.ts";
+import * as $114 from "./routes/api/reports/index.ts";
+import * as $115 from "./routes/api/toolkits/[id]/index.ts";
+import * as $116 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $117 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $118 from "./routes/api/toolkits/index.ts";
+import * as $119 from "./routes/api/ungatekeep/[id].ts";
+import * as $120 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $121 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $122 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $123 from "./routes/api/ungatekeep/index.ts";
+import * as $124 from "./routes/api/webhooks/razorpay.ts";
+import * as $125 from "./routes/certificates/[id].tsx";
+import * as $126 from "./routes/check-inbox.tsx";
+import * as $127 from "./routes/contact.tsx";
+import * as $128 from "./routes/forgot-password.tsx";
+import * as $129 from "./routes/index.tsx";
+import * as $130 from "./routes/internships/[id]/applicants.tsx";
+import * as $131 from "./routes/internships/[id]/applications.ts";
+import * as $132 from "./routes/internships/[id]/apply.tsx";
+import * as $133 from "./routes/internships/[id]/edit.tsx";
+import * as $134 from "./routes/internships/[id]/index.tsx";
+import * as $135 from "./routes/internships/index.tsx";
+import * as $136 from "./routes/internships/mine.tsx";
+import * as $137 from "./routes/internships/new.tsx";
+import * as $138 from "./routes/internships/rss.xml.ts";
+import * as $139 from "./routes/language.ts";
+import * as $140 from "./routes/me/alerts.tsx";
+import * as $141 from "./routes/me/applications/[id]/stipend-report.ts";
+import * as $142 from "./routes/me/applications/[id]/withdraw.ts";
+import * as $143 from "./routes/me/notifications.tsx";
+import * as $144 from "./routes/me/settings.tsx";
+import * as $145 from "./routes/me/tracker.tsx";
+import * as $146 from "./routes/offline.tsx";
+import * as $147 from "./routes/onboarding.tsx";
+import * as $148 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $149 from "./routes/opportunities/[id]/edit.tsx";
+import * as $150 from "./routes/opportunities/[id]/index.tsx";
+import * as $151 from "./routes/opportunities/index.tsx";
+import * as $152 from "./routes/opportunities/mine.tsx";
+import * as $153 from "./routes/opportunities/new.tsx";
+import * as $154 from "./routes/organizations/[slug].tsx";
+import * as $155 from "./routes/organizations/claim/[token].tsx";
+import * as $156 from "./routes/privacy.tsx";
+import * as $157 from "./routes/profile.tsx";
+import * as $158 from "./routes/profile/delete.tsx";
+import * as $159 from "./routes/profile/remove-provider.ts";
+import * as $160 from "./routes/profile/resume.ts";
+import * as $161 from "./routes/profile/sign-out-others.ts";
+import * as $162 from "./routes/purchases/[id]/receipt.tsx";
+import * as $163 from "./routes/refunds.tsx";
+import * as $164 from "./routes/report.tsx";
+import * as $165 from "./routes/reset-password.tsx";
+import * as $166 from "./routes/robots.txt.ts";
+import * as $167 from "./routes/sign-in.tsx";
+import * as $168 from "./routes/sign-out.ts";
+import * as $169 from "./routes/sign-up.tsx";
+import * as $170 from "./routes/sitemap.xml.ts";
+import * as $171 from "./routes/sitemap/[file].ts";
+import * as $172 from "./routes/terms.tsx";
+import * as $173 from "./routes/toolkits/[id]/index.tsx";
+import * as $174 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $175 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $176 from "./routes/toolkits/index.tsx";
+import * as $177 from "./routes/toolkits/mine.tsx";
+import * as $178 from "./routes/ungatekeep/[id].tsx";
+import * as $179 from "./routes/ungatekeep/index.tsx";
+import * as $180 from "./routes/ungatekeep/rss.xml.ts";
+import * as $181 from "./routes/unsubscribe/[token].tsx";
+import * as $182 from "./routes/verify-email.tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -293,119 +295,121 @@ const manifest: Manifest = {
     "./routes/api/auth/callback/[provider].ts": $65,
     "./routes/api/auth/forget-password.ts": $66,
     "./routes/api/auth/get-session.ts": $67,
-    "./routes/api/auth/request-password-reset.ts": $68,
-    "./routes/api/auth/reset-password.ts": $69,
-    "./routes/api/auth/revoke-other-sessions.ts": $70,
-    "./routes/api/auth/send-verification-email.ts": $71,
-    "./routes/api/auth/session.ts": $72,
-    "./routes/api/auth/sign-in/email.ts": $73,
-    "./routes/api/auth/sign-in/social.ts": $74,
-    "./routes/api/auth/sign-out.ts": $75,
-    "./routes/api/auth/sign-up/email.ts": $76,
-    "./routes/api/auth/verify-email.ts": $77,
-    "./routes/api/banners.ts": $78,
-    "./routes/api/docs.tsx": $79,
-    "./routes/api/files/[id].ts": $80,
-    "./routes/api/health.ts": $81,
-    "./routes/api/internships/[id].ts": $82,
-    "./routes/api/internships/[id]/applications/bulk.ts": $83,
-    "./routes/api/internships/[id]/applications/index.ts": $84,
-    "./routes/api/internships/index.ts": $85,
-    "./routes/api/me/alerts/[id].ts": $86,
-    "./routes/api/me/alerts/index.ts": $87,
-    "./routes/api/me/applications/[id]/stipend-report.ts": $88,
-    "./routes/api/me/applications/[id]/withdraw.ts": $89,
-    "./routes/api/me/applications/index.ts": $90,
-    "./routes/api/me/certificates.ts": $91,
-    "./routes/api/me/export.ts": $92,
-    "./routes/api/me/index.ts": $93,
-    "./routes/api/me/notifications/index.ts": $94,
-    "./routes/api/me/notifications/read.ts": $95,
-    "./routes/api/me/push-subscriptions.ts": $96,
-    "./routes/api/me/recommendations.ts": $97,
-    "./routes/api/me/resume/file.ts": $98,
-    "./routes/api/me/resume/index.ts": $99,
-    "./routes/api/me/saved/[kind]/[id].ts": $100,
-    "./routes/api/me/saved/ids.ts": $101,
-    "./routes/api/me/saved/index.ts": $102,
-    "./routes/api/me/settings.ts": $103,
-    "./routes/api/onboarding.ts": $104,
-    "./routes/api/openapi.json.ts": $105,
-    "./routes/api/opportunities/[id].ts": $106,
-    "./routes/api/opportunities/index.ts": $107,
-    "./routes/api/organizations/[slug]/claim.ts": $108,
-    "./routes/api/organizations/[slug]/index.ts": $109,
-    "./routes/api/profile.ts": $110,
-    "./routes/api/purchases.ts": $111,
-    "./routes/api/push/key.ts": $112,
-    "./routes/api/reports/index.ts": $113,
-    "./routes/api/toolkits/[id]/index.ts": $114,
-    "./routes/api/toolkits/[id]/progress.ts": $115,
-    "./routes/api/toolkits/[id]/verify.ts": $116,
-    "./routes/api/toolkits/index.ts": $117,
-    "./routes/api/ungatekeep/[id].ts": $118,
-    "./routes/api/ungatekeep/[id]/comments.ts": $119,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $120,
-    "./routes/api/ungatekeep/comments/[id].ts": $121,
-    "./routes/api/ungatekeep/index.ts": $122,
-    "./routes/api/webhooks/razorpay.ts": $123,
-    "./routes/certificates/[id].tsx": $124,
-    "./routes/check-inbox.tsx": $125,
-    "./routes/contact.tsx": $126,
-    "./routes/forgot-password.tsx": $127,
-    "./routes/index.tsx": $128,
-    "./routes/internships/[id]/applicants.tsx": $129,
-    "./routes/internships/[id]/applications.ts": $130,
-    "./routes/internships/[id]/apply.tsx": $131,
-    "./routes/internships/[id]/edit.tsx": $132,
-    "./routes/internships/[id]/index.tsx": $133,
-    "./routes/internships/index.tsx": $134,
-    "./routes/internships/mine.tsx": $135,
-    "./routes/internships/new.tsx": $136,
-    "./routes/internships/rss.xml.ts": $137,
-    "./routes/language.ts": $138,
-    "./routes/me/alerts.tsx": $139,
-    "./routes/me/applications/[id]/stipend-report.ts": $140,
-    "./routes/me/applications/[id]/withdraw.ts": $141,
-    "./routes/me/notifications.tsx": $142,
-    "./routes/me/settings.tsx": $143,
-    "./routes/me/tracker.tsx": $144,
-    "./routes/offline.tsx": $145,
-    "./routes/onboarding.tsx": $146,
-    "./routes/opportunities/[id]/calendar.ics.ts": $147,
-    "./routes/opportunities/[id]/edit.tsx": $148,
-    "./routes/opportunities/[id]/index.tsx": $149,
-    "./routes/opportunities/index.tsx": $150,
-    "./routes/opportunities/mine.tsx": $151,
-    "./routes/opportunities/new.tsx": $152,
-    "./routes/organizations/[slug].tsx": $153,
-    "./routes/organizations/claim/[token].tsx": $154,
-    "./routes/privacy.tsx": $155,
-    "./routes/profile.tsx": $156,
-    "./routes/profile/delete.tsx": $157,
-    "./routes/profile/resume.ts": $158,
-    "./routes/profile/sign-out-others.ts": $159,
-    "./routes/purchases/[id]/receipt.tsx": $160,
-    "./routes/refunds.tsx": $161,
-    "./routes/report.tsx": $162,
-    "./routes/reset-password.tsx": $163,
-    "./routes/robots.txt.ts": $164,
-    "./routes/sign-in.tsx": $165,
-    "./routes/sign-out.ts": $166,
-    "./routes/sign-up.tsx": $167,
-    "./routes/sitemap.xml.ts": $168,
-    "./routes/sitemap/[file].ts": $169,
-    "./routes/terms.tsx": $170,
-    "./routes/toolkits/[id]/index.tsx": $171,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $172,
-    "./routes/toolkits/[id]/learn/index.tsx": $173,
-    "./routes/toolkits/index.tsx": $174,
-    "./routes/toolkits/mine.tsx": $175,
-    "./routes/ungatekeep/[id].tsx": $176,
-    "./routes/ungatekeep/index.tsx": $177,
-    "./routes/ungatekeep/rss.xml.ts": $178,
-    "./routes/unsubscribe/[token].tsx": $179,
-    "./routes/verify-email.tsx": $180,
+    "./routes/api/auth/providers/[provider].ts": $68,
+    "./routes/api/auth/request-password-reset.ts": $69,
+    "./routes/api/auth/reset-password.ts": $70,
+    "./routes/api/auth/revoke-other-sessions.ts": $71,
+    "./routes/api/auth/send-verification-email.ts": $72,
+    "./routes/api/auth/session.ts": $73,
+    "./routes/api/auth/sign-in/email.ts": $74,
+    "./routes/api/auth/sign-in/social.ts": $75,
+    "./routes/api/auth/sign-out.ts": $76,
+    "./routes/api/auth/sign-up/email.ts": $77,
+    "./routes/api/auth/verify-email.ts": $78,
+    "./routes/api/banners.ts": $79,
+    "./routes/api/docs.tsx": $80,
+    "./routes/api/files/[id].ts": $81,
+    "./routes/api/health.ts": $82,
+    "./routes/api/internships/[id].ts": $83,
+    "./routes/api/internships/[id]/applications/bulk.ts": $84,
+    "./routes/api/internships/[id]/applications/index.ts": $85,
+    "./routes/api/internships/index.ts": $86,
+    "./routes/api/me/alerts/[id].ts": $87,
+    "./routes/api/me/alerts/index.ts": $88,
+    "./routes/api/me/applications/[id]/stipend-report.ts": $89,
+    "./routes/api/me/applications/[id]/withdraw.ts": $90,
+    "./routes/api/me/applications/index.ts": $91,
+    "./routes/api/me/certificates.ts": $92,
+    "./routes/api/me/export.ts": $93,
+    "./routes/api/me/index.ts": $94,
+    "./routes/api/me/notifications/index.ts": $95,
+    "./routes/api/me/notifications/read.ts": $96,
+    "./routes/api/me/push-subscriptions.ts": $97,
+    "./routes/api/me/recommendations.ts": $98,
+    "./routes/api/me/resume/file.ts": $99,
+    "./routes/api/me/resume/index.ts": $100,
+    "./routes/api/me/saved/[kind]/[id].ts": $101,
+    "./routes/api/me/saved/ids.ts": $102,
+    "./routes/api/me/saved/index.ts": $103,
+    "./routes/api/me/settings.ts": $104,
+    "./routes/api/onboarding.ts": $105,
+    "./routes/api/openapi.json.ts": $106,
+    "./routes/api/opportunities/[id].ts": $107,
+    "./routes/api/opportunities/index.ts": $108,
+    "./routes/api/organizations/[slug]/claim.ts": $109,
+    "./routes/api/organizations/[slug]/index.ts": $110,
+    "./routes/api/profile.ts": $111,
+    "./routes/api/purchases.ts": $112,
+    "./routes/api/push/key.ts": $113,
+    "./routes/api/reports/index.ts": $114,
+    "./routes/api/toolkits/[id]/index.ts": $115,
+    "./routes/api/toolkits/[id]/progress.ts": $116,
+    "./routes/api/toolkits/[id]/verify.ts": $117,
+    "./routes/api/toolkits/index.ts": $118,
+    "./routes/api/ungatekeep/[id].ts": $119,
+    "./routes/api/ungatekeep/[id]/comments.ts": $120,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $121,
+    "./routes/api/ungatekeep/comments/[id].ts": $122,
+    "./routes/api/ungatekeep/index.ts": $123,
+    "./routes/api/webhooks/razorpay.ts": $124,
+    "./routes/certificates/[id].tsx": $125,
+    "./routes/check-inbox.tsx": $126,
+    "./routes/contact.tsx": $127,
+    "./routes/forgot-password.tsx": $128,
+    "./routes/index.tsx": $129,
+    "./routes/internships/[id]/applicants.tsx": $130,
+    "./routes/internships/[id]/applications.ts": $131,
+    "./routes/internships/[id]/apply.tsx": $132,
+    "./routes/internships/[id]/edit.tsx": $133,
+    "./routes/internships/[id]/index.tsx": $134,
+    "./routes/internships/index.tsx": $135,
+    "./routes/internships/mine.tsx": $136,
+    "./routes/internships/new.tsx": $137,
+    "./routes/internships/rss.xml.ts": $138,
+    "./routes/language.ts": $139,
+    "./routes/me/alerts.tsx": $140,
+    "./routes/me/applications/[id]/stipend-report.ts": $141,
+    "./routes/me/applications/[id]/withdraw.ts": $142,
+    "./routes/me/notifications.tsx": $143,
+    "./routes/me/settings.tsx": $144,
+    "./routes/me/tracker.tsx": $145,
+    "./routes/offline.tsx": $146,
+    "./routes/onboarding.tsx": $147,
+    "./routes/opportunities/[id]/calendar.ics.ts": $148,
+    "./routes/opportunities/[id]/edit.tsx": $149,
+    "./routes/opportunities/[id]/index.tsx": $150,
+    "./routes/opportunities/index.tsx": $151,
+    "./routes/opportunities/mine.tsx": $152,
+    "./routes/opportunities/new.tsx": $153,
+    "./routes/organizations/[slug].tsx": $154,
+    "./routes/organizations/claim/[token].tsx": $155,
+    "./routes/privacy.tsx": $156,
+    "./routes/profile.tsx": $157,
+    "./routes/profile/delete.tsx": $158,
+    "./routes/profile/remove-provider.ts": $159,
+    "./routes/profile/resume.ts": $160,
+    "./routes/profile/sign-out-others.ts": $161,
+    "./routes/purchases/[id]/receipt.tsx": $162,
+    "./routes/refunds.tsx": $163,
+    "./routes/report.tsx": $164,
+    "./routes/reset-password.tsx": $165,
+    "./routes/robots.txt.ts": $166,
+    "./routes/sign-in.tsx": $167,
+    "./routes/sign-out.ts": $168,
+    "./routes/sign-up.tsx": $169,
+    "./routes/sitemap.xml.ts": $170,
+    "./routes/sitemap/[file].ts": $171,
+    "./routes/terms.tsx": $172,
+    "./routes/toolkits/[id]/index.tsx": $173,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $174,
+    "./routes/toolkits/[id]/learn/index.tsx": $175,
+    "./routes/toolkits/index.tsx": $176,
+    "./routes/toolkits/mine.tsx": $177,
+    "./routes/ungatekeep/[id].tsx": $178,
+    "./routes/ungatekeep/index.tsx": $179,
+    "./routes/ungatekeep/rss.xml.ts": $180,
+    "./routes/unsubscribe/[token].tsx": $181,
+    "./routes/verify-email.tsx": $182,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

@@ -81,6 +81,11 @@ export const REFUSALS = {
   pushBadKeys: "Invalid push subscription keys",
   confirmEmail: "Type your account's e-mail address to confirm",
   wrongPassword: "Wrong password",
+  /** Removing the account's last way to sign in (409; `unlinkProvider`). */
+  lastSignIn: "This is the only way left to sign in to this account: choose a password (Forgot password) or " +
+    "connect another account first",
+  /** Removing a provider the account has no link to (404). */
+  providerNotConnected: "This sign-in provider is not connected to your account",
   signInAgain:
     "Sign in again to delete this account: an account without a password needs a sign-in of the last 10 minutes",
   applicationBusy: "The application changed too often at once; try again",

@@ -1,7 +1,9 @@
 /**
  * `/profile`: the signed-in user's profile form (docs/api.md, Profile and onboarding). Signed out: 302 to
  * `/sign-in?callbackURL=/profile`.
- * The page also lists the account's sign-in methods (e-mail and password, Google, LinkedIn) and, when push is
+ * The page also lists the account's sign-in methods (e-mail and password, Google, LinkedIn), its connected accounts
+ * with a "Remove" form each posting to `/profile/remove-provider` (docs/decisions.md, Social sign-in, "Removing a
+ * connected account"; none for the only way left to sign in) and, when push is
  * configured, has "Notifications on this phone" (docs/decisions.md, Push, "Subscriptions"), the resume section,
  * whose forms post to `/profile/resume` (docs/decisions.md, Applications, "Resumes"), and "Sign out everywhere else", a
  * form posting to `/profile/sign-out-others` (docs/decisions.md, Sessions, "Ending sessions").
@@ -20,6 +22,7 @@ import { DOMAIN_PREFERENCES, OPPORTUNITY_INTERESTS } from "@/lib/onboarding/onbo
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
 import { type SignInMethod, signInMethods } from "@/lib/auth/sign_in_methods.ts";
+import { type ProviderId, ProviderIdSchema } from "@/lib/auth/oauth/providers.ts";
 import { freshSignIn } from "@/lib/auth/sessions.ts";
 import { Notice } from "@/components/forms.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
@@ -62,6 +65,8 @@ function valuesOf(user: User): ProfileValues {
 interface Data {
   /** Names of the user's sign-in methods, e.g. "E-mail and password", "Google". */
   methods: string[];
+  /** The connected providers (social accounts), with the names the page shows. */
+  connected: { id: ProviderId; name: string }[];
   /** Whether the account has a password (deleting it then asks for the password). */
   hasPassword: boolean;
   /** The stored resume, or null (docs/decisions.md, Applications, "Resumes"). */
@@ -108,19 +113,25 @@ export const handler = define.handlers<Data>({
   },
 });
 
-/** The account's sign-in methods as the page names them, and the stored resume. */
-async function methodsOf(state: SignedInState): Promise<Pick<Data, "methods" | "hasPassword" | "resume">> {
+/** The account's sign-in methods as the page names them, its connected providers, and the stored resume. */
+async function methodsOf(
+  state: SignedInState,
+): Promise<Pick<Data, "methods" | "connected" | "hasPassword" | "resume">> {
   const { kv, oauth } = state.services;
   const nameOf = (method: SignInMethod) =>
     method === "email" ? state.t("profile.page.emailMethod") : oauth.providers[method].name;
   const [methods, resume] = await Promise.all([signInMethods(kv, state.user.id), getResume(kv, state.user.id)]);
-  return { methods: methods.map(nameOf), hasPassword: methods.includes("email"), resume };
+  const connected = methods.filter((method): method is ProviderId => method !== "email")
+    .map((id) => ({ id, name: oauth.providers[id].name }));
+  return { methods: methods.map(nameOf), connected, hasPassword: methods.includes("email"), resume };
 }
 
 export default define.page<Data>(function ProfilePage({ state, data, url }) {
   const user = state.user!;
   const pushKey = state.services.push?.publicKey;
   const resumeOutcome = url.searchParams.get("resume");
+  const removedProvider = ProviderIdSchema.safeParse(url.searchParams.get("removedProvider"));
+  const removedName = removedProvider.success ? state.services.oauth.providers[removedProvider.data].name : null;
   const t = useT();
   return (
     <section aria-labelledby="page-title" class="mx-auto w-full max-w-3xl">
@@ -151,6 +162,11 @@ export default define.page<Data>(function ProfilePage({ state, data, url }) {
             </ul>
           )}
       </section>
+      <ConnectedAccounts
+        connected={data.connected}
+        onlyWay={!data.hasPassword && data.connected.length === 1}
+        removed={removedName}
+      />
       {pushKey && (
         <section aria-labelledby="phone-notifications" class="mt-8">
           <h2 id="phone-notifications" class="text-lg font-semibold text-slate-900">{t("profile.page.phone")}</h2>
@@ -190,3 +206,54 @@ export default define.page<Data>(function ProfilePage({ state, data, url }) {
     </section>
   );
 });
+
+/**
+ * "Connected accounts": each connected provider with its "Remove" form, except the only way left to sign in
+ * (`onlyWay`), which says why it stays; `removed` names the provider just removed, for the notice.
+ */
+function ConnectedAccounts(
+  { connected, onlyWay, removed }: { connected: Data["connected"]; onlyWay: boolean; removed: string | null },
+) {
+  const t = useT();
+  if (connected.length === 0 && !removed) return null;
+  return (
+    <section aria-labelledby="connected-accounts" class="mt-8">
+      <h2 id="connected-accounts" class="text-lg font-semibold text-slate-900">{t("profile.page.connected")}</h2>
+      {removed && (
+        <div class="mt-2">
+          <Notice kind="success">{t("profile.page.providerRemoved", { provider: removed })}</Notice>
+        </div>
+      )}
+      {connected.length > 0 && <p class="mt-2 text-sm text-slate-700">{t("profile.page.connectedText")}</p>}
+      <ul class="mt-3 space-y-2">
+        {connected.map((provider) => (
+          <li key={provider.id} class="flex flex-wrap items-center gap-3 text-sm text-slate-700">
+            <span class="font-medium text-slate-900">{provider.name}</span>
+            {onlyWay
+              ? (
+                <span>
+                  {t.rich("profile.page.onlyWay", {
+                    link: (chunks) => (
+                      <a href="/forgot-password" class="font-medium text-indigo-700 underline">{chunks}</a>
+                    ),
+                  })}
+                </span>
+              )
+              : (
+                <form method="post" action="/profile/remove-provider">
+                  <input type="hidden" name="provider" value={provider.id} />
+                  <button
+                    type="submit"
+                    class={SECONDARY_BUTTON}
+                    aria-label={t("profile.page.removeProviderLabel", { provider: provider.name })}
+                  >
+                    {t("profile.page.removeProvider")}
+                  </button>
+                </form>
+              )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

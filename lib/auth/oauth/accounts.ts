@@ -14,6 +14,7 @@ import { AuthError, ConflictError } from "@/lib/errors.ts";
 import type { Lang } from "@/lib/i18n/languages.ts";
 import {
   createUser,
+  getPasswordEntry,
   getUser,
   getUserByEmail,
   normalizeEmail,
@@ -26,6 +27,8 @@ import { deleteUserSessions } from "@/lib/auth/sessions.ts";
 import type { ProviderIdentity } from "./flow.ts";
 import type { ProviderId } from "./providers.ts";
 import { stripInvisible } from "@/lib/text.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 
 /** A link between a provider account and a user. */
 export interface SocialAccount {
@@ -180,6 +183,31 @@ export async function unlinkAccounts(kv: Deno.Kv, userId: string): Promise<void>
     }
   }
   await op.commit();
+}
+
+/**
+ * Removes a user's connected `provider` (every account of it linked to the user; docs/decisions.md, Social sign-in,
+ * "Removing a connected account") in one atomic write checked against every link and the password entry as read, so
+ * two removals at once, or a reset racing one, can never leave the account without a way to sign in. Nothing else
+ * records it. A write that lost a race is read and tried again (`retrying`).
+ * @returns false when no account of `provider` is linked to the user.
+ * @throws ConflictError `REFUSALS.lastSignIn` when the account has no password and no other provider;
+ *   BusyError when other writes kept winning.
+ */
+export async function unlinkProvider(kv: Deno.Kv, userId: string, provider: ProviderId): Promise<boolean> {
+  let removed = false;
+  await retrying(async () => {
+    const [links, password] = await Promise.all([linksOf(kv, userId), getPasswordEntry(kv, userId)]);
+    const going = links.filter((link) => link.byUser.value.provider === provider);
+    const staying = links.filter((link) => link.byUser.value.provider !== provider);
+    if (going.length === 0) return true;
+    if (password.value === null && staying.length === 0) throw new ConflictError(REFUSALS.lastSignIn);
+    const op = kv.atomic().check(password, ...staying.map((link) => link.byUser));
+    unlinkInto(op, going);
+    removed = (await op.commit()).ok;
+    return removed;
+  }, RETRY_BUDGET_MS);
+  return removed;
 }
 
 /** The providers linked to a user, each once, in key order (for the profile page's sign-in methods). */

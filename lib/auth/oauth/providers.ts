@@ -8,11 +8,14 @@
  * authorization responses), also when its endpoints are overridden for a test provider.
  */
 import type { Config, OAuthProviderConfig } from "@/app.config.ts";
+import { z } from "zod";
 import { AuthError } from "@/lib/errors.ts";
 
 /** Identifiers of the supported providers, as `provider` and the callback path name them. */
 export const PROVIDER_IDS = ["google", "linkedin"] as const;
 export type ProviderId = typeof PROVIDER_IDS[number];
+/** A provider's id as a path or a form names it. */
+export const ProviderIdSchema = z.enum(PROVIDER_IDS);
 
 /** Scopes every provider is asked for. */
 export const OAUTH_SCOPES = "openid email profile";
