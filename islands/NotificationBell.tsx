@@ -19,6 +19,9 @@ export const BELL_TEXT = ["notifications.bell."] as const;
 const BELL =
   "relative flex h-9 w-9 items-center justify-center rounded-md border border-slate-300 text-slate-800 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600";
 
+/** The most unread ones the badge counts: the API counts up to 100 (`UNREAD_COUNT_MAX`), shown past this as "99+". */
+const SHOWN_MAX = 99;
+
 /** The least time between two reads that are not asked for by opening the panel, in ms. */
 const REFRESH_MS = 60_000;
 
@@ -81,7 +84,11 @@ export default function NotificationBell({ text }: { text: IslandText }) {
         <path d="M5 8a5 5 0 0 1 10 0c0 4 1.5 5.5 2 6H3c.5-.5 2-2 2-6Zm3 8.5a2 2 0 0 0 4 0" />
       </svg>
       <span class="sr-only">
-        {count > 0 ? t("notifications.bell.labelUnread", { count }) : t("notifications.bell.label")}
+        {count > SHOWN_MAX
+          ? t("notifications.bell.labelMany")
+          : count > 0
+          ? t("notifications.bell.labelUnread", { count })
+          : t("notifications.bell.label")}
       </span>
       {count > 0 && (
         <span
@@ -89,7 +96,7 @@ export default function NotificationBell({ text }: { text: IslandText }) {
           data-testid="unread-count"
           class="absolute -right-1.5 -top-1.5 min-w-5 rounded-full bg-red-700 px-1 text-center text-xs font-semibold leading-5 text-white"
         >
-          {count > 99 ? "99+" : count}
+          {count > SHOWN_MAX ? t("notifications.bell.many") : count}
         </span>
       )}
     </>

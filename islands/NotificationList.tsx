@@ -12,6 +12,9 @@ import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 /** The messages this island uses (its `text`). */
 export const NOTIFICATION_LIST_TEXT = ["notifications.list.", "common.errors."] as const;
 
+/** The most unread ones counted in words: the API counts up to 100 (`UNREAD_COUNT_MAX`), past this "more than 99". */
+const SHOWN_MAX = 99;
+
 /** Props: a page of notifications, newest first, the unread count of all of them, and the messages. */
 export type NotificationListProps = NotificationPage & { text: IslandText };
 
@@ -46,7 +49,11 @@ export default function NotificationList(props: NotificationListProps) {
     <div>
       <div class="flex flex-wrap items-center justify-between gap-3">
         <p class="text-slate-700">
-          {unread === 0 ? t("notifications.list.noUnread") : t("notifications.list.unreadCount", { count: unread })}
+          {unread === 0
+            ? t("notifications.list.noUnread")
+            : unread > SHOWN_MAX
+            ? t("notifications.list.unreadMany")
+            : t("notifications.list.unreadCount", { count: unread })}
         </p>
         {unread > 0 && (
           <form

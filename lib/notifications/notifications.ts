@@ -213,23 +213,31 @@ export type NotificationQuery = z.infer<typeof NotificationQuerySchema>;
 /** The body of `POST /api/me/notifications/read`: the ids to mark read (at most 100), or all when absent. */
 export const MarkReadSchema = z.strictObject({ ids: z.array(z.string().max(100)).max(100).optional() });
 
-/** How many of `userId`'s notifications are unread at `now`. */
+/**
+ * Where the unread count stops: the bell shows more than 99 as "99+", so counting past 100 reads keys for nothing
+ * (docs/decisions.md, Notifications, "The bell").
+ */
+export const UNREAD_COUNT_MAX = 100;
+
+/** How many of `userId`'s notifications are unread at `now`, up to `UNREAD_COUNT_MAX` (one list round trip). */
 export async function unreadCount(kv: Deno.Kv, userId: string, now = new Date()): Promise<number> {
   let count = 0;
   const start = ["notifications_unread", userId, oldestKept(now)];
-  for await (const _ of kv.list({ start, end: ["notifications_unread", userId, "\uffff"] })) count++;
+  const end = ["notifications_unread", userId, "\uffff"];
+  for await (const _ of kv.list({ start, end }, { limit: UNREAD_COUNT_MAX, batchSize: UNREAD_COUNT_MAX })) count++;
   return count;
 }
 
 /** A page of notifications and the unread count, as `GET /api/me/notifications` answers. */
 export interface NotificationPage {
   notifications: NotificationRecord[];
+  /** Up to `UNREAD_COUNT_MAX`: 100 means 100 or more. */
   unreadCount: number;
 }
 
 /**
  * A page of `userId`'s notifications newest first (unread ones only with `query.unread`), their words in `t`'s
- * language (English unless given; `readableNotification`), and the unread count.
+ * language (English unless given; `readableNotification`), and the unread count (`unreadCount`, read beside the page).
  */
 export async function listNotifications(
   kv: Deno.Kv,
@@ -240,7 +248,18 @@ export async function listNotifications(
     t?: Translate;
   },
 ): Promise<NotificationPage> {
-  const oldest = oldestKept(now);
+  const [notifications, count] = await Promise.all([
+    pageOf(kv, { userId, query, oldest: oldestKept(now), t }),
+    unreadCount(kv, userId, now),
+  ]);
+  return { notifications, unreadCount: count };
+}
+
+/** The page `query` asks for of `userId`'s notifications kept since id `oldest`, in `t`'s language. */
+async function pageOf(
+  kv: Deno.Kv,
+  { userId, query, oldest, t }: { userId: string; query: NotificationQuery; oldest: string; t: Translate },
+): Promise<NotificationRecord[]> {
   const notifications: NotificationRecord[] = [];
   if (query.unread) {
     const ids: string[] = [];
@@ -253,9 +272,12 @@ export async function listNotifications(
     });
     for await (const entry of iter) ids.push(entry.key[2] as string);
     const page = ids.slice(query.offset);
+    const reads = [];
     for (let i = 0; i < page.length; i += 10) {
-      const entries = await kv.getMany<StoredNotification[]>(page.slice(i, i + 10).map((id) => recordKey(userId, id)));
-      for (const entry of entries) if (entry.value) notifications.push(readableNotification(entry.value, t));
+      reads.push(kv.getMany<StoredNotification[]>(page.slice(i, i + 10).map((id) => recordKey(userId, id))));
+    }
+    for (const entry of (await Promise.all(reads)).flat()) {
+      if (entry.value) notifications.push(readableNotification(entry.value, t));
     }
   } else {
     const iter = kv.list<StoredNotification>(
@@ -268,13 +290,13 @@ export async function listNotifications(
       notifications.push(readableNotification(entry.value, t));
     }
   }
-  return { notifications, unreadCount: await unreadCount(kv, userId, now) };
+  return notifications;
 }
 
 /**
  * Marks `userId`'s notifications `ids` read (all unread ones when `ids` is absent) at `now`; ids that are unknown,
  * another person's or read already are skipped; a lost race reads again and tries again (`lib/kv/retry.ts`). Returns the
- * unread count afterwards.
+ * unread count afterwards (`unreadCount`: up to 100).
  * @throws BusyError after 30 s of races lost to other writers (batches written before stay read).
  */
 export async function markRead(

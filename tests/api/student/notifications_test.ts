@@ -12,9 +12,11 @@ import {
   type NotificationInput,
   notificationsOf,
   reviseNotification,
+  UNREAD_COUNT_MAX,
 } from "@/lib/notifications/notifications.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
+import { htmlDocument, page, type ServedPage, texts } from "@/tests/fixtures/html.ts";
 
 async function get(t: TestApp, who: TestUser | undefined, path: string) {
   const res = await t.fetch(path, { headers: who?.headers });
@@ -24,6 +26,11 @@ async function get(t: TestApp, who: TestUser | undefined, path: string) {
 async function review(t: TestApp, admin: TestUser, id: string, action: string) {
   const res = await t.json("PATCH", `/api/admin/opportunities/${id}`, { body: { action }, headers: admin.headers });
   return { status: res.status, body: await res.json() };
+}
+
+/** The text of each paragraph of a served page (what it shows, not its islands' props). */
+function paragraphs({ html }: ServedPage): string[] {
+  return texts(htmlDocument(html), "p").map((text) => text.trim());
 }
 
 async function notify(t: TestApp, input: NotificationInput, now = new Date()) {
@@ -187,10 +194,34 @@ Deno.test("marking all read clears more unread notifications than one write can 
   for (let i = 0; i < 130; i++) {
     await notify(t, { userId: student.user.id, type: "comment_reply", title: `T${i}`, body: "b", url: "/" });
   }
-  assertEquals((await get(t, student, "/api/me/notifications")).body.unreadCount, 130);
+  assertEquals((await get(t, student, "/api/me/notifications")).body.unreadCount, UNREAD_COUNT_MAX, "counted to 100");
   const res = await t.json("POST", "/api/me/notifications/read", { headers: student.headers });
   assertEquals(res.status, 200);
   assertEquals(await res.json(), { unreadCount: 0 });
+});
+
+Deno.test("the unread count is exact up to 99 and stops at 100, which the list says as more than 99", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t, "user");
+  const made = [];
+  const start = Date.now() - 60_000;
+  for (let i = 0; i < 102; i++) {
+    const input = { userId: student.user.id, type: "comment_reply" as const, title: `T${i}`, body: "b", url: "/" };
+    made.push(await notify(t, input, new Date(start + i)));
+  }
+  const answer = (await get(t, student, "/api/me/notifications?limit=5")).body;
+  assertEquals(answer.unreadCount, 100, "102 unread count as 100, that many or more");
+  assertEquals(answer.notifications.map((n: { title: string }) => n.title), ["T101", "T100", "T99", "T98", "T97"]);
+  assert(paragraphs(await page(t, "/me/notifications", student)).includes("More than 99 unread"), "the list says so");
+  assert(paragraphs(await page(t, "/me/notifications?lang=hi", student)).includes("99 से ज़्यादा बिना पढ़ी"), "in Hindi");
+
+  const read = await t.json("POST", "/api/me/notifications/read", {
+    body: { ids: made.slice(0, 3).map((n) => n.id) },
+    headers: student.headers,
+  });
+  assertEquals(await read.json(), { unreadCount: 99 });
+  assertEquals((await get(t, student, "/api/me/notifications")).body.unreadCount, 99);
+  assert(paragraphs(await page(t, "/me/notifications", student)).includes("99 unread"), "99 are counted exactly");
 });
 
 Deno.test("notifications older than 90 days are neither listed nor counted", async () => {

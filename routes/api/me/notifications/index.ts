@@ -8,21 +8,30 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
 import { describeRoute, duration } from "@/lib/openapi/describe.ts";
 import { NotificationSchema } from "@/lib/openapi/resources.ts";
-import { listNotifications, NOTIFICATION_TTL_MS, NotificationQuerySchema } from "@/lib/notifications/notifications.ts";
+import {
+  listNotifications,
+  NOTIFICATION_TTL_MS,
+  NotificationQuerySchema,
+  UNREAD_COUNT_MAX,
+} from "@/lib/notifications/notifications.ts";
 
 export const apiDocs = describeRoute({
   section: "Notifications",
   GET: {
     summary: "Your notifications",
     description: `Newest first, kept ${duration(NOTIFICATION_TTL_MS)}; \`unread=true\` lists unread ones only. ` +
-      "`unreadCount` counts every unread one. Titles and bodies are in the request's language (`?lang=`, the " +
+      `\`unreadCount\` counts the unread ones up to ${UNREAD_COUNT_MAX} (${UNREAD_COUNT_MAX}: that many or more). ` +
+      "Titles and bodies are in the request's language (`?lang=`, the " +
       "person's setting, the `lang` cookie, `Accept-Language`); what a person wrote stays as written.",
     access: ["session"],
     query: NotificationQuerySchema,
     responses: {
       200: {
         description: "A page of notifications and the unread count",
-        schema: z.strictObject({ notifications: z.array(NotificationSchema), unreadCount: z.int() }),
+        schema: z.strictObject({
+          notifications: z.array(NotificationSchema),
+          unreadCount: z.int().min(0).max(UNREAD_COUNT_MAX),
+        }),
       },
     },
   },

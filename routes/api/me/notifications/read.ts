@@ -7,7 +7,7 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
-import { markRead, MarkReadSchema } from "@/lib/notifications/notifications.ts";
+import { markRead, MarkReadSchema, UNREAD_COUNT_MAX } from "@/lib/notifications/notifications.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
 /** Writes fall under the per-person limit `notifications` (docs/decisions.md, Errors and limits, "Per-person limits"). */
@@ -21,7 +21,10 @@ export const apiDocs = describeRoute({
     access: ["session"],
     body: MarkReadSchema,
     responses: {
-      200: { description: "The unread count afterwards", schema: z.strictObject({ unreadCount: z.int() }) },
+      200: {
+        description: `The unread count afterwards, up to ${UNREAD_COUNT_MAX} (${UNREAD_COUNT_MAX}: that many or more)`,
+        schema: z.strictObject({ unreadCount: z.int().min(0).max(UNREAD_COUNT_MAX) }),
+      },
       503: BUSY,
     },
   },
