@@ -1,6 +1,8 @@
 /**
  * The application tracker (`/me/tracker`; docs/decisions.md, Student space): the person's saved internships and
- * opportunities grouped by status (saved → applied → interviewing → offer / rejected), each with its last day and a
+ * opportunities grouped by status (saved → applied → interviewing → offer / rejected), each group's count and first
+ * items with a "Show N more" link (a plain link to the page showing more of that group, so it works without
+ * JavaScript; docs/decisions.md, Student space, "The tracker"), each item with its last day and a
  * "closes in N days" warning, a status select and a note that are saved in place (`PUT /api/me/saved/{kind}/{id}`),
  * and a remove button (`DELETE`). Outcomes are announced in a live region. Without JavaScript each item is a plain form
  * posting to `/me/tracker` ("Save" sends the status and the note, "Remove" removes it; docs/decisions.md, Islands,
@@ -9,11 +11,11 @@
 import { useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
-import { STATUS_KEYS, trackerRow } from "@/lib/browser/tracker.ts";
+import { STATUS_KEYS, trackerItemOf, trackerRow } from "@/lib/browser/tracker.ts";
 import { deadlineStatus } from "@/lib/browser/internship_format.ts";
 import { ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
-import type { SavedItem, SavedStatus } from "@/lib/saved/schema.ts";
+import type { SavedItem, SavedStatus, TrackerItem } from "@/lib/saved/schema.ts";
 import { type IslandText, type Translate, translatorOf } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
@@ -24,9 +26,14 @@ export const SAVED_TRACKER_TEXT = [
   ...refusalPrefixes("internshipNotFound", "opportunityNotFound", "tooManySaved"),
 ] as const;
 
-/** Props: the saved items, newest change first, as `GET /api/me/saved` answers them, and the island's messages. */
+/**
+ * Props: the items shown (the first ones of each status, newest change first), how many items each status has in all,
+ * for each status with more than shown the link that shows more of it and how many, and the island's messages.
+ */
 export interface SavedTrackerProps {
-  items: SavedItem[];
+  items: TrackerItem[];
+  totals: Record<SavedStatus, number>;
+  more: Partial<Record<SavedStatus, { href: string; count: number }>>;
   text: IslandText;
 }
 
@@ -37,16 +44,16 @@ const NOTE_MAX = 500;
 const sr = (chunks: ComponentChildren[]) => <span class="sr-only">{chunks}</span>;
 
 /** The title of a saved item's listing, or words for one that was removed. */
-function titleOf(t: Translate, item: SavedItem): string {
+function titleOf(t: Translate, item: TrackerItem): string {
   return trackerRow(item).title ?? t("me.tracker.removedListing");
 }
 
 function Row(
   { t, item, onChange, onRemove, hydrated }: {
     t: Translate;
-    item: SavedItem;
-    onChange: (item: SavedItem, change: { status?: SavedStatus; note?: string }) => Promise<boolean>;
-    onRemove: (item: SavedItem) => void;
+    item: TrackerItem;
+    onChange: (item: TrackerItem, change: { status?: SavedStatus; note?: string }) => Promise<boolean>;
+    onRemove: (item: TrackerItem) => void;
     hydrated: boolean;
   },
 ) {
@@ -151,13 +158,15 @@ function Row(
   );
 }
 
-export default function SavedTracker({ items: initial, text }: SavedTrackerProps) {
+export default function SavedTracker({ items: initial, totals: initialTotals, more, text }: SavedTrackerProps) {
   const t = translatorOf(text);
   const hydrated = useHydrated();
   const [items, setItems] = useState(initial);
+  const [totals, setTotals] = useState(initialTotals);
   const [message, setMessage] = useState("");
+  const count = (status: SavedStatus, by: number) => setTotals((all) => ({ ...all, [status]: all[status] + by }));
 
-  const onChange = async (item: SavedItem, change: { status?: SavedStatus; note?: string }) => {
+  const onChange = async (item: TrackerItem, change: { status?: SavedStatus; note?: string }) => {
     const res = await fetchJson<{ item: SavedItem }>(`/api/me/saved/${item.kind}/${item.id}`, {
       method: "PUT",
       body: change,
@@ -166,7 +175,11 @@ export default function SavedTracker({ items: initial, text }: SavedTrackerProps
       setMessage(t("me.tracker.notSaved", { error: failureMessage(t, res) }));
       return false;
     }
-    const next = res.data.item;
+    const next = trackerItemOf(res.data.item);
+    if (next.status !== item.status) {
+      count(item.status, -1);
+      count(next.status, 1);
+    }
     setItems((all) => [next, ...all.filter((other) => other.kind !== next.kind || other.id !== next.id)]);
     const title = titleOf(t, next);
     setMessage(
@@ -177,12 +190,13 @@ export default function SavedTracker({ items: initial, text }: SavedTrackerProps
     return true;
   };
 
-  const onRemove = async (item: SavedItem) => {
+  const onRemove = async (item: TrackerItem) => {
     const res = await fetchJson(`/api/me/saved/${item.kind}/${item.id}`, { method: "DELETE" });
     if (!res.ok) {
       setMessage(t("me.tracker.notRemoved", { error: failureMessage(t, res) }));
       return;
     }
+    count(item.status, -1);
     setItems((all) => all.filter((other) => other.kind !== item.kind || other.id !== item.id));
     setMessage(t("me.tracker.removed", { title: titleOf(t, item) }));
   };
@@ -190,7 +204,7 @@ export default function SavedTracker({ items: initial, text }: SavedTrackerProps
   return (
     <div>
       <p role="status" class="min-h-6 text-sm text-slate-800">{message}</p>
-      {items.length === 0
+      {STATUSES.every((status) => totals[status] === 0)
         ? (
           <div class="mt-4 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
             <p class="font-medium text-slate-900">{t("me.tracker.empty")}</p>
@@ -206,10 +220,11 @@ export default function SavedTracker({ items: initial, text }: SavedTrackerProps
           <div class="mt-2 grid gap-6 lg:grid-cols-2">
             {STATUSES.map((status) => {
               const group = items.filter((item) => item.status === status);
+              const rest = more[status];
               return (
                 <section key={status} aria-labelledby={`tracker-${status}`}>
                   <h2 id={`tracker-${status}`} class="text-lg font-semibold text-slate-900">
-                    {t(STATUS_KEYS[status])} <span class="font-normal text-slate-700">({group.length})</span>
+                    {t(STATUS_KEYS[status])} <span class="font-normal text-slate-700">({totals[status]})</span>
                   </h2>
                   {group.length > 0
                     ? (
@@ -226,7 +241,12 @@ export default function SavedTracker({ items: initial, text }: SavedTrackerProps
                         ))}
                       </ul>
                     )
-                    : <p class="mt-2 text-sm text-slate-700">{t("me.tracker.none")}</p>}
+                    : !rest && <p class="mt-2 text-sm text-slate-700">{t("me.tracker.none")}</p>}
+                  {rest && (
+                    <a href={rest.href} class="mt-3 inline-block text-sm font-medium text-indigo-700 underline">
+                      {t.rich("me.tracker.showMore", { count: rest.count, status: t(STATUS_KEYS[status]), sr })}
+                    </a>
+                  )}
                 </section>
               );
             })}

@@ -21,7 +21,7 @@ import { servePublicPage } from "@/lib/platform/state.ts";
 import { recommend } from "@/lib/recommendations/recommendations.ts";
 import { ForYou, type ForYouProps } from "@/components/ForYou.tsx";
 import { StudentNews, type StudentNewsProps } from "@/components/StudentNews.tsx";
-import { closingSoon } from "@/lib/saved/saved.ts";
+import { closingSoon, savedRecordsOf } from "@/lib/saved/saved.ts";
 import { alertNews } from "@/lib/alerts/news.ts";
 import { istToday } from "@/lib/dates.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -64,12 +64,21 @@ export const handler = define.handlers<HomeData>({
       render: async () => {
         const { user } = ctx.state;
         const today = istToday();
+        // The saved list is read once, for "Closing soon" and to leave saved listings out of "For you".
+        const saved = user ? savedRecordsOf(kv, user.id) : null;
         const [page, news, forYou] = await Promise.all([
           listInternships(kv, { query: { ...DEFAULT_QUERY, limit: LATEST_COUNT }, viewer: null, today }),
-          user ? Promise.all([closingSoon(kv, { userId: user.id, today }), alertNews(kv, { userId: user.id })]) : null,
+          user
+            ? Promise.all([
+              saved!.then((records) => closingSoon(kv, { records, today })),
+              alertNews(kv, { userId: user.id }),
+            ])
+            : null,
           user && user.role !== "admin"
             ? Promise.all([
-              recommend(kv, { user, kind: "internships", limit: FOR_YOU_INTERNSHIPS, today }),
+              saved!.then((records) =>
+                recommend(kv, { user, kind: "internships", limit: FOR_YOU_INTERNSHIPS, today, saved: records })
+              ),
               recommend(kv, { user, kind: "toolkits", limit: FOR_YOU_TOOLKITS }),
             ])
             : null,

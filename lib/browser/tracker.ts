@@ -4,7 +4,7 @@
  */
 import { istDayOf, istToday } from "@/lib/dates.ts";
 import { daysUntil } from "@/lib/browser/internship_format.ts";
-import type { SavedItem, SavedStatus } from "@/lib/saved/schema.ts";
+import type { SavedItem, SavedStatus, TrackerItem } from "@/lib/saved/schema.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
 
 /** The catalogue messages of the tracker's statuses, in their order. */
@@ -19,7 +19,7 @@ export const STATUS_KEYS: Record<SavedStatus, MessageKey> = {
 /** A warning shows while this many days or fewer are left. */
 export const WARN_DAYS = 7;
 
-/** What a tracker row shows of `item`. */
+/** What a tracker row shows of an item. */
 export interface TrackerRow {
   /** The listing's title; null once the listing was removed. */
   title: string | null;
@@ -33,8 +33,26 @@ export interface TrackerRow {
   warn: boolean;
 }
 
+/** What the tracker carries of `item` (its record and `TrackerListing`): the last day in India's days. */
+export function trackerItemOf(item: SavedItem): TrackerItem {
+  const { listing: _listing, ...record } = item;
+  if (item.kind === "internships") {
+    const listing = item.listing;
+    const lastDay = listing?.deadline ? istDayOf(listing.deadline) : null;
+    return {
+      ...record,
+      listing: listing && { title: listing.title, organization: listing.hiringOrganization, lastDay },
+    };
+  }
+  const listing = item.listing;
+  return {
+    ...record,
+    listing: listing && { title: listing.title, organization: listing.organizer, lastDay: listing.endDate },
+  };
+}
+
 /** The row of `item` at `now` (days counted in India). */
-export function trackerRow(item: SavedItem, now = new Date()): TrackerRow {
+export function trackerRow(item: TrackerItem, now = new Date()): TrackerRow {
   const listing = item.listing;
   if (!listing) {
     return {
@@ -46,13 +64,11 @@ export function trackerRow(item: SavedItem, now = new Date()): TrackerRow {
       warn: false,
     };
   }
-  const internship = item.kind === "internships" ? item.listing : null;
-  const opportunity = item.kind === "opportunities" ? item.listing : null;
-  const lastDay = internship ? (internship.deadline ? istDayOf(internship.deadline) : null) : opportunity!.endDate;
+  const { lastDay } = listing;
   const days = lastDay === null ? null : daysUntil(lastDay, istToday(now));
   return {
     title: listing.title,
-    organization: internship ? internship.hiringOrganization : opportunity!.organizer,
+    organization: listing.organization,
     href: `/${item.kind}/${item.id}`,
     lastDay,
     days,

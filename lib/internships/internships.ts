@@ -27,6 +27,9 @@ import { viewsOf } from "./views.ts";
 import type { Internship, InternshipQuery, InternshipSort, InternshipView } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
+/** A day in ms. */
+const DAY_MS = 86_400_000;
+
 /** The message of an internship that is unknown, deleted or hidden from the reader. */
 export const NOT_FOUND = REFUSALS.internshipNotFound;
 
@@ -284,6 +287,29 @@ export async function publicInternshipsById(
   const records = [...live, ...[...archived.values()].filter((record) => record.isActive && !record.deletedAt)];
   const views = await viewsOf(store, records, today);
   return new Map(views.map((view) => [view.id, view]));
+}
+
+/**
+ * The deadline days (IST, `YYYY-MM-DD`) of the internships of `ids` the public may read whose deadline falls from IST
+ * day `from` through `to`, by id, from the read model's columns alone: no record is read (the home page's "Closing
+ * soon", docs/decisions.md, Student space, "The home page"). A closed or deleted listing (in the archive) is absent.
+ */
+export async function internshipDeadlinesBetween(
+  kv: Deno.Kv,
+  ids: readonly string[],
+  { from, to }: { from: string; to: string },
+): Promise<Map<string, string>> {
+  const { model } = await internshipStore(kv);
+  const { flags, deadlineDays } = model.columns;
+  const first = dayNumber(from), last = dayNumber(to);
+  const days = new Map<string, string>();
+  for (const id of ids) {
+    const slot = model.slotOf(id);
+    if (slot === undefined || flags[slot] !== ACTIVE) continue;
+    const day = deadlineDays[slot];
+    if (day >= first && day <= last) days.set(id, new Date(day * DAY_MS).toISOString().slice(0, 10));
+  }
+  return days;
 }
 
 /** Every internship `userId` posted, in every state (deleted ones included), newest first. */

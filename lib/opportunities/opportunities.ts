@@ -409,6 +409,27 @@ export async function publishedOpportunitiesById(
 }
 
 /**
+ * The end dates (`YYYY-MM-DD`) of the published opportunities of `ids` that end from IST day `from` through `to`, by
+ * id, from the read model's columns alone: no record is read (the home page's "Closing soon", docs/decisions.md,
+ * Student space, "The home page"). A closed one (in the archive) is absent.
+ */
+export async function opportunityEndsBetween(
+  kv: Deno.Kv,
+  ids: readonly string[],
+  { from, to }: { from: string; to: string },
+): Promise<Map<string, string>> {
+  const { model } = await opportunityStore(kv);
+  const { statuses, endDates } = model.columns;
+  const ends = new Map<string, string>();
+  for (const id of ids) {
+    const slot = model.slotOf(id);
+    if (slot === undefined || statuses[slot] !== APPROVED) continue;
+    if (endDates[slot] >= from && endDates[slot] <= to) ends.set(id, endDates[slot]);
+  }
+  return ends;
+}
+
+/**
  * Records a submission by `user`: awaiting review, or published at once for members and admins, unless any of its
  * texts (title, description, location, organizer) asks for money (docs/decisions.md, Trust, "The never-pay rule"): then it is held for review whoever
  * submitted it, and enters the moderation queue in the same write.

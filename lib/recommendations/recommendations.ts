@@ -37,7 +37,7 @@ import { internshipStore } from "@/lib/internships/store.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { openPublishedOpportunities, type OpportunityView } from "@/lib/opportunities/opportunities.ts";
 import { ownedToolkitIds } from "@/lib/purchases/purchases.ts";
-import { savedIds } from "@/lib/saved/saved.ts";
+import { type SavedRecord, savedRecordsOf } from "@/lib/saved/saved.ts";
 import { listActiveToolkits, type Toolkit } from "@/lib/toolkits/catalog.ts";
 import type { User } from "@/lib/users/users.ts";
 import {
@@ -432,15 +432,26 @@ async function recommendToolkits(
 }
 
 /**
- * The `limit` best listings of `kind` for `user` on IST day `today` (see the module docstring), best first.
+ * The `limit` best listings of `kind` for `user` on IST day `today` (see the module docstring), best first. Listings
+ * the person saved are left out: `saved` are their saved records when the caller read them already (the home page
+ * reads them once for its parts), otherwise they are read here, beside the person's signals.
  */
 export async function recommend<K extends RecommendationKind>(
   kv: Deno.Kv,
-  { user, kind, limit, today = istToday() }: { user: User; kind: K; limit: number; today?: string },
+  { user, kind, limit, today = istToday(), saved: given }: {
+    user: User;
+    kind: K;
+    limit: number;
+    today?: string;
+    saved?: readonly SavedRecord[];
+  },
 ): Promise<RecommendationsByKind[K]> {
-  const signals = await signalsOf(kv, user);
-  if (kind === "toolkits") return await recommendToolkits(kv, { user, signals, limit }) as RecommendationsByKind[K];
-  const saved = new Set((await savedIds(kv, user.id))[kind as "internships" | "opportunities"]);
+  if (kind === "toolkits") {
+    const signals = await signalsOf(kv, user);
+    return await recommendToolkits(kv, { user, signals, limit }) as RecommendationsByKind[K];
+  }
+  const [signals, records] = await Promise.all([signalsOf(kv, user), given ?? savedRecordsOf(kv, user.id)]);
+  const saved = new Set(records.filter((record) => record.kind === kind).map((record) => record.id));
   return (kind === "internships"
     ? await recommendInternships(kv, { signals, saved, limit, today })
     : await recommendOpportunities(kv, { signals, saved, limit, today })) as RecommendationsByKind[K];

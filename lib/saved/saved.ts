@@ -12,12 +12,13 @@
  */
 import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
-import { istDayOf } from "@/lib/dates.ts";
-import { publicInternshipsById } from "@/lib/internships/internships.ts";
-import { publishedOpportunitiesById } from "@/lib/opportunities/opportunities.ts";
+import { internshipDeadlinesBetween, publicInternshipsById } from "@/lib/internships/internships.ts";
+import { opportunityEndsBetween, publishedOpportunitiesById } from "@/lib/opportunities/opportunities.ts";
 import {
+  cursorOf,
   MAX_SAVED,
   type SavedChange,
+  type SavedCursor,
   type SavedItem,
   type SavedKind,
   type SavedQuery,
@@ -43,8 +44,8 @@ async function listingsOf(kv: Deno.Kv, kind: SavedKind, ids: string[]) {
   return kind === "internships" ? await publicInternshipsById(kv, ids) : await publishedOpportunitiesById(kv, ids);
 }
 
-/** `records` with their listings (null for a listing deleted or hidden since). */
-async function withListings(kv: Deno.Kv, records: SavedRecord[]): Promise<SavedItem[]> {
+/** `records` with their listings (null for a listing deleted or hidden since), in the order given. */
+export async function savedItemsOf(kv: Deno.Kv, records: readonly SavedRecord[]): Promise<SavedItem[]> {
   const ids = (kind: SavedKind) => records.filter((r) => r.kind === kind).map((r) => r.id);
   const [internships, opportunities] = await Promise.all([
     publicInternshipsById(kv, ids("internships")),
@@ -120,7 +121,7 @@ export async function saveItem(
     },
     RETRY_BUDGET_MS,
   );
-  return (await withListings(kv, [saved!]))[0];
+  return (await savedItemsOf(kv, [saved!]))[0];
 }
 
 /**
@@ -211,43 +212,87 @@ export function followApplicationOps(
     .set(listingKey("internships", internshipId, userId), status);
 }
 
-/** Every saved record of `userId` (of `kind` when given), without listings, in key order (also the account export). */
+/**
+ * Every saved record of `userId` (of `kind` when given), without listings, in key order (also the account export): one
+ * list round trip, as a batch holds the 500 a person may keep.
+ */
 export async function savedRecordsOf(kv: Deno.Kv, userId: string, kind?: SavedKind): Promise<SavedRecord[]> {
   const prefix = kind ? ["saved", userId, kind] : ["saved", userId];
   const records: SavedRecord[] = [];
-  for await (const entry of kv.list<SavedRecord>({ prefix })) records.push(entry.value);
+  for await (const entry of kv.list<SavedRecord>({ prefix }, { batchSize: MAX_SAVED })) records.push(entry.value);
   return records;
 }
 
-/** `userId`'s saved items matching `query`, newest `updatedAt` first, each with its listing. */
-export async function listSaved(kv: Deno.Kv, userId: string, query: SavedQuery): Promise<SavedItem[]> {
-  const records = (await savedRecordsOf(kv, userId, query.kind))
-    .filter((record) => !query.status || record.status === query.status)
-    .sort((a, b) => a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0);
-  return await withListings(kv, records);
+/** The saved list's order: newest `updatedAt` first, then kind and id (key order). */
+function newestFirst(a: SavedCursor, b: SavedCursor): number {
+  if (a.updatedAt !== b.updatedAt) return a.updatedAt < b.updatedAt ? 1 : -1;
+  if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** `records` in the saved list's order (`newestFirst`), as a new array. */
+export function inListOrder(records: readonly SavedRecord[]): SavedRecord[] {
+  return [...records].sort(newestFirst);
+}
+
+/** A page of `GET /api/me/saved`: the items and the cursor of the next page (null on the last). */
+export interface SavedPage {
+  items: SavedItem[];
+  nextCursor: string | null;
+}
+
+/**
+ * A page of `userId`'s saved items of `kind` and `status` (absent: all), newest `updatedAt` first (then kind and id),
+ * each with its listing: `limit` of them (default 500, all) after `cursor`. Only the page's listings are read.
+ */
+export async function listSaved(
+  kv: Deno.Kv,
+  userId: string,
+  { kind, status, limit = MAX_SAVED, cursor }: Partial<SavedQuery>,
+): Promise<SavedPage> {
+  const records = inListOrder(await savedRecordsOf(kv, userId, kind))
+    .filter((record) => !status || record.status === status)
+    .filter((record) => !cursor || newestFirst(record, cursor) > 0);
+  const page = records.slice(0, limit);
+  const more = records.length > page.length;
+  return { items: await savedItemsOf(kv, page), nextCursor: more ? cursorOf(page[page.length - 1]) : null };
 }
 
 /** A saved listing the person has not applied to yet whose last day comes soon: `on` is that day (IST). */
 export type ClosingSoon = SavedItem & { on: string };
 
 /**
- * `userId`'s saved items still at status `saved` whose last day (an internship's deadline, an opportunity's end date,
- * as the tracker counts) is from IST day `today` through `days` days later, soonest first, at most `limit` (the home
- * page's "Closing soon").
+ * The items of `records` (a person's saved records, `savedRecordsOf`) still at status `saved` whose last day (an
+ * internship's deadline, an opportunity's end date, as the tracker counts) is from IST day `today` through `days` days
+ * later, soonest first, at most `limit` (the home page's "Closing soon"). The last days come from the read models'
+ * columns; only the listings shown are read.
  */
 export async function closingSoon(
   kv: Deno.Kv,
-  { userId, today, days = 7, limit = 3 }: { userId: string; today: string; days?: number; limit?: number },
+  { records, today, days = 7, limit = 3 }: {
+    records: readonly SavedRecord[];
+    today: string;
+    days?: number;
+    limit?: number;
+  },
 ): Promise<ClosingSoon[]> {
-  const last = new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-  const records = (await savedRecordsOf(kv, userId)).filter((record) => record.status === "saved");
-  const soon: ClosingSoon[] = [];
-  for (const item of await withListings(kv, records)) {
-    if (!item.listing) continue;
-    const on = item.kind === "internships" ? istDayOf(item.listing?.deadline ?? "") : item.listing?.endDate;
-    if (on && on >= today && on <= last) soon.push({ ...item, on });
-  }
-  return soon.sort((a, b) => a.on.localeCompare(b.on)).slice(0, limit);
+  const window = {
+    from: today,
+    to: new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10),
+  };
+  const waiting = records.filter((record) => record.status === "saved");
+  const ids = (kind: SavedKind) => waiting.filter((record) => record.kind === kind).map((record) => record.id);
+  const [internships, opportunities] = await Promise.all([
+    internshipDeadlinesBetween(kv, ids("internships"), window),
+    opportunityEndsBetween(kv, ids("opportunities"), window),
+  ]);
+  const lastDays = { internships, opportunities };
+  const soonest = waiting.flatMap((record) => {
+    const on = lastDays[record.kind].get(record.id);
+    return on ? [{ record, on }] : [];
+  }).sort((a, b) => a.on.localeCompare(b.on)).slice(0, limit);
+  const items = await savedItemsOf(kv, soonest.map(({ record }) => record));
+  return items.flatMap((item, i) => item.listing ? [{ ...item, on: soonest[i].on }] : []);
 }
 
 /** The ids `userId` saved, by kind (what pages and islands mark saved cards with). */

@@ -40,6 +40,19 @@ export type SavedItem =
   | SavedRecord & { kind: "internships"; listing: InternshipView | null }
   | SavedRecord & { kind: "opportunities"; listing: OpportunityView | null };
 
+/** What the tracker shows of a saved item's listing: its title, organization and last day (`YYYY-MM-DD` or null). */
+export interface TrackerListing {
+  title: string;
+  organization: string | null;
+  lastDay: string | null;
+}
+
+/**
+ * A saved item as the tracker page carries it: the record and what a row shows of its listing (null once deleted or
+ * hidden), not the listing's description and other fields.
+ */
+export type TrackerItem = SavedRecord & { listing: TrackerListing | null };
+
 /** Whether `value` names a kind (a bad `{kind}` in a path is 404, not 400). */
 export function isSavedKind(value: string): value is SavedKind {
   return (SAVED_KINDS as readonly string[]).includes(value);
@@ -55,9 +68,37 @@ export const SavedChangeSchema = z.object({
 });
 export type SavedChange = z.infer<typeof SavedChangeSchema>;
 
-/** The query of `GET /api/me/saved`: `kind` and `status` narrow the list (absent or empty: all). */
+/**
+ * Where a page of saved items ends: the last item's `updatedAt`, kind and id, joined by `~` (what `nextCursor` holds
+ * and `cursor` takes back).
+ */
+const CURSOR = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)~(internships|opportunities)~([^~]{1,100})$/;
+
+/** A place in the saved list's order (newest `updatedAt` first, then kind and id): the item a page ended with. */
+export interface SavedCursor {
+  updatedAt: string;
+  kind: SavedKind;
+  id: string;
+}
+
+/** `item` as the `nextCursor` of a page that ends with it. */
+export function cursorOf(item: SavedCursor): string {
+  return `${item.updatedAt}~${item.kind}~${item.id}`;
+}
+
+/**
+ * The query of `GET /api/me/saved`: `kind` and `status` narrow the list (absent or empty: all); `limit` items a page,
+ * 1–500 (default 500, so one page holds anyone's items); `cursor`, the previous page's `nextCursor`, reads on after it.
+ */
 export const SavedQuerySchema = z.object({
   kind: z.union([z.enum(SAVED_KINDS), z.literal("").transform(() => undefined)]).optional(),
   status: z.union([z.enum(SAVED_STATUSES), z.literal("").transform(() => undefined)]).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_SAVED).default(MAX_SAVED),
+  cursor: z.string().regex(CURSOR, "Expected the nextCursor of a previous page").optional()
+    .transform((cursor): SavedCursor | undefined => {
+      const [, updatedAt, kind, id] = cursor?.match(CURSOR) ?? [];
+      return cursor === undefined ? undefined : { updatedAt, kind: kind as SavedKind, id };
+    })
+    .describe("The `nextCursor` of the previous page: the items after it"),
 });
 export type SavedQuery = z.infer<typeof SavedQuerySchema>;

@@ -10,6 +10,10 @@
  * `PUT`/`DELETE /api/me/saved/{kind}/{id}`; `intent=update` with `status` and `note`; `intent=remove`. Each answers
  * 303 to the tracker, which says what was done (`?done=saved|removed|updated`); a refusal (400, 404) renders the
  * tracker again with the sentence. A guest is sent to sign in.
+ *
+ * Each status shows its newest `TRACKER_PAGE` items; `?show-{status}=N` shows N of that status (a multiple of
+ * `TRACKER_PAGE` up to 500; another value counts as the default), which each group's "Show more" link asks for. Only
+ * the items shown are read with their listings, and only what a row shows of those goes to the page (`TrackerItem`).
  */
 import { define } from "@/lib/platform/define.ts";
 import { refusalText } from "@/lib/refusals.ts";
@@ -18,7 +22,21 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
 import SavedTracker, { SAVED_TRACKER_TEXT } from "@/islands/SavedTracker.tsx";
 import { MyApplications } from "@/components/applications/MyApplications.tsx";
-import { isSavedKind, listSaved, SavedChangeSchema, type SavedItem, saveItem, unsaveItem } from "@/lib/saved/saved.ts";
+import { z } from "zod";
+import {
+  inListOrder,
+  isSavedKind,
+  MAX_SAVED,
+  SAVED_STATUSES,
+  SavedChangeSchema,
+  savedItemsOf,
+  savedRecordsOf,
+  type SavedStatus,
+  saveItem,
+  type TrackerItem,
+  unsaveItem,
+} from "@/lib/saved/saved.ts";
+import { trackerItemOf } from "@/lib/browser/tracker.ts";
 import { type MyApplication, myApplications } from "@/lib/applications/applications.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
@@ -32,10 +50,22 @@ import type { MessageKey } from "@/lib/i18n/translator.ts";
 /** Writes fall under the per-person limit `saved` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "saved" };
 
-/** The applications sent here, the saved items, the time the page was made (ms), and why a plain submit was refused. */
+/** Saved items each status shows at first, and how many more each "Show more" adds. */
+const TRACKER_PAGE = 20;
+
+/** `?show-{status}=N`: how many items of that status to show (see the module docstring). */
+const ShownSchema = z.coerce.number().int().min(TRACKER_PAGE).max(MAX_SAVED).multipleOf(TRACKER_PAGE)
+  .catch(TRACKER_PAGE);
+
+/**
+ * The applications sent here, the saved items shown (each status's first ones), the items per status in all, the
+ * "Show more" link of each status with more, the time the page was made (ms), and why a plain submit was refused.
+ */
 interface Data {
   applications: MyApplication[];
-  items: SavedItem[];
+  items: TrackerItem[];
+  totals: Record<SavedStatus, number>;
+  more: Partial<Record<SavedStatus, { href: string; count: number }>>;
   now: number;
   error?: string;
 }
@@ -49,21 +79,48 @@ const DONE: Record<string, MessageKey> = {
 
 const FIELDS = ["intent", "kind", "id", "save", "status", "note"] as const;
 
-/** The page's data for `userId`: the saved items without the internships applied to here. */
-async function trackerOf(kv: Deno.Kv, userId: string): Promise<Data> {
-  const [applications, saved] = await Promise.all([
-    myApplications(kv, { userId }),
-    listSaved(kv, userId, {}),
-  ]);
+/** How many items of each status `url` asks to show (`?show-{status}=N`). */
+function shownOf(url: URL): Record<SavedStatus, number> {
+  const shown = {} as Record<SavedStatus, number>;
+  for (const status of SAVED_STATUSES) shown[status] = ShownSchema.parse(url.searchParams.get(`show-${status}`));
+  return shown;
+}
+
+/**
+ * The page's data for `userId` showing `shown` items of each status: the saved items without the internships applied
+ * to here, newest change first in each status; only the items shown are read with their listings.
+ */
+async function trackerOf(kv: Deno.Kv, userId: string, shown: Record<SavedStatus, number>): Promise<Data> {
+  const [applications, records] = await Promise.all([myApplications(kv, { userId }), savedRecordsOf(kv, userId)]);
   const sent = new Set(applications.map((application) => application.internshipId));
-  const items = saved.filter((item) => item.kind !== "internships" || !sent.has(item.id));
-  return { applications, items, now: Date.now() };
+  const kept = inListOrder(records).filter((record) => record.kind !== "internships" || !sent.has(record.id));
+  const totals = {} as Record<SavedStatus, number>;
+  const more: Data["more"] = {};
+  const page = SAVED_STATUSES.flatMap((status) => {
+    const group = kept.filter((record) => record.status === status);
+    totals[status] = group.length;
+    if (group.length > shown[status]) {
+      const next = group[shown[status]];
+      const params = new URLSearchParams();
+      for (const other of SAVED_STATUSES) {
+        const n = other === status ? shown[other] + TRACKER_PAGE : shown[other];
+        if (n !== TRACKER_PAGE) params.set(`show-${other}`, String(n));
+      }
+      more[status] = {
+        href: `/me/tracker?${params}#tracker-${next.kind}-${next.id}`,
+        count: Math.min(TRACKER_PAGE, group.length - shown[status]),
+      };
+    }
+    return group.slice(0, shown[status]);
+  });
+  const items = (await savedItemsOf(kv, page)).map(trackerItemOf);
+  return { applications, items, totals, more, now: Date.now() };
 }
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
-    return ctx.render(await trackerOf(ctx.state.services.kv, ctx.state.user.id));
+    return ctx.render(await trackerOf(ctx.state.services.kv, ctx.state.user.id, shownOf(ctx.url)));
   },
   async POST(req, ctx) {
     const { user, services: { kv } } = ctx.state;
@@ -72,7 +129,7 @@ export const handler = define.handlers<Data>({
     if (!isSavedKind(form.kind)) throw new NotFoundError();
     const ref = { userId: user.id, kind: form.kind, id: form.id };
     const again = async (status: number, error: string) =>
-      ctx.render({ ...await trackerOf(kv, user.id), error }, { status });
+      ctx.render({ ...await trackerOf(kv, user.id, shownOf(ctx.url)), error }, { status });
     try {
       if (form.intent === "remove" || (form.intent === "save" && form.save === "0")) {
         await unsaveItem(kv, ref);
@@ -114,7 +171,7 @@ export default define.page<Data>(function TrackerPage({ data, url }) {
         </div>
       )}
       <div class="mt-4">
-        <SavedTracker items={data.items} text={t.island(SAVED_TRACKER_TEXT)} />
+        <SavedTracker items={data.items} totals={data.totals} more={data.more} text={t.island(SAVED_TRACKER_TEXT)} />
       </div>
     </section>
   );

@@ -87,7 +87,7 @@ Deno.test("a student saves two internships, moves one to applied, and sees both 
   ]);
   const reloadedRow = page.locator("li", { has: page.getByRole("heading", { name: "Data Intern" }) });
   assertEquals(await reloadedRow.getByLabel("Note").inputValue(), "Sent through the careers page");
-  const items = await listSaved(t.kv, student.user.id, {});
+  const items = (await listSaved(t.kv, student.user.id, {})).items;
   assertEquals(items.map((item) => [item.listing?.title, item.status]).sort(), [
     ["Data Intern", "applied"],
     ["Design Intern", "saved"],
@@ -114,7 +114,7 @@ Deno.test("a guest's Save leads to sign in and back, where the listing is saved"
   await openHydrated(page, `${t.origin}${callback}`);
   await page.getByRole("button", { name: "Saved Cloud Intern" }).waitFor();
   assertEquals(new URL(page.url()).search, "");
-  assertEquals((await listSaved(t.kv, student.user.id, {})).map((item) => item.id), [internship.id]);
+  assertEquals((await listSaved(t.kv, student.user.id, {})).items.map((item) => item.id), [internship.id]);
 });
 
 Deno.test("a save past the limit says why in the button's place, in Hindi", async () => {
@@ -130,7 +130,7 @@ Deno.test("a save past the limit says why in the button's place, in Hindi", asyn
   await openHydrated(page, `${t.origin}/internships?lang=hi`);
   await page.getByRole("button", { name: `${hi("internships.save.save")} Data Intern` }).click();
   await page.getByRole("alert").getByText(hi("common.refusal.tooManySaved"), { exact: true }).waitFor();
-  assertEquals(await listSaved(t.kv, student.user.id, {}), []);
+  assertEquals((await listSaved(t.kv, student.user.id, {})).items, []);
 });
 
 Deno.test("a save of a listing deleted meanwhile says it is no longer available, in both languages", async () => {
@@ -154,7 +154,7 @@ Deno.test("a save of a listing deleted meanwhile says it is no longer available,
     await page.getByRole("button", { name: `${tr("internships.save.save")} ${internship.title}` }).click();
     await page.getByRole("alert").getByText(tr("internships.save.gone"), { exact: true }).waitFor();
   }
-  assertEquals(await listSaved(t.kv, student.user.id, {}), []);
+  assertEquals((await listSaved(t.kv, student.user.id, {})).items, []);
 });
 
 Deno.test("a save refused as busy or too many says so and when to try again; only a failed fetch blames the connection", async () => {
@@ -197,5 +197,5 @@ Deno.test("a save refused as busy or too many says so and when to try again; onl
     await save.click();
     await says(tr("internships.save.wait", { when: inFiveMinutes[lang] }));
   }
-  assertEquals(await listSaved(t.kv, student.user.id, {}), []);
+  assertEquals((await listSaved(t.kv, student.user.id, {})).items, []);
 });

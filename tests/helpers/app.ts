@@ -26,6 +26,7 @@ import { Forbidden } from "@/components/Forbidden.tsx";
 import { RefusalPage } from "@/components/RefusalPage.tsx";
 import { RateLimits } from "@/lib/platform/rate_limits.ts";
 import { withLatency } from "./kv_latency.ts";
+import { type KvReads, recordingReads } from "./kv_reads.ts";
 import { checkAnswer, mismatchOf } from "@/tests/helpers/openapi_answers.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -72,6 +73,8 @@ export interface TestAppOptions {
   logLines?: string[];
   /** Every KV read and commit of the app takes this many ms, as far from KV's primary (`withLatency`). */
   kvLatencyMs?: number;
+  /** Records the app's KV reads here (`tests/helpers/kv_reads.ts`), after `kvLatencyMs`. */
+  kvReads?: KvReads;
   /** The rate limits' clock in ms since the epoch (default `Date.now`): a still clock keeps every hit in one window. */
   rateLimitClock?: () => number;
   /** The guest page cache's bound in bytes (default the platform's, `GUEST_PAGE_BYTES`). */
@@ -91,7 +94,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const origin = options.listen ? `http://localhost:${port}` : ORIGIN;
   const config = loadConfig({ APP_URL: origin, KV_PATH: ":memory:", LOG_LEVEL: "error", ...options.env });
   const memory = await Deno.openKv(":memory:");
-  const kv = options.kvLatencyMs ? withLatency(memory, options.kvLatencyMs) : memory;
+  const far = options.kvLatencyMs ? withLatency(memory, options.kvLatencyMs) : memory;
+  const kv = options.kvReads ? recordingReads(far, options.kvReads) : far;
   const log = createLogger(config.logLevel, (line) => options.logLines?.push(line));
   const mails: Mail[] = [];
   const mailer: Mailer = config.smtpUrl ? createMailer(config.smtpUrl, config.mailFrom, log) : {

@@ -27,7 +27,7 @@ Deno.test("demo students have alerts, a notification, a tracker and recommendati
     query: { unread: false, limit: 10, offset: 0 },
   });
   assert(notifications.some((n) => n.title === "Your opportunity was not approved"), "the rejection is announced");
-  const saved = await listSaved(t.kv, sara.id, {});
+  const saved = (await listSaved(t.kv, sara.id, {})).items;
   // Four saved by hand at four stages, one opportunity, and the application she sent here (the tracker follows it).
   const applied = saved.filter((item) => item.listing?.title === PLATFORM_TITLE);
   assertEquals(applied.length, 1, "the application sent here is on the tracker");

@@ -5,7 +5,13 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { postInternships } from "@/tests/fixtures/internships.ts";
+import { addInternships, postInternships } from "@/tests/fixtures/internships.ts";
+import { assertHtml, htmlDocument, page } from "@/tests/fixtures/html.ts";
+import { kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
+import { closingSoon, savedRecordsOf, saveItem } from "@/lib/saved/saved.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
+import { opportunityStore } from "@/lib/opportunities/store.ts";
+import { istToday } from "@/lib/dates.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { people } from "@/tests/fixtures/people.ts";
 
@@ -187,4 +193,152 @@ Deno.test("the 501st save is 400, also when the last saves race; a removal makes
   assertEquals((await put(t, student, `internships/${savedIds[0]}`, { status: "applied" })).status, 200);
   await t.json("DELETE", `/api/me/saved/internships/${savedIds[1]}`, { headers: student.headers });
   assertEquals((await put(t, student, `internships/${extra.id}`)).status, 200);
+});
+
+/** IST day `today` plus `n` days, `YYYY-MM-DD`. */
+function dayAfter(today: string, n: number): string {
+  return new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * 40 internships of `member` with descriptions of 4,800 characters (so they fill several record chunks), each saved by
+ * `student` in order (the last is the newest change); `deadline(i)` is the i-th one's deadline.
+ */
+async function savedListings(t: TestApp, member: TestUser, student: TestUser, deadline: (i: number) => string) {
+  const description = "What the internship is about. ".repeat(160);
+  const listings = await addInternships(
+    t,
+    member,
+    Array.from({ length: 40 }, (_, i) => ({ title: `Intern ${i}`, description, deadline: deadline(i) })),
+  );
+  for (const listing of listings) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    await saveItem(t.kv, { userId: student.user.id, kind: "internships", id: listing.id, change: { note: undefined } });
+  }
+  return listings;
+}
+
+Deno.test("closing soon takes the deadlines from the columns and reads only the records it shows", async () => {
+  await using t = await createTestApp();
+  const { member, student } = await people(t);
+  const today = istToday();
+  const soon: Record<number, number> = { 5: 1, 11: 1, 17: 3, 29: 6, 33: 8 };
+  const listings = await savedListings(t, member, student, (i) => dayAfter(today, soon[i] ?? 30));
+  await saveItem(t.kv, {
+    userId: student.user.id,
+    kind: "internships",
+    id: listings[11].id,
+    change: { status: "applied", note: undefined },
+  });
+
+  const reads = kvReads();
+  const kv = recordingReads(t.kv, reads);
+  const { model } = await internshipStore(kv);
+  await opportunityStore(kv);
+  const chunks = new Set(listings.map((listing) => model.chunkOfSlot(model.slotOf(listing.id)!)));
+  assert(chunks.size >= 4, `the saved listings fill ${chunks.size} record chunks`);
+  const records = await savedRecordsOf(kv, student.user.id);
+  reads.keys.length = 0;
+  const closing = await closingSoon(kv, { records, today });
+  assertEquals(closing.map((item) => [item.listing?.title, item.on]), [
+    ["Intern 5", dayAfter(today, 1)],
+    ["Intern 17", dayAfter(today, 3)],
+    ["Intern 29", dayAfter(today, 6)],
+  ]);
+  const read = new Set(reads.keys.filter((key) => key[0] === "internships_chunks").map((key) => key[1]));
+  assert(read.size <= 3, `only the chunks of the three shown are read, not ${read.size}`);
+});
+
+Deno.test("the home page reads a person's saved list once, in one batch", async () => {
+  const reads = kvReads();
+  await using t = await createTestApp({ kvReads: reads });
+  const { member, student } = await people(t);
+  const listings = await postInternships(t, member, [{ deadline: dayAfter(istToday(), 2) }, {}]);
+  for (const listing of listings) await put(t, student, `internships/${listing.id}`);
+  reads.lists.length = 0;
+  const res = await t.fetch("/", { headers: student.headers });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const saved = reads.lists.filter(({ selector }) =>
+    "prefix" in selector && selector.prefix[0] === "saved" && selector.prefix[1] === student.user.id
+  );
+  assertEquals(saved.map(({ options }) => options.batchSize), [500]);
+});
+
+Deno.test("GET /api/me/saved pages with limit and cursor; the default page holds every item", async () => {
+  await using t = await createTestApp();
+  const { member, student } = await people(t);
+  const listings = await postInternships(t, member, Array.from({ length: 5 }, (_, i) => ({ title: `Intern ${i}` })));
+  for (const listing of listings) await put(t, student, `internships/${listing.id}`);
+  await put(t, student, `internships/${listings[1].id}`, { status: "applied" });
+  const all = (await get(t, student, "/api/me/saved")).body;
+  assertEquals(all.items.length, 5);
+  assertEquals(all.nextCursor, null);
+  assertEquals(all.items[0].id, listings[1].id, "newest change first");
+
+  const paged = [];
+  let path = "/api/me/saved?limit=2";
+  for (let pages = 1;; pages++) {
+    const page = (await get(t, student, path)).body;
+    assert(page.items.length <= 2);
+    paged.push(...page.items);
+    if (page.nextCursor === null) {
+      assertEquals(pages, 3);
+      break;
+    }
+    path = `/api/me/saved?limit=2&cursor=${encodeURIComponent(page.nextCursor)}`;
+  }
+  assertEquals(paged, all.items);
+  const saved = (await get(t, student, "/api/me/saved?status=saved&limit=3")).body;
+  assertEquals(
+    saved.items.map((item: { id: string }) => item.id),
+    all.items.slice(1, 4).map((item: { id: string }) => item.id),
+  );
+  const rest = await get(t, student, `/api/me/saved?status=saved&cursor=${encodeURIComponent(saved.nextCursor)}`);
+  assertEquals(rest.body, { items: [all.items[4]], nextCursor: null });
+
+  for (const bad of ["limit=0", "limit=501", "limit=x", "cursor=nope", "cursor=2025-01-01T00:00:00.000Z~jobs~1"]) {
+    const res = await get(t, student, `/api/me/saved?${bad}`);
+    assertEquals(res.status, 400, bad);
+    assert(res.body.error, bad);
+  }
+});
+
+Deno.test("the tracker shows 20 items a status with a plain link to more, and no descriptions", async () => {
+  await using t = await createTestApp();
+  const { member, student } = await people(t);
+  const listings = await savedListings(t, member, student, () => dayAfter(istToday(), 30));
+  await saveItem(t.kv, {
+    userId: student.user.id,
+    kind: "internships",
+    id: listings[0].id,
+    change: { status: "offer", note: undefined },
+  });
+  const newestFirst = listings.slice(1).reverse();
+  const rows = (html: string, status: string) => {
+    const group = htmlDocument(html).querySelector(`section[aria-labelledby="tracker-${status}"]`)!;
+    return {
+      ids: [...group.querySelectorAll("li[id^=tracker-]")].map((li) => li.id),
+      heading: group.querySelector("h2")!.textContent,
+      more: [...group.querySelectorAll("a")].filter((a) => a.textContent!.startsWith("Show")),
+    };
+  };
+
+  const first = await page(t, "/me/tracker", student);
+  assertHtml(first.res);
+  assert(!first.html.includes("What the internship is about."), "no description, in the rows or the island's props");
+  const saved = rows(first.html, "saved");
+  assertEquals(saved.ids, newestFirst.slice(0, 20).map((listing) => `tracker-internships-${listing.id}`));
+  assertEquals(saved.heading, "Saved (39)");
+  assertEquals(saved.more.map((a) => [a.textContent, a.getAttribute("href")]), [[
+    "Show 19 more of Saved",
+    `/me/tracker?show-saved=40#tracker-internships-${newestFirst[20].id}`,
+  ]]);
+  assertEquals(rows(first.html, "offer").ids, [`tracker-internships-${listings[0].id}`]);
+  assertEquals(rows(first.html, "offer").more, []);
+
+  const more = await page(t, saved.more[0].getAttribute("href")!.split("#")[0], student);
+  assertEquals(rows(more.html, "saved").ids, newestFirst.map((listing) => `tracker-internships-${listing.id}`));
+  assertEquals(rows(more.html, "saved").more, []);
+  assertEquals(rows((await page(t, "/me/tracker?show-saved=7", student)).html, "saved").ids.length, 20);
 });

@@ -15,11 +15,21 @@ export const apiDocs = describeRoute({
   section: "Student space",
   GET: {
     summary: "Your saved items",
-    description: `Newest change (\`updatedAt\`) first, each with its listing; \`kind\` and \`status\` narrow the ` +
-      `list (empty: all). At most ${MAX_SAVED} items.`,
+    description: `Newest change (\`updatedAt\`) first, then by kind and id, each with its listing; \`kind\` and ` +
+      `\`status\` narrow the list (empty: all). A person keeps at most ${MAX_SAVED} items, so the default page ` +
+      `(\`limit\` ${MAX_SAVED}) holds them all; a smaller \`limit\` pages, \`cursor\` being the previous page's ` +
+      "`nextCursor`.",
     access: ["session"],
     query: SavedQuerySchema,
-    responses: { 200: { description: "The items", schema: z.strictObject({ items: z.array(SavedItemSchema) }) } },
+    responses: {
+      200: {
+        description: "A page of items",
+        schema: z.strictObject({
+          items: z.array(SavedItemSchema),
+          nextCursor: z.string().nullable().describe("Reads the next page; null on the last"),
+        }),
+      },
+    },
   },
 });
 
@@ -27,6 +37,6 @@ export const handler = define.handlers({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const query = validate(SavedQuerySchema, queryOf(ctx.url));
-    return Response.json({ items: await listSaved(ctx.state.services.kv, ctx.state.user.id, query) });
+    return Response.json(await listSaved(ctx.state.services.kv, ctx.state.user.id, query));
   },
 });

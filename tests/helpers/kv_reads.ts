@@ -1,0 +1,45 @@
+/**
+ * A KV that records what is read through it, for tests that a page or a function reads only what it shows (counts of
+ * reads, never timings): the keys of every `get` and `getMany`, and every `list` with its options. Everything else
+ * passes through.
+ */
+
+/** What was read through a `recordingReads` KV, in order. */
+export interface KvReads {
+  keys: Deno.KvKey[];
+  lists: { selector: Deno.KvListSelector; options: Deno.KvListOptions }[];
+}
+
+/** An empty record of reads. */
+export function kvReads(): KvReads {
+  return { keys: [], lists: [] };
+}
+
+/** `kv` with its reads recorded into `reads`. */
+export function recordingReads(kv: Deno.Kv, reads: KvReads): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      if (property === "get") {
+        return (key: Deno.KvKey, options?: { consistency?: Deno.KvConsistencyLevel }) => {
+          reads.keys.push(key);
+          return target.get(key, options);
+        };
+      }
+      if (property === "getMany") {
+        return (keys: Deno.KvKey[], options?: { consistency?: Deno.KvConsistencyLevel }) => {
+          reads.keys.push(...keys);
+          return target.getMany(keys, options);
+        };
+      }
+      if (property === "list") {
+        return (selector: Deno.KvListSelector, options: Deno.KvListOptions = {}) => {
+          reads.lists.push({ selector, options });
+          return target.list(selector, options);
+        };
+      }
+      return value.bind(target);
+    },
+  });
+}
