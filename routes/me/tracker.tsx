@@ -15,6 +15,7 @@
  * `TRACKER_PAGE` up to 500; another value counts as the default), which each group's "Show more" link asks for. Only
  * the items shown are read with their listings, and only what a row shows of those goes to the page (`TrackerItem`).
  */
+import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { refusalText } from "@/lib/refusals.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -22,7 +23,6 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
 import SavedTracker, { SAVED_TRACKER_TEXT } from "@/islands/SavedTracker.tsx";
 import { MyApplications } from "@/components/applications/MyApplications.tsx";
-import { z } from "zod";
 import {
   inListOrder,
   isSavedKind,
