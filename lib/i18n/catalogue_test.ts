@@ -17,7 +17,10 @@ import {
   STRUGGLES,
 } from "@/lib/onboarding/onboarding.ts";
 
-/** Messages that read the same in both languages on purpose: names, and English terms a Hindi page keeps. */
+/**
+ * Messages that read the same in both languages on purpose: names, numerals with a sign ("99+"), and English terms a
+ * Hindi page keeps.
+ */
 const SAME_IN_BOTH = new Set<MessageKey>([
   "layout.siteName",
   "layout.nav.ungatekeep",
@@ -29,6 +32,7 @@ const SAME_IN_BOTH = new Set<MessageKey>([
   "toolkits.receipt.gstin",
   "applications.size.kb",
   "applications.size.mb",
+  "notifications.bell.many",
 ]);
 
 /**
