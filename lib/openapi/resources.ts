@@ -34,6 +34,7 @@ import { LOCATION_TYPES, type OnboardingProfile, PERSONAS } from "@/lib/onboardi
 import { CONTENT_TYPES, type ContentItem } from "@/lib/toolkits/schema.ts";
 import type { ProgressResult, PurchaseHistoryItem, ToolkitDetail } from "@/lib/toolkits/learning.ts";
 import {
+  type BuyerRefund,
   EXTRA_PAYMENT_REASONS,
   PAYMENT_STATUSES,
   type Purchase,
@@ -538,6 +539,11 @@ export const RefundSchema = z.strictObject({
   processedAt: timestamp.nullable(),
 }).meta({ id: "Refund" }) satisfies z.ZodType<RefundRecord>;
 
+/** A refund as its buyer reads it: without the admin who made it. */
+export const BuyerRefundSchema = RefundSchema.omit({ by: true }).meta({ id: "BuyerRefund" }) satisfies z.ZodType<
+  BuyerRefund
+>;
+
 const purchaseFields = {
   id: z.string(),
   userId: nullableText.describe("Null once the buyer deleted their account"),
@@ -546,7 +552,7 @@ const purchaseFields = {
   paymentStatus: z.enum(PAYMENT_STATUSES),
   amountPaid: z.int().describe("In paise"),
   couponId: nullableText,
-  refund: RefundSchema.nullable().optional(),
+  refund: BuyerRefundSchema.nullable().optional(),
   createdAt: timestamp,
   updatedAt: timestamp,
 };

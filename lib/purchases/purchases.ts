@@ -146,7 +146,10 @@ export interface PurchaseRecord {
 }
 
 /** A purchase in API responses (docs/api.md, Toolkits). */
-export type Purchase = Omit<PurchaseRecord, InternalField>;
+export type Purchase = Omit<PurchaseRecord, InternalField | "refund"> & { refund?: BuyerRefund | null };
+
+/** A refund as its buyer reads it: without the admin who made it. */
+export type BuyerRefund = Omit<RefundRecord, "by">;
 
 /** What the API does not show of a record (the admin list adds some back). */
 type InternalField =
@@ -175,7 +178,7 @@ export function receiptPath(purchaseId: string): string {
   return `/purchases/${purchaseId}/receipt`;
 }
 
-/** The API shape of a purchase record. */
+/** The API shape of a purchase record, as its buyer reads it (the admin list adds the internal fields back). */
 export function purchaseView(record: PurchaseRecord): Purchase {
   const {
     reservation: _r,
@@ -189,9 +192,13 @@ export function purchaseView(record: PurchaseRecord): Purchase {
     discountPaise: _d,
     couponCode: _k,
     buyerState: _s,
+    refund,
     ...view
   } = record;
-  return view;
+  if (refund === undefined) return view;
+  if (refund === null) return { ...view, refund };
+  const { by: _b, ...buyerRefund } = refund;
+  return { ...view, refund: buyerRefund };
 }
 
 /** The coupon reservations a purchase may hold: its current one and those of its earlier orders. */

@@ -48,7 +48,9 @@ Deno.test("refund: a paid purchase is refunded in full at the gateway; access go
   const again = await checkout(shop, buyer, kit.id, "ONCE");
   assertEquals(again.status, 200, JSON.stringify(again.body));
   const mine = await (await shop.t.fetch("/api/purchases", { headers: buyer.headers })).json();
-  assert(mine.purchases.some((p: { paymentStatus: string }) => p.paymentStatus === "refunded"));
+  const refunded = mine.purchases.find((p: { paymentStatus: string }) => p.paymentStatus === "refunded");
+  assertEquals([refunded.refund.amount, refunded.refund.reason], [45000, "Asked within 7 days"]);
+  assertEquals("by" in refunded.refund, false, "the buyer is not told which admin refunded it");
   // The buyer was told: a notification and an e-mail (after the receipt e-mail of the payment).
   const notes = (await (await shop.t.fetch("/api/me/notifications", { headers: buyer.headers })).json()).notifications;
   assertEquals(notes.map((n: { type: string }) => n.type), ["purchase_refunded", "purchase_paid"]);
