@@ -1,7 +1,7 @@
 /**
  * The student space in Chromium (docs/decisions.md, Student space): a student saves two internships from the list,
  * moves one to "applied" on the tracker and sees both there (also after a reload); a guest's "Save" leads to sign in
- * and, back on the page signed in, saves the listing; a save past the limit, of a listing deleted meanwhile, lost to busy
+ * and, back on the page signed in, saves the listing; a status of many items shows 20 and a "Show more" link; a save past the limit, of a listing deleted meanwhile, lost to busy
  * writers or past the per-person limit (with when to try again) says why, and only a failed fetch asks to check the
  * connection. Every page passes the axe-core check.
  */
@@ -15,7 +15,7 @@ import {
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
-import { listSaved } from "@/lib/saved/saved.ts";
+import { listSaved, saveItem } from "@/lib/saved/saved.ts";
 import { istToday } from "@/lib/dates.ts";
 import { MAX_SAVED } from "@/lib/saved/schema.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
@@ -92,6 +92,45 @@ Deno.test("a student saves two internships, moves one to applied, and sees both 
     ["Data Intern", "applied"],
     ["Design Intern", "saved"],
   ]);
+});
+
+Deno.test("a tracker of 22 saved items shows 20 and a Show more link; a move changes the counts", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const listings = await addInternships(
+    t,
+    member,
+    Array.from({ length: 22 }, (_, i) => listing(`Intern ${String(i).padStart(2, "0")}`, "2099-12-31")),
+  );
+  for (const { id } of listings) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    await saveItem(t.kv, { userId: student.user.id, kind: "internships", id, change: { note: undefined } });
+  }
+  await using browser = await openBrowser();
+  const context = await browser.newContext();
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  await openHydrated(page, `${t.origin}/me/tracker`);
+  const saved = page.getByRole("region", { name: /^Saved/ });
+  assertEquals(await saved.getByRole("listitem").count(), 20);
+  assertEquals(await saved.getByRole("heading", { level: 2 }).textContent(), "Saved (22)");
+  await assertAccessible(page, "/me/tracker with a Show more link");
+
+  const newest = page.locator("li", { has: page.getByRole("heading", { name: "Intern 21" }) });
+  await newest.getByLabel("Status").selectOption("applied");
+  await page.getByRole("status").getByText("Moved “Intern 21” to Applied.").waitFor();
+  assertEquals(await saved.getByRole("heading", { level: 2 }).textContent(), "Saved (21)");
+  assertEquals(
+    await page.getByRole("region", { name: /^Applied/ }).getByRole("heading", { level: 2 }).textContent(),
+    "Applied (1)",
+  );
+
+  await saved.getByRole("link", { name: "Show 2 more of Saved" }).click();
+  await page.waitForURL(/\/me\/tracker\?show-saved=40#tracker-internships-/);
+  assertEquals(await saved.getByRole("listitem").count(), 21);
+  assertEquals(await saved.getByRole("link", { name: /^Show/ }).count(), 0);
+  await saved.getByRole("link", { name: "Intern 00", exact: true }).waitFor();
 });
 
 Deno.test("a guest's Save leads to sign in and back, where the listing is saved", async () => {
