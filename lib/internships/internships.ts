@@ -24,7 +24,13 @@ import {
 import { type InternshipStore, internshipStore } from "./store.ts";
 import { isWithheld } from "@/lib/moderation/moderation.ts";
 import { viewsOf } from "./views.ts";
-import type { Internship, InternshipQuery, InternshipSort, InternshipView } from "./schema.ts";
+import {
+  type Internship,
+  type InternshipQuery,
+  type InternshipSort,
+  type InternshipView,
+  publishedMs,
+} from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
 /** A day in ms. */
@@ -177,18 +183,19 @@ async function pageOf(
   return { total, records };
 }
 
-/** The listings created in a window, to test many filters against (docs/decisions.md, Alerts). */
+/** The listings published in a window, to test many filters against (docs/decisions.md, Alerts). */
 export interface NewInternships {
-  /** How many listings were created in the window and are public. */
+  /** How many public listings became public in the window. */
   count: number;
   /** Those matching `query`'s filters as the public list applies them (closed ones left out), newest first. */
   matching(query: InternshipQuery): InternshipView[];
 }
 
 /**
- * The public internships created after `after` and not after `until` (ms since the epoch), to match filters against on
- * IST day `today`: read once (the newest slots of the public order, and their records), then each filter is a test
- * of those few listings instead of a pass over every listing.
+ * The public internships that became public (`publishedMs`) after `after` and not after `until` (ms since the epoch),
+ * to match filters against on IST day `today`: read once (the slots of the public order created by `until` and created
+ * or updated after `after`, as becoming public moves `updatedAt` too, and their records), then each filter is a test of
+ * those few listings instead of a pass over every listing (docs/decisions.md, Alerts, "Published, not created").
  */
 export async function newInternships(
   kv: Deno.Kv,
@@ -196,14 +203,16 @@ export async function newInternships(
 ): Promise<NewInternships> {
   const store = await internshipStore(kv);
   const { model } = store;
-  const created = model.slots.created;
+  const created = model.slots.created, updated = model.columns.updated;
   const slots: number[] = [];
   for (const slot of model.columns.publicView().slots) {
-    if (created[slot] <= after) break;
-    if (created[slot] <= until) slots.push(slot);
+    if (created[slot] <= until && Math.max(created[slot], updated[slot]) > after) slots.push(slot);
   }
   // A listing that left the read model meanwhile (closed) is left out.
-  const records = await model.recordsOf(slots);
+  const records = (await model.recordsOf(slots)).filter((record) => {
+    const published = publishedMs(record);
+    return published > after && published <= until;
+  });
   const listed = await viewsOf(store, records, today);
   const views = new Map(records.map((record, i) => [model.slotOf(record.id)!, listed[i]]));
   const found = slots.filter((slot) => views.has(slot));

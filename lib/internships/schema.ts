@@ -98,6 +98,17 @@ export interface Internship {
    * "Closed by the poster"); absent: open until its deadline.
    */
   closedAt?: string;
+  /**
+   * When it last became public (active, not deleted, not withheld by moderation): on creation unless held, else on
+   * release from a hold or an admin making it active again (docs/decisions.md, Alerts, "Published, not created").
+   * Absent on records stored before it was kept: `createdAt`.
+   */
+  publishedAt?: string;
+}
+
+/** When `record` became public as alert digests count it (`publishedAt`, else `createdAt`), in ms since the epoch. */
+export function publishedMs(record: Pick<Internship, "createdAt" | "publishedAt">): number {
+  return Date.parse(record.publishedAt ?? record.createdAt);
 }
 
 /** The owner object on every read (docs/api.md, Internships, "Who may do what"). */
@@ -116,7 +127,7 @@ export interface InternshipOwner {
  * (`applyMode`, `questions`; older records: `link`, none).
  */
 export interface InternshipView
-  extends Omit<Internship, "moderation" | "organizationId" | "applyMode" | "questions" | "closedAt"> {
+  extends Omit<Internship, "moderation" | "organizationId" | "applyMode" | "questions" | "closedAt" | "publishedAt"> {
   applyMode: ApplyMode;
   /** When applications were closed before the deadline, or null. */
   closedAt: string | null;

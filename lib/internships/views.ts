@@ -30,7 +30,15 @@ interface ViewContext {
  * `moderation`.
  */
 function viewOf(record: Internship, { owners, organizations }: ViewContext, today: string): InternshipView {
-  const { organizationId, moderation: _, applyMode = "link", questions = [], closedAt = null, ...fields } = record;
+  const {
+    organizationId,
+    moderation: _,
+    publishedAt: _published,
+    applyMode = "link",
+    questions = [],
+    closedAt = null,
+    ...fields
+  } = record;
   return {
     ...fields,
     applyMode,

@@ -11,6 +11,7 @@ import { ForbiddenError, NotFoundError } from "@/lib/errors.ts";
 import { updateEither } from "@/lib/kv/chunked/archive.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
 import {
+  isWithheld,
   moderationDecided,
   type ModerationDecision,
   moderationOf,
@@ -76,7 +77,7 @@ export async function createInternships(
       applyMode: item.applyMode ?? "link",
       questions: questionsWithIds(item.questions ?? []),
     }, organizations.get(item.hiringOrganization)!)
-  ).map((record) => ({ ...record, moderation: moderationOnCreate(record, now) }));
+  ).map((record) => withPublication(null, { ...record, moderation: moderationOnCreate(record, now) }, now));
   const store = await internshipStore(kv);
   const today = istToday();
   const also = (op: Deno.AtomicOperation) => {
@@ -132,9 +133,24 @@ async function writeInternship(
   return { store, record };
 }
 
+/** Whether `record` is in the public list: active, not deleted, not withheld by moderation. */
+function isPublic(record: Internship): boolean {
+  return record.isActive && !record.deletedAt && !isWithheld(record);
+}
+
+/**
+ * `next` (the record that was `before`, null when new) with `publishedAt` and `updatedAt` set to `now` when it becomes
+ * public with this write (docs/decisions.md, Alerts, "Published, not created"); else `next` as it is.
+ */
+function withPublication(before: Internship | null, next: Internship, now: string): Internship {
+  if (!isPublic(next) || (before !== null && isPublic(before))) return next;
+  return { ...next, publishedAt: now, updatedAt: now };
+}
+
 /**
  * Replaces the record `id` with `change(record)` (with `also`'s mutations) in one atomic write, in the read model or
- * the archive, moving it between them when it closes, is deleted or opens again (`updateEither`).
+ * the archive, moving it between them when it closes, is deleted or opens again (`updateEither`); one that becomes
+ * public with it is stamped so (`withPublication`).
  * @returns the stored record, or null for an unknown id.
  */
 async function updateAnywhere(
@@ -147,7 +163,12 @@ async function updateAnywhere(
   },
 ): Promise<Internship | null> {
   const today = istToday();
-  return await updateEither(kv, store, { id, change, also, isLive: (record) => isLive(record, today) });
+  return await updateEither(kv, store, {
+    id,
+    change: (record) => withPublication(record, change(record), new Date().toISOString()),
+    also,
+    isLive: (record) => isLive(record, today),
+  });
 }
 
 /**

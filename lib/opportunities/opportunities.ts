@@ -44,6 +44,7 @@ import {
   type OpportunityStatus,
   type OpportunityView,
   type PostedBy,
+  publishedMs,
   type Review,
   statusOf,
 } from "./schema.ts";
@@ -80,7 +81,7 @@ export function isOpportunityClosedOn(endDate: string, today: string): boolean {
 async function withPostedBy(kv: Deno.Kv, records: Opportunity[]): Promise<OpportunityView[]> {
   const summaries = await getUserSummaries(kv, records.flatMap((r) => r.userId ?? []));
   const today = istToday();
-  return records.map((record) => {
+  return records.map(({ publishedAt: _, ...record }) => {
     const isClosed = isOpportunityClosedOn(record.endDate, today);
     const moderation = moderationView(record);
     const rejection = record.rejection ?? null;
@@ -354,15 +355,17 @@ export async function openPublishedOpportunities(kv: Deno.Kv, today = istToday()
 
 /** The opportunities published in a window, to test many filters against (docs/decisions.md, Alerts). */
 export interface NewOpportunities {
-  /** How many open published opportunities were created in the window. */
+  /** How many open opportunities became public in the window. */
   count: number;
   /** Those matching `query`'s type and search words as the public list applies them, newest first. */
   matching(query: Pick<OpportunityQuery, "type" | "search">): OpportunityView[];
 }
 
 /**
- * The published opportunities open on IST day `today` and created after `after` and not after `until` (ms since the
- * epoch), read once, then each filter a test of those few (as `select` tests, on their search texts).
+ * The published opportunities open on IST day `today` that became public (`publishedMs`) after `after` and not after
+ * `until` (ms since the epoch), read once, then each filter a test of those few (as `select` tests, on their search
+ * texts). Becoming public moves `updatedAt` too, so only the slots created by `until` and created or updated after
+ * `after` are read (docs/decisions.md, Alerts, "Published, not created").
  */
 export async function newOpportunities(
   kv: Deno.Kv,
@@ -370,11 +373,15 @@ export async function newOpportunities(
 ): Promise<NewOpportunities> {
   const { model } = await opportunityStore(kv);
   const order = publicOrder(model, today);
-  const created = model.slots.created;
-  const slots = order.slots.slice(0, order.open).filter((slot) => created[slot] > after && created[slot] <= until)
+  const created = model.slots.created, updated = model.columns.updated;
+  const slots = order.slots.slice(0, order.open)
+    .filter((slot) => created[slot] <= until && Math.max(created[slot], updated[slot]) > after)
     .sort(model.slots.newerFirst);
   // An opportunity that left the read model meanwhile (closed) is left out.
-  const records = await model.recordsOf(slots);
+  const records = (await model.recordsOf(slots)).filter((record) => {
+    const published = publishedMs(record);
+    return published > after && published <= until;
+  });
   const views = await withPostedBy(kv, records);
   const texts = records.map((record) => model.layout.searchText(record));
   const found = records.map((record) => model.slotOf(record.id)!);
@@ -436,7 +443,7 @@ export async function opportunityEndsBetween(
  */
 export async function submitOpportunity(kv: Deno.Kv, user: User, input: OpportunityCreate): Promise<OpportunityView> {
   const now = new Date().toISOString();
-  const record: Opportunity = {
+  const record = withPublication(null, {
     id: crypto.randomUUID(),
     ...input,
     userId: user.id,
@@ -445,15 +452,16 @@ export async function submitOpportunity(kv: Deno.Kv, user: User, input: Opportun
     createdAt: now,
     updatedAt: now,
     moderation: moderationOnCreate(input, now),
-  };
+  }, now);
   const store = await opportunityStore(kv);
   const also = (op: Deno.AtomicOperation) => moderationQueueOps(op, "opportunities", null, record);
   // One that ended already (a past end date) goes to the archive at once.
   if (isOpportunityLive(record, istToday())) await store.writer.insert([record], { also });
   else await store.archive.write({ put: [record] }, also);
   const isClosed = isOpportunityClosedOn(record.endDate, istToday());
+  const { publishedAt: _, ...fields } = record;
   return {
-    ...record,
+    ...fields,
     postedBy: { id: user.id, name: user.name, role: user.role },
     isClosed,
     moderation: moderationView(record),
@@ -614,8 +622,18 @@ export async function opportunitiesForAdmin(
 }
 
 /**
+ * `next` (the record that was `before`, null when new) with `publishedAt` and `updatedAt` set to `now` when it becomes
+ * public with this write (docs/decisions.md, Alerts, "Published, not created"); else `next` as it is.
+ */
+function withPublication(before: Opportunity | null, next: Opportunity, now: string): Opportunity {
+  if (statusOf(next) !== "approved" || (before !== null && statusOf(before) === "approved")) return next;
+  return { ...next, publishedAt: now, updatedAt: now };
+}
+
+/**
  * Replaces opportunity `id` with `change(record)` (with `also`'s mutations) in one checked write wherever it is, moving
- * it into or out of the archive when it ends or opens again (`updateEither`).
+ * it into or out of the archive when it ends or opens again (`updateEither`); one that becomes public with it is
+ * stamped so (`withPublication`).
  * @returns the stored record, or null for an unknown id.
  */
 async function updateOpportunity(
@@ -627,7 +645,7 @@ async function updateOpportunity(
   const today = istToday();
   return await updateEither(kv, await opportunityStore(kv), {
     id,
-    change,
+    change: (record) => withPublication(record, change(record), new Date().toISOString()),
     also,
     isLive: (record) => isOpportunityLive(record, today),
   });

@@ -55,6 +55,16 @@ export interface Opportunity {
    * "Reject with a reason, resubmit"); kept while a resubmission awaits review, cleared by approval. Absent: none.
    */
   rejection?: Rejection | null;
+  /**
+   * When it last became public: on submission when published at once, else on approval or on release from a hold
+   * (docs/decisions.md, Alerts, "Published, not created"). Absent on records stored before it was kept: `createdAt`.
+   */
+  publishedAt?: string;
+}
+
+/** When `record` became public as alert digests count it (`publishedAt`, else `createdAt`), in ms since the epoch. */
+export function publishedMs(record: Pick<Opportunity, "createdAt" | "publishedAt">): number {
+  return Date.parse(record.publishedAt ?? record.createdAt);
 }
 
 /** A review's rejection: when, and why in the admin's words (null when they gave none). */
@@ -74,7 +84,7 @@ export interface PostedBy {
  * An opportunity as read responses carry it; `postedBy` null for a former member ("Former member"); `isClosed` when
  * its `endDate` is before today in India (docs/decisions.md, Dates); `moderation` as `{status, reasons}`.
  */
-export interface OpportunityView extends Omit<Opportunity, "moderation" | "rejection"> {
+export interface OpportunityView extends Omit<Opportunity, "moderation" | "rejection" | "publishedAt"> {
   postedBy: PostedBy | null;
   isClosed: boolean;
   moderation: ModerationView;
