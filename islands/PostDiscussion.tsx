@@ -10,7 +10,9 @@
  * (`?deleteComment=`) open, and "Show more comments" a link to the page with a page more (`?comments=`, which the links
  * and forms then keep; a page holds 100 threads at most, and "Earlier comments" above them links to the ones before)
  * (docs/decisions.md, Islands, "Forms work without JavaScript"); hydrated, each opens in place (delete in a dialog, more
- * comments loaded below) but "Earlier comments", which stays a link.
+ * comments loaded below) but "Earlier comments", which stays a link. A thread shows its first replies; "More replies"
+ * and "Earlier replies" are links to the page with that thread opened (`?thread=`, `&from=`), with or without
+ * JavaScript, and the links of an opened thread keep it open.
  */
 import { type ApiFailure, failureMessage, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { useState } from "preact/hooks";
@@ -80,6 +82,8 @@ export interface PostDiscussionProps extends DiscussionStart {
    * absent when the threads given start at the first.
    */
   earlier?: number | null;
+  /** The thread opened by "More replies" (`?thread=`, from its reply `from`), kept by the links. */
+  opened?: { thread: string; from?: string } | null;
   /** The island's messages (`POST_DISCUSSION_TEXT`). */
   text: IslandText;
 }
@@ -198,8 +202,17 @@ function Discussion(props: PostDiscussionProps) {
   const reactionName = (type: ReactionType) => t.dynamic(`ungatekeep.reaction.${type}`);
   const action = `/ungatekeep/${encodeURIComponent(postId)}`;
   const shown = props.shown ?? 0;
-  /** The query that keeps how many threads are shown, after a link's own (`&`) or alone (`?`). */
-  const keep = (sep: string) => shown ? `${sep}comments=${shown}` : "";
+  /** The query of how many threads are shown and, unless `closed`, the opened thread, after a link's own (`&`) or alone. */
+  const keep = (sep: string, opened = props.opened) => {
+    const query = new URLSearchParams();
+    if (shown) query.set("comments", `${shown}`);
+    if (opened) query.set("thread", opened.thread);
+    if (opened?.from) query.set("from", opened.from);
+    const search = query.toString();
+    return search ? `${sep}${search}` : "";
+  };
+  /** The page with `thread` opened (from its reply `from`), at comment `at`. */
+  const openAt = (thread: string, at: string, from?: string) => `${action}${keep("?", { thread, from })}#comment-${at}`;
   const { threads, pagination, reactions, mine, ...discussion } = useDiscussion(props);
   const [replyTo, setReplyTo] = useState<CommentView | null>(() => {
     if (!props.replyTo || !viewer?.canComment) return null;
@@ -371,6 +384,13 @@ function Discussion(props: PostDiscussionProps) {
           cancelHref={`${action}${keep("?")}#comment-${comment.id}`}
         />
       )}
+      {thread.id === comment.id && thread.earlierReplies && (
+        <p class="mt-3 text-sm">
+          <a href={openAt(thread.id, thread.id)} class="font-medium text-indigo-700 underline">
+            {t.rich("ungatekeep.discussion.earlierReplies", { name: name(comment), sr })}
+          </a>
+        </p>
+      )}
       {thread.id === comment.id && thread.replies.length > 0 && (
         <ul class="mt-3 space-y-3 border-l-2 border-slate-200 pl-4" aria-label={t("ungatekeep.discussion.replies")}>
           {thread.replies.map((reply) => (
@@ -379,6 +399,18 @@ function Discussion(props: PostDiscussionProps) {
             </li>
           ))}
         </ul>
+      )}
+      {thread.id === comment.id && thread.moreReplies && (
+        <p class="mt-3 text-sm">
+          <a
+            href={thread.nextReplyId
+              ? openAt(thread.id, thread.nextReplyId, thread.nextReplyId)
+              : openAt(thread.id, thread.replies.at(-1)?.id ?? thread.id)}
+            class="font-medium text-indigo-700 underline"
+          >
+            {t.rich("ungatekeep.discussion.moreReplies", { name: name(comment), sr })}
+          </a>
+        </p>
       )}
     </article>
   );
@@ -432,7 +464,10 @@ function Discussion(props: PostDiscussionProps) {
       </div>
       <h2 id="discussion-title" class="text-xl font-semibold text-slate-900">
         {t("ungatekeep.discussion.title")}
-        {commentCount > 0 && ` (${commentCount}${pagination.hasMore || before > 0 ? "+" : ""})`}
+        {commentCount > 0 &&
+          ` (${commentCount}${
+            pagination.hasMore || before > 0 || threads.some((t) => t.moreReplies || t.earlierReplies) ? "+" : ""
+          })`}
       </h2>
       <p role="status" aria-live="polite" class="sr-only">{message}</p>
       {error && <Notice kind="error">{error}</Notice>}

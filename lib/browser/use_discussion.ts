@@ -7,7 +7,7 @@
  */
 import { useRef, useState } from "preact/hooks";
 import { type ApiFailure, fetchJson } from "@/lib/browser/fetch_json.ts";
-import type { ReactionType } from "@/lib/comments/limits.ts";
+import { type ReactionType, REPLIES_SHOWN } from "@/lib/comments/limits.ts";
 import type { CommentThread, CommentView, Pagination, ReactionCounts } from "@/lib/comments/schema.ts";
 import type { CommentPage } from "@/lib/comments/comments.ts";
 import type { ReactionsAnswer } from "@/lib/comments/reactions.ts";
@@ -25,14 +25,18 @@ export interface DiscussionStart {
   myReactions: ReactionType[];
 }
 
-/** `threads` with `comment` gone: a thread with replies stays as deleted, a deleted thread without replies goes. */
+/**
+ * `threads` with `comment` gone: a thread with replies (shown or not) stays as deleted, a deleted thread without replies
+ * goes.
+ */
 function withoutComment(threads: CommentThread[], comment: CommentView): CommentThread[] {
   return threads.flatMap((t) => {
     if (t.id === comment.id) {
-      return t.replies.length > 0 ? [{ ...t, isDeleted: true, content: "", user: null, replies: t.replies }] : [];
+      const kept = t.replies.length > 0 || t.moreReplies || t.earlierReplies;
+      return kept ? [{ ...t, isDeleted: true, content: "", user: null, replies: t.replies }] : [];
     }
     const replies = t.replies.filter((r) => r.id !== comment.id);
-    return t.isDeleted && replies.length === 0 ? [] : [{ ...t, replies }];
+    return t.isDeleted && replies.length === 0 && !t.moreReplies && !t.earlierReplies ? [] : [{ ...t, replies }];
   });
 }
 
@@ -106,7 +110,9 @@ export function useDiscussion(start: DiscussionStart) {
     if (loading.current) return { ok: true };
     loading.current = true;
     const offset = start.pagination.offset + threads.length;
-    const res = await fetchJson<CommentPage>(`/api/ungatekeep/${postId}/comments?offset=${offset}`);
+    const res = await fetchJson<CommentPage>(
+      `/api/ungatekeep/${postId}/comments?offset=${offset}&replies=${REPLIES_SHOWN}`,
+    );
     loading.current = false;
     if (!res.ok) return { ok: false, failure: res };
     setThreads((all) => [...all, ...res.data.comments.filter((c) => !all.some((t) => t.id === c.id))]);

@@ -39,11 +39,13 @@ import {
   readRecentComments,
   readReplyMailGate,
   readThreadPage,
+  readThreadReplies,
   replaceComment,
   type ReplyMailGate,
   replyMailOps,
   replySubject,
   scanComments,
+  type ThreadRead,
 } from "./store.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
@@ -101,9 +103,19 @@ async function authorsOf(kv: Deno.Kv, comments: Comment[]): Promise<Map<string, 
   return await getUserSummaries(kv, comments.flatMap((c) => c.userId ?? []));
 }
 
+/** `thread` as answers carry it, with the authors in `users`. */
+function threadOf(thread: ThreadRead, users: ReadonlyMap<string, UserSummary>): CommentThread {
+  return {
+    ...viewOf(thread.top, users),
+    replies: thread.replies.map((reply) => viewOf(reply, users)),
+    ...thread.more ? { moreReplies: true } : {},
+  };
+}
+
 /**
  * Threads `offset` to `offset + limit` of a post (top-level comments oldest first, each with its replies oldest
- * first); `pagination.total` counts top-level comments, placeholders included.
+ * first: every one, or at most `query.replies`, with `moreReplies` on a thread that has others);
+ * `pagination.total` counts top-level comments, placeholders included.
  * @throws NotFoundError "Post not found"; UnauthenticatedError "Sign in to read this post" (a guest and a post beyond
  *   the preview).
  */
@@ -112,13 +124,10 @@ export async function listComments(
   { postId, viewer, query }: { postId: string; viewer: Viewer; query: CommentListQuery },
 ): Promise<CommentPage> {
   await readablePost(kv, { id: postId, viewer });
-  const page = await readThreadPage(kv, { postId, limit: query.limit, offset: query.offset });
+  const page = await readThreadPage(kv, { postId, limit: query.limit, offset: query.offset, replies: query.replies });
   const users = await authorsOf(kv, page.threads.flatMap(({ top, replies }) => [top, ...replies]));
   return {
-    comments: page.threads.map(({ top, replies }) => ({
-      ...viewOf(top, users),
-      replies: replies.map((reply) => viewOf(reply, users)),
-    })),
+    comments: page.threads.map((thread) => threadOf(thread, users)),
     pagination: {
       limit: query.limit,
       offset: query.offset,
@@ -126,6 +135,43 @@ export async function listComments(
       hasMore: query.offset + page.threads.length < page.total,
     },
   };
+}
+
+/**
+ * The thread of top-level comment `topId` under post `postId` with at most `limit` of its replies from reply `fromId`
+ * on (with `earlierReplies`), or its first ones; `moreReplies` and `nextReplyId` when others follow (a post page's
+ * opened thread, docs/decisions.md, Comments and reactions, "Pages").
+ * @throws NotFoundError "Comment not found" when the post has no such thread or the reply is not in it; as
+ *   `listComments` for the post.
+ */
+export async function listThreadReplies(
+  kv: Deno.Kv,
+  { postId, topId, fromId, limit, viewer }: {
+    postId: string;
+    topId: string;
+    fromId?: string;
+    limit: number;
+    viewer: Viewer;
+  },
+): Promise<CommentThread> {
+  await readablePost(kv, { id: postId, viewer });
+  const thread = await readThreadReplies(kv, { postId, topId, fromId, limit });
+  if (!thread) throw new NotFoundError(NOT_FOUND);
+  const users = await authorsOf(kv, [thread.top, ...thread.replies]);
+  return {
+    ...threadOf(thread, users),
+    ...thread.next ? { nextReplyId: thread.next.id } : {},
+    ...fromId ? { earlierReplies: true } : {},
+  };
+}
+
+/**
+ * The path of `comment` on its post's page: a reply's with its thread opened (`?thread=`), so that it shows beyond the
+ * first replies a thread shows (docs/decisions.md, Comments and reactions, "Pages").
+ */
+export function commentPath(comment: { id: string; postId: string; parentId: string | null }): string {
+  const thread = comment.parentId ? `?thread=${encodeURIComponent(comment.parentId)}` : "";
+  return `/ungatekeep/${comment.postId}${thread}#comment-${comment.id}`;
 }
 
 /** The comment of `id` as read, live (not a placeholder). @throws NotFoundError "Comment not found". */
@@ -202,7 +248,7 @@ async function notifyReply(
     appUrl: string;
   },
 ): Promise<string | null> {
-  const path = `/ungatekeep/${reply.postId}#comment-${reply.id}`;
+  const path = commentPath(reply);
   const { recipient } = notice;
   addNotification(
     op,

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import type { UserSummary } from "@/lib/users/users.ts";
-import { COMMENT_MAX_LENGTH, REACTION_TYPES, type ReactionType, THREADS_MAX } from "./limits.ts";
+import { COMMENT_MAX_LENGTH, REACTION_TYPES, type ReactionType, REPLIES_MAX, THREADS_MAX } from "./limits.ts";
 
 export * from "./limits.ts";
 
@@ -31,9 +31,18 @@ export interface CommentView extends Omit<Comment, "userId"> {
   user: UserSummary | null;
 }
 
-/** A top-level comment with its replies, oldest first. */
+/**
+ * A top-level comment with its replies, oldest first: every one, or when a page or the API's `replies` asks for at most
+ * some, those and `moreReplies` when there are others after them (docs/decisions.md, Comments and reactions, "Pages").
+ */
 export interface CommentThread extends CommentView {
   replies: CommentView[];
+  /** True when the thread has replies after those given (only when fewer were asked for). */
+  moreReplies?: boolean;
+  /** The id of the first reply after those given, when a page opened the thread (its "More replies" goes on there). */
+  nextReplyId?: string;
+  /** True when the replies given start after others (a page opened the thread at a later reply). */
+  earlierReplies?: boolean;
 }
 
 /** A comment in the admin list, with the post it is under (null when that post is gone). */
@@ -75,10 +84,14 @@ export type CommentEdit = z.infer<typeof CommentEditSchema>;
 
 const intParam = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-/** Query of `GET /api/ungatekeep/{id}/comments`: `limit` top-level comments (1 to 100, default 20), `offset`. */
+/**
+ * Query of `GET /api/ungatekeep/{id}/comments`: `limit` top-level comments (1 to 100, default 20), `offset`, and
+ * `replies`, the most replies each thread carries (0 to 100; absent: every one).
+ */
 export const CommentListQuerySchema = z.object({
   limit: intParam(1, THREADS_MAX).default(20),
   offset: intParam(0, Number.MAX_SAFE_INTEGER).default(0),
+  replies: intParam(0, REPLIES_MAX).optional(),
 });
 export type CommentListQuery = z.infer<typeof CommentListQuerySchema>;
 

@@ -178,23 +178,83 @@ export async function engagementOf(
   return result;
 }
 
+/** A top-level comment with replies read of it, oldest first, and whether it has more after those (`next` the first). */
+export interface ThreadRead {
+  top: Comment;
+  replies: Comment[];
+  more: boolean;
+  next?: Comment;
+}
+
 /** One page of a post's threads: top-level comments in order, each with its replies, and how many threads there are. */
 export interface ThreadPage {
-  threads: { top: Comment; replies: Comment[] }[];
+  threads: ThreadRead[];
   total: number;
 }
 
 /**
- * Threads `offset` to `offset + limit` of `postId`, oldest first. The first page is one range read of the thread keys
- * (stopping after the last reply of the `limit`-th thread); a later page first finds its first thread in the
- * top-level index, then reads the page's range.
+ * The thread whose top-level comment is stored at `key`, with at most `limit` of its replies: the first ones, or with
+ * `from` (a reply's key in this thread) that one and those after it. `next` is the reply after those (`more`).
+ * Null when the top-level comment is gone.
+ */
+async function readThread(
+  kv: Deno.Kv,
+  { key, from, limit }: { key: Deno.KvKey; from?: Deno.KvKey; limit: number },
+): Promise<ThreadRead | null> {
+  // Replies are keyed under their top's key by their time (ISO, so before "\uffff"); "" sorts before any of them.
+  const replies: Comment[] = [];
+  const entries = kv.list<Comment>(
+    { start: from ?? [...key, ""], end: [...key, "\uffff"] },
+    { limit: limit + 1, batchSize: limit + 1 },
+  );
+  const [top] = await Promise.all([
+    kv.get<Comment>(key),
+    (async () => {
+      for await (const entry of entries) replies.push(entry.value);
+    })(),
+  ]);
+  if (!top.value) return null;
+  return { top: top.value, replies: replies.slice(0, limit), more: replies.length > limit, next: replies[limit] };
+}
+
+/**
+ * The thread of top-level comment `topId` under `postId` with at most `limit` replies from reply `fromId` on (the
+ * first ones without it), or null when there is no such thread or the reply is not in it.
+ */
+export async function readThreadReplies(
+  kv: Deno.Kv,
+  { postId, topId, fromId, limit }: { postId: string; topId: string; fromId?: string; limit: number },
+): Promise<ThreadRead | null> {
+  const [top, from] = await Promise.all([getComment(kv, topId), fromId ? getComment(kv, fromId) : null]);
+  if (!top || top.value.postId !== postId || top.value.parentId !== null) return null;
+  if (fromId && from?.value.parentId !== topId) return null;
+  return await readThread(kv, { key: top.key, from: from?.key, limit });
+}
+
+/**
+ * Threads `offset` to `offset + limit` of `postId`, oldest first, each with every reply, or with `replies` at most
+ * the first that many (`more` tells whether there are others). Every reply: the first page is one range read of the
+ * thread keys (stopping after the last reply of the `limit`-th thread); a later page first finds its first thread in
+ * the top-level index, then reads the page's range. At most `replies`: the page's top-level comments from the index,
+ * then each thread's first replies at once, so a thread's other replies are never read.
  */
 export async function readThreadPage(
   kv: Deno.Kv,
-  { postId, limit, offset }: { postId: string; limit: number; offset: number },
+  { postId, limit, offset, replies }: { postId: string; limit: number; offset: number; replies?: number },
 ): Promise<ThreadPage> {
   const prefix: Deno.KvKey = ["comment_threads", postId];
   const totalEntry = kv.get<Deno.KvU64>(countKey(postId, "threads"));
+  if (replies !== undefined) {
+    const tops: Deno.KvKey[] = [];
+    const index = kv.list({ prefix: ["comment_tops", postId] }, {
+      limit: offset + limit,
+      batchSize: Math.min(1000, offset + limit),
+    });
+    let seen = 0;
+    for await (const entry of index) if (seen++ >= offset) tops.push([...prefix, entry.key[2], entry.key[3]]);
+    const threads = await Promise.all(tops.map((key) => readThread(kv, { key, limit: replies })));
+    return { threads: threads.flatMap((thread) => thread ?? []), total: countValue(await totalEntry) };
+  }
   let selector: Deno.KvListSelector = { prefix };
   if (offset > 0) {
     const tops = kv.list({ prefix: ["comment_tops", postId] }, {
@@ -213,7 +273,7 @@ export async function readThreadPage(
     const comment = entry.value;
     if (comment.parentId === null) {
       if (threads.length === limit) break;
-      threads.push({ top: comment, replies: [] });
+      threads.push({ top: comment, replies: [], more: false });
     } else threads.at(-1)?.replies.push(comment);
   }
   return { threads, total: countValue(await totalEntry) };

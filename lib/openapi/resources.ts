@@ -446,6 +446,7 @@ export const CommentSchema = z.strictObject(commentFields).meta({ id: "Comment" 
 export const CommentThreadSchema = z.strictObject({
   ...commentFields,
   replies: z.array(CommentSchema),
+  moreReplies: z.literal(true).optional().describe("The thread has replies after those given (with `replies` only)"),
 }).meta({ id: "CommentThread" }) satisfies z.ZodType<CommentThread>;
 
 /** A comment of the admin list with its post. */

@@ -23,7 +23,7 @@ import { removeVerification } from "@/lib/organizations/organizations.ts";
 import { getOrganization } from "@/lib/organizations/store.ts";
 import { deletePost, getPostForAdmin, readablePost, updatePost } from "@/lib/ungatekeep/posts.ts";
 import { getComment } from "@/lib/comments/store.ts";
-import { removeComment } from "@/lib/comments/comments.ts";
+import { commentPath, removeComment } from "@/lib/comments/comments.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import type { ReportKind, ResolveAction } from "./schema.ts";
@@ -136,7 +136,7 @@ async function locateTarget(
           kind,
           id,
           words: { name: excerpt(comment.content) },
-          url: `/ungatekeep/${comment.postId}#comment-${id}`,
+          url: commentPath(comment),
           ownerId: comment.userId,
           holdable: false,
         };

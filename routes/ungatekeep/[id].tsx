@@ -11,7 +11,9 @@
  * ("Delete"), `?comments={n}` the first `n` threads and a page more ("Show more comments", which the links and forms
  * then keep), of which a render holds the last 100 at most (the API's page), with "Earlier comments" above them to the
  * threads before; an `n` at or past the number of threads is the 404 page (docs/decisions.md, Guest pages, "Pages past
- * the end"); the island intercepts each but "Earlier comments".
+ * the end"); the island intercepts each but "Earlier comments". Each thread shows its first `REPLIES_SHOWN` replies;
+ * "More replies" opens it (`?thread={commentId}`, its first `REPLIES_MAX` replies; `&from={replyId}` from that reply
+ * on, with "Earlier replies" back to its start), a plain link with or without JavaScript, which the other links keep.
  *
  * `POST /ungatekeep/{id}` is the discussion without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): `intent=comment` with `content` and `parentId` (a reply) writes a comment as
@@ -62,6 +64,8 @@ import {
   removeComment,
 } from "@/lib/comments/comments.ts";
 import { ReactionTypeSchema, THREADS_MAX } from "@/lib/comments/schema.ts";
+import { REPLIES_MAX, REPLIES_SHOWN } from "@/lib/comments/limits.ts";
+import { listThreadReplies } from "@/lib/comments/comments.ts";
 import { react } from "@/lib/comments/reactions.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 
@@ -90,8 +94,24 @@ function windowOf(shown: number): { offset: number; limit: number } {
   return { offset, limit: end - offset };
 }
 
+/** A thread opened by "More replies" (`?thread=`, `&from=`): its top-level comment and the reply it starts at. */
+interface Opened {
+  thread: string;
+  from?: string;
+}
+
+/** The opened thread of `params` (`thread`, `from`), if any: ids as a comment's `id` takes them. */
+function openedOf(params: { thread: string | null; from: string | null }): Opened | null {
+  const thread = CommentIdSchema.safeParse(params.thread);
+  if (!thread.success) return null;
+  const from = CommentIdSchema.safeParse(params.from);
+  return from.success ? { thread: thread.data, from: from.data } : { thread: thread.data };
+}
+
 interface Data {
   post: PostView;
+  /** The thread opened by "More replies", when it is among the threads shown. */
+  opened: Opened | null;
   /** The comments up to `shown` and a page more; null for a draft or scheduled post (an admin's preview). */
   discussion: CommentPage | null;
   /** Threads shown before the last page (`?comments=`), kept by the discussion's links and forms. */
@@ -119,19 +139,56 @@ const factsOf = (comment: CommentView) => ({ ...comment, userId: comment.user?.i
 
 /**
  * The post `id` as `state`'s viewer reads it, with its first `shown` threads and a page more, the last `THREADS_MAX` of
- * them at most (`windowOf`; none for a preview).
+ * them at most (`windowOf`; none for a preview), each with its first `REPLIES_SHOWN` replies, and the thread `opened`
+ * names, when it is one of them, with up to `REPLIES_MAX` (from its reply `opened.from` on).
  */
-async function postWithDiscussion(state: RouteContext["state"], id: string, shown: number): Promise<Data> {
+async function postWithDiscussion(
+  state: RouteContext["state"],
+  { id, shown, opened }: { id: string; shown: number; opened: Opened | null },
+): Promise<Data> {
   const { kv } = state.services;
   const { user } = state;
   const post = canManagePosts(user) ? await getPostForAdmin(kv, id, user) : await getPost(kv, { id, viewer: user });
   const window = windowOf(shown);
-  const [discussion, report] = await Promise.all([
-    isLive(post) ? listComments(kv, { postId: post.id, viewer: user, query: window }) : null,
+  const live = isLive(post);
+  const [discussion, thread, report] = await Promise.all([
+    live ? listComments(kv, { postId: post.id, viewer: user, query: { ...window, replies: REPLIES_SHOWN } }) : null,
+    live && opened
+      ? listThreadReplies(kv, {
+        postId: post.id,
+        topId: opened.thread,
+        fromId: opened.from,
+        limit: REPLIES_MAX,
+        viewer: user,
+      })
+        .catch((error) => {
+          // A thread or reply deleted since the link was made: the page shows the threads as they are.
+          if (error instanceof NotFoundError) return null;
+          throw error;
+        })
+      : null,
     user ? openReportOf(kv, { userId: user.id, kind: "post", targetId: post.id }) : null,
   ]);
+  const at = thread ? discussion?.comments.findIndex((t) => t.id === thread.id) ?? -1 : -1;
+  if (thread && at !== -1) discussion!.comments[at] = thread;
   const earlier = window.offset > 0 ? Math.max(0, window.offset - THREADS_PAGE) : null;
-  return { post, discussion, shown, earlier, reportedAt: report?.createdAt ?? null };
+  return {
+    post,
+    opened: at === -1 ? null : opened,
+    discussion,
+    shown,
+    earlier,
+    reportedAt: report?.createdAt ?? null,
+  };
+}
+
+/** The page's query that shows `comment` (its thread opened for a reply) with `shown` threads, and its anchor. */
+function placeOf(comment: { id: string; parentId: string | null }, shown: number): string {
+  const query = new URLSearchParams();
+  if (shown) query.set("comments", `${shown}`);
+  if (comment.parentId) query.set("thread", comment.parentId);
+  const search = query.toString();
+  return `${search ? `?${search}` : ""}#comment-${comment.id}`;
 }
 
 /** How many threads post `postId` has, as `viewer` reads its discussion. */
@@ -154,7 +211,11 @@ const FIELDS = ["intent", "content", "parentId", "type", "on", "id", "comments"]
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const params = ctx.url.searchParams;
-    const data = await postWithDiscussion(ctx.state, ctx.params.id, shownOf(params.get("comments")));
+    const data = await postWithDiscussion(ctx.state, {
+      id: ctx.params.id,
+      shown: shownOf(params.get("comments")),
+      opened: openedOf({ thread: params.get("thread"), from: params.get("from") }),
+    });
     if (data.discussion) assertWithinList(data.shown, data.discussion.pagination.total);
     const { user } = ctx.state;
     const editing = commentIn(data.discussion, params.get("editComment"));
@@ -180,9 +241,14 @@ export const handler = define.handlers<Data>({
       await react(kv, { postId: ctx.params.id, user, type: type.data, on: form.on === "1" });
       return seeOther(`${here}${view}#reactions`);
     }
-    const again = async (status: number, error: string, commentId?: string) =>
+    /** The page again with the refused text, the thread of the comment it replies to or edits opened. */
+    const again = async (status: number, error: string, commentId?: string, thread?: string | null) =>
       ctx.render({
-        ...await postWithDiscussion(state, ctx.params.id, shown),
+        ...await postWithDiscussion(state, {
+          id: ctx.params.id,
+          shown,
+          opened: thread ? { thread } : form.parentId ? openedOf({ thread: form.parentId, from: null }) : null,
+        }),
         draft: { content: form.content, parentId: form.parentId || null, error, ...commentId ? { commentId } : {} },
       }, { status });
     if (form.intent === "deleteComment") {
@@ -201,14 +267,19 @@ export const handler = define.handlers<Data>({
       const input = CommentEditSchema.safeParse({ content: form.content });
       if (!input.success) {
         const problem = fieldProblems(input.error.issues)[0];
-        return again(400, problem ? fieldText(state.t, problem) : state.t("ungatekeep.post.checkComment"), id);
+        return again(
+          400,
+          problem ? fieldText(state.t, problem) : state.t("ungatekeep.post.checkComment"),
+          id,
+          comment.parentId,
+        );
       }
       try {
         await editComment(kv, { id, editor: user, input: input.data });
-        return seeOther(`${here}${view}#comment-${id}`);
+        return seeOther(`${here}${placeOf(comment, shown)}`);
       } catch (error) {
         if (error instanceof ForbiddenError && error.message === EDIT_LATE) {
-          return again(403, refusalText(state.t, error), id);
+          return again(403, refusalText(state.t, error), id, comment.parentId);
         }
         throw error;
       }
@@ -226,7 +297,7 @@ export const handler = define.handlers<Data>({
         appUrl: state.services.config.appUrl,
       });
       if (mailId) deliverSoon(state.services, mailId);
-      return seeOther(`${here}${view}#comment-${comment.id}`);
+      return seeOther(`${here}${placeOf(comment, shown)}`);
     } catch (error) {
       if (error instanceof RateLimitedError) return again(429, refusalText(state.t, error));
       if (error instanceof DomainError && !(error instanceof NotFoundError && !form.parentId)) {
@@ -352,6 +423,7 @@ export default define.page<Data>(function PostPage({ data: { post, discussion, d
           replyTo={draft?.parentId ?? url.searchParams.get("replyTo")}
           editComment={draft?.commentId ?? data.editComment}
           shown={data.shown}
+          opened={data.opened}
           earlier={data.earlier}
           draft={draft}
           text={t.island(POST_DISCUSSION_TEXT)}

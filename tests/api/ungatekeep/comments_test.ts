@@ -360,7 +360,7 @@ Deno.test("the post page's Show more comments is a link: ?comments= shows a page
   });
   assertEquals(res.status, 303);
   const location = new URL(res.headers.get("location")!, t.origin);
-  assertEquals([location.pathname, location.search], [here, "?comments=20"]);
+  assertEquals([location.pathname, location.search], [here, `?comments=20&thread=${tops[24].id}`], "its thread open");
   page = await pageOf(location.search);
   assert(page.getElementById(location.hash.slice(1))?.textContent?.includes("A reply far down"));
 });
@@ -695,7 +695,7 @@ Deno.test("reply notifications: the author of the comment answered is notified i
     "comment_reply",
     "Ravi replied to your comment on “Open”",
     "Practise DP",
-    `/ungatekeep/${post.id}#comment-${answer.id}`,
+    `/ungatekeep/${post.id}?thread=${top.id}#comment-${answer.id}`,
   ]);
   assertEquals(await outbox(), [[asha.user.email, "Ravi replied to your comment on “Open”"]]);
   await written(t, asha, post.id, "Thanks Ravi!", answer.id);
@@ -924,4 +924,53 @@ Deno.test("comments and reactions written at once: each lost race is tried again
   assertEquals((await readPost(t, post.id, author)).reactions, { helpful: 1, insightful: 1, celebrate: 1 });
   assertEquals((await react_(false)).filter((r) => r.status === "rejected"), []);
   assertEquals((await readPost(t, post.id, author)).reactions, { helpful: 0, insightful: 0, celebrate: 0 });
+});
+
+Deno.test("a post page shows each thread's first 3 replies; More replies opens the thread, a plain link", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const [asha, ravi] = [await createTestUser(t), await createTestUser(t)];
+  const top = await written(t, asha, post.id, "Which DSA sheet?");
+  const replies: Thread[] = [];
+  for (let i = 1; i <= 5; i++) replies.push(await written(t, ravi, post.id, `Reply ${i}`, top.id));
+  const other = await written(t, asha, post.id, "Another thread");
+  const here = `/ungatekeep/${post.id}`;
+  const pageOf = async (query = "") => htmlDocument(await (await t.fetch(`${here}${query}`)).text());
+  const shown = (page: ReturnType<typeof htmlDocument>) =>
+    [...page.querySelectorAll(`#comment-${top.id} li > article`)].map((a) => a.id.slice("comment-".length));
+  const link = (page: ReturnType<typeof htmlDocument>, words: string) =>
+    [...page.querySelectorAll(`#comment-${top.id} a`)].find((a) => a.textContent?.startsWith(words))
+      ?.getAttribute("href");
+
+  let page = await pageOf();
+  assertEquals(shown(page), replies.slice(0, 3).map((r) => r.id));
+  assertEquals(link(page, "More replies"), `${here}?thread=${top.id}#comment-${replies[2].id}`);
+  assertEquals(
+    [...page.querySelectorAll(`#comment-${other.id} a`)].some((a) => a.textContent === "More replies"),
+    false,
+  );
+  page = await pageOf(`?thread=${top.id}`);
+  assertEquals(shown(page), replies.map((r) => r.id));
+  assertEquals([link(page, "More replies"), link(page, "Earlier replies")], [undefined, undefined]);
+  page = await pageOf(`?thread=${top.id}&from=${replies[3].id}`);
+  assertEquals(shown(page), replies.slice(3).map((r) => r.id));
+  assertEquals(link(page, "Earlier replies"), `${here}?thread=${top.id}#comment-${top.id}`);
+  assertEquals(shown(await pageOf(`?thread=${other.id}&from=${replies[3].id}`)).length, 3, "a reply of another thread");
+
+  // The API carries every reply, or with `replies` at most that many and `moreReplies`.
+  let api = await thread(t, post.id);
+  assertEquals([api.comments[0].replies.length, "moreReplies" in api.comments[0]], [5, false]);
+  api = await thread(t, post.id, undefined, "?replies=2");
+  assertEquals(api.comments.map((c) => [c.replies.length, (c as { moreReplies?: boolean }).moreReplies]), [
+    [2, true],
+    [0, undefined],
+  ]);
+
+  // A reply written on the page comes back with its thread opened, so it shows.
+  const res = await postForm(t, asha, here, { intent: "comment", content: "Thanks all", parentId: top.id });
+  const location = res.headers.get("location")!;
+  await res.body?.cancel();
+  assert(location.startsWith(`${here}?thread=${top.id}#comment-`), location);
+  page = await pageOf(location.slice(here.length).split("#")[0]);
+  assertEquals(shown(page).at(-1), location.split("#comment-")[1]);
 });

@@ -16,7 +16,8 @@ export const apiDocs = describeRoute({
   section: "Ungatekeep",
   GET: {
     summary: "A post's comments: top-level comments oldest first, each with its replies",
-    description: "`limit` and `offset` count top-level comments; replies come oldest first. Whoever may read the " +
+    description: "`limit` and `offset` count top-level comments; replies come oldest first, every one, or with " +
+      "`replies` at most that many per thread, `moreReplies` marking a thread with others. Whoever may read the " +
       "post may read its comments. A deleted comment with replies stays as a placeholder (`isDeleted`, empty " +
       "content, `user: null`).",
     access: ["public", "session"],
