@@ -92,18 +92,26 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
    */
   private readonly leaving = new Map<number, number>();
 
-  /** Loads every index chunk with one scan. */
+  /**
+   * Loads every index chunk with one scan, read with eventual consistency (on Deno Deploy from the nearest replica,
+   * which may lag the primary), then catches up with strong reads: the change marker, the stamp keys (a few bytes a
+   * chunk) and the chunks whose stamp differs from the version loaded, as a sync after another process's write does.
+   * The stamps are read after the marker, so every commit the marker counts is seen: the model ends in step with it
+   * whatever the replica missed (docs/performance.md, Scale).
+   */
   async load(): Promise<void> {
-    const marker = await this.changes.read();
     this.loading = true;
-    for await (const entry of this.kv.list<Uint8Array>({ prefix: this.keys.indexes }, { batchSize: LOAD_BATCH })) {
+    const indexes = this.kv.list<Uint8Array>(
+      { prefix: this.keys.indexes },
+      { batchSize: LOAD_BATCH, consistency: "eventual" },
+    );
+    for await (const entry of indexes) {
       this.loadedBytes += entry.value.byteLength;
       this.applyIndex(entry.key[1] as number, entry.value, entry.versionstamp);
     }
     this.loading = false;
     this.slots.sortOrder();
-    this.changes.advance(marker);
-    this.checkedAt = Date.now();
+    await this.pull({ catchUp: true });
   }
 
   /** Whether `SYNC_INTERVAL_MS` has passed since the last check for other processes' writes. */
@@ -120,9 +128,10 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
     return this.syncing;
   }
 
-  private async pull(): Promise<void> {
+  /** Reads the marker, and the changed chunks when another process wrote since it was last read (or `catchUp`). */
+  private async pull({ catchUp = false } = {}): Promise<void> {
     const marker = await this.changes.read();
-    if (this.changes.hasForeign(marker)) {
+    if (catchUp || this.changes.hasForeign(marker)) {
       // Another process wrote: whatever was derived from this model (and from the archive beside it) is stale.
       this.version++;
       this.foreignChanges++;

@@ -116,3 +116,37 @@ Deno.test("records are read one by one from their chunk, and whole from a chunk 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a load reads the index chunks from a replica (eventual reads), then catches up with what it missed", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const { writer } = await notes(kv);
+  const long = (i: number) => `Note ${i} ${"padding ".repeat(120)}`;
+  await writer.insert(Array.from({ length: 300 }, (_, i) => note(i, "idea", long(i))));
+  // The replica as it was then: the index chunks of those 300 notes.
+  const replica = await Array.fromAsync(kv.list<Uint8Array>({ prefix: ["test_notes_index"] }));
+  assert(replica.length > 3, `${replica.length} chunks`);
+  await writer.update("note-0005", (n) => ({ ...n, kind: "todo", text: "Renamed zebra" }));
+  await writer.insert(Array.from({ length: 100 }, (_, i) => note(300 + i, "idea", long(300 + i))));
+  const eventual: string[] = [];
+  const lagging = new Proxy(kv, {
+    get(target, prop) {
+      if (prop === "list") {
+        return (selector: { prefix: Deno.KvKey }, options?: Deno.KvListOptions) => {
+          if (options?.consistency !== "eventual") return target.list(selector, options);
+          eventual.push(String(selector.prefix[0]));
+          return (async function* () {
+            yield* replica.filter((entry) => entry.key[0] === selector.prefix[0]);
+          })();
+        };
+      }
+      const value = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const { model } = await notes(lagging);
+  assertEquals(eventual, ["test_notes_index"], "the index chunks were read from the replica");
+  assertEquals(model.slots.count, 400, "the notes the replica had not seen yet are there");
+  const zebra = model.searchMarks(["zebra"]);
+  assertEquals(model.slots.order.filter((slot) => zebra[slot]).map((slot) => model.slots.ids[slot]), ["note-0005"]);
+  assertEquals(model.columns.kinds[model.slotOf("note-0005")!], "todo");
+});
