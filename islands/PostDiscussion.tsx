@@ -120,6 +120,8 @@ function CommentForm(props: {
   commentId?: string;
   /** The page's `?comments=`, kept by a plain submit. */
   shown?: number;
+  /** The page's opened thread (`?thread=`, `&from=`), kept by a plain submit. */
+  opened?: { thread: string; from?: string } | null;
   /** Text to start from that is not the comment's own (a refused plain submit's). */
   draft?: string;
   /** Why a plain submit of this form was refused, shown at the field. */
@@ -145,6 +147,8 @@ function CommentForm(props: {
       {props.commentId && <input type="hidden" name="id" value={props.commentId} />}
       {props.parentId && <input type="hidden" name="parentId" value={props.parentId} />}
       {props.shown ? <input type="hidden" name="comments" value={props.shown} /> : null}
+      {props.opened && <input type="hidden" name="thread" value={props.opened.thread} />}
+      {props.opened?.from && <input type="hidden" name="from" value={props.opened.from} />}
       <label for={props.id} class="block text-sm font-medium text-slate-800">{props.label}</label>
       <textarea
         id={props.id}
@@ -312,6 +316,7 @@ function Discussion(props: PostDiscussionProps) {
             action={action}
             commentId={comment.id}
             shown={shown}
+            opened={props.opened}
             draft={draft?.commentId === comment.id ? draft.content : undefined}
             error={draft?.commentId === comment.id ? draft.error : undefined}
             onSubmit={(content) => edit(comment, content)}
@@ -378,6 +383,7 @@ function Discussion(props: PostDiscussionProps) {
           action={action}
           parentId={comment.id}
           shown={shown}
+          opened={props.opened}
           draft={draft?.parentId === comment.id ? draft.content : undefined}
           onSubmit={(content) => write(content, comment.id)}
           onCancel={() => setReplyTo(null)}

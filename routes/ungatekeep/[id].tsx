@@ -13,7 +13,8 @@
  * threads before; an `n` at or past the number of threads is the 404 page (docs/decisions.md, Guest pages, "Pages past
  * the end"); the island intercepts each but "Earlier comments". Each thread shows its first `REPLIES_SHOWN` replies;
  * "More replies" opens it (`?thread={commentId}`, its first `REPLIES_MAX` replies; `&from={replyId}` from that reply
- * on, with "Earlier replies" back to its start), a plain link with or without JavaScript, which the other links keep.
+ * on, with "Earlier replies" back to its start), a plain link with or without JavaScript, which the other links and
+ * the forms keep.
  *
  * `POST /ungatekeep/{id}` is the discussion without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): `intent=comment` with `content` and `parentId` (a reply) writes a comment as
@@ -206,7 +207,7 @@ function postedCommentId(id: string): string {
   return parsed.data;
 }
 
-const FIELDS = ["intent", "content", "parentId", "type", "on", "id", "comments"] as const;
+const FIELDS = ["intent", "content", "parentId", "type", "on", "id", "comments", "thread", "from"] as const;
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
@@ -241,13 +242,17 @@ export const handler = define.handlers<Data>({
       await react(kv, { postId: ctx.params.id, user, type: type.data, on: form.on === "1" });
       return seeOther(`${here}${view}#reactions`);
     }
-    /** The page again with the refused text, the thread of the comment it replies to or edits opened. */
+    /**
+     * The page again with the refused text, and the thread the form was in opened as it was (else the thread of the
+     * comment it replies to or edits).
+     */
     const again = async (status: number, error: string, commentId?: string, thread?: string | null) =>
       ctx.render({
         ...await postWithDiscussion(state, {
           id: ctx.params.id,
           shown,
-          opened: thread ? { thread } : form.parentId ? openedOf({ thread: form.parentId, from: null }) : null,
+          opened: openedOf({ thread: form.thread, from: form.from }) ??
+            openedOf({ thread: thread ?? form.parentId, from: null }),
         }),
         draft: { content: form.content, parentId: form.parentId || null, error, ...commentId ? { commentId } : {} },
       }, { status });

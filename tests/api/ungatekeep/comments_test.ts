@@ -966,6 +966,23 @@ Deno.test("a post page shows each thread's first 3 replies; More replies opens t
     [0, undefined],
   ]);
 
+  // A refused reply to a reply of an opened thread comes back in that thread as it was, the text at its form.
+  const refused = await postForm(t, asha, here, {
+    intent: "comment",
+    content: " ",
+    parentId: replies[4].id,
+    thread: top.id,
+    from: replies[3].id,
+  });
+  assertEquals(refused.status, 400);
+  page = htmlDocument(await refused.text());
+  assertEquals(shown(page), replies.slice(3).map((r) => r.id));
+  const form = page.getElementById(`reply-${replies[4].id}`)?.closest("form");
+  assertEquals(
+    [...form?.querySelectorAll('input[type="hidden"]') ?? []].map((i) => i.getAttribute("name")),
+    ["intent", "parentId", "thread", "from"],
+  );
+
   // A reply written on the page comes back with its thread opened, so it shows.
   const res = await postForm(t, asha, here, { intent: "comment", content: "Thanks all", parentId: top.id });
   const location = res.headers.get("location")!;
