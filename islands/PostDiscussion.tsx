@@ -206,7 +206,10 @@ function Discussion(props: PostDiscussionProps) {
   const reactionName = (type: ReactionType) => t.dynamic(`ungatekeep.reaction.${type}`);
   const action = `/ungatekeep/${encodeURIComponent(postId)}`;
   const shown = props.shown ?? 0;
-  /** The query of how many threads are shown and, unless `closed`, the opened thread, after a link's own (`&`) or alone. */
+  /**
+   * The query of how many threads are shown and which thread is opened (`opened`, the page's by default), after a
+   * link's own query (`&`) or alone (`?`).
+   */
   const keep = (sep: string, opened = props.opened) => {
     const query = new URLSearchParams();
     if (shown) query.set("comments", `${shown}`);

@@ -178,7 +178,7 @@ export async function engagementOf(
   return result;
 }
 
-/** A top-level comment with replies read of it, oldest first, and whether it has more after those (`next` the first). */
+/** A top-level comment with replies read of it, oldest first; `more` when others follow them, `next` the first. */
 export interface ThreadRead {
   top: Comment;
   replies: Comment[];
