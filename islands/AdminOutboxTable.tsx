@@ -1,7 +1,7 @@
 /**
  * The admin outbox table (docs/decisions.md, Background work, "Admin"): the e-mails of the outbox, newest first, by
- * status (tabs with their counts), searched by recipient (loaded from `GET /api/admin/outbox` through the shared admin
- * list hook), each with its tries and last error; a failed mail whose content was kept (`canRetry`) has "Retry", which
+ * status (tabs with their counts, "1,000+" past the newest `OUTBOX_WINDOW` of a status), searched by recipient
+ * (loaded from `GET /api/admin/outbox` through the shared admin list hook), each with its tries and last error; a failed mail whose content was kept (`canRetry`) has "Retry", which
  * queues it again and starts its try (`POST /api/admin/outbox/{id}/retry`); one that held a single-use link says that
  * it cannot be sent again (docs/decisions.md, Background work, "Bodies dropped"). Pages of 50. The API never sends a
  * mail's body, so neither does this table.
@@ -42,9 +42,14 @@ const BADGE: Record<MailStatus, string> = {
   failed: "bg-red-100 text-red-900",
 };
 
-/** The number of mails a tab holds, from the answer's counts. */
-function countOf(counts: OutboxPage["counts"], status: MailStatus | null): number {
-  return status ? counts[status] : counts.pending + counts.sent + counts.failed;
+/**
+ * The number of mails a tab holds, from the answer's counts, and whether the tab holds more than the newest ones read
+ * (shown as "1,000+").
+ */
+function countOf(page: OutboxPage, status: MailStatus | null): { count: number; more: boolean } {
+  const { counts, more } = page;
+  if (status) return { count: counts[status], more: more[status] };
+  return { count: counts.pending + counts.sent + counts.failed, more: more.pending || more.sent || more.failed };
 }
 
 /** Props: the first page as the server read it, and the messages (`ADMIN_OUTBOX_TEXT`). */
@@ -93,6 +98,8 @@ function OutboxTable({ initial }: { initial: OutboxPage }) {
     list.reload();
   };
 
+  const countText = ({ count, more }: { count: number; more: boolean }) =>
+    more ? t("admin.outbox.countMore", { count: t.number(count) }) : t.number(count);
   const rows = list.rows ?? [];
   const page = list.data ?? initial;
   return (
@@ -112,7 +119,7 @@ function OutboxTable({ initial }: { initial: OutboxPage }) {
                   current ? "bg-indigo-700 text-white" : "border border-slate-400 bg-white text-slate-800"
                 } disabled:cursor-not-allowed`}
               >
-                {t(tab.label)} <span class="tabular-nums">({t.number(countOf(page.counts, tab.status))})</span>
+                {t(tab.label)} <span class="tabular-nums">({countText(countOf(page, tab.status))})</span>
               </button>
             );
           })}

@@ -5,7 +5,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import AdminOutboxTable, { ADMIN_OUTBOX_TEXT } from "@/islands/AdminOutboxTable.tsx";
-import { listOutbox, type OutboxPage } from "@/lib/mail/outbox_admin.ts";
+import { listOutbox, OUTBOX_WINDOW, type OutboxPage } from "@/lib/mail/outbox_admin.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
 export const handler = define.handlers<OutboxPage>({
@@ -22,6 +22,7 @@ export default define.page<OutboxPage>(function AdminOutboxPage({ data }) {
       <div>
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.outbox")}</h1>
         <p class="mt-2 text-slate-700">{t("admin.outbox.lead")}</p>
+        <p class="mt-2 text-slate-700">{t("admin.outbox.window", { window: t.number(OUTBOX_WINDOW) })}</p>
       </div>
       <AdminOutboxTable initial={data} text={t.island(ADMIN_OUTBOX_TEXT)} />
     </section>

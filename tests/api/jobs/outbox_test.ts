@@ -9,7 +9,7 @@ import { getUserByEmail } from "@/lib/users/users.ts";
 import { findJob, runJob, runScheduled } from "@/lib/jobs/registry.ts";
 import { deliverDue, DELIVERY_LEASE_MS, dropKeptBodies, queueMail } from "@/lib/mail/delivery.ts";
 import { type OutboxMail, queueMailOps, readMail } from "@/lib/mail/outbox.ts";
-import { listOutbox } from "@/lib/mail/outbox_admin.ts";
+import { listOutbox, OUTBOX_WINDOW } from "@/lib/mail/outbox_admin.ts";
 import { createMailer } from "@/lib/mail/mailer.ts";
 import { assert, assertEquals, assertMatch, settlesWithin } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
@@ -243,6 +243,7 @@ Deno.test("GET /api/admin/outbox filters by status and recipient, pages newest f
   };
   const [, all] = await get("");
   assertEquals(all.counts, { pending: 3, sent: 1, failed: 0 });
+  assertEquals(all.more, { pending: false, sent: false, failed: false });
   assertEquals(all.mails.map((m: { to: string }) => m.to), [
     "sent@example.com",
     "a2@example.com",
@@ -257,6 +258,31 @@ Deno.test("GET /api/admin/outbox filters by status and recipient, pages newest f
   assertEquals(bad, 400);
   const [forbidden] = await get("", user.headers);
   assertEquals(forbidden, 403);
+});
+
+Deno.test("the admin outbox reads the newest OUTBOX_WINDOW mails of a status: counts say more, pages end there", async () => {
+  await using t = await createTestApp();
+  const start = Date.now() - 60 * MINUTE;
+  const n = OUTBOX_WINDOW + 5;
+  for (let i = 0; i < n; i += 50) {
+    const op = t.kv.atomic();
+    for (let j = i; j < Math.min(n, i + 50); j++) {
+      queueMailOps(op, mailTo(j === 0 ? "oldest@example.com" : `m${j}@example.com`), start + j);
+    }
+    assert((await op.commit()).ok);
+  }
+  const first = await listOutbox(t.kv, { status: "pending", limit: 2, offset: 0 });
+  assertEquals(first.mails.map((m) => m.to), [`m${n - 1}@example.com`, `m${n - 2}@example.com`], "newest first");
+  assertEquals(first.counts, { pending: OUTBOX_WINDOW, sent: 0, failed: 0 });
+  assertEquals(first.more, { pending: true, sent: false, failed: false });
+  assertEquals(first.pagination, { limit: 2, offset: 0, total: OUTBOX_WINDOW, hasMore: true });
+  const last = await listOutbox(t.kv, { limit: 100, offset: OUTBOX_WINDOW - 1 });
+  assertEquals(last.mails.map((m) => m.to), ["m5@example.com"], "the oldest within the window ends the list");
+  assertEquals(last.pagination.hasMore, false);
+  const old = await listOutbox(t.kv, { search: "oldest@", limit: 10, offset: 0 });
+  assertEquals(old.mails, [], "the search covers the window only");
+  const recent = await listOutbox(t.kv, { search: "m1004@", limit: 10, offset: 0 });
+  assertEquals(recent.mails.map((m) => m.to), ["m1004@example.com"]);
 });
 
 Deno.test("the demo data holds one failed e-mail for the admin page, added once", async () => {

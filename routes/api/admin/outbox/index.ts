@@ -14,15 +14,17 @@ export const apiDocs = describeRoute({
   GET: {
     summary: "List the e-mail outbox",
     description: "Newest first; `status` absent: every status; `search` matches part of the recipient's address. " +
-      "Never a mail's body.",
+      "Lists, counts and searches the newest 1,000 mails of each status only; `more` says which status holds older " +
+      "ones. Never a mail's body.",
     access: ["admin"],
     query: outboxQuerySchema,
     responses: {
       200: {
-        description: "A page of mails, newest first, and the count of each status",
+        description: "A page of mails, newest first, and the count of each status (at most 1,000)",
         schema: z.strictObject({
           mails: z.array(OutboxMailSchema),
           counts: z.strictObject({ pending: z.int(), sent: z.int(), failed: z.int() }),
+          more: z.strictObject({ pending: z.boolean(), sent: z.boolean(), failed: z.boolean() }),
           pagination: PaginationSchema,
         }),
       },
