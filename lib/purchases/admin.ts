@@ -1,12 +1,14 @@
 /**
  * The admin's purchase list, `GET /api/admin/purchases` (docs/api.md, Money operations;
- * docs/decisions.md, Money operations): every purchase newest first, by state, searched over the buyer's name and e-mail, the toolkit's
- * title and the order and payment ids, with the buyer, the toolkit, the payment id, extra payments and refund.
- * An admin page, so it reads every purchase record (the dashboard's figures never do: `lib/stats/`).
+ * docs/decisions.md, Money operations): every purchase newest first, by state, searched over the buyer's name and
+ * e-mail, the toolkit's title and the order and payment ids, with the buyer, the toolkit, the payment id, extra payments
+ * and refund. An admin page, so it reads every purchase record (the dashboard's figures never do: `lib/stats/`); a
+ * search word that is a whole e-mail address is the buyer's address, looked up in the e-mail index, so a search by
+ * address reads no buyer's record, and other words read every buyer's, in parallel.
  */
 import { z } from "zod";
 import { getToolkitsByIds } from "@/lib/toolkits/catalog.ts";
-import type { User } from "@/lib/users/users.ts";
+import { type User, userIdByEmail, userKey } from "@/lib/users/users.ts";
 import {
   PAYMENT_STATUSES,
   type PaymentStatus,
@@ -51,14 +53,16 @@ export interface AdminPurchasePage {
   counts: Record<PaymentStatus | "all", number>;
 }
 
+/** The users of `ids` that exist, by id, read 10 at a time (KV's `getMany` limit) in parallel. */
 async function usersByIds(kv: Deno.Kv, ids: string[]): Promise<Map<string, User>> {
-  const found = new Map<string, User>();
-  for (let i = 0; i < ids.length; i += 10) {
-    const entries = await kv.getMany<User[]>(ids.slice(i, i + 10).map((id) => ["users", id]));
-    for (const entry of entries) if (entry.value) found.set(entry.value.id, entry.value);
-  }
-  return found;
+  const batches: string[][] = [];
+  for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
+  const entries = await Promise.all(batches.map((batch) => kv.getMany<User[]>(batch.map(userKey))));
+  return new Map(entries.flat().flatMap((entry) => entry.value ? [[entry.value.id, entry.value]] : []));
 }
+
+/** A search word that is a whole e-mail address: matched as the buyer's address through the e-mail index. */
+const ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 /** The purchases matching `query`, newest first, one page of them. */
 export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQuery): Promise<AdminPurchasePage> {
@@ -68,8 +72,12 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
   }
   records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
   const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-  const [users, toolkits] = await Promise.all([
-    usersByIds(kv, [...new Set(records.flatMap((r) => r.userId && words.length > 0 ? [r.userId] : []))]),
+  // Whole addresses are looked up in the e-mail index; only other words need every buyer's name and address.
+  const addresses = words.filter((word) => ADDRESS.test(word));
+  const otherWords = words.filter((word) => !ADDRESS.test(word));
+  const [owners, users, toolkits] = await Promise.all([
+    Promise.all(addresses.map((address) => userIdByEmail(kv, address))),
+    usersByIds(kv, [...new Set(records.flatMap((r) => r.userId && otherWords.length > 0 ? [r.userId] : []))]),
     getToolkitsByIds(kv, [...new Set(records.map((r) => r.toolkitId))]),
   ]);
   const counts = Object.fromEntries([...PAYMENT_STATUSES, "all"].map((s) => [s, 0])) as AdminPurchasePage["counts"];
@@ -84,7 +92,9 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
         record.paymentId,
         ...(record.extraPayments ?? []).map((p) => p.paymentId),
       ].filter(Boolean).join("\n").toLowerCase();
-      if (!words.every((word) => haystack.includes(word))) return false;
+      const isBuyer = (i: number) => record.userId !== null && owners[i] === record.userId;
+      if (!addresses.every((address, i) => isBuyer(i) || haystack.includes(address))) return false;
+      if (!otherWords.every((word) => haystack.includes(word))) return false;
     }
     counts[record.paymentStatus]++;
     counts.all++;

@@ -121,6 +121,11 @@ export async function getUserByEmail(kv: Deno.Kv, email: string): Promise<User |
   return id ? await getUser(kv, id) : null;
 }
 
+/** The id of the user whose e-mail is `email` (any case), or null: one read of the e-mail index. */
+export async function userIdByEmail(kv: Deno.Kv, email: string): Promise<string | null> {
+  return (await kv.get<string>(["users_by_email", normalizeEmail(email)])).value;
+}
+
 /** Input of `createUser`. `passwordHash` is absent for social sign-in users. */
 export interface NewUser {
   name: string;
