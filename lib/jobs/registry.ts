@@ -13,6 +13,7 @@ import { organizationsLinkJob } from "@/lib/organizations/link.ts";
 import { closeListingsJob } from "./close_listings.ts";
 import { applicationsTimeoutJob } from "@/lib/applications/timeout.ts";
 import { postDeletionsJob } from "@/lib/ungatekeep/posts.ts";
+import { usersIndexJob } from "@/lib/users/user_index.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job } from "./job.ts";
 
@@ -28,6 +29,7 @@ export const JOBS: readonly Job[] = [
   closeListingsJob,
   applicationsTimeoutJob,
   postDeletionsJob,
+  usersIndexJob,
 ];
 
 /** The job named `name`, or undefined. */

@@ -6,7 +6,8 @@ import { z } from "zod";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { fieldProblems, PARSE_WITH_INPUT, type Sentence } from "@/lib/field_messages.ts";
 import { apiKeysOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
-import { listUsersNewestFirst, type Role, ROLES, updateUserOps, type User, userKey } from "./users.ts";
+import { type Role, ROLES, updateUserOps, type User, userKey } from "./users.ts";
+import { type IndexedUser, newestFirst, newestOfRole, USER_COUNT_LIMIT, usersWithWord, wordsOf } from "./user_index.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { appendAdminLogOps } from "@/lib/admin_log/admin_log.ts";
 
@@ -14,8 +15,8 @@ const integer = (min: number, max: number) =>
   z.string().regex(/^\d+$/, "Expected a whole number").transform(Number).pipe(z.number().int().min(min).max(max));
 
 /**
- * Query of `GET /api/admin/users`: `search` (words matched in the name or e-mail, case-insensitive,
- * at most 100 characters), `role`, `limit` (1–100, default 50), `offset` (≥ 0, default 0).
+ * Query of `GET /api/admin/users`: `search` (words each starting a word of the name or of the e-mail address, its part
+ * before the `@` or its domain; case-insensitive, at most 100 characters), `role`, `limit` (1–100, default 50), `offset` (≥ 0, default 0).
  */
 export const adminUserListQuerySchema = z.object({
   search: z.string().trim().max(100).optional(),
@@ -29,33 +30,80 @@ export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
 /** A row of the admin user list. */
 export type AdminUserRow = Pick<User, "id" | "name" | "email" | "role" | "image" | "createdAt" | "emailVerified">;
 
-/** A page of the admin user list; `total` counts every match. */
+/**
+ * A page of the admin user list. `total` counts every match up to `USER_COUNT_LIMIT`; `more` is true when more users
+ * match than were counted (the page shows "1,000+").
+ */
 export interface AdminUserPage {
   users: AdminUserRow[];
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };
+  more: boolean;
 }
 
-function matches(user: User, words: string[], role: Role | undefined): boolean {
-  if (role && user.role !== role) return false;
-  const haystack = `${user.name}\n${user.email}`.toLowerCase();
-  return words.every((word) => haystack.includes(word));
+/** The records of `ids` that exist, by id, read 10 at a time (KV's `getMany` limit) in parallel. */
+async function usersByIds(kv: Deno.Kv, ids: string[]): Promise<Map<string, User>> {
+  const batches: string[][] = [];
+  for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
+  const entries = await Promise.all(batches.map((batch) => kv.getMany<User[]>(batch.map(userKey))));
+  return new Map(entries.flat().flatMap((entry) => entry.value ? [[entry.value.id, entry.value]] : []));
 }
 
-/** Users matching `query`, newest first, one page of them plus the pagination figures. */
+/**
+ * The users of whom every word of `words` starts a word (`wordsOf`), of `role` when given, through the word index:
+ * the users of the words whose range held at most `USER_COUNT_LIMIT` entries are intersected, and a word with more is
+ * checked against the remaining users' records. When every word has more, the match is over the entries read, and
+ * `more` says so.
+ */
+async function searchUsers(
+  kv: Deno.Kv,
+  words: string[],
+  role: Role | undefined,
+): Promise<{ matches: IndexedUser[]; more: boolean }> {
+  const read = await Promise.all(words.map((word) => usersWithWord(kv, word)));
+  const complete = read.filter((r) => !r.more).sort((a, b) => a.users.size - b.users.size);
+  const sets = complete.length > 0 ? complete : read;
+  let matches = [...sets[0].users.values()].filter((user) =>
+    (!role || user.role === role) && sets.every((set) => set.users.has(user.id))
+  );
+  const unchecked = complete.length > 0 ? words.filter((_, i) => read[i].more) : [];
+  if (unchecked.length > 0) {
+    const records = await usersByIds(kv, matches.map((user) => user.id));
+    matches = matches.filter((user) => {
+      const record = records.get(user.id);
+      const own = record ? wordsOf(record) : [];
+      return unchecked.every((word) => own.some((w) => w.startsWith(word)));
+    });
+  }
+  return { matches: matches.sort(newestFirst), more: complete.length === 0 };
+}
+
+/**
+ * Users matching `query`, newest first, one page of them plus the pagination figures (docs/decisions.md, Admin lists,
+ * "User indexes"): read through the role and word indexes (`user_index.ts`), then the page's records.
+ */
 export async function listUsersForAdmin(kv: Deno.Kv, query: AdminUserListQuery): Promise<AdminUserPage> {
   const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-  const users: AdminUserRow[] = [];
-  let total = 0;
-  for (const user of await listUsersNewestFirst(kv)) {
-    if (!matches(user, words, query.role)) continue;
-    if (total >= query.offset && users.length < query.limit) {
-      const { id, name, email, role, image, createdAt, emailVerified } = user;
-      users.push({ id, name, email, role, image, createdAt, emailVerified });
-    }
-    total++;
-  }
   const { limit, offset } = query;
-  return { users, pagination: { limit, offset, total, hasMore: offset + users.length < total } };
+  let found: { matches: IndexedUser[]; more: boolean };
+  if (words.length > 0) {
+    found = await searchUsers(kv, words, query.role);
+  } else {
+    const count = Math.max(offset + limit, USER_COUNT_LIMIT);
+    const read = await Promise.all((query.role ? [query.role] : ROLES).map((role) => newestOfRole(kv, role, count)));
+    found = { matches: read.flatMap((r) => r.users).sort(newestFirst), more: read.some((r) => r.more) };
+  }
+  const { matches, more } = found;
+  const shown = matches.slice(offset, offset + limit);
+  const records = await usersByIds(kv, shown.map((user) => user.id));
+  const users = shown.flatMap((match): AdminUserRow[] => {
+    const user = records.get(match.id);
+    if (!user) return [];
+    const { id, name, email, role, image, createdAt, emailVerified } = user;
+    return [{ id, name, email, role, image, createdAt, emailVerified }];
+  });
+  const total = more ? Math.min(matches.length, USER_COUNT_LIMIT) : matches.length;
+  const hasMore = offset + limit < matches.length || more;
+  return { users, pagination: { limit, offset, total, hasMore }, more };
 }
 
 /** The message of a missing or unknown role in a role change (docs/decisions.md, Admin lists). */

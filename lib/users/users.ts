@@ -7,6 +7,7 @@
  * - `["user_passwords", id]` → argon2id encoded hash (kept apart so user reads never carry it)
  * - `["users_changed"]` → `Deno.KvU64`, the summaries' change marker: grows by one in every write that changes a user's
  *   name, image or role or removes a user (`usersChanged`)
+ * Every write of a user also changes its entries in the admin lists' indexes (`user_index.ts`) in the same operation.
  */
 import { countOps, userCounts } from "@/lib/stats/counters.ts";
 import { ConflictError, NotFoundError } from "@/lib/errors.ts";
@@ -14,6 +15,7 @@ import { TextSchema } from "@/lib/text.ts";
 
 import type { Lang } from "@/lib/i18n/languages.ts";
 import { type Role, ROLES } from "./roles.ts";
+import { userIndexOps } from "./user_index.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
 export { type Role, ROLES };
@@ -178,6 +180,7 @@ export async function createUser(kv: Deno.Kv, input: NewUser, extend?: AtomicExt
     .set(["users_by_email", email], user.id);
   if (input.passwordHash) op.set(["user_passwords", user.id], input.passwordHash);
   countOps(op, [], userCounts(user));
+  userIndexOps(op, null, user);
   extend?.(op, user);
   const result = await op.commit();
   if (!result.ok) throw new ConflictError(REFUSALS.userExists);
@@ -208,6 +211,7 @@ export function updateUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
   op.check(entry).set(userKey(user.id), user);
   countOps(op, userCounts(entry.value), userCounts(user));
   markSummaryChange(op, entry.value, user);
+  userIndexOps(op, entry.value, user);
   return user;
 }
 
@@ -243,6 +247,7 @@ export async function takeOverUnverifiedUser(
   const op = kv.atomic().check(entry).set(["users", id], user).delete(["user_passwords", id]);
   countOps(op, userCounts(entry.value), userCounts(user));
   markSummaryChange(op, entry.value, user);
+  userIndexOps(op, entry.value, user);
   extend(op, user);
   return (await op.commit()).ok ? user : null;
 }
@@ -274,6 +279,7 @@ export function deleteUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
     .delete(["user_passwords", entry.value.id]);
   countOps(op, userCounts(entry.value), []);
   markSummaryChange(op, entry.value, null);
+  userIndexOps(op, entry.value, null);
 }
 
 /** An admin other than `exceptId`, as read (for a checked write), or null when there is none: a scan of the users. */
@@ -282,14 +288,4 @@ export async function otherAdmin(kv: Deno.Kv, exceptId: string): Promise<Deno.Kv
     if (entry.value.role === "admin" && entry.value.id !== exceptId) return entry;
   }
   return null;
-}
-
-/**
- * Every user, newest first: one prefix scan of the records (about 1 s for 100,000 users),
- * sorted by `createdAt`. Used by the admin list, which filters and pages the result.
- */
-export async function listUsersNewestFirst(kv: Deno.Kv): Promise<User[]> {
-  const users: User[] = [];
-  for await (const entry of kv.list<User>({ prefix: ["users"] }, { batchSize: 1000 })) users.push(entry.value);
-  return users.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }

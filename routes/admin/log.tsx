@@ -15,7 +15,8 @@ import {
   listAdminLog,
   type TargetKind,
 } from "@/lib/admin_log/admin_log.ts";
-import { getUserSummaries, listUsersNewestFirst } from "@/lib/users/users.ts";
+import { getUserSummaries } from "@/lib/users/users.ts";
+import { adminIds } from "@/lib/users/user_index.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import { STACKED_TABLE } from "@/lib/browser/styles.ts";
@@ -58,8 +59,11 @@ export const handler = define.handlers<Data>({
     const query = parsed.success ? parsed.data : adminLogQuerySchema.parse({ limit: String(PAGE_SIZE) });
     const page = await listAdminLog(kv, query);
     const named = page.entries.map((entry) => entry.adminId).filter((id): id is string => id !== null);
-    const summaries = await getUserSummaries(kv, named);
-    const admins = (await listUsersNewestFirst(kv)).filter((user) => user.role === "admin")
+    const [summaries, adminSummaries] = await Promise.all([
+      getUserSummaries(kv, named),
+      adminIds(kv).then((ids) => getUserSummaries(kv, ids)),
+    ]);
+    const admins = [...adminSummaries.values()].filter((user) => user.role === "admin")
       .map(({ id, name }) => ({ id, name })).sort((a, b) => a.name.localeCompare(b.name, "en"));
     const names = Object.fromEntries([...summaries.values(), ...admins].map(({ id, name }) => [id, name]));
     return ctx.render({ page, action: query.action, adminId: query.adminId, cursor: query.cursor, names, admins });

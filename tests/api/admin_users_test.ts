@@ -56,8 +56,9 @@ Deno.test("admins list users newest first with exactly the row fields and pagina
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("content-type"), "application/json");
   const body = await res.json();
-  assertEquals(Object.keys(body).sort(), ["pagination", "users"]);
+  assertEquals(Object.keys(body).sort(), ["more", "pagination", "users"]);
   assertEquals(body.pagination, { limit: 50, offset: 0, total: 3, hasMore: false });
+  assertEquals(body.more, false);
   assertEquals(body.users.map((u: { email: string }) => u.email), [admin.user.email, b.user.email, a.user.email]);
   for (const row of body.users) assertEquals(Object.keys(row).sort(), ROW_KEYS);
   assertEquals(body.users[1], {

@@ -13,13 +13,15 @@ export const apiDocs = describeRoute({
   section: "Admin",
   GET: {
     summary: "Search users",
-    description: "Newest first; `search` matches every word in the name or e-mail, in any case; `role` filters.",
+    description: "Newest first; `search`: every word starts a word of the name or of the e-mail address, its part " +
+      "before the `@` or its domain, in any case; `role` filters. `total` counts up to 1,000 matches; `more` says " +
+      "more match.",
     access: ["admin"],
     query: adminUserListQuerySchema,
     responses: {
       200: {
         description: "A page of users",
-        schema: z.strictObject({ users: z.array(AdminUserSchema), pagination: PaginationSchema }),
+        schema: z.strictObject({ users: z.array(AdminUserSchema), pagination: PaginationSchema, more: z.boolean() }),
       },
     },
   },

@@ -21,7 +21,8 @@ export const apiDocs = describeRoute({
       "(how many listings it moved to the archive), `applications-timeout` `{job, rejected, told, skipped, dayCounts}` " +
       "(applications rejected, applicants told, applications left for the next run, poster-notice day counters " +
       "dropped; all 0 while another run holds its lease), `post-deletions` `{job, finished}` (post deletions that " +
-      "had stopped midway, finished).",
+      "had stopped midway, finished), `users-index` `{job, indexed}` (users stored before the admin lists' indexes, " +
+      "indexed).",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },
