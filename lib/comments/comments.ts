@@ -13,6 +13,7 @@ import { getSettings } from "@/lib/settings/settings.ts";
 import { postTitles, readablePost } from "@/lib/ungatekeep/posts.ts";
 import type { Viewer } from "@/lib/ungatekeep/policy.ts";
 import { getUser, getUserSummaries, type User, type UserSummary } from "@/lib/users/users.ts";
+import { usersWithWord, wordsOf } from "@/lib/users/user_index.ts";
 import { contentHtml } from "./content.ts";
 import { replyMail } from "./reply_mail.tsx";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
@@ -400,7 +401,10 @@ export async function removeComment(kv: Deno.Kv, id: string, actor: User): Promi
 
 /**
  * Every live comment for the admin list, newest first: of one post with `postId`; `search` matches every word
- * (case-insensitive) in the content or the author's name. Each carries its post's id and title.
+ * (case-insensitive) in the content or at the start of a word of the author's name (the users' word index,
+ * `usersWithWord`, so authors are not read to match). Each carries its post's id and title. Only the shown page's
+ * authors are read, except for a word that starts more than `USER_COUNT_LIMIT` (`user_index.ts`) users' words: the authors of the
+ * comments whose content lacks it are read to match it.
  * @throws ForbiddenError for anyone but an admin.
  */
 export async function listCommentsForAdmin(
@@ -417,15 +421,28 @@ export async function listCommentsForAdmin(
     ({ comments: page, total } = await readRecentComments(kv, query.limit, query.offset));
     users = await authorsOf(kv, page);
   } else {
-    const all = await scanComments(kv, query.postId);
-    users = await authorsOf(kv, all);
-    const matches = all.filter((c) => {
-      const text = `${c.content}\n${c.userId ? users.get(c.userId)?.name ?? "" : ""}`.toLowerCase();
-      return words.every((word) => text.includes(word));
-    });
+    const [all, named] = await Promise.all([
+      scanComments(kv, query.postId),
+      Promise.all(words.map((word) => usersWithWord(kv, word))),
+    ]);
+    /** Whether word `i` is in `comment`'s content or starts a word of its author's name (`names`: read authors). */
+    const has = (comment: Comment, i: number, names?: Map<string, UserSummary>) => {
+      if (comment.content.toLowerCase().includes(words[i])) return true;
+      if (!comment.userId) return false;
+      if (named[i].users.has(comment.userId)) return true;
+      const name = names?.get(comment.userId)?.name;
+      return name !== undefined && wordsOf({ name, email: "" }).some((w) => w.startsWith(words[i]));
+    };
+    let matches = all.filter((c) => words.every((_, i) => has(c, i) || named[i].more));
+    if (named.some((n) => n.more)) {
+      const unsure = matches.filter((c) => !words.every((_, i) => has(c, i)));
+      const names = await authorsOf(kv, unsure);
+      matches = matches.filter((c) => words.every((_, i) => has(c, i, names)));
+    }
     matches.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
     page = matches.slice(query.offset, query.offset + query.limit);
     total = matches.length;
+    users = await authorsOf(kv, page);
   }
   const titles = await postTitles(kv, page.map((c) => c.postId));
   return {

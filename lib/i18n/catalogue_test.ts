@@ -33,6 +33,7 @@ const SAME_IN_BOTH = new Set<MessageKey>([
   "applications.size.kb",
   "applications.size.mb",
   "notifications.bell.many",
+  "admin.outbox.countMore",
 ]);
 
 /**

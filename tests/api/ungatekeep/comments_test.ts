@@ -12,7 +12,8 @@ import { seedDemoData } from "@/lib/demo/seed.ts";
 import { DISCUSSED_POST } from "@/lib/demo/comments.ts";
 import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
 import { deletePost } from "@/lib/ungatekeep/posts.ts";
-import { createComment, editComment, removeComment } from "@/lib/comments/comments.ts";
+import { createComment, editComment, listCommentsForAdmin, removeComment } from "@/lib/comments/comments.ts";
+import { readCounting } from "@/tests/helpers/kv_reads.ts";
 import { deleteConversation, forgetCommentAuthor, readReplyMailGate, REPLY_MAIL_GAP_MS } from "@/lib/comments/store.ts";
 import { readMail } from "@/lib/mail/outbox.ts";
 import { readPushMessage } from "@/lib/push/outbox.ts";
@@ -554,6 +555,41 @@ Deno.test("admin comments: newest first, search over content and author, postId 
   ]);
   assertEquals((await t.fetch("/api/admin/comments")).status, 401);
   assertEquals((await t.fetch("/api/admin/comments", { headers: asha.headers })).status, 403);
+});
+
+Deno.test("admin comment search reads its page's authors only; an author's name matches at a word's start", async () => {
+  await using t = await createTestApp();
+  const { post, admin } = await setup(t);
+  for (let i = 0; i < 12; i++) {
+    const who = await createTestUser(t, "user", { name: `Writer ${i}`, email: `writer${i}@example.com` });
+    await written(t, who, post.id, `Referral question ${i}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  const { kv, reads } = readCounting(t.kv);
+  const page = await listCommentsForAdmin(kv, admin.user, { search: "referral", limit: 3, offset: 0 });
+  assertEquals(page.comments.map((c) => c.content), [
+    "Referral question 11",
+    "Referral question 10",
+    "Referral question 9",
+  ]);
+  assertEquals(page.pagination.total, 12);
+  assertEquals(reads.keys.filter((key) => key[0] === "users").length, 3, "the page's three authors");
+  reads.reset();
+  const named = await listCommentsForAdmin(kv, admin.user, { search: "writer question", limit: 50, offset: 0 });
+  assertEquals(named.pagination.total, 12, "one word in the content, the other the author's name");
+  reads.reset();
+  const byPost = await listCommentsForAdmin(kv, admin.user, { postId: post.id, limit: 2, offset: 0 });
+  assertEquals(byPost.comments.length, 2);
+  assertEquals(reads.keys.filter((key) => key[0] === "users").length, 2, "one post's: its page's authors too");
+  assertEquals(
+    (await listCommentsForAdmin(kv, admin.user, { search: "writer 7", limit: 50, offset: 0 })).pagination.total,
+    1,
+  );
+  assertEquals(
+    (await listCommentsForAdmin(kv, admin.user, { search: "riter", limit: 50, offset: 0 })).pagination.total,
+    0,
+    "inside a name's word: no",
+  );
 });
 
 Deno.test("deleting a post deletes its comments, reactions and counters", async () => {
