@@ -12,7 +12,7 @@ import { reconcilePaymentsJob } from "@/lib/purchases/reconcile.ts";
 import { organizationsLinkJob } from "@/lib/organizations/link.ts";
 import { closeListingsJob } from "./close_listings.ts";
 import { applicationsTimeoutJob } from "@/lib/applications/timeout.ts";
-import { postDeletionsJob } from "@/lib/ungatekeep/posts.ts";
+import { postDeletionsJob, postsAdminIndexJob } from "@/lib/ungatekeep/posts.ts";
 import { usersIndexJob } from "@/lib/users/user_index.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job } from "./job.ts";
@@ -30,6 +30,7 @@ export const JOBS: readonly Job[] = [
   applicationsTimeoutJob,
   postDeletionsJob,
   usersIndexJob,
+  postsAdminIndexJob,
 ];
 
 /** The job named `name`, or undefined. */

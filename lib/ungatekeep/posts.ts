@@ -15,6 +15,9 @@
  *   (`postsVersion`), which the feed and the sitemap are cached by.
  * - `["post_deletions", id]` → `{images, lease}` while a post's deletion is under way (see `deletePost`; the
  *   `post-deletions` job finishes one that stopped).
+ * - `["ungatekeep_admin", publishedAt ?? createdAt, id]` → tag for every post: the admin list's order, read in reverse
+ *   without the records (posts stored before it are indexed once by the `posts-admin-index` job, `indexExistingPosts`,
+ *   which keeps its cursor in `["ungatekeep_meta", "admin_index"]`).
  * Every change writes the record, its feed entries and the counts in one atomic commit checked
  * against the record read.
  */
@@ -81,6 +84,10 @@ export async function postsVersion(kv: Deno.Kv): Promise<string> {
   return `posts:${(await kv.get(CHANGES_KEY)).versionstamp ?? "none"}`;
 }
 
+/** The newest-first time of a post in the admin list: `publishedAt`, else `createdAt`. */
+/** A post's entry in the admin list's index. */
+const adminKey = (post: Post): Deno.KvKey => ["ungatekeep_admin", sortTime(post), post.id];
+
 function feedKeys(post: Post): Deno.KvKey[] {
   if (!post.isPublished || !post.publishedAt) return [];
   const pinned = post.isPinned ? 1 : 0;
@@ -112,6 +119,8 @@ function postOps(kv: Deno.Kv, before: Deno.KvEntryMaybe<Post>, after: Post | nul
   for (const key of oldKeys) delta.set(key[1] as Scope, (delta.get(key[1] as Scope) ?? 0) - 1);
   for (const key of newKeys) delta.set(key[1] as Scope, (delta.get(key[1] as Scope) ?? 0) + 1);
   for (const [scope, n] of delta) if (n !== 0) op.sum(countKey(scope), n > 0 ? ONE : MINUS_ONE);
+  if (before.value && (!after || sortTime(before.value) !== sortTime(after))) op.delete(adminKey(before.value));
+  if (after) op.set(adminKey(after), after.tag);
   return op;
 }
 
@@ -369,29 +378,85 @@ function sortTime(post: Post): string {
 /**
  * Every post for the admin list, drafts and scheduled ones included, newest (by `publishedAt`,
  * else `createdAt`) first; `tag` filters, `search` matches every word (case-insensitive) in the
- * title or content.
+ * title or content. Without a search it reads the admin index (a small entry a post) and the page's records only;
+ * a search reads every post.
  */
 export async function listPostsForAdmin(kv: Deno.Kv, query: AdminPostQuery): Promise<AdminPostPage> {
   const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-  const matches: Post[] = [];
-  for await (const entry of kv.list<Post>({ prefix: POSTS_PREFIX })) {
-    const post = entry.value;
-    if (query.tag && post.tag !== query.tag) continue;
-    const text = `${post.title}\n${post.content}`.toLowerCase();
-    if (words.every((word) => text.includes(word))) matches.push(post);
+  const { limit, offset } = query;
+  let page: Post[];
+  let total: number;
+  if (words.length === 0) {
+    const ids: string[] = [];
+    const options = { reverse: true, batchSize: LIST_BATCH };
+    for await (const { key, value } of kv.list<PostTag>({ prefix: ["ungatekeep_admin"] }, options)) {
+      if (!query.tag || value === query.tag) ids.push(key[2] as string);
+    }
+    const entries = await getMany<Post>(kv, ids.slice(offset, offset + limit).map(recordKey));
+    page = entries.flatMap((entry) => entry.value ? [entry.value] : []);
+    total = ids.length;
+  } else {
+    const matches: Post[] = [];
+    for await (const entry of kv.list<Post>({ prefix: POSTS_PREFIX }, { batchSize: LIST_BATCH })) {
+      const post = entry.value;
+      if (query.tag && post.tag !== query.tag) continue;
+      const text = `${post.title}\n${post.content}`.toLowerCase();
+      if (words.every((word) => text.includes(word))) matches.push(post);
+    }
+    matches.sort((a, b) => sortTime(b).localeCompare(sortTime(a)) || b.id.localeCompare(a.id));
+    page = matches.slice(offset, offset + limit);
+    total = matches.length;
   }
-  matches.sort((a, b) => sortTime(b).localeCompare(sortTime(a)) || b.id.localeCompare(a.id));
-  const page = matches.slice(query.offset, query.offset + query.limit);
   return {
     posts: await viewsOf(kv, page),
-    pagination: {
-      limit: query.limit,
-      offset: query.offset,
-      total: matches.length,
-      hasMore: query.offset + page.length < matches.length,
-    },
+    pagination: { limit, offset, total, hasMore: offset + page.length < total },
   };
 }
+
+/** Where `indexExistingPosts` stands: the id of the last post indexed (null before the first), and whether done. */
+interface AdminIndexProgress {
+  after: string | null;
+  done: boolean;
+}
+
+const ADMIN_INDEX_PROGRESS: Deno.KvKey = ["ungatekeep_meta", "admin_index"];
+/** Posts indexed per write, each checked against its record. */
+const ADMIN_INDEX_BATCH = 50;
+/** KV's largest list batch. */
+const LIST_BATCH = 500;
+
+/**
+ * Indexes, once, the posts stored before the admin index (see the module docstring): `ADMIN_INDEX_BATCH` posts a
+ * write, each checked against its record (one changed meanwhile is read again), with the cursor in the same write, so
+ * a run that stops anywhere is taken up from there. Returns how many posts this run indexed; nothing once done.
+ */
+export async function indexExistingPosts(kv: Deno.Kv): Promise<number> {
+  let indexed = 0;
+  let progress = (await kv.get<AdminIndexProgress>(ADMIN_INDEX_PROGRESS)).value ?? { after: null, done: false };
+  while (!progress.done) {
+    // A key one part longer than the last post's sorts right after it.
+    const selector = progress.after ? { prefix: POSTS_PREFIX, start: [...POSTS_PREFIX, progress.after, ""] } : {
+      prefix: POSTS_PREFIX,
+    };
+    const batch: Deno.KvEntry<Post>[] = [];
+    for await (const entry of kv.list<Post>(selector, { limit: ADMIN_INDEX_BATCH })) batch.push(entry);
+    const next = batch.length === 0 ? { ...progress, done: true } : { after: batch.at(-1)!.value.id, done: false };
+    const op = kv.atomic();
+    for (const entry of batch) op.check(entry).set(adminKey(entry.value), entry.value.tag);
+    op.set(ADMIN_INDEX_PROGRESS, next);
+    if (!(await op.commit()).ok) continue;
+    indexed += batch.length;
+    progress = next;
+  }
+  return indexed;
+}
+
+/** The `posts-admin-index` job: every 5 minutes until the posts stored before the admin index are indexed. */
+export const postsAdminIndexJob: Job = {
+  name: "posts-admin-index",
+  schedule: "*/5 * * * *",
+  run: async (ctx) => ({ indexed: await indexExistingPosts(ctx.kv) }),
+};
 
 /** `publishedAt` after a write: kept when given; the moment of publishing for a post that becomes published without one. */
 function publishedAtOf(

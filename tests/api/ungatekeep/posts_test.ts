@@ -2,7 +2,9 @@ import { assert, assertEquals, assertMatch, assertRejects } from "@/tests/helper
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
 import { NotFoundError } from "@/lib/errors.ts";
-import { getPost, listFeed } from "@/lib/ungatekeep/posts.ts";
+import { getPost, listFeed, listPostsForAdmin } from "@/lib/ungatekeep/posts.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { readCounting } from "@/tests/helpers/kv_reads.ts";
 import { FeedQuerySchema, MAX_CONTENT_LENGTH } from "@/lib/ungatekeep/schema.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { createPost, postBody, uploadedId } from "@/tests/fixtures/posts.ts";
@@ -162,6 +164,49 @@ Deno.test("GET /api/ungatekeep/{id}: drafts, scheduled posts and unknown ids are
       assertEquals(await res.json(), { error: "Post not found" });
     }
   }
+});
+
+Deno.test("the admin post list reads its index and the page's posts, not every post; old posts are indexed once", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const made = [];
+  for (let i = 0; i < 12; i++) {
+    const publishedAt = new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
+    made.push(
+      await createPost(t, admin, {
+        title: `Post ${i}`,
+        isPublished: true,
+        publishedAt,
+        tag: i % 3 ? "announcement" : "resources",
+      }),
+    );
+  }
+  const { kv, reads } = readCounting(t.kv);
+  const query = { limit: 3, offset: 0 };
+  const page = await listPostsForAdmin(kv, query);
+  assertEquals(page.posts.map((p) => p.title), ["Post 11", "Post 10", "Post 9"]);
+  assertEquals(page.pagination, { limit: 3, offset: 0, total: 12, hasMore: true });
+  assertEquals(reads.listed.get("ungatekeep_posts"), undefined, "no post read to list");
+  assertEquals(reads.keys.filter((key) => key[0] === "ungatekeep_posts").length, 3);
+  const tagged = await listPostsForAdmin(kv, { ...query, tag: "resources" });
+  assertEquals([tagged.posts.map((p) => p.title), tagged.pagination.total], [["Post 9", "Post 6", "Post 3"], 4]);
+  const moved = await t.json("PATCH", `/api/admin/ungatekeep/${made[0].id}`, {
+    body: { publishedAt: new Date(Date.UTC(2026, 1, 1)).toISOString() },
+    headers: admin.headers,
+  });
+  assertEquals(moved.status, 200);
+  assertEquals((await listPostsForAdmin(kv, query)).posts.map((p) => p.title), ["Post 0", "Post 11", "Post 10"]);
+  assertEquals(
+    (await t.json("DELETE", `/api/admin/ungatekeep/${made[11].id}`, { headers: admin.headers })).status,
+    200,
+  );
+  assertEquals((await listPostsForAdmin(kv, query)).pagination.total, 11, "a deleted post leaves the index");
+  // As an earlier version stored them: records without their index entries.
+  for await (const { key } of t.kv.list({ prefix: ["ungatekeep_admin"] })) await t.kv.delete(key);
+  assertEquals((await listPostsForAdmin(kv, query)).pagination.total, 0);
+  assertEquals(await runJob(findJob("posts-admin-index")!, t.services), { job: "posts-admin-index", indexed: 11 });
+  assertEquals((await listPostsForAdmin(kv, query)).posts.map((p) => p.title), ["Post 0", "Post 10", "Post 9"]);
+  assertEquals(await runJob(findJob("posts-admin-index")!, t.services), { job: "posts-admin-index", indexed: 0 });
 });
 
 Deno.test("GET /api/admin/ungatekeep: drafts and scheduled posts included; search and tag filter; 401 guest, 403 user and member", async () => {

@@ -22,7 +22,7 @@ export const apiDocs = describeRoute({
       "(applications rejected, applicants told, applications left for the next run, poster-notice day counters " +
       "dropped; all 0 while another run holds its lease), `post-deletions` `{job, finished}` (post deletions that " +
       "had stopped midway, finished), `users-index` `{job, indexed}` (users stored before the admin lists' indexes, " +
-      "indexed).",
+      "indexed), `posts-admin-index` `{job, indexed}` (posts stored before the admin list's index, indexed).",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },
