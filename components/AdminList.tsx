@@ -97,22 +97,18 @@ export interface ListPagesProps {
   shown: number;
   total: number;
   hasMore: boolean;
-  /** True when `total` is a count that stopped early (shown as "1,000+"). */
-  more?: boolean;
   /** Disables both buttons (e.g. before hydration); they are also disabled while a page loads. */
   disabled?: boolean;
 }
 
 /** "x–y of total" and Previous/Next for a list paged by `useAdminList`'s offset. */
-export function ListPages(
-  { label, list, pageSize, shown, total, hasMore, more = false, disabled = false }: ListPagesProps,
-) {
+export function ListPages({ label, list, pageSize, shown, total, hasMore, disabled = false }: ListPagesProps) {
   const { offset, setOffset, loading } = list;
   const t = useT();
   return (
     <nav aria-label={label} class="flex items-center justify-between gap-4">
       <p class="text-sm text-slate-700">
-        {total > 0 && shown > 0 ? pageRange(t, offset, shown, total, more) : ""}
+        {total > 0 && shown > 0 ? pageRange(t, offset, shown, total) : ""}
       </p>
       <div class="flex gap-2">
         <button

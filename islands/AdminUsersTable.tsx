@@ -1,7 +1,7 @@
 /**
  * The admin user table (docs/api.md, Admin; docs/decisions.md, Admin lists): search
  * by name or e-mail (debounced), a role filter, pages of 20 with previous/next and "x–y of
- * total" ("of 1,000+" past the count's limit), and a role change per row through a confirmation dialog that calls
+ * total" (past the count's limit of 1,000, a line says more match), and a role change per row through a confirmation dialog that calls
  * `PATCH /api/admin/users/{id}`. The admin's own row cannot be changed. A refused role is shown
  * at the row's role control; other refusals in the dialog. Loading and errors are announced; a
  * stale answer never overwrites a newer one.
@@ -178,8 +178,8 @@ function UsersTable({ currentUserId }: { currentUserId: string }) {
         shown={users.length}
         total={total}
         hasMore={page?.pagination.hasMore ?? false}
-        more={page?.more ?? false}
       />
+      {page?.more && <p class="text-sm text-slate-700">{t("admin.users.more", { count: total })}</p>}
 
       <ConfirmDialog
         open={pending !== null}

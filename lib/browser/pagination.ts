@@ -3,13 +3,11 @@ import type { Translate } from "@/lib/i18n/translator.ts";
 
 /**
  * "11–20 of 34" for a page of `shown` (at least 1) items starting at the 0-based `offset`, in `t`'s language (English
- * without one: an island still without its messages); "11–20 of 1,000+" when `more` says the total was counted only
- * that far.
+ * without one: an island still without its messages).
  */
-export function pageRange(t: Translate | null, offset: number, shown: number, total: number, more = false): string {
-  if (!t) return `${offset + 1}–${offset + shown} of ${total}${more ? "+" : ""}`;
-  const key = more ? "common.pagination.rangeMore" : "common.pagination.range";
-  return t(key, { from: offset + 1, to: offset + shown, total });
+export function pageRange(t: Translate | null, offset: number, shown: number, total: number): string {
+  if (!t) return `${offset + 1}–${offset + shown} of ${total}`;
+  return t("common.pagination.range", { from: offset + 1, to: offset + shown, total });
 }
 
 /** Where a page sits: its `pageRange`, or "34 in all" for an empty page (past the end). */

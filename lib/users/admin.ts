@@ -32,7 +32,7 @@ export type AdminUserRow = Pick<User, "id" | "name" | "email" | "role" | "image"
 
 /**
  * A page of the admin user list. `total` counts every match up to `USER_COUNT_LIMIT`; `more` is true when more users
- * match than were counted (the page shows "1,000+").
+ * match than were counted (the page says so).
  */
 export interface AdminUserPage {
   users: AdminUserRow[];

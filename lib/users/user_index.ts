@@ -54,7 +54,7 @@ export function userIndexOps(op: Deno.AtomicOperation, before: Indexed | null, a
   }
 }
 
-/** How many matches a count reads at most: past it a list says "1,000+" instead of reading on. */
+/** How many matches a count reads at most: past it a list says more match instead of reading on. */
 export const USER_COUNT_LIMIT = 1000;
 
 /** KV's largest list batch. */
