@@ -13,7 +13,7 @@ import { DISCUSSED_POST } from "@/lib/demo/comments.ts";
 import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
 import { deletePost } from "@/lib/ungatekeep/posts.ts";
 import { createComment, editComment, listCommentsForAdmin, removeComment } from "@/lib/comments/comments.ts";
-import { readCounting } from "@/tests/helpers/kv_reads.ts";
+import { kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
 import { deleteConversation, forgetCommentAuthor, readReplyMailGate, REPLY_MAIL_GAP_MS } from "@/lib/comments/store.ts";
 import { readMail } from "@/lib/mail/outbox.ts";
 import { readPushMessage } from "@/lib/push/outbox.ts";
@@ -565,7 +565,8 @@ Deno.test("admin comment search reads its page's authors only; an author's name 
     await written(t, who, post.id, `Referral question ${i}`);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
-  const { kv, reads } = readCounting(t.kv);
+  const reads = kvReads();
+  const kv = recordingReads(t.kv, reads);
   const page = await listCommentsForAdmin(kv, admin.user, { search: "referral", limit: 3, offset: 0 });
   assertEquals(page.comments.map((c) => c.content), [
     "Referral question 11",
@@ -574,10 +575,10 @@ Deno.test("admin comment search reads its page's authors only; an author's name 
   ]);
   assertEquals(page.pagination.total, 12);
   assertEquals(reads.keys.filter((key) => key[0] === "users").length, 3, "the page's three authors");
-  reads.reset();
+  reads.keys.length = reads.lists.length = 0;
   const named = await listCommentsForAdmin(kv, admin.user, { search: "writer question", limit: 50, offset: 0 });
   assertEquals(named.pagination.total, 12, "one word in the content, the other the author's name");
-  reads.reset();
+  reads.keys.length = reads.lists.length = 0;
   const byPost = await listCommentsForAdmin(kv, admin.user, { postId: post.id, limit: 2, offset: 0 });
   assertEquals(byPost.comments.length, 2);
   assertEquals(reads.keys.filter((key) => key[0] === "users").length, 2, "one post's: its page's authors too");
