@@ -75,15 +75,18 @@ class RunState {
   readonly #listings = new Map<string, Promise<NewInternships | NewOpportunities>>();
   readonly #matches = new Map<string, MailItem[]>();
 
-  constructor(readonly ctx: JobContext) {}
+  /** `pause` gives way to requests once the run has worked a slice (`slicer`). */
+  constructor(readonly ctx: JobContext, readonly pause: () => Promise<void>) {}
 
-  /** The listings of `kind` created after `since` (ISO) and not after the run's time. */
+  /** The listings of `kind` published after `since` (ISO) and not after the run's time. */
   listings(kind: AlertRecord["kind"], since: string): Promise<NewInternships | NewOpportunities> {
     const key = `${kind}\0${since}`;
     let found = this.#listings.get(key);
     if (!found) {
       const window = { after: Date.parse(since), until: this.ctx.now.getTime(), today: istToday(this.ctx.now) };
-      found = kind === "internships" ? newInternships(this.ctx.kv, window) : newOpportunities(this.ctx.kv, window);
+      found = kind === "internships"
+        ? newInternships(this.ctx.kv, { ...window, pause: this.pause })
+        : newOpportunities(this.ctx.kv, window);
       this.#listings.set(key, found);
     }
     return found;
@@ -317,8 +320,8 @@ function slicer(ctx: JobContext): () => Promise<void> {
 /** One run of the digest at `ctx.now` (see the module docstring). */
 export async function runAlertsDigest(ctx: JobContext): Promise<DigestCounts> {
   const counts: DigestCounts = { sent: 0, alerts: 0, skipped: 0, failed: 0 };
-  const run = new RunState(ctx);
   const pause = slicer(ctx);
+  const run = new RunState(ctx, pause);
   const work = async (people: Deno.KvEntry<AlertRecord>[][]) => {
     const plans: Plan[] = [];
     for (const person of await claimDue(run, people, counts)) {

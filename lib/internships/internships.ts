@@ -183,6 +183,12 @@ async function pageOf(
   return { total, records };
 }
 
+/**
+ * How many slots of the public view `newInternships` passes between calls of its `pause` (about 0.1 ms of work;
+ * docs/decisions.md, Alerts, "Published, not created").
+ */
+const PAUSE_EVERY_SLOTS = 16_384;
+
 /** The listings published in a window, to test many filters against (docs/decisions.md, Alerts). */
 export interface NewInternships {
   /** How many public listings became public in the window. */
@@ -196,17 +202,22 @@ export interface NewInternships {
  * to match filters against on IST day `today`: read once (the slots of the public order created by `until` and created
  * or updated after `after`, as becoming public moves `updatedAt` too, and their records), then each filter is a test of
  * those few listings instead of a pass over every listing (docs/decisions.md, Alerts, "Published, not created").
+ * The pass over the public view calls `pause` (when given) every `PAUSE_EVERY_SLOTS` slots, so a caller in the request
+ * process can give way to requests.
  */
 export async function newInternships(
   kv: Deno.Kv,
-  { after, until, today }: { after: number; until: number; today: string },
+  { after, until, today, pause }: { after: number; until: number; today: string; pause?: () => Promise<void> },
 ): Promise<NewInternships> {
   const store = await internshipStore(kv);
   const { model } = store;
   const created = model.slots.created, updated = model.columns.updated;
   const slots: number[] = [];
-  for (const slot of model.columns.publicView().slots) {
+  const view = model.columns.publicView().slots;
+  for (let i = 0; i < view.length; i++) {
+    const slot = view[i];
     if (created[slot] <= until && Math.max(created[slot], updated[slot]) > after) slots.push(slot);
+    if (pause && i % PAUSE_EVERY_SLOTS === PAUSE_EVERY_SLOTS - 1) await pause();
   }
   // A listing that left the read model meanwhile (closed) is left out.
   const records = (await model.recordsOf(slots)).filter((record) => {
