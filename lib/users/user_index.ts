@@ -9,7 +9,8 @@
  *   the e-mail address, its part before the `@` and its domain, lower case), so a search word is a prefix range.
  *
  * Users stored before the indexes existed are indexed once by the `users-index` job (`indexExistingUsers`): it walks
- * the user records in key order from a cursor, in checked writes of `INDEX_BATCH` users, and records its progress
+ * the user records in key order from a cursor, in checked writes of up to `INDEX_BATCH` users (fewer when their names
+ * hold many words, so a write stays within KV's 1,000 mutations), and records its progress
  * (`["users_meta", "index"]`) in each, so a run that stops anywhere is taken up from there by the next; a user written
  * meanwhile is indexed by that write, and a write checked against a changed record is read again.
  */
@@ -128,8 +129,11 @@ export interface IndexProgress {
 
 const PROGRESS: Deno.KvKey = ["users_meta", "index"];
 
-/** Users indexed per write: each a check and its entries (about ten), well within KV's 100 checks a commit. */
+/** Users read per write: each a check and its entries (about ten), well within KV's 100 checks a commit. */
 export const INDEX_BATCH = 25;
+
+/** The most mutations a write of `indexExistingUsers` makes (KV allows 1,000); a write stops short of it. */
+const MAX_MUTATIONS = 900;
 
 /** How long (ms) one run works before it stops; the next run goes on from its cursor. */
 const RUN_BUDGET_MS = 20_000;
@@ -153,17 +157,23 @@ export async function indexExistingUsers(ctx: Pick<JobContext, "kv" | "requests"
     for await (const entry of kv.list<User>(selector, { limit: INDEX_BATCH })) {
       batch.push(entry);
     }
-    const next: IndexProgress = batch.length === 0
-      ? { ...progress, done: true }
-      : { after: batch.at(-1)!.value.id, indexed: progress.indexed + batch.length, done: false };
     const op = kv.atomic();
+    let taken = 0;
+    let mutations = 1; // the progress
     for (const entry of batch) {
+      const entries = 1 + wordsOf(entry.value).length;
+      if (taken > 0 && mutations + entries > MAX_MUTATIONS) break; // the rest in the next write
       op.check(entry);
       userIndexOps(op, null, entry.value);
+      mutations += entries;
+      taken++;
     }
+    const next: IndexProgress = taken === 0
+      ? { ...progress, done: true }
+      : { after: batch[taken - 1].value.id, indexed: progress.indexed + taken, done: false };
     op.set(PROGRESS, next);
     if (!(await op.commit()).ok) continue; // a user changed meanwhile: read the batch again
-    indexed += batch.length;
+    indexed += taken;
     progress = next;
     await ctx.requests.giveWay();
   }

@@ -95,6 +95,19 @@ Deno.test("indexExistingUsers indexes users stored before the indexes, from its 
   assertEquals(page.users.map((u) => u.id), [users[5].id]);
 });
 
+Deno.test("indexExistingUsers keeps each write within KV's 1,000 mutations, however many words names have", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const name = Array.from({ length: 45 }, (_, i) => `w${i}`).join(" ");
+  for (let i = 0; i < 30; i++) {
+    const at = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString();
+    const user = { ...student(i), id: `u${i}`, name, image: null, createdAt: at, updatedAt: at } as unknown as User;
+    await kv.set(["users", user.id], user);
+  }
+  assertEquals(await indexExistingUsers({ kv, requests }), { indexed: 30 });
+  const { stored, expected } = await indexes(kv);
+  assertEquals(stored, expected);
+});
+
 Deno.test("the admin user list reads the indexes and its page's records, never every user", async () => {
   using memory = await Deno.openKv(":memory:");
   const n = USER_COUNT_LIMIT + 100;
