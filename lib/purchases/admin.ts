@@ -3,12 +3,15 @@
  * docs/decisions.md, Money operations): every purchase newest first, by state, searched over the buyer's name and
  * e-mail, the toolkit's title and the order and payment ids, with the buyer, the toolkit, the payment id, extra payments
  * and refund. An admin page, so it reads every purchase record (the dashboard's figures never do: `lib/stats/`); a
- * search word that is a whole e-mail address is the buyer's address, looked up in the e-mail index, so a search by
- * address reads no buyer's record, and other words read every buyer's, in parallel.
+ * search word that is a whole e-mail address is the buyer's address, looked up in the e-mail index; another word
+ * matches the title and ids, or the buyer when it starts a word of their name or address (the users' word index,
+ * `usersWithWord`), so a search reads no buyer's record, unless a word starts more users' words than that index's
+ * limit: then every buyer is read, in parallel, and matched within their name and address.
  */
 import { z } from "zod";
 import { getToolkitsByIds } from "@/lib/toolkits/catalog.ts";
 import { type User, userIdByEmail, userKey } from "@/lib/users/users.ts";
+import { usersWithWord } from "@/lib/users/user_index.ts";
 import {
   PAYMENT_STATUSES,
   type PaymentStatus,
@@ -72,14 +75,18 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
   }
   records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
   const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-  // Whole addresses are looked up in the e-mail index; only other words need every buyer's name and address.
+  // Whole addresses are looked up in the e-mail index, other words in the users' word index; only a word that starts
+  // too many users' words to read needs every buyer's name and address.
   const addresses = words.filter((word) => ADDRESS.test(word));
   const otherWords = words.filter((word) => !ADDRESS.test(word));
-  const [owners, users, toolkits] = await Promise.all([
+  const [owners, named, toolkits] = await Promise.all([
     Promise.all(addresses.map((address) => userIdByEmail(kv, address))),
-    usersByIds(kv, [...new Set(records.flatMap((r) => r.userId && otherWords.length > 0 ? [r.userId] : []))]),
+    Promise.all(otherWords.map((word) => usersWithWord(kv, word))),
     getToolkitsByIds(kv, [...new Set(records.map((r) => r.toolkitId))]),
   ]);
+  const users = named.some((n) => n.more)
+    ? await usersByIds(kv, [...new Set(records.flatMap((r) => r.userId ? [r.userId] : []))])
+    : new Map<string, User>();
   const counts = Object.fromEntries([...PAYMENT_STATUSES, "all"].map((s) => [s, 0])) as AdminPurchasePage["counts"];
   const matching = records.filter((record) => {
     if (words.length > 0) {
@@ -94,7 +101,8 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
       ].filter(Boolean).join("\n").toLowerCase();
       const isBuyer = (i: number) => record.userId !== null && owners[i] === record.userId;
       if (!addresses.every((address, i) => isBuyer(i) || haystack.includes(address))) return false;
-      if (!otherWords.every((word) => haystack.includes(word))) return false;
+      const isNamed = (i: number) => record.userId !== null && named[i].users.has(record.userId);
+      if (!otherWords.every((word, i) => isNamed(i) || haystack.includes(word))) return false;
     }
     counts[record.paymentStatus]++;
     counts.all++;
