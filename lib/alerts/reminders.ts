@@ -6,7 +6,7 @@
  * reminder e-mails off (`deadlineReminders`) or their address is unverified.
  *
  * It finds the listings due from the read models' columns (deadline days, start dates), then who saved them from
- * `["saved_by_listing", kind, id]`, read in batches of `BATCH`. A reminder names at most `MAX_NAMED` items, fewer when
+ * `["saved_by_listing", kind, id]`, read in batches of `BATCH`, `LISTS_AT_ONCE` listings at a time. A reminder names at most `MAX_NAMED` items, fewer when
  * its e-mail would pass `MAIL_BUDGET` (`fitMail`); the others are counted in a line linking to the tracker. Per person,
  * one write queues the e-mail and the notification and marks each named item reminded (`["reminded", userId, kind,
  * id]`, kept 14 days), checked against those marks being absent: the work is only KV writes, so that checked write is
@@ -19,6 +19,7 @@
  * others are reminded. Nothing of theirs was marked, so the next run tries again while the items are due (two days at
  * most: then they are past their deadline or start).
  */
+import pLimit from "p-limit";
 import { istToday } from "@/lib/dates.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
 import { dayNumber } from "@/lib/internships/columns.ts";
@@ -39,6 +40,11 @@ import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 
 /** Saved-by entries read from KV per batch. */
 const BATCH = 500;
+/**
+ * Due listings whose savers are read at once: each is a list round trip, which a remote KV answers in tens of
+ * milliseconds, so 3,000 due listings read one after another would wait minutes before the first reminder.
+ */
+const LISTS_AT_ONCE = 12;
 /** People whose reminder is made at once. */
 const CONCURRENCY = 4;
 /** Most items one reminder names (each a check of the claiming write: KV allows 100). */
@@ -199,18 +205,26 @@ function reminderNotification(userId: string, items: MailItem[]): NotificationIn
   };
 }
 
+/** The people who saved `item` and still have it at status `saved`, in key order. */
+async function saversOf(kv: Deno.Kv, { kind, id }: Due): Promise<string[]> {
+  const userIds: string[] = [];
+  for await (const entry of kv.list<SavedStatus>({ prefix: ["saved_by_listing", kind, id] }, { batchSize: BATCH })) {
+    if (entry.value === "saved") userIds.push(entry.key[3] as string);
+  }
+  return userIds;
+}
+
 /** One run of the reminders at `ctx.now` (see the module docstring). */
 export async function runDeadlineReminders(ctx: JobContext): Promise<ReminderCounts> {
   const counts: ReminderCounts = { sent: 0, notified: 0, items: 0, skipped: 0, failed: 0 };
+  const due = await dueListings(ctx.kv, ctx.now);
+  const turn = pLimit(LISTS_AT_ONCE);
+  const savers = await Promise.all(due.map((item) => turn(() => saversOf(ctx.kv, item))));
+  // Gathered in the order of `due`, as one list after another did: a reminder names its first `MAX_NAMED` items.
   const byUser = new Map<string, Due[]>();
-  for (const due of await dueListings(ctx.kv, ctx.now)) {
-    const prefix = ["saved_by_listing", due.kind, due.id];
-    for await (const entry of ctx.kv.list<SavedStatus>({ prefix }, { batchSize: BATCH })) {
-      if (entry.value !== "saved") continue;
-      const userId = entry.key[3] as string;
-      byUser.set(userId, [...byUser.get(userId) ?? [], due]);
-    }
-  }
+  due.forEach((item, i) => {
+    for (const userId of savers[i]) byUser.set(userId, [...byUser.get(userId) ?? [], item]);
+  });
   const running = new Set<Promise<void>>();
   const { log } = ctx;
   for (const [userId, items] of byUser) {

@@ -493,6 +493,46 @@ Deno.test("a reminder that went out marks the items it only counted in its own w
   assertEquals([again.sent, again.notified, again.failed], [0, 0, 0], "the 5 only counted are marked");
 });
 
+Deno.test("deadline reminders read the savers of several due listings at once, and remind of every one", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const reader = await createTestUser(t, "user");
+  const tomorrow = istToday(new Date(Date.now() + 86_400_000));
+  const made = await postInternships(
+    t,
+    member,
+    Array.from({ length: 20 }, (_, i) => ({ title: `Due ${i}`, deadline: tomorrow })),
+  );
+  for (const item of made) {
+    assertEquals((await call(t, reader, "PUT", `/api/me/saved/internships/${item.id}`)).status < 300, true);
+  }
+  // Counts the lists of savers under way at once.
+  let open = 0, most = 0;
+  async function* counted<T>(list: Deno.KvListIterator<T>): AsyncGenerator<Deno.KvEntry<T>> {
+    most = Math.max(most, ++open);
+    try {
+      yield* list;
+    } finally {
+      open--;
+    }
+  }
+  const kv = new Proxy(t.kv, {
+    get(target, name) {
+      if (name === "list") {
+        return <T>(selector: Deno.KvListSelector, options?: Deno.KvListOptions) => {
+          const list = target.list<T>(selector, options);
+          return "prefix" in selector && selector.prefix[0] === "saved_by_listing" ? counted(list) : list;
+        };
+      }
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const run = await runJob(findJob("deadline-reminders")!, { ...t.services, kv });
+  assertEquals([run.notified, run.items, run.failed], [1, 20, 0]);
+  assert(most > 1, `${most} lists at once`);
+});
+
 Deno.test("past 500 counted items the rest of the marks are written after the claim, retried when a write fails", async () => {
   const logLines: string[] = [];
   await using t = await createTestApp({ logLines });
