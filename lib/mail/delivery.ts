@@ -9,6 +9,7 @@
 import type { Job } from "@/lib/jobs/job.ts";
 import { claim, claimTime, isLeased, settle } from "@/lib/jobs/lease.ts";
 import { workDue } from "@/lib/jobs/due.ts";
+import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import {
   type MailToQueue,
@@ -151,42 +152,83 @@ export async function deliverDue(
   };
 }
 
-/** The marker that `dropKeptBodies` has run. */
+/** The marker that `dropKeptBodies` has run to its end. */
 const BODIES_DROPPED_KEY: Deno.KvKey = ["outbox_kept_bodies_dropped"];
+/** Where `dropKeptBodies` goes on from: the status index it walks and the list cursor past the last batch it did. */
+const BODIES_CURSOR_KEY: Deno.KvKey = ["outbox_kept_bodies_cursor"];
+/** The status indexes `dropKeptBodies` walks, in order. */
+const KEPT_STATUSES = ["sent", "failed"] as const;
+/** How long (ms) one run of `dropKeptBodies` goes on before it leaves the rest to the next run. */
+export const DROP_BUDGET_MS = 20_000;
+/** Status index entries `dropKeptBodies` reads, and mails it drops, per batch. */
+const DROP_BATCH = 100;
+
+type DropPosition = { status: (typeof KEPT_STATUSES)[number]; cursor: string | null };
 
 /**
  * Drops, once, the bodies of mails sent or failed for good before the outbox dropped them as it settled them (records
- * of an earlier version; see the module docstring): each in a write checked against the mail as read, a sent one
- * keeping what is left of its 30 days. A marker records that it ran, so later calls read one key. Returns how many
- * bodies it dropped.
+ * of an earlier version; see the module docstring), a sent one keeping what is left of its 30 days. It walks the
+ * status index in batches of `DROP_BATCH`: the mails read 10 a `getMany`, all at once, their writes (each checked
+ * against its mail as read) packed into few commits (`commitPacked`), then the position saved (`BODIES_CURSOR_KEY`).
+ * A run stops after the first batch that ends past `until` (ms, the clock; `DROP_BUDGET_MS` from now by default), and
+ * the next goes on from there; the last batch writes the marker, after which a call is one read. `now` (ms) is the time
+ * the expiries count from. Returns how many bodies this run dropped.
  */
-export async function dropKeptBodies(kv: Deno.Kv, now = Date.now()): Promise<number> {
-  if ((await kv.get(BODIES_DROPPED_KEY)).value !== null) return 0;
+export async function dropKeptBodies(
+  kv: Deno.Kv,
+  { now = Date.now(), until = Date.now() + DROP_BUDGET_MS }: { now?: number; until?: number } = {},
+): Promise<number> {
+  const [done, saved] = await kv.getMany<[string, DropPosition]>([BODIES_DROPPED_KEY, BODIES_CURSOR_KEY]);
+  if (done.value !== null) return 0;
+  let position: DropPosition | null = saved.value ?? { status: KEPT_STATUSES[0], cursor: null };
   let dropped = 0;
-  for (const status of ["sent", "failed"] as const) {
-    for await (const { key } of kv.list({ prefix: ["outbox_status", status] })) {
-      const entry = await kv.get<OutboxMail>(mailKey(key[3] as string));
+  while (position) {
+    const status: DropPosition["status"] = position.status;
+    const list: Deno.KvListIterator<unknown> = kv.list({ prefix: ["outbox_status", status] }, {
+      limit: DROP_BATCH,
+      batchSize: DROP_BATCH,
+      cursor: position.cursor ?? undefined,
+    });
+    const ids: string[] = [];
+    for await (const { key } of list) ids.push(key[3] as string);
+    const batches: Promise<Deno.KvEntryMaybe<OutboxMail>[]>[] = [];
+    for (let i = 0; i < ids.length; i += 10) batches.push(kv.getMany<OutboxMail[]>(ids.slice(i, i + 10).map(mailKey)));
+    const units = (await Promise.all(batches)).flat().flatMap((entry) => {
       const mail = entry.value;
-      if (!mail || mail.bodyDropped || mail.status !== status || (status === "failed" && mail.retryable)) continue;
+      if (!mail || mail.bodyDropped || mail.status !== status || (status === "failed" && mail.retryable)) return [];
       const left = Date.parse(mail.sentAt ?? mail.createdAt) + SENT_KEPT_MS - now;
       const expiry = status === "sent" ? { expireIn: Math.max(1, left) } : undefined;
-      const op = kv.atomic().check(entry).set(entry.key, withoutBody(mail), expiry);
-      if ((await op.commit()).ok) dropped++;
-    }
+      return [new WriteUnit().check(entry).set(entry.key, withoutBody(mail), expiry)];
+    });
+    dropped += (await commitPacked(kv, units)).filter(Boolean).length;
+    const next = KEPT_STATUSES[KEPT_STATUSES.indexOf(status) + 1];
+    position = ids.length === DROP_BATCH
+      ? { status, cursor: list.cursor }
+      : next
+      ? { status: next, cursor: null }
+      : null;
+    if (position) await kv.set(BODIES_CURSOR_KEY, position);
+    else await kv.atomic().set(BODIES_DROPPED_KEY, new Date(now).toISOString()).delete(BODIES_CURSOR_KEY).commit();
+    if (Date.now() >= until) break;
   }
-  await kv.set(BODIES_DROPPED_KEY, new Date(now).toISOString());
   return dropped;
 }
 
 /**
- * The `outbox` job: every minute, delivers the mails that are due (the first run after an upgrade first drops the
- * bodies earlier versions kept, `dropKeptBodies`).
+ * The `outbox` job: every minute, delivers the mails that are due; after an upgrade its runs then drop the bodies
+ * earlier versions kept (`dropKeptBodies`, `DROP_BUDGET_MS` a run), whose failure is logged and never holds up
+ * delivery.
  */
 export const outboxJob: Job = {
   name: "outbox",
   schedule: "* * * * *",
   run: async (ctx) => {
-    await dropKeptBodies(ctx.kv, ctx.now.getTime());
-    return await deliverDue(ctx, ctx.now.getTime());
+    const counts = await deliverDue(ctx, ctx.now.getTime());
+    try {
+      await dropKeptBodies(ctx.kv, { now: ctx.now.getTime() });
+    } catch (error) {
+      ctx.log.error("kept mail bodies not dropped; the next run goes on", { error: String(error) });
+    }
+    return counts;
   },
 };

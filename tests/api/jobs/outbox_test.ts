@@ -16,6 +16,7 @@ import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app
 import { smtpRefusal, startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { PASSWORD } from "@/tests/fixtures/people.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
+import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
 
 const MINUTE = 60_000;
 
@@ -380,4 +381,61 @@ Deno.test("the outbox job drops, once, the bodies an earlier version kept with s
   assertEquals((await recordTo(t, "f@example.com")).bodyDropped, true);
   assertEquals((await recordTo(t, "s@example.com")).status, "sent");
   assertEquals(await dropKeptBodies(t.kv), 0, "the marker makes later runs read one key");
+});
+
+Deno.test("the one-time drop of kept bodies never holds up delivery, and goes on in batches from where it stopped", async () => {
+  const logLines: string[] = [];
+  await using t = await createTestApp({ logLines });
+  const at = Date.now() - 1000;
+  const kept: OutboxMail[] = Array.from({ length: 250 }, (_, i) => ({
+    ...mailTo(`kept${i}@example.com`),
+    link: `http://localhost:8000/reset-password?token=secret-${i}`,
+    id: crypto.randomUUID(),
+    status: "sent",
+    attempts: 1,
+    lastError: null,
+    createdAt: new Date(at).toISOString(),
+    dueAt: null,
+    sentAt: new Date(at).toISOString(),
+    lease: null,
+  }));
+  for (let i = 0; i < kept.length; i += 50) {
+    const op = t.kv.atomic();
+    for (const mail of kept.slice(i, i + 50)) {
+      op.set(["outbox", mail.id], mail).set(["outbox_status", "sent", at, mail.id], { to: mail.to });
+    }
+    assert((await op.commit()).ok);
+  }
+  await queueMailWithoutTry(t, "pending@example.com");
+  // A KV that fails the walk of the status index: the due mail goes out all the same, and the failure is logged.
+  const broken = new Proxy(t.kv, {
+    get(target, name) {
+      if (name === "list") {
+        return (selector: Deno.KvListSelector, options?: Deno.KvListOptions) => {
+          if ("prefix" in selector && selector.prefix[0] === "outbox_status") throw new Error("KV went away");
+          return target.list(selector, options);
+        };
+      }
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  assertEquals(await runJob(findJob("outbox")!, { ...t.services, kv: broken }), {
+    job: "outbox",
+    sent: 1,
+    retried: 0,
+    failed: 0,
+    skipped: 0,
+  });
+  assert(logLines.some((line) => line.includes("kept mail bodies not dropped")), logLines.join("\n"));
+  // A run past its time budget does one batch of 100 and saves its position; the next goes on from there.
+  const secrets = async () => (await everything(t.kv)).match(/secret-/g)?.length ?? 0;
+  const { kv: counted, commits } = kvFailingCommits(t.kv, () => false);
+  assertEquals(await dropKeptBodies(counted, { until: 0 }), 100);
+  assertEquals([await secrets(), commits()], [150, 1], "100 bodies dropped in one commit");
+  assertEquals(await dropKeptBodies(t.kv, { until: 0 }), 100);
+  assertEquals(await dropKeptBodies(t.kv, { until: 0 }), 50);
+  assertEquals(await secrets(), 0);
+  assertEquals((await recordTo(t, "kept7@example.com")).status, "sent");
+  assertEquals(await dropKeptBodies(t.kv), 0, "the marker: done");
 });
