@@ -7,9 +7,11 @@
  *    an admin, against another admin who stays one). From then on every session of theirs is void (a session needs
  *    its user).
  * 2. The job runs `DELETION_STEPS`, one per domain, each deleting or anonymizing that domain's records of the person
- *    in writes that fit KV's limits (1,000 mutations, 800 KiB per commit) and each idempotent: the job notes each
- *    step done, and a job whose process died is finished by `resumeAccountDeletions` (the `account-deletions` cron,
- *    every 5 minutes). The request runs the job itself; a lease keeps the cron off a job a request is running.
+ *    in writes that fit KV's limits (100 checks, 1,000 mutations, 800 KiB per commit) and each idempotent: the job
+ *    notes each step done, and a job whose process died is finished by `resumeAccountDeletions` (the
+ *    `account-deletions` cron, every 5 minutes). The request answers once the first write committed and starts the job
+ *    in the background of its process (`BackgroundWork`); a lease keeps the cron off a job a process is running, renewed
+ *    after each step and, within a long step, after each batch of records (`renew`).
  *
  * A domain that keeps records about a person adds its step here (the deletion test scans all of KV for the
  * person's id and e-mail afterwards, so a forgotten step fails it).
@@ -53,14 +55,17 @@ import { deleteResume } from "@/lib/resumes/resumes.ts";
 import { forgetApplicant } from "@/lib/applications/applications.ts";
 import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User, userKey } from "@/lib/users/users.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 
 /**
  * One step of the cascade: a name (kept in the job record once done) and what it does for the deleted user's id, with
- * the KV store and the object store of uploaded files.
+ * the KV store and the object store of uploaded files. A step that walks many records calls `renew` after each batch
+ * (of at most a few hundred records): it renews the job's lease, and throws when another process took the job over,
+ * which stops the step and its runner.
  */
 export interface DeletionStep {
   name: string;
-  run(kv: Deno.Kv, userId: string, files: ObjectStore): Promise<void>;
+  run(kv: Deno.Kv, userId: string, files: ObjectStore, renew: () => Promise<void>): Promise<void>;
 }
 
 /** What a deletion works with: the platform's KV store, its object store and the log. */
@@ -75,8 +80,8 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "progress", run: async (kv, userId) => deleteLearnerProgress(kv, userId, await allToolkitIds(kv)) },
   { name: "purchases", run: forgetBuyer },
   { name: "certificates", run: deleteCertificatesOf },
-  { name: "internships", run: forgetInternshipOwner },
-  { name: "opportunities", run: forgetOpportunityOwner },
+  { name: "internships", run: (kv, userId, _files, renew) => forgetInternshipOwner(kv, userId, { renew }) },
+  { name: "opportunities", run: (kv, userId, _files, renew) => forgetOpportunityOwner(kv, userId, { renew }) },
   { name: "posts", run: forgetPostAuthor },
   { name: "toolkits", run: forgetToolkitCreator },
   { name: "saved items", run: deleteSavedOf },
@@ -87,8 +92,8 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "alerts", run: deleteAlertsOf },
   { name: "unsubscribe links", run: deleteUnsubscribeTokensOf },
   { name: "reminders sent", run: deleteRemindedOf },
-  { name: "comments", run: forgetCommentAuthor },
-  { name: "reactions", run: deleteReactionsOf },
+  { name: "comments", run: (kv, userId, _files, renew) => forgetCommentAuthor(kv, userId, { renew }) },
+  { name: "reactions", run: (kv, userId, _files, renew) => deleteReactionsOf(kv, userId, { renew }) },
   { name: "e-mails", run: deleteMailsOf },
   { name: "organizations managed", run: forgetManager },
   { name: "organization claims", run: deleteClaimsOf },
@@ -108,7 +113,7 @@ export interface DeletionJob {
   leaseUntil: string;
 }
 
-/** How long a process holds a job it runs (ms); renewed after every step. */
+/** How long a process holds a job it runs (ms); renewed after every step and every batch of a long one. */
 export const DELETION_LEASE_MS = 2 * 60 * 1000;
 
 /** The message of a deletion refused because the caller is the last admin. */
@@ -149,27 +154,29 @@ export const SIGN_IN_AGAIN = REFUSALS.signInAgain;
 
 /**
  * Deletes the account of `user`, who asks from `session` (see the module docstring), mails the notice of it
- * (`deletedNoticeOps`, queued in the deletion's write, while the address is still known) and runs its cascade. An
- * account with a password confirms with it; one without needs a fresh sign-in (`freshSignIn`: its session began in the
- * last 10 minutes; docs/decisions.md, Data rights, "Deleting an account without a password"). Once the account is gone this
- * returns normally: a step that throws is logged and the `account-deletions` cron finishes the job.
+ * (`deletedNoticeOps`, queued in the deletion's write, while the address is still known) and starts its cascade, which
+ * it does not wait for: it returns once the account is gone (a step that throws is logged, and the
+ * `account-deletions` cron finishes the job). An account with a password confirms with it; one without needs a fresh
+ * sign-in (`freshSignIn`: its session began in the last 10 minutes; docs/decisions.md, Data rights, "Deleting an
+ * account without a password"). The write is checked against the records as read, and read again after a lost race
+ * for up to 30 s (`retrying`).
  * @throws InvalidInputError when `confirm` is not the account's e-mail; UnauthenticatedError when the account has a
  *   password and `password` is missing or wrong; ForbiddenError `SIGN_IN_AGAIN` when it has none and the sign-in is
- *   not fresh, `LAST_ADMIN` for the only admin.
+ *   not fresh, `LAST_ADMIN` for the only admin; BusyError when the write kept losing races for 30 s (nothing written).
  */
 export async function deleteAccount(
   services: DeletionServices & MailServices,
   { user, session }: { user: User; session: Pick<Session, "createdAt" | "authenticatedAt"> },
   confirmation: DeletionConfirmation,
 ): Promise<void> {
-  const { kv } = services;
+  const { kv, log } = services;
   if (normalizeEmail(confirmation.confirm) !== normalizeEmail(user.email)) {
     throw new InvalidInputError(REFUSALS.confirmEmail);
   }
   let mailId: string | null = null;
-  for (;;) {
+  await retrying(async () => {
     const [entry, password] = await Promise.all([kv.get<User>(userKey(user.id)), getPasswordEntry(kv, user.id)]);
-    if (!entry.value) break;
+    if (!entry.value) return true;
     if (password.value !== null) {
       const given = confirmation.password ?? "";
       if (given === "" || !await verifyPassword(password.value, given)) {
@@ -187,7 +194,7 @@ export async function deleteAccount(
     deleteUserOps(op, entry as Deno.KvEntry<User>);
     deleteOnboardingOps(op, user.id);
     const now = Date.now();
-    mailId = deletedNoticeOps(op, entry.value, { appUrl: services.config.appUrl, now });
+    const notice = deletedNoticeOps(op, entry.value, { appUrl: services.config.appUrl, now });
     const job: DeletionJob = {
       userId: user.id,
       startedAt: new Date(now).toISOString(),
@@ -195,44 +202,72 @@ export async function deleteAccount(
       leaseUntil: new Date(now + DELETION_LEASE_MS).toISOString(),
     };
     op.set(jobKey(user.id), job);
-    if ((await op.commit()).ok) break;
-  }
+    if (!(await op.commit()).ok) return false;
+    mailId = notice;
+    return true;
+  }, RETRY_BUDGET_MS);
   if (mailId) deliverSoon(services, mailId);
-  try {
-    const job = await kv.get<DeletionJob>(jobKey(user.id));
-    if (job.value) await runJob(services, job as Deno.KvEntry<DeletionJob>);
-  } catch (error) {
-    // The account is gone and the request still succeeds: the cron finishes the job once its lease runs out.
-    services.log.error("account deletion left to its job", { userId: user.id, error: String(error) });
-  }
+  services.background.start(log, "account deletion left to its job", async () => {
+    try {
+      const job = await kv.get<DeletionJob>(jobKey(user.id));
+      if (job.value) await runJob(services, job as Deno.KvEntry<DeletionJob>);
+    } catch (error) {
+      // The account is gone and the person was told so: the cron finishes the job once its lease runs out.
+      log.error("account deletion left to its job", { userId: user.id, error: String(error) });
+    }
+  });
+}
+
+/** Thrown by a step's `renew` when another process took the job over: the step stops, and so does its runner. */
+class DeletionTakenOver extends Error {
+  override name = "DeletionTakenOver";
 }
 
 /**
- * Runs the steps of `entry`'s job not done yet, noting each as done (and renewing the lease) with a write checked
- * against the job as last written; stops when another process took the job over. Deletes the job when all are done.
+ * Runs the steps of `entry`'s job not done yet, noting each as done (and renewing the lease until `clock()` +
+ * `DELETION_LEASE_MS`, `clock` in ms) with a write checked against the job as last written; a step renews it the same
+ * way after each batch (`DeletionStep`). Stops when another process took the job over. Deletes the job when all are
+ * done.
  */
-async function runJob({ kv, files }: DeletionServices, entry: Deno.KvEntry<DeletionJob>): Promise<void> {
+async function runJob(
+  { kv, files }: DeletionServices,
+  entry: Deno.KvEntry<DeletionJob>,
+  clock: () => number = Date.now,
+): Promise<void> {
   let current = entry;
-  for (const step of DELETION_STEPS) {
-    if (current.value.done.includes(step.name)) continue;
-    await step.run(kv, current.value.userId, files);
+  const write = async (done: string[]) => {
     const next: DeletionJob = {
       ...current.value,
-      done: [...current.value.done, step.name],
-      leaseUntil: new Date(Date.now() + DELETION_LEASE_MS).toISOString(),
+      done,
+      leaseUntil: new Date(clock() + DELETION_LEASE_MS).toISOString(),
     };
     const result = await kv.atomic().check(current).set(current.key, next).commit();
-    if (!result.ok) return;
+    if (!result.ok) throw new DeletionTakenOver();
     current = { ...current, value: next, versionstamp: result.versionstamp };
+  };
+  try {
+    for (const step of DELETION_STEPS) {
+      if (current.value.done.includes(step.name)) continue;
+      await step.run(kv, current.value.userId, files, () => write(current.value.done));
+      await write([...current.value.done, step.name]);
+    }
+  } catch (error) {
+    if (error instanceof DeletionTakenOver) return;
+    throw error;
   }
   await kv.atomic().check(current).delete(current.key).commit();
 }
 
 /**
- * Finishes every deletion job whose lease ran out (its process died or stalled): claims each with a checked write,
- * then runs its remaining steps. Returns how many it took over.
+ * Finishes every deletion job whose lease ran out at `now` (its process died or stalled): claims each with a checked
+ * write, then runs its remaining steps, renewing its lease from `clock` (ms; the real one, a test's own). Returns how
+ * many it took over.
  */
-export async function resumeAccountDeletions(services: DeletionServices, now = new Date()): Promise<number> {
+export async function resumeAccountDeletions(
+  services: DeletionServices,
+  now = new Date(),
+  clock: () => number = Date.now,
+): Promise<number> {
   const { kv } = services;
   let resumed = 0;
   for await (const entry of kv.list<DeletionJob>({ prefix: ["account_deletions"] })) {
@@ -244,7 +279,7 @@ export async function resumeAccountDeletions(services: DeletionServices, now = n
     const result = await kv.atomic().check(entry).set(entry.key, claimed).commit();
     if (!result.ok) continue;
     resumed++;
-    await runJob(services, { key: entry.key, value: claimed, versionstamp: result.versionstamp });
+    await runJob(services, { key: entry.key, value: claimed, versionstamp: result.versionstamp }, clock);
   }
   return resumed;
 }

@@ -26,6 +26,8 @@
  * notification (`lib/notifications/`, subject `replySubject(id)`) is redacted, and its e-mail and push message still
  * pending are deleted, in the commit that deletes the reply or forgets its author.
  */
+import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { dropPendingMailOps } from "@/lib/mail/outbox.ts";
 import { redactNotificationOps } from "@/lib/notifications/notifications.ts";
 import {
@@ -438,9 +440,11 @@ export async function deleteComment(
  * Deletes every comment, reaction and counter of a deleted post (the post record is gone first, so no comment or
  * reaction can be added meanwhile) in commits of at most `BATCH` mutations. Each commit moves the counters (the post's
  * and the live comment total) by what it deletes, and before it the notifications of the replies it deletes are
- * redacted and their pending e-mails and push messages deleted, one checked write each: they keep no words of a deleted reply and link to the feed instead of the post
+ * redacted and their pending e-mails and push messages deleted, one checked write each (read again after a lost race,
+ * for up to 30 s: `retrying`): they keep no words of a deleted reply and link to the feed instead of the post
  * (docs/decisions.md, Notifications, "Redaction"). So a run stopped midway leaves counters that count what is left and
  * no notification quoting a reply that is gone, and running it again finishes the work.
+ * @throws BusyError when a reply's notifications kept changing for 30 s (the run stops; running it again goes on).
  */
 export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<void> {
   let op = kv.atomic();
@@ -451,12 +455,12 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
   const minus = (n: bigint) => (1n << 64n) - n;
   const commit = async () => {
     for (const reply of replies) {
-      for (;;) {
+      await retrying(async () => {
         const redaction = kv.atomic();
         await dropReplyMailOps(kv, redaction, reply);
         await redactNotificationOps(kv, redaction, { subject: replySubject(reply.id), redacted: POST_GONE });
-        if ((await redaction.commit()).ok) break;
-      }
+        return (await redaction.commit()).ok;
+      }, RETRY_BUDGET_MS);
     }
     for (const [name, n] of moved) op.sum(countKey(postId, name), minus(n));
     if (live > 0n) op.sum(LIVE_KEY, minus(live));
@@ -522,35 +526,78 @@ export async function commentsOf(kv: Deno.Kv, userId: string): Promise<Comment[]
   return (await getMany<Comment>(kv, keys)).flatMap((entry) => entry.value ? [entry.value] : []);
 }
 
+/** Comments (or reactions) of a person that account deletion reads at once, between two renewals of its lease. */
+const FORGET_BATCH = 50;
+
+/** The deletion's lease renewal: called after each batch; it throws when another process took the deletion over. */
+type Renew = () => Promise<void>;
+
+/**
+ * Adds to `op` the forgetting of `userId` as the author of the comment `entry` (as read, checked) that their index entry
+ * `indexKey` names: the index entry goes, the comment stays with `userId` null, and for a reply its notifications are
+ * redacted and its pending e-mail and push messages deleted (each read here and checked).
+ */
+async function forgetAuthorOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  { userId, indexKey, entry }: { userId: string; indexKey: Deno.KvKey; entry: Deno.KvEntryMaybe<Comment> },
+): Promise<void> {
+  op.check(entry).delete(indexKey);
+  if (entry.value?.userId === userId) op.set(entry.key, { ...entry.value, userId: null });
+  if (entry.value?.parentId) {
+    await dropReplyMailOps(kv, op, entry.value);
+    await redactNotificationOps(kv, op, {
+      subject: replySubject(entry.value.id),
+      redacted: {
+        title: "A deleted user replied to your comment",
+        body: entry.value.content,
+        message: { title: { key: "notifications.text.redacted.authorDeleted" }, body: entry.value.content },
+      },
+    });
+  }
+}
+
 /**
  * Keeps the comments `userId` wrote without their author (`userId` null, shown as a deleted user), takes their name
  * out of the notifications of their replies (and deletes those replies' e-mails and push messages still pending, which
- * name them), and drops their rate window: account deletion. Each comment is one
- * checked write; one changed meanwhile is read again.
+ * name them), and drops their rate window and reply e-mail gates: account deletion. It works `FORGET_BATCH` comments
+ * at a time: their reads at once, each comment's write checked against what it read, the writes packed into few
+ * commits (`commitPacked`); a comment changed meanwhile is read again and written alone (`retrying`). After each batch
+ * it calls `renew` (the deletion's lease), whose throw stops it; run again, it goes on with what is left.
+ * @throws BusyError when one comment kept changing for 30 s; what `renew` throws.
  */
-export async function forgetCommentAuthor(kv: Deno.Kv, userId: string): Promise<void> {
-  for await (const index of kv.list<Deno.KvKey>({ prefix: ["comment_user", userId] })) {
-    for (;;) {
-      const entry = await kv.get<Comment>(index.value);
-      const op = kv.atomic().check(entry).delete(index.key);
-      if (entry.value?.userId === userId) op.set(entry.key, { ...entry.value, userId: null });
-      if (entry.value?.parentId) {
-        await dropReplyMailOps(kv, op, entry.value);
-        await redactNotificationOps(kv, op, {
-          subject: replySubject(entry.value.id),
-          redacted: {
-            title: "A deleted user replied to your comment",
-            body: entry.value.content,
-            message: { title: { key: "notifications.text.redacted.authorDeleted" }, body: entry.value.content },
-          },
-        });
-      }
-      if ((await op.commit()).ok) break;
+export async function forgetCommentAuthor(
+  kv: Deno.Kv,
+  userId: string,
+  { renew }: { renew?: Renew } = {},
+): Promise<void> {
+  for (;;) {
+    const indexes = await Array.fromAsync(
+      kv.list<Deno.KvKey>({ prefix: ["comment_user", userId] }, { limit: FORGET_BATCH, batchSize: FORGET_BATCH }),
+    );
+    if (indexes.length === 0) break;
+    const entries = await getMany<Comment>(kv, indexes.map((index) => index.value));
+    const units = await Promise.all(indexes.map(async (index, i) => {
+      const unit = new WriteUnit();
+      await forgetAuthorOps(kv, unit.op, { userId, indexKey: index.key, entry: entries[i] });
+      return unit;
+    }));
+    const written = await commitPacked(kv, units);
+    for (const [i, index] of indexes.entries()) {
+      if (written[i]) continue;
+      await retrying(async () => {
+        const op = kv.atomic();
+        const entry = await kv.get<Comment>(index.value);
+        await forgetAuthorOps(kv, op, { userId, indexKey: index.key, entry });
+        return (await op.commit()).ok;
+      }, RETRY_BUDGET_MS);
     }
+    await renew?.();
   }
-  await kv.delete(rateKey(userId));
-  // The reply e-mail gates of the person as a recipient: at most one a post, each gone within the hour anyway.
-  for await (const entry of kv.list({ prefix: ["reply_mail_sent", userId] })) await kv.delete(entry.key);
+  // The rate window, and the reply e-mail gates of the person as a recipient (at most one a post, each gone within
+  // the hour anyway).
+  const gates = await Array.fromAsync(kv.list({ prefix: ["reply_mail_sent", userId] }));
+  await commitPacked(kv, [rateKey(userId), ...gates.map((gate) => gate.key)].map((key) => new WriteUnit().delete(key)));
 }
 
 /** The reaction types `userId` gave each post: `{postId, types}` per post. */
@@ -568,6 +615,29 @@ export async function readReactions(kv: Deno.Kv, userId: string, postId: string)
 }
 
 /**
+ * Adds to `op` the write of `types` as the reactions of `userId` on `postId` over `before` (as read, checked), moving
+ * each type's counter by the difference.
+ */
+function reactionsOps(
+  op: Deno.AtomicOperation,
+  { userId, postId, before, types }: {
+    userId: string;
+    postId: string;
+    before: Deno.KvEntryMaybe<ReactionType[]>;
+    types: ReactionType[];
+  },
+): void {
+  const had = before.value ?? [];
+  op.check(before);
+  for (const type of REACTION_TYPES) {
+    if (had.includes(type) && !types.includes(type)) op.sum(countKey(postId, type), MINUS_ONE);
+    if (!had.includes(type) && types.includes(type)) op.sum(countKey(postId, type), ONE);
+  }
+  if (types.length > 0) op.set(reactionsKey(userId, postId), types).set(reactorKey(postId, userId), null);
+  else op.delete(reactionsKey(userId, postId)).delete(reactorKey(postId, userId));
+}
+
+/**
  * Writes `types` as the reactions of `userId` on `postId` over `before` (as read), moving each type's counter by the
  * difference; `post` (as read, when given) must be unchanged. False on a lost race.
  */
@@ -581,25 +651,42 @@ export async function setReactions(
     types: ReactionType[];
   },
 ): Promise<boolean> {
-  const had = before.value ?? [];
-  const op = kv.atomic().check(before);
+  const op = kv.atomic();
   if (post) op.check(post);
-  for (const type of REACTION_TYPES) {
-    if (had.includes(type) && !types.includes(type)) op.sum(countKey(postId, type), MINUS_ONE);
-    if (!had.includes(type) && types.includes(type)) op.sum(countKey(postId, type), ONE);
-  }
-  if (types.length > 0) op.set(reactionsKey(userId, postId), types).set(reactorKey(postId, userId), null);
-  else op.delete(reactionsKey(userId, postId)).delete(reactorKey(postId, userId));
+  reactionsOps(op, { userId, postId, before, types });
   return (await op.commit()).ok;
 }
 
-/** Deletes every reaction of `userId` (account deletion), each post's counters moved down in the same commit. */
-export async function deleteReactionsOf(kv: Deno.Kv, userId: string): Promise<void> {
-  for (const { postId } of await reactionsOf(kv, userId)) {
-    for (;;) {
-      const before = await readReactions(kv, userId, postId);
-      if (!before.value) break;
-      if (await setReactions(kv, { post: null, userId, postId, before, types: [] })) break;
+/**
+ * Deletes every reaction of `userId` (account deletion), each post's counters moved down in the same write:
+ * `FORGET_BATCH` posts a batch, the writes packed into few commits (`commitPacked`), one changed meanwhile read again
+ * and written alone (`retrying`); after each batch it calls `renew` (the deletion's lease), whose throw stops it.
+ * @throws BusyError when one post's reactions kept changing for 30 s; what `renew` throws.
+ */
+export async function deleteReactionsOf(
+  kv: Deno.Kv,
+  userId: string,
+  { renew }: { renew?: Renew } = {},
+): Promise<void> {
+  for (;;) {
+    const entries = await Array.fromAsync(
+      kv.list<ReactionType[]>({ prefix: ["reactions", userId] }, { limit: FORGET_BATCH, batchSize: FORGET_BATCH }),
+    );
+    if (entries.length === 0) return;
+    const units = entries.map((before) => {
+      const unit = new WriteUnit();
+      reactionsOps(unit.op, { userId, postId: before.key[2] as string, before, types: [] });
+      return unit;
+    });
+    const written = await commitPacked(kv, units);
+    for (const [i, { key }] of entries.entries()) {
+      if (written[i]) continue;
+      const postId = key[2] as string;
+      await retrying(async () => {
+        const before = await readReactions(kv, userId, postId);
+        return !before.value || await setReactions(kv, { post: null, userId, postId, before, types: [] });
+      }, RETRY_BUDGET_MS);
     }
+    await renew?.();
   }
 }

@@ -360,19 +360,29 @@ export async function releaseReportedInternship(kv: Deno.Kv, id: string): Promis
 /**
  * Keeps the internships `userId` posted without their owner (`userId` null, shown as a former member): account
  * deletion. One checked write per listing in the read model (a listing's chunk is the unit of a write), and per 50
- * archived ones, so any number fit KV's limits.
- * @throws BusyError after 30 s of races lost on one write (those done stay done; running it again finishes).
+ * archived ones, so any number fit KV's limits. After every 50 writes it calls `renew` (the deletion's lease), whose
+ * throw stops it.
+ * @throws BusyError after 30 s of races lost on one write (those done stay done; running it again finishes); what
+ *   `renew` throws.
  */
-export async function forgetInternshipOwner(kv: Deno.Kv, userId: string): Promise<void> {
+export async function forgetInternshipOwner(
+  kv: Deno.Kv,
+  userId: string,
+  { renew }: { renew?: () => Promise<void> } = {},
+): Promise<void> {
   const store = await internshipStore(kv);
   const forget = (record: Internship) => record.userId === userId ? { ...record, userId: null } : record;
   const ids = store.model.columns.ownerOrder(userId).map((slot) => store.model.slots.ids[slot]);
-  for (const id of ids) await store.writer.update(id, forget);
+  for (const [i, id] of ids.entries()) {
+    await store.writer.update(id, forget);
+    if (i % 50 === 49) await renew?.();
+  }
   const archived = (await internshipsOwnedBy(kv, userId)).filter((record) =>
     store.model.slotOf(record.id) === undefined
   );
   for (let i = 0; i < archived.length; i += 50) {
     await store.archive.write({ put: archived.slice(i, i + 50).map(forget) });
+    await renew?.();
   }
 }
 

@@ -713,17 +713,26 @@ export async function opportunitiesOwnedBy(kv: Deno.Kv, userId: string): Promise
 
 /**
  * Keeps the opportunities `userId` submitted without their submitter (`userId` null, shown as a former member):
- * account deletion, one checked write per record.
- * @throws BusyError after 30 s of races lost on one record (running it again finishes).
+ * account deletion, one checked write per record. After every 50 writes it calls `renew` (the deletion's lease), whose
+ * throw stops it.
+ * @throws BusyError after 30 s of races lost on one record (running it again finishes); what `renew` throws.
  */
-export async function forgetOpportunityOwner(kv: Deno.Kv, userId: string): Promise<void> {
+export async function forgetOpportunityOwner(
+  kv: Deno.Kv,
+  userId: string,
+  { renew }: { renew?: () => Promise<void> } = {},
+): Promise<void> {
   const { model, writer, archive } = await opportunityStore(kv);
   const forget = (record: Opportunity) => record.userId === userId ? { ...record, userId: null } : record;
-  for (const id of model.columns.ownerOrder(userId).map((slot) => model.slots.ids[slot])) {
+  for (const [i, id] of model.columns.ownerOrder(userId).map((slot) => model.slots.ids[slot]).entries()) {
     await writer.update(id, forget);
+    if (i % 50 === 49) await renew?.();
   }
   const archived = (await opportunitiesOwnedBy(kv, userId)).filter((record) => model.slotOf(record.id) === undefined);
-  for (let i = 0; i < archived.length; i += 50) await archive.write({ put: archived.slice(i, i + 50).map(forget) });
+  for (let i = 0; i < archived.length; i += 50) {
+    await archive.write({ put: archived.slice(i, i + 50).map(forget) });
+    await renew?.();
+  }
 }
 
 /** A published opportunity as the sitemap lists it: id and last update in ms. */

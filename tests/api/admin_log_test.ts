@@ -324,12 +324,14 @@ Deno.test("an admin's export holds their entries; their deletion keeps the entri
   assertEquals(exported.adminLog.map((e: AdminLogEntry) => [e.action, e.targetId]), [["user.role", target.user.id]]);
   const deleted = await t.json("DELETE", "/api/me", { body: { confirm: admin.user.email }, headers: admin.headers });
   assertEquals(deleted.status, 200);
+  await t.settled(); // the deletion's job, which the answer does not wait for
   const { entries } = await readLog(t, other);
   assertEquals(entries.map((e) => [e.adminId, e.action, e.targetId]), [[null, "user.role", target.user.id]]);
   assertEquals((await readLog(t, other, `adminId=${admin.user.id}`)).entries, []);
   // The target's deletion forgets them too.
   const gone = await t.json("DELETE", "/api/me", { body: { confirm: target.user.email }, headers: target.headers });
   assertEquals(gone.status, 200);
+  await t.settled();
   assertEquals((await readLog(t, other)).entries.map((e) => [e.adminId, e.targetId]), [[null, null]]);
   for await (const { key } of t.kv.list({ prefix: [] })) {
     const text = JSON.stringify(key);

@@ -23,6 +23,7 @@ Deno.test("a deleted account's certificate link says the certificate is no longe
 
   const deleted = await t.json("DELETE", "/api/me", { body: { confirm: holder.user.email }, headers: holder.headers });
   assertEquals(deleted.status, 200, await deleted.text());
+  await t.settled(); // the deletion's job, which the answer does not wait for
 
   await using browser = await openBrowser();
   const page = await browser.newPage({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });

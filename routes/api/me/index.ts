@@ -8,7 +8,7 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { signedOutHeaders } from "@/lib/http/cookies.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { describeRoute, perWindow } from "@/lib/openapi/describe.ts";
+import { BUSY, describeRoute, perWindow } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
 import { deleteAccount, LAST_ADMIN, SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
 import { EMAIL_MAX } from "@/lib/auth/input.ts";
@@ -28,8 +28,9 @@ export const apiDocs = describeRoute({
       "the provider tells its time (a fresh social sign-in, `fresh=1`). Deletes " +
       "the account, sessions, sign-in links, profile, onboarding and progress; keeps purchases (accounting), and what " +
       "you posted, without your name. A verified address is sent a notice of the deletion, whose outbox record goes " +
-      "once it is sent. The session cookie is cleared; the e-mail may sign up again. Once the account " +
-      "is gone the answer is success, even when a cleanup step fails: the account-deletions job finishes it.",
+      "once it is sent. The session cookie is cleared; the e-mail may sign up again. The answer comes once the " +
+      "account is gone (it cannot sign in, its sessions are void); the rest is deleted or anonymized right after, " +
+      "in the background, and a cleanup step that fails is finished by the account-deletions job.",
     access: ["session"],
     body: DeleteAccountSchema,
     responses: {
@@ -38,6 +39,7 @@ export const apiDocs = describeRoute({
       401: "Password missing or wrong (or no session)",
       403: `"${LAST_ADMIN}", or "${SIGN_IN_AGAIN}" (or a write from another origin)`,
       429: `More than ${perWindow(RATE_LIMITS.deleteAccountPerSession)} tries per session`,
+      503: BUSY,
     },
   },
 });

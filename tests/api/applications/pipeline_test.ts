@@ -319,6 +319,7 @@ Deno.test("an applicant who deleted their account: no name in the API, the page'
   assertEquals((await move(t, member, sent.id, { status: "interview", message: "See you" })).status, 200);
   const gone = await t.json("DELETE", "/api/me", { body: { confirm: who.user.email }, headers: who.headers });
   assertEquals(gone.status, 200, await gone.text());
+  await t.settled(); // the deletion's job, which the answer does not wait for
   const list = await get(t, member, `/api/internships/${internship.id}/applications`);
   assertEquals([list.body.applications[0].applicant.id, list.body.applications[0].applicant.name], [null, null]);
   const pages: [string, string, string | null][] = [["hi", "डिलीट किया गया यूज़र", "Deleted user"], [

@@ -228,6 +228,7 @@ Deno.test("a person who deletes their account while a run tells them is told not
         confirm: person.user.email,
         password: PASSWORD,
       });
+      await t.settled(); // its job too
     },
   });
   assertEquals([deleted, run.rejected, run.told], [true, 1, 0]);

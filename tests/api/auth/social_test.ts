@@ -247,6 +247,7 @@ Deno.test("a social sign-in racing an account deletion leaves no key naming the 
               deleted = true;
               const signedInNow = { createdAt: new Date().toISOString() };
               await deleteAccount(t.services, { user: gone, session: signedInNow }, { confirm: gone.email });
+              await t.settled(); // its job, which `deleteAccount` does not wait for
             }
             return await commit();
           };

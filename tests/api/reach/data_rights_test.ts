@@ -4,7 +4,8 @@
  * and no secret; deletion asks for the e-mail and the password, refuses the last admin, ends every
  * session at once, removes every trace of the person from KV (checked by scanning all of it for their id and
  * e-mail) and keeps exactly the purchases, listings, posts and toolkits without them; the e-mail can sign up again;
- * a deletion whose process died is finished by the resume job.
+ * a deletion whose process died is finished by the resume job. The answer waits for the account's own write only; the
+ * job renews its lease within a step and stops once another process took it over.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -18,7 +19,17 @@ import { resolveSocialUser } from "@/lib/auth/oauth/accounts.ts";
 import { claimVerificationMail } from "@/lib/auth/verification.ts";
 import { sendPasswordResetMail } from "@/lib/auth/mails.ts";
 import { createUser, type User } from "@/lib/users/users.ts";
-import { DELETION_STEPS, type DeletionJob, resumeAccountDeletions, SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
+import {
+  deleteAccount,
+  DELETION_LEASE_MS,
+  DELETION_STEPS,
+  type DeletionJob,
+  type DeletionStep,
+  resumeAccountDeletions,
+  SIGN_IN_AGAIN,
+} from "@/lib/account/deletion.ts";
+import { BackgroundWork } from "@/lib/platform/background.ts";
+import type { Logger } from "@/lib/log.ts";
 import { EXPORT_SECTIONS, exportFileName } from "@/lib/account/export.ts";
 import { runDeadlineReminders } from "@/lib/alerts/reminders.ts";
 import { istDayOf, istToday } from "@/lib/dates.ts";
@@ -403,7 +414,6 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
     headers: me.headers,
   });
   assertEquals([res.status, await res.json()], [200, { success: true }]);
-  assertEquals(await t.services.files.metadata(resume.fileId), null, "the resume's file is deleted");
   assert(/^session=;.*Max-Age=0/i.test(res.headers.get("set-cookie")!), res.headers.get("set-cookie")!);
   for (const cookie of [me.cookie, me.other]) {
     const profile = await t.fetch("/api/profile", { headers: { cookie } });
@@ -411,7 +421,8 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
     await profile.body?.cancel();
   }
 
-  await t.settled();
+  await t.settled(); // the deletion's job, which the answer does not wait for
+  assertEquals(await t.services.files.metadata(resume.fileId), null, "the resume's file is deleted");
   assert(
     t.mails.some((m) => m.to === me.user.email && m.subject === "Your Career Community account was deleted"),
     "the notice went to the address before it was forgotten",
@@ -549,6 +560,7 @@ Deno.test("the deletion form cut off midway still ends signed out on the home pa
     assertEquals([res.status, res.headers.get("location")], [303, "/?accountDeleted=1"]);
     assertEquals(res.headers.get("clear-site-data"), '"cache", "storage"');
     assert(res.headers.get("set-cookie")?.includes("Max-Age=0"), "the session cookie is cleared");
+    await t.settled(); // the job, which the answer does not wait for, stops at the crash
   } finally {
     DELETION_STEPS.splice(DELETION_STEPS.indexOf(crash), 1);
   }
@@ -575,6 +587,7 @@ Deno.test("a deletion cut off midway answers success, signs out, and is finished
     assertEquals(res.status, 200);
     assertEquals(res.headers.get("clear-site-data"), '"cache", "storage"');
     assert(res.headers.get("set-cookie")?.includes("Max-Age=0"), "the session cookie is cleared");
+    await t.settled(); // the job, which the answer does not wait for, stops at the crash
     assert(logLines.some((line) => line.includes("object store down")), "the failed step is logged");
   } finally {
     DELETION_STEPS.splice(DELETION_STEPS.indexOf(crash), 1);
@@ -588,4 +601,60 @@ Deno.test("a deletion cut off midway answers success, signs out, and is finished
   await t.settled();
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
   assertEquals((await t.kv.get(["purchases", me.ids.purchase])).value !== null, true);
+});
+
+Deno.test("deletion answers once the account is gone; its job renews its lease inside a step and stops once taken over", async () => {
+  await using t = await createTestApp();
+  await createTestUser(t, "admin");
+  const me = await buildPerson(t);
+  // The work a request starts in the background is held here, so the answer shows what it waited for.
+  const held: (() => Promise<void>)[] = [];
+  const background = new (class extends BackgroundWork {
+    override start(_log: Logger, _label: string, work: () => Promise<void>): void {
+      held.push(work);
+    }
+  })();
+  await deleteAccount({ ...t.services, background }, {
+    user: me.user,
+    session: { createdAt: new Date().toISOString() },
+  }, {
+    confirm: me.user.email,
+    password: PASSWORD,
+  });
+  assertEquals((await t.kv.get<User>(["users", me.user.id])).value, null, "the account went before the answer");
+  const job = (await t.kv.get<DeletionJob>(["account_deletions", me.user.id])).value!;
+  assertEquals(job.done, [], "no step ran before the answer");
+  assert(held.length > 0, "the job was started, not awaited");
+
+  // That process died; the cron takes the job over at T on a clock of the test's own.
+  const lease = DELETION_LEASE_MS;
+  const T = Date.parse(job.leaseUntil) + 1;
+  let clock = T;
+  let probes = 0;
+  const probe: DeletionStep = {
+    name: "probe",
+    run: async (_kv, _userId, _files, renew) => {
+      if (++probes > 1) return;
+      clock = T + lease * 3 / 4; // three quarters into the lease, the step renews it
+      await renew();
+      const renewed = (await t.kv.get<DeletionJob>(["account_deletions", me.user.id])).value!;
+      assertEquals([renewed.leaseUntil, renewed.done], [new Date(T + lease * 7 / 4).toISOString(), []]);
+      assertEquals(await resumeAccountDeletions(t.services, new Date(T + lease + 1)), 0, "the renewed lease holds");
+      // The step stalls past its renewed lease: another process takes the job over and finishes it.
+      assertEquals(await resumeAccountDeletions(t.services, new Date(T + lease * 7 / 4 + 1)), 1);
+      await renew(); // throws: this runner stops
+      throw new Error("renew did not stop a runner whose job was taken over");
+    },
+  };
+  DELETION_STEPS.unshift(probe);
+  try {
+    assertEquals(await resumeAccountDeletions(t.services, new Date(T), () => clock), 1);
+  } finally {
+    DELETION_STEPS.splice(DELETION_STEPS.indexOf(probe), 1);
+  }
+  assertEquals(probes, 2);
+  assertEquals((await t.kv.get(["account_deletions", me.user.id])).value, null, "the job finished");
+  for (const work of held) await work(); // the answering process's runner finds the job done
+  await t.settled();
+  assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
 });

@@ -30,6 +30,7 @@ async function deleteDemoAccount(t: TestApp, email: string): Promise<void> {
   const res = await t.json("DELETE", "/api/me", { body: { confirm: email, password }, headers: { cookie } });
   assertEquals(res.status, 200, await res.clone().text());
   await res.body?.cancel();
+  await t.settled(); // the deletion's job, which the answer does not wait for
 }
 
 async function json(t: TestApp, path: string, cookie?: string) {

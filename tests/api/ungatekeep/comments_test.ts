@@ -14,7 +14,13 @@ import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
 import { deletePost } from "@/lib/ungatekeep/posts.ts";
 import { createComment, editComment, listCommentsForAdmin, removeComment } from "@/lib/comments/comments.ts";
 import { kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
-import { deleteConversation, forgetCommentAuthor, readReplyMailGate, REPLY_MAIL_GAP_MS } from "@/lib/comments/store.ts";
+import {
+  commentsOf,
+  deleteConversation,
+  forgetCommentAuthor,
+  readReplyMailGate,
+  REPLY_MAIL_GAP_MS,
+} from "@/lib/comments/store.ts";
 import { readMail } from "@/lib/mail/outbox.ts";
 import { readPushMessage } from "@/lib/push/outbox.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
@@ -805,6 +811,7 @@ Deno.test("a reply's notification loses its content when the reply is deleted, a
   ]);
   const gone = await t.json("DELETE", "/api/me", { body: { confirm: ravi.user.email }, headers: ravi.headers });
   assertEquals(gone.status, 200);
+  await t.settled(); // the deletion's job, which the answer does not wait for
   assertEquals(await inbox(), [
     ["A reply to your comment was deleted", ""],
     ["A deleted user replied to your comment", "Practise DP"],
@@ -813,6 +820,38 @@ Deno.test("a reply's notification loses its content when the reply is deleted, a
     ["आपके कमेंट का एक जवाब डिलीट हो गया", ""],
     ["एक डिलीट किए गए यूज़र ने आपके कमेंट का जवाब दिया", "Practise DP"],
   ]);
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
+});
+
+Deno.test("forgetting a heavy commenter writes many comments a commit, renews the deletion's lease, and stops when told", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  for (let i = 0; i < 130; i++) {
+    if (i % 10 === 0) await t.kv.delete(["comment_rate", ravi.user.id]); // past the limit of 10 a minute
+    const input = { content: `Tip ${i}`, parentId: i % 2 === 0 ? top.id : undefined };
+    await createComment(t.kv, { postId: post.id, author: ravi.user, input, appUrl: t.origin });
+  }
+  // The deletion was taken over by another process: the step stops at its first renewal.
+  const takenOver = () => Promise.reject(new Error("taken over"));
+  await assertRejects(() => forgetCommentAuthor(t.kv, ravi.user.id, { renew: takenOver }), Error, "taken over");
+  const left = (await commentsOf(t.kv, ravi.user.id)).length;
+  assert(left > 0 && left < 130, `${left} left`);
+  // Run again, it goes on with what is left, in few commits, renewing the lease after each batch.
+  let renewals = 0;
+  const { kv, commits } = kvFailingCommits(t.kv, () => false);
+  await forgetCommentAuthor(kv, ravi.user.id, { renew: () => Promise.resolve(void renewals++) });
+  assertEquals(await commentsOf(t.kv, ravi.user.id), []);
+  assert(renewals >= 2, `${renewals} renewals`);
+  assert(commits() * 10 <= left, `${commits()} commits for ${left} comments`);
+  const comments = (await thread(t, post.id, undefined, "?limit=100")).comments;
+  const shown = comments.flatMap((c) => [c, ...c.replies]);
+  assertEquals([shown.length, shown.filter((c) => c.user?.name === "Ravi").length], [131, 0]);
+  const notices = await Array.fromAsync(t.kv.list({ prefix: ["notifications", asha.user.id] }));
+  assertEquals(notices.length, 65);
+  assert(!JSON.stringify(notices.map((n) => n.value)).includes("Ravi"), "no notification names the replier");
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
 });
 
