@@ -71,6 +71,9 @@ export const REFUSALS = {
   onlyPaidRefundable: "Only a paid purchase can be refunded",
   freeNotRefundable: "A free purchase has no payment to refund",
   alreadyRefunded: "This payment has already been refunded",
+  refundedAlready: "This purchase has been refunded already",
+  refundAskedAlready: "You have already asked for a refund of this purchase",
+  noOpenRefundRequest: "This purchase has no refund request waiting for an answer",
   mailNotFailed: "Only a failed mail can be retried",
   mailBodyDropped: "This e-mail held a single-use link, so its content was not kept after its last try " +
     "and it cannot be sent again; the person can ask for a new one",

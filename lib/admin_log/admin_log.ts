@@ -42,6 +42,7 @@ export const ADMIN_ACTIONS = [
   "toolkit_item.update",
   "toolkit_item.delete",
   "purchase.refund",
+  "purchase.declineRefund",
   "post.create",
   "post.update",
   "post.delete",

@@ -11,7 +11,8 @@
  */
 
 /**
- * The kinds of notification: an opportunity approved or rejected, a purchase paid or refunded, a reply, an admin's
+ * The kinds of notification: an opportunity approved or rejected, a purchase paid or refunded, a refund request declined, a
+ * reply, an admin's
  * moderation decision on one's listing, the outcome of one's report, one's content removed after reports
  * (docs/decisions.md, Trust), the reminder of saved listings about to close, a change of one's application and the day's
  * new applicants to one's internship (docs/decisions.md, Applications, "Telling people").
@@ -20,6 +21,7 @@ export const NOTIFICATION_TYPES = [
   "opportunity_reviewed",
   "purchase_paid",
   "purchase_refunded",
+  "refund_declined",
   "comment_reply",
   "listing_moderated",
   "report_resolved",
@@ -48,6 +50,7 @@ const EMAIL_MODES: Record<string, EmailMode> = {
   deadline_reminder: "own",
   purchase_paid: "always",
   purchase_refunded: "always",
+  refund_declined: "always",
   application_status: "own",
 };
 

@@ -40,6 +40,7 @@ import {
   type Purchase,
   type PurchaseRecord,
   type RefundRecord,
+  type RefundRequest,
 } from "@/lib/purchases/purchases.ts";
 import type { AdminPurchaseRow } from "@/lib/purchases/admin.ts";
 import type { CheckoutResult } from "@/lib/purchases/checkout.ts";
@@ -545,6 +546,15 @@ export const BuyerRefundSchema = RefundSchema.omit({ by: true }).meta({ id: "Buy
   BuyerRefund
 >;
 
+/** A buyer's refund request and its answer. */
+export const RefundRequestSchema = z.strictObject({
+  at: timestamp,
+  reason: nullableText.describe("The buyer's words"),
+  status: z.enum(["open", "declined", "refunded"]),
+  answeredAt: timestamp.nullable(),
+  note: nullableText.describe("The admin's note to the buyer when declined"),
+}).meta({ id: "RefundRequest" }) satisfies z.ZodType<RefundRequest>;
+
 const purchaseFields = {
   id: z.string(),
   userId: nullableText.describe("Null once the buyer deleted their account"),
@@ -554,6 +564,7 @@ const purchaseFields = {
   amountPaid: z.int().describe("In paise"),
   couponId: nullableText,
   refund: BuyerRefundSchema.nullable().optional(),
+  refundRequest: RefundRequestSchema.nullable().optional(),
   createdAt: timestamp,
   updatedAt: timestamp,
 };
@@ -591,6 +602,14 @@ export const AdminPurchaseSchema = z.strictObject({
   couponCode: nullableText,
   receiptNumber: nullableText,
   receiptUrl: nullableText,
+  refundRequest: RefundRequestSchema.nullable(),
+  policy: z.strictObject({
+    daysSincePaid: z.int().nullable().describe("Whole days since it was paid"),
+    lessonsCompleted: z.int(),
+    lessonsTotal: z.int(),
+    certificateIssued: z.boolean().describe("The buyer holds the toolkit's certificate (not revoked)"),
+    pastPolicy: z.boolean().describe("Paid 7 days ago or more, or more than two lessons completed"),
+  }).nullable().describe("The refund policy's facts of a paid purchase"),
 }).meta({ id: "AdminPurchase" }) satisfies z.ZodType<AdminPurchaseRow>;
 
 /** The answer of starting a checkout: the gateway order (none when free), the key for Checkout.js, the purchase. */
@@ -634,6 +653,7 @@ export const StatsSchema = z.strictObject({
     activeToolkits: z.int(),
     revenue: z.number(),
     refunds: z.number(),
+    refundRequests: z.int().describe("Buyers' refund requests waiting for an answer"),
   }),
   topToolkits: z.array(z.strictObject({ id: z.string(), title: z.string(), sales: z.int(), revenue: z.number() })),
   coupons: z.array(z.strictObject({ code: z.string(), uses: z.int(), discountGiven: z.number() })),

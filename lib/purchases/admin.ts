@@ -6,7 +6,9 @@
  * search word that is a whole e-mail address is the buyer's address, looked up in the e-mail index; another word
  * matches the title and ids, or the buyer when it starts a word of their name or address (the users' word index,
  * `usersWithWord`), so a search reads no buyer's record, unless a word starts more users' words than that index's
- * limit: then every buyer is read, in parallel, and matched within their name and address.
+ * limit: then every buyer is read, in parallel, and matched within their name and address. A paid purchase comes with
+ * its buyer's refund request and the refund policy's facts (`refundPolicyFacts`); `refundRequest=open` keeps the
+ * purchases whose request waits for an answer (docs/decisions.md, Money operations, "Refund requests").
  */
 import { z } from "zod";
 import { getToolkitsByIds } from "@/lib/toolkits/catalog.ts";
@@ -19,14 +21,20 @@ import {
   type PurchaseRecord,
   purchaseView,
   receiptPath,
+  type RefundRequest,
 } from "./purchases.ts";
+import { type RefundPolicyFacts, refundPolicyFacts } from "./refund_requests.ts";
 
 const integer = (min: number, max: number) =>
   z.string().regex(/^\d+$/, "Expected a whole number").transform(Number).pipe(z.number().int().min(min).max(max));
 
-/** Query of `GET /api/admin/purchases`: `status`, `search` (≤ 100 characters), `limit` 1–100 (50), `offset`. */
+/**
+ * Query of `GET /api/admin/purchases`: `status`, `refundRequest` (`open`), `search` (≤ 100 characters), `limit` 1–100
+ * (50), `offset`.
+ */
 export const adminPurchaseQuerySchema = z.object({
   status: z.enum(PAYMENT_STATUSES).optional(),
+  refundRequest: z.enum(["open"]).optional().describe("`open`: only purchases whose refund request waits"),
   search: z.string().trim().max(100).optional(),
   limit: integer(1, 100).default(50),
   offset: integer(0, Number.MAX_SAFE_INTEGER).default(0),
@@ -47,13 +55,17 @@ export type AdminPurchaseRow = Purchase & {
   couponCode: string | null;
   receiptNumber: string | null;
   receiptUrl: string | null;
+  refundRequest: RefundRequest | null;
+  /** The refund policy's facts of a paid purchase; null otherwise. */
+  policy: RefundPolicyFacts | null;
 };
 
 /** A page of the list, with how many purchases are in each state (the tabs). */
 export interface AdminPurchasePage {
   purchases: AdminPurchaseRow[];
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };
-  counts: Record<PaymentStatus | "all", number>;
+  /** Purchases in each state, in all, and with a refund request waiting (`asked`). */
+  counts: Record<PaymentStatus | "all" | "asked", number>;
 }
 
 /** The users of `ids` that exist, by id, read 10 at a time (KV's `getMany` limit) in parallel. */
@@ -87,7 +99,9 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
   const users = named.some((n) => n.more)
     ? await usersByIds(kv, [...new Set(records.flatMap((r) => r.userId ? [r.userId] : []))])
     : new Map<string, User>();
-  const counts = Object.fromEntries([...PAYMENT_STATUSES, "all"].map((s) => [s, 0])) as AdminPurchasePage["counts"];
+  const counts = Object.fromEntries(
+    [...PAYMENT_STATUSES, "all", "asked"].map((s) => [s, 0]),
+  ) as AdminPurchasePage["counts"];
   const matching = records.filter((record) => {
     if (words.length > 0) {
       const user = record.userId ? users.get(record.userId) : undefined;
@@ -104,13 +118,19 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
       const isNamed = (i: number) => record.userId !== null && named[i].users.has(record.userId);
       if (!otherWords.every((word, i) => isNamed(i) || haystack.includes(word))) return false;
     }
+    const open = record.refundRequest?.status === "open";
     counts[record.paymentStatus]++;
     counts.all++;
-    return !query.status || record.paymentStatus === query.status;
+    if (open) counts.asked++;
+    return (!query.status || record.paymentStatus === query.status) && (!query.refundRequest || open);
   });
   const page = matching.slice(query.offset, query.offset + query.limit);
   const buyers = await usersByIds(kv, [...new Set(page.flatMap((r) => r.userId ? [r.userId] : []))]);
-  const purchases = page.map((record): AdminPurchaseRow => {
+  const now = Date.now();
+  const policies = await Promise.all(
+    page.map((record) => record.paymentStatus === "paid" ? refundPolicyFacts(kv, record, now) : null),
+  );
+  const purchases = page.map((record, i): AdminPurchaseRow => {
     const user = record.userId ? buyers.get(record.userId) : undefined;
     const toolkit = toolkits.get(record.toolkitId);
     return {
@@ -125,6 +145,8 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
       couponCode: record.couponCode ?? null,
       receiptNumber: record.receipt?.number ?? null,
       receiptUrl: record.receipt ? receiptPath(record.id) : null,
+      refundRequest: record.refundRequest ?? null,
+      policy: policies[i],
     };
   });
   const { limit, offset } = query;

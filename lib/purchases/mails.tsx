@@ -1,6 +1,6 @@
 /**
  * The buyer's e-mails about money (docs/decisions.md, Money operations): the receipt when a payment makes a purchase
- * paid, and the refund notice, in the buyer's language (`t`; docs/decisions.md, Languages, "E-mails"; the toolkit's
+ * paid, the refund notice and a declined refund request, in the buyer's language (`t`; docs/decisions.md, Languages, "E-mails"; the toolkit's
  * title as written). Plain text and HTML in the mail layout (`lib/mail/layout.tsx`), which escapes every value placed
  * in it. They are queued in the outbox in the same atomic write as the change they announce.
  */
@@ -52,14 +52,34 @@ export function receiptMail(input: MoneyMailInput & { receiptNumber: string }): 
  * given), linking "My toolkits"; `accessEnded` when the refund took the toolkit away (the purchase's own payment),
  * else the payment granted nothing and the access stays.
  */
-export function refundMail(input: MoneyMailInput & { accessEnded: boolean; currency?: string }): Mail {
+export function refundMail(
+  input: MoneyMailInput & { accessEnded: boolean; currency?: string; reason?: string | null },
+): Mail {
   const { t } = input;
   const amount = t.minorUnits(input.amountPaise, input.currency);
   return {
     ...layout(t, t("mail.refund.subject", { toolkit: input.toolkitTitle }), [
       t("mail.greeting", { name: input.name }),
       t("mail.refund.sent", { toolkit: input.toolkitTitle, amount }),
+      ...input.reason ? [t("mail.refund.reason", { reason: input.reason })] : [],
       input.accessEnded ? t("mail.refund.accessEnded") : t("mail.refund.accessStays"),
+    ], { label: t("mail.refund.link"), url: input.url }),
+    to: input.to,
+  };
+}
+
+/**
+ * The e-mail of a declined refund request: the toolkit, the admin's `note` as written, and that the purchase and its
+ * access stay; linking "My toolkits".
+ */
+export function refundDeclinedMail(input: MoneyMailInput & { note: string }): Mail {
+  const { t } = input;
+  return {
+    ...layout(t, t("mail.refundDeclined.subject", { toolkit: input.toolkitTitle }), [
+      t("mail.greeting", { name: input.name }),
+      t("mail.refundDeclined.declined", { toolkit: input.toolkitTitle }),
+      t("mail.refundDeclined.note", { note: input.note }),
+      t("mail.refundDeclined.stays"),
     ], { label: t("mail.refund.link"), url: input.url }),
     to: input.to,
   };

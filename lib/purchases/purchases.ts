@@ -55,6 +55,19 @@ export interface RefundRecord {
 }
 
 /**
+ * The buyer's request for a refund of a paid purchase (docs/decisions.md, Money operations, "Refund requests"): when
+ * it was asked and why (the buyer's words, or null), then `open` until an admin refunds the purchase (`refunded`) or
+ * declines the request with a `note` the buyer is told (`declined`), at `answeredAt`.
+ */
+export interface RefundRequest {
+  at: string;
+  reason: string | null;
+  status: "open" | "declined" | "refunded";
+  answeredAt: string | null;
+  note: string | null;
+}
+
+/**
  * The receipt of a paid purchase (docs/decisions.md, Money operations, "Receipts"): its number in the
  * financial year's sequence, and the buyer as it was issued to (kept after the buyer deletes their
  * account: a tax record). `buyerState` is the buyer's state when known when it was issued (a state's name; free text
@@ -141,6 +154,8 @@ export interface PurchaseRecord {
   buyerState?: string | null;
   receipt?: ReceiptRecord | null;
   refund?: RefundRecord | null;
+  /** The buyer's refund request (absent until one is made). */
+  refundRequest?: RefundRequest | null;
   createdAt: string;
   updatedAt: string;
 }

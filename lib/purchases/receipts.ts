@@ -21,8 +21,9 @@ import { NotFoundError } from "@/lib/errors.ts";
 import type { User } from "@/lib/users/users.ts";
 import type { IndianState } from "./indian_states.ts";
 import { buyerStateOf, sellerStateOf, stateOfPlace } from "./place_of_supply.ts";
-import { getPurchaseEntry, type PurchaseRecord, type ReceiptRecord } from "./purchases.ts";
+import { getPurchaseEntry, type PurchaseRecord, type ReceiptRecord, type RefundRequest } from "./purchases.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { isRefundable } from "./refund_policy.ts";
 
 /** The GST rate included in every price, in percent. */
 export const GST_RATE_PERCENT = 18;
@@ -114,6 +115,9 @@ export interface ReceiptView {
   paymentId: string | null;
   orderId: string | null;
   refund: PurchaseRecord["refund"] | null;
+  refundRequest: RefundRequest | null;
+  /** The viewer is the buyer and may ask for a refund (`isRefundable`, nothing asked yet). */
+  refundAskable: boolean;
 }
 
 /** The seller's details of the configuration (docs/decisions.md, Money operations, "Tax invoice"). */
@@ -150,5 +154,7 @@ export async function receiptFor(
     paymentId: record.paymentId,
     orderId: record.gatewayOrderId,
     refund: record.refund ?? null,
+    refundRequest: record.refundRequest ?? null,
+    refundAskable: record.userId === viewer.id && isRefundable(record) && !record.refundRequest,
   };
 }

@@ -6,7 +6,8 @@
  * purchase as read, mark the purchase `refunded` with the refund, give up the toolkit (the owned marker), give the
  * coupon use back (its slots freed), revoke the buyer's certificate of the toolkit (the toolkit and certificate stay
  * when another paid purchase of it by the same buyer, from older data, grants it: `otherPaidPurchase`), notify the buyer
- * (`purchase_refunded` and an e-mail through the outbox) and move the dashboard's counters. A gateway failure
+ * (`purchase_refunded` and an e-mail through the outbox, with the admin's reason) and move the dashboard's counters,
+ * and answer the buyer's open refund request (`refund_requests.ts`). A gateway failure
  * (502) or refusal (409, saying what the gateway said) changes nothing. A payment kept as extra (money due back) is
  * refunded the same way, notification and e-mail included, and the purchase stays as it is. `refund.processed` from
  * the gateway marks a refund processed, once, also when it comes before the refund's own write. A refund made at the
@@ -42,6 +43,7 @@ import {
   writePurchaseOps,
 } from "./purchases.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { withRequestRefunded } from "./refund_requests.ts";
 
 /** The refusal of a purchase that is not paid (pending, failed, or refunded already). */
 export const ONLY_PAID_REFUNDABLE = REFUSALS.onlyPaidRefundable;
@@ -109,7 +111,7 @@ function withRefund(current: PurchaseRecord, target: RefundTarget, refund: Refun
     };
   }
   return {
-    ...current,
+    ...withRequestRefunded(current, refund.at),
     paymentStatus: "refunded",
     paymentId: refund.paymentId,
     refund,
@@ -171,7 +173,9 @@ async function tellBuyerOps(
     message: {
       title: { key: "notifications.text.refunded.title" },
       body: title
-        ? { key: "notifications.text.refunded.body", values: { amount, toolkit: title } }
+        ? refund.reason
+          ? { key: "notifications.text.refunded.bodyReason", values: { amount, toolkit: title, reason: refund.reason } }
+          : { key: "notifications.text.refunded.body", values: { amount, toolkit: title } }
         : { key: "notifications.text.refunded.bodyUntitled", values: { amount } },
     },
     url: "/toolkits/mine",
@@ -187,6 +191,7 @@ async function tellBuyerOps(
     currency,
     url: `${ctx.appUrl}/toolkits/mine`,
     accessEnded,
+    reason: refund.reason,
   });
   return [queueMailOps(op, { ...mail, userId: buyer.id, retryable: true }, Date.parse(refund.at))];
 }

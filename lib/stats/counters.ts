@@ -16,12 +16,13 @@
  * - a purchase once paid (`paidAt`, free ones included): a purchase and its `amountPaid` as revenue on the IST day it
  *   was paid, the toolkit's sales and revenue, and while it stays paid, its coupon's use and discount; a refund, its
  *   amount on the IST day of the refund. An extra payment (money received that grants nothing) in rupees is revenue on
- *   the day it arrived and, once refunded, a refund; one in another currency counts toward neither.
+ *   the day it arrived and, once refunded, a refund; one in another currency counts toward neither. While its buyer's
+ *   refund request is open, one toward `refundRequests` (the admin's "Refunds asked").
  * - a toolkit: `activeToolkits` while it is active.
  *
  * Keys (owned by this module only):
  * - `["stats_days", yyyy-mm-dd, "signups" | "verifiedSignups" | "purchases" | "revenue" | "refunds"]` → KvU64
- * - `["stats_totals", "users" | "verifiedUsers" | "activeToolkits" | "revenue" | "refunds"]` → KvU64
+ * - `["stats_totals", "users" | "verifiedUsers" | "activeToolkits" | "revenue" | "refunds" | "refundRequests"]` → KvU64
  * - `["stats_toolkits", toolkitId, "sales" | "revenue"]` → KvU64
  * - `["stats_coupons", couponId, "uses" | "discount"]` → KvU64
  */
@@ -33,7 +34,14 @@ export type Count = readonly [key: Deno.KvKey, amount: number];
 /** The per-day counters. */
 export const DAY_FIELDS = ["signups", "verifiedSignups", "purchases", "revenue", "refunds"] as const;
 /** The running totals. */
-export const TOTAL_FIELDS = ["users", "verifiedUsers", "activeToolkits", "revenue", "refunds"] as const;
+export const TOTAL_FIELDS = [
+  "users",
+  "verifiedUsers",
+  "activeToolkits",
+  "revenue",
+  "refunds",
+  "refundRequests",
+] as const;
 
 const dayKey = (at: string, field: typeof DAY_FIELDS[number]): Deno.KvKey => ["stats_days", istDayOf(at)!, field];
 const totalKey = (field: typeof TOTAL_FIELDS[number]): Deno.KvKey => ["stats_totals", field];
@@ -60,6 +68,7 @@ export interface CountedPurchase {
   paidAt?: string | null;
   discountPaise?: number;
   refund?: { amount: number; at: string } | null;
+  refundRequest?: { status: string } | null;
   extraPayments?: {
     amount: number | null;
     currency?: string;
@@ -91,6 +100,7 @@ export function purchaseCounts(purchase: CountedPurchase | null): Count[] {
     }
   }
   if (purchase.refund) refunded(purchase.refund);
+  if (purchase.refundRequest?.status === "open") counts.push([totalKey("refundRequests"), 1]);
   for (const extra of purchase.extraPayments ?? []) {
     // Money in another currency is not rupees: the figures leave it out (the admin list shows it as it is).
     if ((extra.currency ?? "INR") !== "INR") continue;

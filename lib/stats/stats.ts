@@ -42,6 +42,8 @@ export interface Stats {
     activeToolkits: number;
     revenue: number;
     refunds: number;
+    /** Refund requests waiting for an admin's answer. */
+    refundRequests: number;
   };
   topToolkits: { id: string; title: string; sales: number; revenue: number }[];
   coupons: { code: string; uses: number; discountGiven: number }[];
@@ -121,6 +123,7 @@ export async function readStats(kv: Deno.Kv, days: number, today = istToday()): 
       activeToolkits: total.activeToolkits,
       revenue: toRupees(total.revenue),
       refunds: toRupees(total.refunds),
+      refundRequests: total.refundRequests,
     },
     topToolkits,
     coupons,

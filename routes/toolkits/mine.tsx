@@ -1,6 +1,7 @@
 /**
  * `/toolkits/mine`: "My toolkits", the toolkits the signed-in user bought, each with its progress
- * and a link to resume, and their payment history (`purchaseHistory`, as `GET /api/purchases`).
+ * and a link to resume, and their payment history (`purchaseHistory`, as `GET /api/purchases`), each paid purchase
+ * with its refund request or "Ask for a refund" (`RefundRequestPanel`).
  */
 import { certificatePath, certificatesOf } from "@/lib/certificates/certificates.ts";
 import { define } from "@/lib/platform/define.ts";
@@ -10,6 +11,8 @@ import { STACKED_TABLE } from "@/lib/browser/styles.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { toRupees } from "@/lib/money.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import { RefundRequestPanel } from "@/components/purchases/RefundRequestPanel.tsx";
+import { isRefundable } from "@/lib/purchases/refund_policy.ts";
 import {
   type OwnedToolkit,
   ownedToolkits,
@@ -67,7 +70,7 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
           </thead>
           <tbody class="divide-y divide-slate-200 text-slate-800">
             {purchases.map((p) => (
-              <tr key={p.id}>
+              <tr key={p.id} id={`purchase-${p.id}`}>
                 <th scope="row" class="px-4 py-3 font-medium text-slate-900">
                   {p.toolkit?.title ?? t("toolkits.mine.removedToolkit")}
                 </th>
@@ -82,6 +85,14 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
                       {t("toolkits.mine.refunded", { amount: money(p.refund.amount), date: t.date(p.refund.at) })}
                     </span>
                   )}
+                  <div class="mt-1">
+                    <RefundRequestPanel
+                      purchaseId={p.id}
+                      request={p.refundRequest ?? null}
+                      askable={isRefundable(p)}
+                      back="mine"
+                    />
+                  </div>
                 </Cell>
                 <Cell label={t("toolkits.mine.receipt")} class="whitespace-nowrap">
                   {p.receiptUrl

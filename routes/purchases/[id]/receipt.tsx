@@ -1,6 +1,7 @@
 /**
  * `/purchases/{id}/receipt`: the printable receipt of a paid purchase, for its buyer or an admin (others 404, a
- * guest is sent to sign in), with links back to "My toolkits" and to the toolkit (not printed). With `SELLER_GSTIN` set it is a tax invoice with the GST split and
+ * guest is sent to sign in), with links back to "My toolkits" and to the toolkit (not printed), and the buyer's refund
+ * request or its "Ask for a refund" form (`RefundRequestPanel`). With `SELLER_GSTIN` set it is a tax invoice with the GST split and
  * the place of supply (docs/decisions.md, Money operations, "Receipts"; docs/decisions.md, Money
  * operations, "Place of supply").
  */
@@ -12,6 +13,7 @@ import { useT } from "@/lib/i18n/context.ts";
 import { GST_RATE_PERCENT, receiptFor, type ReceiptView } from "@/lib/purchases/receipts.ts";
 import { placeOfSupplyLabel } from "@/lib/purchases/place_of_supply.ts";
 import PrintButton from "@/islands/PrintButton.tsx";
+import { RefundRequestPanel } from "@/components/purchases/RefundRequestPanel.tsx";
 
 export const handler = define.handlers<ReceiptView>({
   async GET(_req, ctx) {
@@ -159,6 +161,14 @@ export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
             {t("toolkits.receipt.refunded", { amount: money(r.refund.amount), date: t.date(r.refund.at) })}
           </p>
         )}
+        <div class="mt-2">
+          <RefundRequestPanel
+            purchaseId={r.purchaseId}
+            request={r.refundRequest}
+            askable={r.refundAskable}
+            back="receipt"
+          />
+        </div>
       </section>
       <p class="text-xs text-slate-700">
         {t(gst ? "toolkits.receipt.noSignatureInvoice" : "toolkits.receipt.noSignatureReceipt")}

@@ -121,6 +121,7 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
     "/me/tracker",
     "/me/applications/an-unknown-application/withdraw",
     "/me/applications/an-unknown-application/stipend-report",
+    "/purchases/an-unknown-purchase/refund-request",
     "/unsubscribe/an-unknown-or-expired-token",
     "/profile",
     "/onboarding",

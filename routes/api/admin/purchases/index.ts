@@ -15,7 +15,9 @@ export const apiDocs = describeRoute({
     summary: "Search purchases",
     description: "Newest first; `search` matches the buyer's name or e-mail, the toolkit's title, or an order or " +
       "payment id. Each purchase comes with its buyer (`user`, null once deleted), `toolkit`, payments, `refund`, " +
-      "prices in paise and receipt; `counts` holds the number in each state and in `all` (the tabs).",
+      "prices in paise and receipt, and a paid one with its `refundRequest` and the refund policy's facts (`policy`); " +
+      "`refundRequest=open` keeps those whose request waits; `counts` holds the number in each state, in `all` and " +
+      "with a request waiting (`asked`; the tabs).",
     access: ["admin"],
     query: adminPurchaseQuerySchema,
     responses: {
@@ -24,7 +26,14 @@ export const apiDocs = describeRoute({
         schema: z.strictObject({
           purchases: z.array(AdminPurchaseSchema),
           pagination: PaginationSchema,
-          counts: z.strictObject({ pending: z.int(), paid: z.int(), failed: z.int(), refunded: z.int(), all: z.int() }),
+          counts: z.strictObject({
+            pending: z.int(),
+            paid: z.int(),
+            failed: z.int(),
+            refunded: z.int(),
+            all: z.int(),
+            asked: z.int().describe("With a refund request waiting"),
+          }),
         }),
       },
     },

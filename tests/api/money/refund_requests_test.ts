@@ -1,0 +1,177 @@
+/**
+ * Refund requests (docs/decisions.md, Money operations, "Refund requests"): the buyer asks once, the admin list shows
+ * it with the policy's facts, refunding answers it, declining tells the buyer the note.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestUser, postForm } from "@/tests/helpers/app.ts";
+import { addLesson, addToolkit, buy, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
+import type { TestUser } from "@/tests/helpers/app.ts";
+import { recordProgress } from "@/lib/toolkits/learning.ts";
+import { purchaseRecord, refund } from "./helpers.ts";
+
+const ask = async (shop: Shop, who: TestUser, id: string, body: Record<string, unknown> = {}) => {
+  const res = await shop.t.json("POST", `/api/purchases/${id}/refund-request`, { body, headers: who.headers });
+  return { status: res.status, body: await res.json() };
+};
+
+const decline = async (shop: Shop, id: string, body: Record<string, unknown>) => {
+  const res = await shop.t.json("POST", `/api/admin/purchases/${id}/refund-request/decline`, {
+    body,
+    headers: shop.admin.headers,
+  });
+  return { status: res.status, body: await res.json() };
+};
+
+const adminRows = async (
+  shop: Shop,
+  query = "",
+) => (await (await shop.t.fetch(`/api/admin/purchases?${query}`, { headers: shop.admin.headers })).json());
+
+const asked = async (shop: Shop) =>
+  (await (await shop.t.fetch("/api/admin/stats", { headers: shop.admin.headers })).json()).totals.refundRequests;
+
+Deno.test("refund request: the buyer asks once; others, free, pending and refunded purchases are refused", async () => {
+  await using shop = await openShop();
+  const [buyer, other] = [await createTestUser(shop.t), await createTestUser(shop.t)];
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+
+  assertEquals((await ask(shop, other, purchaseId)).status, 404);
+  const tooLong = await ask(shop, buyer, purchaseId, { reason: "x".repeat(501) });
+  assertEquals(tooLong.status, 400);
+  const made = await ask(shop, buyer, purchaseId, { reason: "  Bought the wrong one  " });
+  assertEquals(made.status, 200, JSON.stringify(made.body));
+  assertEquals(made.body.purchase.paymentStatus, "paid");
+  assertEquals(
+    [made.body.purchase.refundRequest.status, made.body.purchase.refundRequest.reason],
+    ["open", "Bought the wrong one"],
+  );
+  assertEquals(await ask(shop, buyer, purchaseId), {
+    status: 409,
+    body: { error: "You have already asked for a refund of this purchase" },
+  });
+  assertEquals(await asked(shop), 1);
+
+  const free = await checkout(shop, buyer, (await addToolkit(shop, { price: 0 })).id);
+  assertEquals(await ask(shop, buyer, free.body.purchase.id), {
+    status: 400,
+    body: { error: "A free purchase has no payment to refund" },
+  });
+  const pending = await checkout(shop, buyer, (await addToolkit(shop)).id);
+  assertEquals((await ask(shop, buyer, pending.body.purchase.id)).status, 400);
+
+  const second = await buy(shop, buyer, (await addToolkit(shop, { price: 300 })).id);
+  assertEquals((await refund(shop, second.purchaseId)).status, 200);
+  assertEquals(await ask(shop, buyer, second.purchaseId), {
+    status: 409,
+    body: { error: "This purchase has been refunded already" },
+  });
+});
+
+Deno.test("refund request: the admin list shows it with the policy's facts; refunding answers it with the reason told", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const lessons = [await addLesson(shop, kit.id), await addLesson(shop, kit.id), await addLesson(shop, kit.id)];
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  const other = await buy(shop, await createTestUser(shop.t), kit.id);
+  for (const lesson of lessons) {
+    await recordProgress(shop.t.kv, {
+      toolkitId: kit.id,
+      viewer: buyer.user,
+      contentItemId: lesson.id,
+      completed: true,
+    });
+  }
+  assertEquals((await ask(shop, buyer, purchaseId, { reason: "Not what I expected" })).status, 200);
+
+  const all = await adminRows(shop);
+  const row = all.purchases.find((p: { id: string }) => p.id === purchaseId);
+  assertEquals(row.refundRequest.reason, "Not what I expected");
+  assertEquals(row.policy, {
+    daysSincePaid: 0,
+    lessonsCompleted: 3,
+    lessonsTotal: 3,
+    certificateIssued: true,
+    pastPolicy: true,
+  });
+  assertEquals(all.purchases.find((p: { id: string }) => p.id === other.purchaseId).policy.pastPolicy, false);
+  assertEquals(all.counts.asked, 1);
+  const filtered = await adminRows(shop, "refundRequest=open");
+  assertEquals(filtered.purchases.map((p: { id: string }) => p.id), [purchaseId]);
+
+  const refunded = await refund(shop, purchaseId, "Asked on day 1");
+  assertEquals(refunded.status, 200);
+  assertEquals(refunded.body.purchase.refundRequest.status, "refunded");
+  assertEquals(await asked(shop), 0);
+  assertEquals((await adminRows(shop, "refundRequest=open")).purchases, []);
+  // The admin's reason reaches the buyer's notification and e-mail.
+  const notes = (await (await shop.t.fetch("/api/me/notifications", { headers: buyer.headers })).json()).notifications;
+  assert(notes[0].body.includes("Asked on day 1"), notes[0].body);
+  await shop.t.settled();
+  const mail = shop.t.mails.filter((m) => m.to === buyer.user.email).at(-1)!;
+  assert(mail.text.includes("Why: Asked on day 1"), mail.text);
+});
+
+Deno.test("refund request: the admin declines it with a note the buyer is told; once", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  assertEquals(await decline(shop, purchaseId, { note: "No request" }), {
+    status: 409,
+    body: { error: "This purchase has no refund request waiting for an answer" },
+  });
+  assertEquals((await ask(shop, buyer, purchaseId)).status, 200);
+  assertEquals((await decline(shop, purchaseId, { note: " " })).status, 400);
+  const declined = await decline(shop, purchaseId, { note: "All four lessons were completed" });
+  assertEquals(declined.status, 200, JSON.stringify(declined.body));
+  assertEquals(declined.body.purchase.paymentStatus, "paid");
+  assertEquals(
+    [declined.body.purchase.refundRequest.status, declined.body.purchase.refundRequest.note],
+    ["declined", "All four lessons were completed"],
+  );
+  assertEquals((await decline(shop, purchaseId, { note: "again" })).status, 409);
+  assertEquals((await ask(shop, buyer, purchaseId)).status, 409);
+  assertEquals(await asked(shop), 0);
+  assertEquals((await purchaseRecord(shop, purchaseId)).refundRequest?.status, "declined");
+
+  const notes = (await (await shop.t.fetch("/api/me/notifications", { headers: buyer.headers })).json()).notifications;
+  assertEquals(notes[0].type, "refund_declined");
+  assert(notes[0].body.includes("All four lessons were completed"), notes[0].body);
+  await shop.t.settled();
+  const mail = shop.t.mails.filter((m) => m.to === buyer.user.email).at(-1)!;
+  assertEquals(mail.subject, "Your refund request for Resume Toolkit");
+  assert(mail.text.includes("All four lessons were completed"), mail.text);
+  const log = await (await shop.t.fetch("/api/admin/log?action=purchase.declineRefund", {
+    headers: shop.admin.headers,
+  })).json();
+  assertEquals(log.entries.length, 1);
+});
+
+Deno.test("refund request: the receipt's and My toolkits' form works without JavaScript and then says it was asked", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  const receipt = `/purchases/${purchaseId}/receipt`;
+  const before = await (await shop.t.fetch(receipt, { headers: buyer.headers })).text();
+  assert(before.includes(`action="/purchases/${purchaseId}/refund-request"`), "the receipt has the form");
+  const mine = await (await shop.t.fetch("/toolkits/mine", { headers: buyer.headers })).text();
+  assert(mine.includes(`action="/purchases/${purchaseId}/refund-request"`), "My toolkits has the form");
+
+  const res = await postForm(shop.t, buyer, `/purchases/${purchaseId}/refund-request`, {
+    reason: "Changed my mind",
+    back: "mine",
+  }, { accept: "text/html" });
+  assertEquals(res.status, 303);
+  assertEquals(res.headers.get("location"), `/toolkits/mine#purchase-${purchaseId}`);
+  const after = await (await shop.t.fetch(receipt, { headers: buyer.headers })).text();
+  assert(after.includes("Refund asked on"), "the receipt says it was asked");
+  assert(!after.includes(`action="/purchases/${purchaseId}/refund-request"`), "and offers the form no more");
+  const again = await postForm(shop.t, buyer, `/purchases/${purchaseId}/refund-request`, { reason: "" }, {
+    accept: "text/html",
+  });
+  assertEquals(again.status, 409);
+  assert((await again.text()).includes("You have already asked for a refund of this purchase."));
+});
