@@ -1,7 +1,8 @@
 /**
  * The admin purchase table (docs/api.md, Money operations; docs/decisions.md, Money operations): status tabs with
- * counts, search over buyer, toolkit, order and payment ids (debounced), pages of 20, and a full refund per paid
- * purchase (or per extra payment) through a confirmation dialog that shows the amount and takes an optional reason
+ * counts and "Refund asked", search over buyer, toolkit, order and payment ids (debounced), pages of 20, and a full
+ * refund per paid purchase (or per extra payment) through a confirmation dialog that shows the amount, the buyer's
+ * request and the refund policy's facts, and takes an optional reason, or the decline of a refund request with a note
  * (`useRefund`, `RefundDialog`); each purchase is a `PurchaseRow`.
  */
 import { useState } from "preact/hooks";
@@ -32,31 +33,35 @@ export const ADMIN_PURCHASES_TEXT = [
     "noCapturedPayment",
     "gatewayRefusedRefund",
     "gatewayRefusedOrderPayments",
+    "noOpenRefundRequest",
   ),
 ] as const;
 
 /** Rows per page. */
 const PAGE_SIZE = 20;
-const TABS = ["all", "paid", "pending", "failed", "refunded"] as const;
-type Tab = typeof TABS[number];
+/** The tabs: every purchase, each state, and those whose refund request waits (`asked`). */
+export const PURCHASE_TABS = ["all", "paid", "pending", "failed", "refunded", "asked"] as const;
+/** One of `PURCHASE_TABS`. */
+export type PurchaseTab = typeof PURCHASE_TABS[number];
 
-/** Props: the messages (`ADMIN_PURCHASES_TEXT`). */
-export default function AdminPurchasesTable({ text }: { text: IslandText }) {
+/** Props: the messages (`ADMIN_PURCHASES_TEXT`) and the tab to open on (default all). */
+export default function AdminPurchasesTable({ text, tab = "all" }: { text: IslandText; tab?: PurchaseTab }) {
   return (
     <IslandTextProvider text={text}>
-      <PurchasesTable />
+      <PurchasesTable initialTab={tab} />
     </IslandTextProvider>
   );
 }
 
-function PurchasesTable() {
+function PurchasesTable({ initialTab }: { initialTab: PurchaseTab }) {
   const t = useT();
-  const [tab, setTab] = useState<Tab>("all");
+  const [tab, setTab] = useState<PurchaseTab>(initialTab);
   const list = useAdminList<AdminPurchaseRow, AdminPurchasePage>({
     path: ({ query, offset }) => {
       const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
       if (query) params.set("search", query);
-      if (tab !== "all") params.set("status", tab);
+      if (tab === "asked") params.set("refundRequest", "open");
+      else if (tab !== "all") params.set("status", tab);
       return `/api/admin/purchases?${params}`;
     },
     rowsOf: (data) => data.purchases,
@@ -79,7 +84,7 @@ function PurchasesTable() {
         />
       </div>
       <div role="group" aria-label={t("admin.purchases.statusGroup")} class="flex flex-wrap gap-2">
-        {TABS.map((value) => (
+        {PURCHASE_TABS.map((value) => (
           <button
             key={value}
             type="button"

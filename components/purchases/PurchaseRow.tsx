@@ -1,7 +1,8 @@
 /**
  * One purchase in the admin purchase table (a row of a `STACKED_TABLE`): the buyer, date, toolkit and coupon, amount,
- * status with its refund and each extra payment (money due back) with why it is owed and its refund, and the actions:
- * refund the purchase or an extra payment not refunded yet, and the receipt (docs/decisions.md, Money operations).
+ * status with its refund and each extra payment (money due back) with why it is owed and its refund, the buyer's refund
+ * request and the refund policy's facts (`RefundPolicyFacts`), and the actions: refund the purchase or an extra payment
+ * not refunded yet, decline an open refund request, and the receipt (docs/decisions.md, Money operations).
  */
 import { Cell } from "@/components/StackedTable.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
@@ -9,6 +10,7 @@ import type { PendingRefund } from "@/lib/browser/use_refund.ts";
 import type { AdminPurchaseRow } from "@/lib/purchases/admin.ts";
 import type { ExtraPaymentReason } from "@/lib/purchases/purchases.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import { RefundPolicyFacts } from "./RefundPolicyFacts.tsx";
 
 const STATUS_STYLE: Record<AdminPurchaseRow["paymentStatus"], string> = {
   pending: "bg-amber-100 text-amber-900",
@@ -79,6 +81,7 @@ export function PurchaseRow({ p, busy, onRefund }: {
             )}
           </span>
         ))}
+        <RefundPolicyFacts p={p} />
       </Cell>
       <Cell>
         <div class="flex flex-wrap gap-2">
@@ -90,6 +93,22 @@ export function PurchaseRow({ p, busy, onRefund }: {
               onClick={() => onRefund({ row: p, amount: p.amountPaid, extraPaymentId: null })}
             >
               {t.rich("admin.purchases.refund", {
+                who: () => (
+                  <span class="sr-only">
+                    {t("admin.purchases.refundWho", { name: p.user?.name ?? t("admin.purchases.deletedUserLower") })}
+                  </span>
+                ),
+              })}
+            </button>
+          )}
+          {p.refundRequest?.status === "open" && (
+            <button
+              type="button"
+              class={SECONDARY_BUTTON}
+              disabled={busy}
+              onClick={() => onRefund({ row: p, amount: p.amountPaid, extraPaymentId: null, decline: true })}
+            >
+              {t.rich("admin.purchases.decline", {
                 who: () => (
                   <span class="sr-only">
                     {t("admin.purchases.refundWho", { name: p.user?.name ?? t("admin.purchases.deletedUserLower") })}

@@ -1,7 +1,8 @@
 /**
  * Browser-safe: the admin's refund of a purchase or of one of its extra payments (docs/decisions.md, Money operations,
- * "Refunds"), as the purchases table runs it: the payment picked, an optional reason, then the request; on success the
- * list announces it and reloads.
+ * "Refunds"), or the decline of a buyer's refund request with a note ("Refund requests"), as the purchases table runs
+ * it: the payment picked, an optional reason (the note, required, of a decline), then the request; on success the list
+ * announces it and reloads.
  */
 import { useState } from "preact/hooks";
 import { type ApiFailure, failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
@@ -19,6 +20,8 @@ export interface PendingRefund {
   /** The payment's currency when it is not INR (an extra payment the gateway reported in another currency). */
   currency?: string;
   extraPaymentId: string | null;
+  /** Declining the buyer's refund request with a note (in `reason`) rather than refunding. */
+  decline?: boolean;
 }
 
 /** A refund in progress: what is picked, the reason typed, whether it is being sent, and the refusal, if any. */
@@ -42,7 +45,10 @@ export function refundFailure(t: Translate, failure: ApiFailure): string {
   return (quoted && t.refusal(quoted.template, { detail: quoted.detail })) || failureMessage(t, failure);
 }
 
-/** The refund of a row of `list`: `POST /api/admin/purchases/{id}/refund` or its extra payment's. */
+/**
+ * The refund of a row of `list`: `POST /api/admin/purchases/{id}/refund` or its extra payment's; or, for a pending
+ * `decline`, `POST /api/admin/purchases/{id}/refund-request/decline` with the typed text as its note.
+ */
 export function useRefund(list: AdminList<AdminPurchaseRow, AdminPurchasePage>): Refund {
   const t = useT();
   const [pending, setPending] = useState<PendingRefund | null>(null);
@@ -61,22 +67,27 @@ export function useRefund(list: AdminList<AdminPurchaseRow, AdminPurchasePage>):
     setSaving(true);
     setError("");
     const id = encodeURIComponent(pending.row.id);
-    const path = pending.extraPaymentId
+    const path = pending.decline
+      ? `/api/admin/purchases/${id}/refund-request/decline`
+      : pending.extraPaymentId
       ? `/api/admin/purchases/${id}/extra-payments/${encodeURIComponent(pending.extraPaymentId)}/refund`
       : `/api/admin/purchases/${id}/refund`;
+    const text = reason.trim();
     const result = await fetchJson<{ purchase: AdminPurchaseRow }>(path, {
       method: "POST",
-      body: reason.trim() ? { reason: reason.trim() } : {},
+      body: pending.decline ? { note: text } : text ? { reason: text } : {},
     });
     setSaving(false);
     if (!result.ok) {
       setError(refundFailure(t, result));
       return;
     }
-    list.announce(t("admin.refund.done", {
-      amount: t.minorUnits(pending.amount, pending.currency),
-      name: pending.row.user?.name ?? t("admin.refund.deletedUser"),
-    }));
+    const name = pending.row.user?.name ?? t("admin.refund.deletedUser");
+    list.announce(
+      pending.decline
+        ? t("admin.refund.declined", { name })
+        : t("admin.refund.done", { amount: t.minorUnits(pending.amount, pending.currency), name }),
+    );
     cancel();
     list.reload();
   };

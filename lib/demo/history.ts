@@ -1,13 +1,15 @@
 /**
  * A month of the platform's life for the admin's dashboard (docs/decisions.md, Money operations, "The demo's month"):
  * demo students who signed up over the last 30 days, some verified, some of whom bought a toolkit a few days later
- * (one with the `FLAT100` coupon, one refunded by the admin a few days after). Every step runs through the real write
+ * (one with the `FLAT100` coupon, one refunded by the admin a few days after, one asking for a refund the admin has
+ * not answered yet). Every step runs through the real write
  * path at the time it happens (`createUser` with its `createdAt`, checkout, confirmation and refund on a clock set to
  * that time), in time order, so the dashboard's day counters are the ones those writes keep and receipt numbers follow
  * the dates. Idempotent: a student who exists is not made again, a toolkit bought is not bought again.
  */
 import type { PaymentContext } from "@/lib/purchases/payment_context.ts";
 import { refundPayment } from "@/lib/purchases/refunds.ts";
+import { askRefund } from "@/lib/purchases/refund_requests.ts";
 import { listActiveToolkits } from "@/lib/toolkits/catalog.ts";
 import { createUser, getUserByEmail, type User } from "@/lib/users/users.ts";
 import { buy, offlineGateway } from "./money.ts";
@@ -19,7 +21,14 @@ interface MonthStudent {
   name: string;
   daysAgo: number;
   verified: boolean;
-  bought?: { title: string; daysLater: number; couponCode?: string; refundedDaysLater?: number };
+  bought?: {
+    title: string;
+    daysLater: number;
+    couponCode?: string;
+    refundedDaysLater?: number;
+    /** Days after paying the buyer asked for a refund, with their reason; left open for the admin. */
+    asked?: { daysLater: number; reason: string };
+  };
 }
 
 const RESUME = "Resume That Gets Read";
@@ -48,7 +57,16 @@ export const MONTH_STUDENTS: MonthStudent[] = [
   { name: "Advik Bose", daysAgo: 9, verified: false },
   { name: "Tara Pillai", daysAgo: 7, verified: true, bought: { title: INTERVIEW, daysLater: 1 } },
   { name: "Dev Malhotra", daysAgo: 5, verified: true },
-  { name: "Zara Sheikh", daysAgo: 4, verified: true, bought: { title: SALARY, daysLater: 2 } },
+  {
+    name: "Zara Sheikh",
+    daysAgo: 4,
+    verified: true,
+    bought: {
+      title: SALARY,
+      daysLater: 2,
+      asked: { daysLater: 1, reason: "I meant to buy the data analyst interview toolkit" },
+    },
+  },
   { name: "Neil Verma", daysAgo: 2, verified: true },
 ];
 
@@ -74,7 +92,7 @@ export async function seedMonth(
   const ctx: PaymentContext = { kv, payments: offlineGateway(), appUrl };
   const toolkits = new Map((await listActiveToolkits(ctx.kv)).map((t) => [t.title, t]));
   const at = (ms: number): PaymentContext => ({ ...ctx, clock: () => new Date(ms) });
-  const counts = { signups: 0, purchases: 0, refunds: 0 };
+  const counts = { signups: 0, purchases: 0, refunds: 0, asked: 0 };
   const steps: Step[] = [];
   for (const [i, student] of MONTH_STUDENTS.entries()) {
     const email = monthStudentEmail(student);
@@ -107,6 +125,17 @@ export async function seedMonth(
         counts.purchases++;
       },
     });
+    const asked = bought.asked;
+    if (asked) {
+      const askedAt = paidAt + asked.daysLater * DAY_MS;
+      steps.push({
+        at: askedAt,
+        run: async () => {
+          await askRefund(at(askedAt), { purchaseId: purchaseId!, userId: user!.id, reason: asked.reason });
+          counts.asked++;
+        },
+      });
+    }
     if (bought.refundedDaysLater === undefined) continue;
     const refundedAt = paidAt + bought.refundedDaysLater * DAY_MS;
     steps.push({
@@ -125,6 +154,7 @@ export async function seedMonth(
   if (counts.signups === 0) return [];
   return [
     `The last 30 days: ${counts.signups} students signed up, ${counts.purchases} bought a toolkit, ` +
-    `${counts.refunds} refunded (${MONTH_STUDENTS[0].name} and others, *@month.demo.careers)`,
+    `${counts.refunds} refunded, ${counts.asked} asking for a refund (${MONTH_STUDENTS[0].name} and others, ` +
+    "*@month.demo.careers)",
   ];
 }

@@ -19,7 +19,8 @@ export function legalPageHandler(name: LegalPageName) {
   return define.handlers<LegalPageData>({
     async GET(_req, ctx) {
       const { config } = ctx.state.services;
-      const html = await legalPageHtml(name, ctx.state.lang, { siteName: SITE_NAME, siteUrl: config.appUrl });
+      const writeTo = ctx.state.t(config.grievanceEmail ? "legal.contact.writeTo" : "legal.contact.noAddress");
+      const html = await legalPageHtml(name, ctx.state.lang, { siteName: SITE_NAME, siteUrl: config.appUrl, writeTo });
       return ctx.render({ name, html, grievanceEmail: config.grievanceEmail });
     },
   });

@@ -2,7 +2,8 @@
  * The legal pages a payment gateway and the law ask for (docs/decisions.md, Data rights): `/privacy`, `/terms`,
  * `/refunds` (cancellation and refunds) and `/contact`. Their text is Markdown in `content/legal/<page>.md` (English)
  * and `content/legal/hi/<page>.md` (Hindi), which a deployer edits (the repository has defaults; docs/decisions.md,
- * Data rights, "Legal pages"); `{{siteName}}` and `{{siteUrl}}` in it become the site's name and public origin. It is
+ * Data rights, "Legal pages"); `{{siteName}}` and `{{siteUrl}}` in it become the site's name and public origin, and
+ * `{{writeTo}}` the sentence of how to write to the operator (the grievance address below only when one is set). It is
  * rendered with the sanitizer of Ungatekeep posts, once per file and process.
  */
 import { renderMarkdown } from "@/lib/ungatekeep/markdown.ts";
@@ -43,10 +44,12 @@ export async function legalMarkdown(name: LegalPageName, lang: Lang, dir = LEGAL
 
 const rendered = new Map<string, Promise<string>>();
 
-/** What the placeholders of the Markdown stand for. */
+/** What the placeholders of the Markdown stand for (`{{siteName}}`, `{{siteUrl}}`, `{{writeTo}}`). */
 export interface LegalValues {
   siteName: string;
   siteUrl: string;
+  /** How to write to the operator: to the grievance address below when one is set, else that none is published. */
+  writeTo: string;
 }
 
 /**
@@ -55,12 +58,13 @@ export interface LegalValues {
  * @throws Deno.errors.NotFound when the deployer removed the English file.
  */
 export function legalPageHtml(name: LegalPageName, lang: Lang, values: LegalValues): Promise<string> {
-  const key = `${name}|${lang}|${values.siteName}|${values.siteUrl}`;
+  const key = `${name}|${lang}|${values.siteName}|${values.siteUrl}|${values.writeTo}`;
   let html = rendered.get(key);
   if (!html) {
     html = legalMarkdown(name, lang).then((markdown) =>
       renderMarkdown(
-        markdown.replaceAll("{{siteName}}", values.siteName).replaceAll("{{siteUrl}}", values.siteUrl),
+        markdown.replaceAll("{{siteName}}", values.siteName).replaceAll("{{siteUrl}}", values.siteUrl)
+          .replaceAll("{{writeTo}}", values.writeTo),
       )
     );
     html.catch(() => rendered.delete(key));

@@ -56,6 +56,11 @@ export default define.page<Stats>(function AdminDashboard({ data: stats }) {
         <Tile label={t("admin.dashboard.revenue")} value={t.rupees(totals.revenue)} href="/admin/purchases" />
         <Tile label={t("admin.dashboard.refunded")} value={t.rupees(totals.refunds)} href="/admin/purchases" />
         <Tile
+          label={t("admin.dashboard.refundRequests")}
+          value={count(totals.refundRequests)}
+          href="/admin/purchases?tab=asked"
+        />
+        <Tile
           label={t("admin.dashboard.net")}
           value={t.rupees(Math.round((totals.revenue - totals.refunds) * 100) / 100)}
         />

@@ -6,7 +6,13 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import {
+  assertAccessible,
+  assertAccessibleWithoutScript,
+  openBrowser,
+  openHydrated,
+  signInBrowser,
+} from "@/tests/helpers/browser.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addToolkitWithLessons, buy } from "@/tests/fixtures/toolkits.ts";
 
@@ -70,16 +76,27 @@ Deno.test("the admin refunds a purchase; the buyer loses the lesson and sees the
   assertEquals((new TextDecoder().decode(pdf).match(/\/Type\s*\/Page[^s]/g) ?? []).length, 1);
   await mine.emulateMedia({ media: "screen" });
 
+  // The buyer asks for a refund on the receipt, with a reason; the receipt then says it was asked.
+  await mine.getByText("Ask for a refund").click();
+  await mine.getByLabel("Why? (optional)").fill("Bought the wrong toolkit");
+  await mine.getByRole("button", { name: "Send the request" }).click();
+  await mine.getByText(/Refund asked on/).waitFor();
+  await assertAccessible(mine, "receipt with a refund request");
+
   // The admin refunds it from the purchases table, after a dialog that shows the amount.
   const adminContext = await browser.newContext();
   await signInBrowser(adminContext, t.origin, admin);
   const page = await adminContext.newPage();
-  await openHydrated(page, `${t.origin}/admin/purchases`);
-  await page.getByRole("button", { name: "Paid (1)" }).click();
+  await openHydrated(page, `${t.origin}/admin/purchases?tab=asked`);
+  await page.getByRole("button", { name: "Refund asked (1)", pressed: true }).waitFor();
   const row = page.getByRole("row", { name: /Rohan Mehta/ });
+  const facts = await row.innerText();
+  assert(facts.includes("“Bought the wrong toolkit”") && facts.includes("paid today · 0 of 1 lesson done"), facts);
   await row.getByRole("button", { name: "Refund Rohan Mehta's purchase" }).click();
   const dialog = page.getByRole("dialog", { name: "Refund this payment?" });
-  assert((await dialog.innerText()).includes("Refund ₹799 to Rohan Mehta"));
+  const words = await dialog.innerText();
+  assert(words.includes("Refund ₹799 to Rohan Mehta") && words.includes("0 of 1 lesson done"), words);
+  assert(words.includes("The buyer sees this reason in the refund notification and e-mail."), words);
   await assertAccessible(page, "refund dialog");
   await dialog.getByLabel("Reason (optional)").fill("Asked within 7 days");
   await dialog.getByRole("button", { name: "Refund ₹799" }).click();
@@ -97,6 +114,9 @@ Deno.test("the admin refunds a purchase; the buyer loses the lesson and sees the
   await mine.getByText("You have no toolkits yet").waitFor();
   const history = await mine.getByRole("region", { name: "Payment history" }).innerText();
   assert(history.includes("Refunded") && history.includes("₹799 refunded on"), history);
+  assert(!history.includes("Ask for a refund"), history);
+  const told = await (await t.fetch("/api/me/notifications", { headers: buyer.headers })).json();
+  assert(told.notifications[0].body.includes("Why: Asked within 7 days"), told.notifications[0].body);
   await assertAccessible(mine, "my toolkits after the refund");
   await mine.screenshot({ path: `${SHOTS}/my-toolkits-refunded.png`, fullPage: true });
 
@@ -104,7 +124,8 @@ Deno.test("the admin refunds a purchase; the buyer loses the lesson and sees the
   await openHydrated(page, `${t.origin}/admin`);
   await page.getByRole("img", { name: /Revenue per day, last 30 days/ }).waitFor();
   await page.getByRole("img", { name: /Sign-ups per day/ }).waitFor();
-  assert((await page.getByRole("list", { name: "Totals" }).innerText()).includes("₹799"));
+  const totals = await page.getByRole("list", { name: "Totals" }).innerText();
+  assert(totals.includes("₹799") && totals.includes("Refunds asked\n0"), totals);
   await assertAccessible(page, "dashboard");
   await page.screenshot({ path: `${SHOTS}/dashboard.png`, fullPage: true });
 });
@@ -154,4 +175,44 @@ Deno.test("a learner completes the last lesson and opens their certificate; it p
   // "My toolkits" links the certificate.
   await openHydrated(page, `${t.origin}/toolkits/mine`);
   await page.getByRole("link", { name: "Certificate for Crack the Data Analyst Interview" }).waitFor();
+});
+
+Deno.test("on a 360 px phone in Hindi, without JavaScript, a buyer asks for a refund; the admin declines it with a note", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
+  const buyer = await createTestUser(t, "user", { name: "Rohan Mehta" });
+  const { toolkit } = await addToolkitWithLessons({ t, admin }, { ...TOOLKIT, lessons: ["Joins"] });
+  const { purchaseId } = await buy({ t, fake }, buyer, toolkit.id);
+  await using browser = await openBrowser();
+  const phone = { viewport: { width: 360, height: 740 } };
+
+  const buyerContext = await browser.newContext({ ...phone, javaScriptEnabled: false });
+  await signInBrowser(buyerContext, t.origin, buyer);
+  const mine = await buyerContext.newPage();
+  await mine.goto(`${t.origin}/toolkits/mine?lang=hi`);
+  await mine.getByText("रिफ़ंड माँगें").click();
+  await mine.getByLabel("क्यों? (ज़रूरी नहीं)").fill("गलत टूलकिट ले लिया");
+  await mine.getByRole("button", { name: "रिक्वेस्ट भेजें" }).click();
+  await mine.getByText(/को रिफ़ंड माँगा।/).waitFor();
+  assert(new URL(mine.url()).hash === `#purchase-${purchaseId}`, mine.url());
+  await assertAccessibleWithoutScript(mine, "my toolkits with a refund request, Hindi");
+  assert(await mine.evaluate(() => document.documentElement.scrollWidth <= innerWidth), "no sideways scroll at 360 px");
+
+  const adminContext = await browser.newContext(phone);
+  await signInBrowser(adminContext, t.origin, admin);
+  const page = await adminContext.newPage();
+  await openHydrated(page, `${t.origin}/admin/purchases?tab=asked`);
+  const row = page.getByRole("row", { name: /Rohan Mehta/ });
+  await row.getByRole("button", { name: "Decline request Rohan Mehta's purchase" }).click();
+  const dialog = page.getByRole("dialog", { name: "Decline this refund request?" });
+  await dialog.getByLabel("Note to the buyer (required)").fill("The lessons were all opened already");
+  await assertAccessible(page, "decline dialog");
+  await dialog.getByRole("button", { name: "Decline the request" }).click();
+  await page.getByRole("status").filter({ hasText: "Declined Rohan Mehta's refund request." }).waitFor();
+
+  await mine.goto(`${t.origin}/toolkits/mine?lang=hi`);
+  const history = await mine.getByRole("region", { name: "पेमेंट की हिस्ट्री" }).innerText();
+  assert(history.includes("रिफ़ंड रिक्वेस्ट मना हुई") && history.includes("The lessons were all opened already"), history);
+  assert(!history.includes("रिफ़ंड माँगें"), history);
 });

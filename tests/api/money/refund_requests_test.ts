@@ -3,7 +3,8 @@
  * it with the policy's facts, refunding answers it, declining tells the buyer the note.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestUser, postForm } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm } from "@/tests/helpers/app.ts";
+import { withDemoSeller } from "@/lib/demo/seller.ts";
 import { addLesson, addToolkit, buy, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
 import type { TestUser } from "@/tests/helpers/app.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
@@ -174,4 +175,18 @@ Deno.test("refund request: the receipt's and My toolkits' form works without Jav
   });
   assertEquals(again.status, 409);
   assert((await again.text()).includes("You have already asked for a refund of this purchase."));
+});
+
+Deno.test("/contact says 'the e-mail address below' only when one is set, in both languages; the demo sets one", async () => {
+  await using t = await createTestApp();
+  const contact = async (query = "") => await (await t.fetch(`/contact${query}`)).text();
+  const none = await contact();
+  assert(!none.includes("address below"), "no address promised");
+  assert(none.includes("has not published a contact address yet"), "it says there is none");
+  assert(none.includes("Ask for a refund"), "the refund way is named");
+  t.services.config.grievanceEmail = "support@demo.careers";
+  const set = await contact();
+  assert(set.includes("write to the e-mail address below") && set.includes("support@demo.careers"), "the address");
+  assert((await contact("?lang=hi")).includes("नीचे दिए ई-मेल पते पर"), "in Hindi too");
+  assertEquals(withDemoSeller({}).GRIEVANCE_EMAIL, "support@demo.careers");
 });

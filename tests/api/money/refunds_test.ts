@@ -323,18 +323,25 @@ Deno.test("a Hindi buyer gets the receipt and refund e-mails and notifications i
   assertEquals(refunded.subject, "Resume Toolkit का आपका रिफ़ंड");
   assert(refunded.text.includes("हमने Resume Toolkit के ₹500 रिफ़ंड कर दिए हैं।"), refunded.text);
   assert(refunded.text.includes("अब यह टूलकिट आपके लिए नहीं खुलेगा।"), refunded.text);
+  assert(refunded.text.includes("वजह: Asked within 7 days"), refunded.text);
   assert(!/Your |We refunded|Thank you/.test(receipt.text + refunded.text + refunded.html), "no English of ours");
   // The bell reads the person's language; the same notifications in English for an English page (`?lang=en`).
   const words = async (query = "") =>
     (await (await shop.t.fetch(`/api/me/notifications${query}`, { headers: buyer.headers })).json()).notifications
       .map((n: { title: string; body: string }) => [n.title, n.body]);
   assertEquals(await words(), [
-    ["रिफ़ंड भेज दिया गया", "Resume Toolkit के ₹500 आपको वापस भेजे जा रहे हैं। बैंक में आने में 5–7 कामकाजी दिन लगते हैं।"],
+    [
+      "रिफ़ंड भेज दिया गया",
+      "Resume Toolkit के ₹500 आपको वापस भेजे जा रहे हैं। बैंक में आने में 5–7 कामकाजी दिन लगते हैं। वजह: Asked within 7 days",
+    ],
     ["पेमेंट मिल गया", "Resume Toolkit के लिए आपका पेमेंट पक्का हो गया है। अब पढ़ाई शुरू करें!"],
     ["Payment received", "Your payment for Old Kit is confirmed. Happy learning!"],
   ]);
   assertEquals((await words("?lang=en")).slice(0, 2), [
-    ["Refund issued", "₹500 for Resume Toolkit is on its way back to you. Banks take 5–7 working days."],
+    [
+      "Refund issued",
+      "₹500 for Resume Toolkit is on its way back to you. Banks take 5–7 working days. Why: Asked within 7 days",
+    ],
     ["Payment received", "Your payment for Resume Toolkit is confirmed. Happy learning!"],
   ]);
 });

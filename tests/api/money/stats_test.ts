@@ -161,6 +161,7 @@ Deno.test("stats: admins only; days must be 7 to 365", async () => {
     "activeToolkits",
     "openInternships",
     "pendingOpportunities",
+    "refundRequests",
     "refunds",
     "revenue",
     "users",
@@ -180,6 +181,10 @@ Deno.test("stats: the demo's month has sign-ups and revenue on many days, equal 
   assert(daysWith("revenue") > 5, JSON.stringify(stats.days));
   assert(daysWith("refunds") >= 2, JSON.stringify(stats.days));
   assertEquals(stats.coupons.map((c) => c.code).sort(), ["FLAT100", "FREEPASS", "WELCOME20"]);
+  // One student asked for a refund the admin has not answered: the "Refunds asked" tile and the list's tab.
+  assertEquals(stats.totals.refundRequests, 1);
+  const asked = await (await t.fetch("/api/admin/purchases?refundRequest=open", { headers: admin.headers })).json();
+  assertEquals(asked.purchases.map((p: { user: { name: string } }) => p.user.name), ["Zara Sheikh"]);
   // Each day's figures are those of a recount of the records the demo wrote, and so is every counter.
   const counted = await recount(t.kv);
   const count = (date: string, field: string) => counted.get(JSON.stringify(["stats_days", date, field])) ?? 0;

@@ -52,7 +52,7 @@ Deno.test("POST /me/settings: while push is off its channels are left as they we
   const { channels } = await getSettings(t.kv, me.user.id);
   for (const [type, channel] of Object.entries(channels)) {
     assertEquals(channel.push, true, type);
-    assertEquals(channel.email, type === "purchase_paid" || type === "purchase_refunded", type);
+    assertEquals(channel.email, ["purchase_paid", "purchase_refunded", "refund_declined"].includes(type), type);
   }
 });
 
