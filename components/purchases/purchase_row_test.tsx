@@ -49,16 +49,18 @@ function purchase(): AdminPurchaseRow {
     couponCode: null,
     receiptNumber: null,
     receiptUrl: null,
+    refundRequest: null,
+    policy: null,
   };
 }
 
-/** The row's text in `lang`, tags taken out. */
-function rowText(lang: "en" | "hi"): string {
+/** The row of `p` (default `purchase()`) as text in `lang`, tags taken out. */
+function rowText(lang: "en" | "hi", p = purchase()): string {
   const html = renderToString(
     <TextContext.Provider value={translatorFor(lang)}>
       <table>
         <tbody>
-          <PurchaseRow p={purchase()} busy={false} onRefund={() => {}} />
+          <PurchaseRow p={p} busy={false} onRefund={() => {}} />
         </tbody>
       </table>
     </TextContext.Provider>,
@@ -88,4 +90,26 @@ Deno.test("an extra payment says in words why it is owed back, and its refund, i
   assert(hi.includes("अतिरिक्त पेमेंट ₹290, वापस देना है: ख़रीदार अपना अकाउंट डिलीट कर चुका था"), hi);
   assert(hi.includes("दो बार पेमेंट हुआ"), hi);
   assert(!/owed back|paid twice/.test(hi), hi);
+});
+
+Deno.test("a refund request shows its reason, the policy's facts and a warning past the policy, and can be declined", () => {
+  const asked = {
+    ...purchase(),
+    extraPayments: [],
+    refundRequest: { at: AT, reason: "Wrong toolkit", status: "open" as const, answeredAt: null, note: null },
+    policy: { daysSincePaid: 9, lessonsCompleted: 4, lessonsTotal: 4, certificateIssued: true, pastPolicy: true },
+  };
+  const en = rowText("en", asked).replace(/\n+/g, " ");
+  for (
+    const words of [
+      "Refund asked 20 Nov 2026:  “Wrong toolkit”",
+      "paid 9 days ago · 4 of 4 lessons done · certificate issued",
+      "Past the refund policy (7 days, at most two lessons). You may still refund.",
+      "Decline request",
+    ]
+  ) assert(en.includes(words), `${words}\n${en}`);
+  const within = rowText("en", { ...asked, policy: { ...asked.policy, daysSincePaid: 1, pastPolicy: false } });
+  assert(!within.includes("Past the refund policy"), within);
+  const hi = rowText("hi", asked);
+  assert(hi.includes("रिफ़ंड पॉलिसी से बाहर") && hi.includes("4 में से 4 लेसन पूरे"), hi);
 });
