@@ -106,10 +106,11 @@ Deno.test("the admin refunds a purchase; the buyer loses the lesson and sees the
   await assertAccessible(page, "admin purchases");
   assertEquals(fake.refunds.map((r) => [r.amount, r.notes.reason]), [[79900, "Asked within 7 days"]]);
 
-  // The buyer: the lesson is locked again, and "My toolkits" shows the refund.
+  // The buyer: the lesson is locked again (its old link says why), and "My toolkits" shows the refund.
   const lesson = await buyerContext.newPage();
   await lesson.goto(`${t.origin}/toolkits/${toolkit.id}/learn/${items[0].id}`);
-  await lesson.waitForURL(`${t.origin}/toolkits/${toolkit.id}`);
+  await lesson.waitForURL(`${t.origin}/toolkits/${toolkit.id}?ended=refund`);
+  await lesson.getByText("Your access ended with the refund").waitFor();
   await openHydrated(mine, `${t.origin}/toolkits/mine`);
   await mine.getByText("You have no toolkits yet").waitFor();
   const history = await mine.getByRole("region", { name: "Payment history" }).innerText();

@@ -4,7 +4,8 @@
  * signed-in visitor who has not bought it, "Keep offline" for one who has. Locked lesson bodies never reach the page
  * (`toolkitDetail` withholds them). The page's CSP adds Razorpay Checkout.js, and only here.
  * With `SELLER_GSTIN` set and the buyer's state unknown, the checkout asks for it
- * (docs/decisions.md, Money operations, "Place of supply").
+ * (docs/decisions.md, Money operations, "Place of supply"). `?ended=refund` (a former buyer's old lesson link) says
+ * the access ended with the refund.
  *
  * `POST /toolkits/{id}` is the buy and coupon forms without JavaScript: the fields `buyerState`, `couponCode` and
  * `apply` (the coupon form's, which does not ask the state yet), the
@@ -181,6 +182,9 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
             </p>
             {!toolkit.isActive && (
               <Notice kind="info" title={t("toolkits.page.draftTitle")}>{t("toolkits.page.draftText")}</Notice>
+            )}
+            {!hasPurchased && url.searchParams.get("ended") === "refund" && (
+              <Notice kind="info" title={t("toolkits.page.refundedTitle")}>{t("toolkits.page.refundedText")}</Notice>
             )}
           </header>
 

@@ -190,3 +190,21 @@ Deno.test("/contact says 'the e-mail address below' only when one is set, in bot
   assert((await contact("?lang=hi")).includes("नीचे दिए ई-मेल पते पर"), "in Hindi too");
   assertEquals(withDemoSeller({}).GRIEVANCE_EMAIL, "support@demo.careers");
 });
+
+Deno.test("after a refund, an old lesson link opens the sales page saying the access ended with the refund", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const stranger = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const lesson = await addLesson(shop, kit.id);
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  const open = (who: TestUser) =>
+    shop.t.fetch(`/toolkits/${kit.id}/learn/${lesson.id}`, { headers: who.headers, redirect: "manual" });
+  assertEquals((await open(buyer)).status, 200);
+  assertEquals((await open(stranger)).headers.get("location"), `/toolkits/${kit.id}`);
+  assertEquals((await refund(shop, purchaseId)).status, 200);
+  const moved = await open(buyer);
+  assertEquals(moved.headers.get("location"), `/toolkits/${kit.id}?ended=refund`);
+  const page = await (await shop.t.fetch(moved.headers.get("location")!, { headers: buyer.headers })).text();
+  assert(page.includes("Your access ended with the refund"), "it says why");
+});

@@ -1,6 +1,7 @@
 /**
  * `/toolkits/{id}/learn/{itemId}`: the lesson viewer. Buyers and admins read every lesson, anyone
- * a preview lesson; others are sent to the toolkit page (a guest signs in first). The article
+ * a preview lesson; others are sent to the toolkit page (a guest signs in first; a former buyer whose purchase was
+ * refunded with `?ended=refund`, so the page says the access ended with the refund). The article
  * HTML was sanitized when it was written; a video plays from its CDN (the page's CSP allows https
  * media) or its YouTube/Vimeo embed. The lesson list, previous/next and, for buyers, the
  * progress bar with "Mark as complete" and "Keep offline"; for anyone else, a free preview ends with the way to buy
@@ -25,6 +26,7 @@ import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { documentCsp, LESSON_CSP } from "@/lib/platform/csp.ts";
 import { recordProgress, type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
 import { canReadLesson } from "@/lib/toolkits/policy.ts";
+import { listPurchaseRecords } from "@/lib/purchases/purchases.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -50,7 +52,11 @@ export const handler = define.handlers<LessonData>({
     const item = detail.contentItems[index];
     if (!canReadLesson(viewer, detail.hasPurchased, item)) {
       if (!viewer) throw new UnauthenticatedError();
-      return new Response(null, { status: 302, headers: { location: `/toolkits/${detail.toolkit.id}` } });
+      // A lesson link kept from before a refund says why it now opens the sales page.
+      const refunded = (await listPurchaseRecords(kv, viewer.id))
+        .some((p) => p.toolkitId === detail.toolkit.id && p.paymentStatus === "refunded");
+      const page = `/toolkits/${detail.toolkit.id}${refunded ? "?ended=refund" : ""}`;
+      return new Response(null, { status: 302, headers: { location: page } });
     }
     const certificate = viewer && detail.hasPurchased ? await certificateOf(kv, viewer.id, detail.toolkit.id) : null;
     const certificateUrl = certificate ? certificatePath(certificate.id) : null;
