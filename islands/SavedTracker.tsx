@@ -6,7 +6,7 @@
  * "closes in N days" warning, a status select and a note that are saved in place (`PUT /api/me/saved/{kind}/{id}`),
  * and a remove button (`DELETE`). Outcomes are announced in a live region. Without JavaScript each item is a plain form
  * posting to `/me/tracker` ("Save" sends the status and the note, "Remove" removes it; docs/decisions.md, Islands,
- * "Forms work without JavaScript").
+ * "Forms work without JavaScript"), and the line above the board says so until the island hydrates.
  */
 import { useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
@@ -203,6 +203,7 @@ export default function SavedTracker({ items: initial, totals: initialTotals, mo
 
   return (
     <div>
+      <p class="text-sm text-slate-700">{t(hydrated ? "me.tracker.savedLead" : "me.tracker.savedLeadPlain")}</p>
       <p role="status" class="min-h-6 text-sm text-slate-800">{message}</p>
       {STATUSES.every((status) => totals[status] === 0)
         ? (

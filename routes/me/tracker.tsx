@@ -8,8 +8,9 @@
  * `POST /me/tracker` is the tracker and every "Save" button without JavaScript (docs/decisions.md, Islands, "Forms
  * work without JavaScript"): `intent=save` with `kind`, `id` and `save` (`1` saves, `0` removes) as
  * `PUT`/`DELETE /api/me/saved/{kind}/{id}`; `intent=update` with `status` and `note`; `intent=remove`. Each answers
- * 303 to the tracker, which says what was done (`?done=saved|removed|updated`); a refusal (400, 404) renders the
- * tracker again with the sentence. A guest is sent to sign in.
+ * 303 to the tracker, which says what was done (`?done=saved|removed|updated`, or `applied` when the internship saved
+ * is one the person applied to here, which shows among the applications); a refusal (400, 404) renders the tracker
+ * again with the sentence. A guest is sent to sign in.
  *
  * Each status shows its newest `TRACKER_PAGE` items; `?show-{status}=N` shows N of that status (a multiple of
  * `TRACKER_PAGE` up to 500; another value counts as the default), which each group's "Show more" link asks for. Only
@@ -37,7 +38,7 @@ import {
   unsaveItem,
 } from "@/lib/saved/saved.ts";
 import { trackerItemOf } from "@/lib/browser/tracker.ts";
-import { type MyApplication, myApplications } from "@/lib/applications/applications.ts";
+import { applicationTo, type MyApplication, myApplications } from "@/lib/applications/applications.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
@@ -75,6 +76,7 @@ const DONE: Record<string, MessageKey> = {
   saved: "me.tracker.done.saved",
   removed: "me.tracker.done.removed",
   updated: "me.tracker.done.updated",
+  applied: "me.tracker.done.applied",
 };
 
 const FIELDS = ["intent", "kind", "id", "save", "status", "note"] as const;
@@ -137,7 +139,9 @@ export const handler = define.handlers<Data>({
       }
       if (form.intent === "save") {
         await saveItem(kv, { ...ref, change: { note: undefined } });
-        return seeOther(`/me/tracker?done=saved#tracker-${form.kind}-${form.id}`);
+        const sent = form.kind === "internships" &&
+          await applicationTo(kv, { userId: user.id, internshipId: form.id });
+        return seeOther(sent ? "/me/tracker?done=applied" : `/me/tracker?done=saved#tracker-${form.kind}-${form.id}`);
       }
       const change = SavedChangeSchema.safeParse({ status: form.status || undefined, note: form.note });
       if (!change.success) {
@@ -164,7 +168,6 @@ export default define.page<Data>(function TrackerPage({ data, url }) {
       <p class="mt-2 text-slate-700">{t("me.tracker.lead")}</p>
       <MyApplications applications={data.applications} now={data.now} changed={url.searchParams.get("changed")} />
       <h2 class="mt-8 text-xl font-semibold text-slate-900">{t("me.tracker.saved")}</h2>
-      <p class="mt-1 text-sm text-slate-700">{t("me.tracker.savedLead")}</p>
       {(data.error || done) && (
         <div class="mt-4">
           {data.error ? <Notice kind="error">{data.error}</Notice> : <Notice kind="success">{done}</Notice>}

@@ -168,7 +168,7 @@ Deno.test("without JavaScript Save puts an internship on the tracker, where stat
   await page.goto(`${t.origin}/internships/${internship.id}`);
   await page.getByRole("button", { name: "Save Robotics Intern" }).click();
   await page.waitForURL((u) => u.pathname === "/me/tracker" && u.searchParams.get("done") === "saved");
-  await page.getByText("Saved to your tracker.").waitFor();
+  await page.getByText("Saved to My applications.").waitFor();
   assertEquals((await savedRecordsOf(t.kv, student.user.id)).map((r) => [r.id, r.status]), [[internship.id, "saved"]]);
 
   const item = page.locator(`#tracker-internships-${internship.id}`);
@@ -182,7 +182,7 @@ Deno.test("without JavaScript Save puts an internship on the tracker, where stat
 
   await page.locator(`#tracker-internships-${internship.id}`).getByRole("button", { name: "Remove Robotics Intern" })
     .click();
-  await page.getByText("Removed from your tracker.").waitFor();
+  await page.getByText("Removed from My applications.").waitFor();
   assertEquals(await savedRecordsOf(t.kv, student.user.id), []);
 });
 

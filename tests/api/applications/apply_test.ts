@@ -383,3 +383,23 @@ Deno.test("the internship page says Applied on …; the apply form works without
   assert(listing.includes("You withdrew your application on"), "nor on its page");
   assert(!/>✓ Applied on /.test(listing), "which does not say Applied on");
 });
+
+Deno.test("Save without JavaScript on an internship applied to says it is under Sent here, in Hindi too", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const student = await applicant(t);
+  await applyTo(t, student, internship);
+  const save = { intent: "save", kind: "internships", id: internship.id, save: "1" };
+  const saved = await postForm(t, student, "/me/tracker", save);
+  assertEquals([saved.status, saved.headers.get("location")], [303, "/me/tracker?done=applied"]);
+  const tracker = await (await t.fetch("/me/tracker?done=applied", { headers: student.headers })).text();
+  assert(tracker.includes("You applied to this internship here, so it is under “Sent here” above"), tracker);
+  assert(!/>\s*Saved to My applications\.\s*</.test(tracker), "not told it was saved to a board that leaves it out");
+  assert(tracker.includes("Change a status or a note, then press “Save”."), "the hint before the island hydrates");
+  const hindi = await (await t.fetch("/me/tracker?done=applied&lang=hi", { headers: student.headers })).text();
+  assert(hindi.includes("इसलिए यह ऊपर “यहाँ भेजे गए आवेदन” में है"), "in Hindi");
+  const other = await platformInternship(t, member, { title: "Not applied" });
+  const plain = await postForm(t, student, "/me/tracker", { ...save, id: other.id });
+  assertEquals(plain.headers.get("location"), `/me/tracker?done=saved#tracker-internships-${other.id}`);
+});
