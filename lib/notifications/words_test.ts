@@ -15,6 +15,7 @@ Deno.test("report notices in both languages: a comment is never quoted to its re
     words: { name: "Buy followers!" },
     action: "hide",
     note: null,
+    url: "/ungatekeep/p#comment-c",
   });
   assert(!JSON.stringify(resolved).includes("Buy followers"), "a comment is not quoted to its reporter, even unshown");
   assertEquals(words(resolved, en), {
@@ -31,6 +32,7 @@ Deno.test("report notices in both languages: a comment is never quoted to its re
     words: { name: "Fake Corp" },
     action: "hide",
     note: null,
+    url: "/organizations/fake-corp",
   });
   assertEquals(
     words(unverified, en).body,
@@ -67,6 +69,7 @@ Deno.test("a reported internship is worded with its organization in the reader's
     words: listing,
     action: "dismiss",
     note: null,
+    url: "/internships/i",
   });
   assertEquals(
     words(dismissed, en).body,
@@ -110,6 +113,27 @@ Deno.test("a reported internship is worded with its organization in the reader's
     },
   };
   assertEquals(notificationWords(stored, hi), { title: stored.title, body: stored.body });
+});
+
+Deno.test("a reporter's notice links to the reported page while it stands, never to the notifications page", () => {
+  const notice = (kind: "internship" | "opportunity" | "post", action: "dismiss" | "hide" | "delete") =>
+    resolvedNotification({ userId: "u", kind, words: { name: "X" }, action, note: null, url: `/${kind}/x` });
+  assertEquals(notice("internship", "hide").url, "/internship/x", "a hidden listing's page says an admin hid it");
+  assertEquals(notice("internship", "delete").url, "/internships", "a deleted one's page is gone");
+  assertEquals(notice("post", "hide").url, "/ungatekeep", "an unpublished post's page is gone");
+  assertEquals(notice("post", "dismiss").url, "/post/x");
+  // An opportunity has no deletion: "delete" hides it, and its reporter and owner read what its page says.
+  const opportunity = notice("opportunity", "delete");
+  assertEquals(opportunity.url, "/opportunity/x");
+  assert(words(opportunity, en).body.endsWith("and hid it: students no longer see it."), words(opportunity, en).body);
+  const owner = removedNotification({
+    userId: "u",
+    kind: "opportunity",
+    words: { name: "X" },
+    action: "delete",
+    note: null,
+  });
+  assertEquals(words(owner, en).title, "Your opportunity was hidden");
 });
 
 Deno.test("a listing's review notice in both languages, the admin's note only when written", () => {

@@ -17,20 +17,51 @@ function targetValues(kind: ReportKind, words: Target["words"]) {
   return { what, title: words.name, organization: words.organization ?? "" };
 }
 
+/** Where a notice about each kind of reported thing links once its page is gone: the list of its kind, or home. */
+const LIST_PAGES: Record<ReportKind, string> = {
+  internship: "/internships",
+  opportunity: "/opportunities",
+  organization: "/",
+  post: "/ungatekeep",
+  comment: "/ungatekeep",
+};
+
+/**
+ * What `action` did to a `kind`, as notices word it: an opportunity has no deletion, so `delete` hides it (rejected),
+ * and its notices say what its page then says: an admin hid it.
+ */
+function effectOf(kind: ReportKind, action: ResolveAction): ResolveAction {
+  return kind === "opportunity" && action === "delete" ? "hide" : action;
+}
+
+/**
+ * Where a reporter's notice links: the reported thing's page `url` while that page still stands (kept, an organization
+ * without its badge, a hidden listing's page saying an admin hid it, the post a comment was under), else the list of
+ * its kind; never the notifications page the notice is read on.
+ */
+function reporterLink(kind: ReportKind, action: ResolveAction, url: string | null): string {
+  const stands = action === "dismiss" || kind === "organization" || kind === "comment" ||
+    (action === "hide" && (kind === "internship" || kind === "opportunity"));
+  return (stands && url) || LIST_PAGES[kind];
+}
+
 /**
  * The notification telling a reporter what was done about the `kind` made of `words` (a comment is never quoted to
- * them). An organization "hidden" keeps its page and loses its verified badge, so its reporter reads that
- * (`action` value `unverify`), not that students no longer see it.
+ * them), linking to its page at `url` (null: it has none) while that stands. An organization "hidden" keeps its page
+ * and loses its verified badge, so its reporter reads that (`action` value `unverify`), not that students no longer
+ * see it.
  */
 export function resolvedNotification(
-  { userId, kind, words, action, note }: {
+  { userId, kind, words, action: asked, note, url }: {
     userId: string;
     kind: ReportKind;
     words: Target["words"];
     action: ResolveAction;
     note: string | null;
+    url: string | null;
   },
 ): NotificationInput {
+  const action = effectOf(kind, asked);
   return {
     userId,
     type: "report_resolved",
@@ -47,7 +78,7 @@ export function resolvedNotification(
         },
       },
     },
-    url: "/me/notifications",
+    url: reporterLink(kind, action, url),
   };
 }
 
@@ -61,7 +92,13 @@ export function removedNotification(
     note: string | null;
   },
 ): NotificationInput {
-  const values = { kind, action, ...targetValues(kind, words), hasNote: note ? "yes" : "no", note: note ?? "" };
+  const values = {
+    kind,
+    action: effectOf(kind, action),
+    ...targetValues(kind, words),
+    hasNote: note ? "yes" : "no",
+    note: note ?? "",
+  };
   return {
     userId,
     type: "content_removed",

@@ -353,7 +353,14 @@ export async function resolveTarget(
           op.delete(openKey(report.userId, kind, targetId));
           addNotification(
             op,
-            resolvedNotification({ userId: report.userId, kind, words, action: body.action, note: body.note }),
+            resolvedNotification({
+              userId: report.userId,
+              kind,
+              words,
+              action: body.action,
+              note: body.note,
+              url: target?.url ?? null,
+            }),
           );
         }
         next = {

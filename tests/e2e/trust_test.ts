@@ -81,7 +81,7 @@ Deno.test("a student reports a listing on a phone without JavaScript; the admin 
   const gone = await phone.goto(`${t.origin}/internships/${listing.id}`);
   assertEquals(gone?.status(), 410, "the hidden listing is gone for the student");
   assert(
-    await phone.getByRole("heading", { name: "This listing was removed by an admin" }).isVisible(),
+    await phone.getByRole("heading", { name: "An admin hid this listing" }).isVisible(),
     "and says why",
   );
 });
