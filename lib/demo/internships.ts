@@ -1,14 +1,15 @@
 /**
  * Demo internships for `deno task seed`: 360 generated listings (fixed seed, so ids repeat and
  * a second run adds nothing) owned by the demo admin, the demo member and two recruiter
- * members created here (without passwords: they only own listings).
+ * members created here (without passwords: they only own listings). Their names are names alone: a listing's page adds
+ * the poster's role in the reader's language.
  */
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
 import { createUser, getUserByEmail, type User } from "@/lib/users/users.ts";
 
 const RECRUITERS = [
-  { name: "Kavya Nair (Recruiter)", email: "kavya.recruiter@demo.careers" },
-  { name: "Imran Qureshi (Recruiter)", email: "imran.recruiter@demo.careers" },
+  { name: "Kavya Nair", email: "kavya.recruiter@demo.careers" },
+  { name: "Imran Qureshi", email: "imran.recruiter@demo.careers" },
 ];
 
 /** Number of demo internships. */

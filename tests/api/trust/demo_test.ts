@@ -19,6 +19,8 @@ Deno.test("the demo links every internship, verifies one organization, leaves ot
   await seedDemoData(kv);
   await seedDemoData(kv);
   const admin = (await getUserByEmail(kv, "admin@demo.careers"))!;
+  const recruiter = (await getUserByEmail(kv, "imran.recruiter@demo.careers"))!;
+  assertEquals(recruiter.name, "Imran Qureshi", "a name alone: the listing adds its role in the reader's language");
   const all = await listInternships(kv, {
     query: InternshipQuerySchema.parse({ limit: "100", includeInactive: "true", includeClosed: "true" }),
     viewer: admin,
