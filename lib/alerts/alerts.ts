@@ -54,7 +54,10 @@ export interface AlertRecord extends Alert, Claimable {
 }
 
 const text = (max: number) => z.string().trim().max(max);
-const stipend = z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)]);
+/** A stipend filter in rupees: a number, or digits as a query string carries it. */
+const stipend = z.union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/).transform(Number)], {
+  error: "fields.rupees",
+});
 
 /** The filters an internship alert may hold: the list's, by their query-string names. */
 const InternshipAlertQuery = z.strictObject({

@@ -77,9 +77,22 @@ Deno.test("a refused alert form comes back with the filters as sent and the prob
   });
   assertEquals(res.status, 400);
   const page = htmlDocument(await res.text());
-  assert(page.getElementById(`${base}-minStipend-error`)?.textContent, "the stipend's problem at the stipend");
+  assertEquals(
+    page.getElementById(`${base}-minStipend-error`)?.textContent,
+    "Enter rupees as a number, like 10000.",
+    "the stipend's problem at the stipend, saying what to type",
+  );
   assertEquals(page.getElementById(`${base}-search`)?.getAttribute("value"), "design", "what was sent is kept");
   assertEquals((await listAlerts(t.kv, student.user.id))[0].query, { search: "data" }, "nothing saved");
+  const hindi = await postForm(t, student, "/me/alerts?lang=hi", {
+    id: alert.id,
+    intent: "filters",
+    [`${base}-minStipend`]: "abc",
+  });
+  assertEquals(
+    htmlDocument(await hindi.text()).getElementById(`${base}-minStipend-error`)?.textContent,
+    "रुपये अंकों में लिखें, जैसे 10000।",
+  );
 
   const foreign = await postForm(t, other, "/me/alerts", { id: alert.id, intent: "pause" });
   assertEquals(foreign.status, 404);
