@@ -8,12 +8,15 @@ import type { Translate } from "@/lib/i18n/translator.ts";
 
 /** Below this many applications the answer figures say nothing (they are null). */
 const MIN_APPLICATIONS = 5;
+/** Days an application must be old to count toward the answer figures (`MATURE_DAYS` of the track record). */
+const MATURE_DAYS = 7;
 /** Below this many stipend answers the reports are not shown (they are all 0). */
 const MIN_STIPEND_ANSWERS = 3;
 
 /**
  * The sentences of `name`'s track record in `t`'s language: "Answers 80 % of applicants within 14 days", "Stipend paid
- * as listed: 9 of 10 interns", "12 internships posted here", or, before any figures exist, what the record will show.
+ * as listed: 9 of 10 interns", "12 internships posted here", or, before any figures exist, what the record waits for
+ * (applications old enough, interns' answers), which holds whether or not anyone applied yet.
  */
 export function trackRecord(t: Translate, name: string, stats: OrganizationStats): string[] {
   const sentences: string[] = [];
@@ -29,7 +32,10 @@ export function trackRecord(t: Translate, name: string, stats: OrganizationStats
   const { yes, partly, no } = stats.stipendReports;
   const answers = yes + partly + no;
   if (answers >= MIN_STIPEND_ANSWERS) sentences.push(t("trust.record.stipend", { yes, answers }));
-  if (sentences.length === 0) sentences.push(t("trust.record.none", { name }));
+  if (sentences.length === 0) {
+    const waits = { applications: MIN_APPLICATIONS, days: MATURE_DAYS, interns: MIN_STIPEND_ANSWERS };
+    sentences.push(t("trust.record.none", { name, ...waits }));
+  }
   sentences.push(t("trust.record.posted", { count: stats.internships }));
   return sentences;
 }
