@@ -1,7 +1,8 @@
 /**
  * The admin's toolkit form (docs/api.md, Toolkits; docs/decisions.md, Toolkits and payments): creates a toolkit
  * (`POST /api/admin/toolkits`, then on to its editor) or saves one (`PUT /api/admin/toolkits/{id}`),
- * including the active switch and the Sale badge. Prices in rupees; highlights one per line.
+ * including the active switch and the Sale badge (an inactive toolkit's form says students cannot see it yet and how to
+ * publish it). Prices in rupees; highlights one per line.
  * An original price below the price and an http video are refused at their fields; odd values
  * (a free toolkit, a very high price, an original price equal to the price) are pointed out.
  */
@@ -80,6 +81,8 @@ function Form({ toolkit }: { toolkit?: ToolkitFormValues }) {
   const [isActive, setActive] = useState(toolkit?.isActive ?? false);
   const [sale, setSale] = useState(toolkit?.showSaleBadge === true);
   const [saved, setSaved] = useState("");
+  /** Whether the toolkit as last saved is active: until it is, students cannot see it. */
+  const [live, setLive] = useState(toolkit?.isActive ?? false);
   const form = useFormSubmit(FIELDS, { leaves: !toolkit });
   const set = (field: Field) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
   const bind = (field: Field) => form.textField(field, values[field], set(field));
@@ -134,8 +137,10 @@ function Form({ toolkit }: { toolkit?: ToolkitFormValues }) {
     });
     if (!result) return;
     if (!result.ok) form.showFailure(result);
-    else if (toolkit?.id) setSaved(t("admin.toolkitForm.saved"));
-    else location.assign(`/admin/toolkits/${result.data.id}`);
+    else if (toolkit?.id) {
+      setSaved(t("admin.toolkitForm.saved"));
+      setLive(result.data.isActive);
+    } else location.assign(`/admin/toolkits/${result.data.id}?created=1`);
   };
 
   const price = Number(values.price);
@@ -147,6 +152,9 @@ function Form({ toolkit }: { toolkit?: ToolkitFormValues }) {
     <form ref={form.form} onSubmit={onSubmit} noValidate class="space-y-4">
       {form.formError && <Notice kind="error" title={t("admin.toolkitForm.notSaved")}>{form.formError}</Notice>}
       {saved && <Notice kind="success">{saved}</Notice>}
+      {toolkit?.id && !live && (
+        <Notice kind="info" title={t("admin.toolkitForm.draftTitle")}>{t("admin.toolkitForm.draftText")}</Notice>
+      )}
       <TextField label={t("admin.toolkitForm.title")} maxLength={200} required {...bind("title")} />
       <TextAreaField
         id="description"

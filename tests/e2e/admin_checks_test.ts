@@ -32,8 +32,13 @@ Deno.test("admin forms refuse what cannot work, point out odd values and keep fo
   await page.getByLabel("Original price (₹, optional)").fill("999");
   await page.getByLabel("Promo video URL (optional)").fill("https://videos.example.com/promo.mp4");
   await page.getByRole("button", { name: "Create toolkit" }).click();
-  await page.waitForURL(/\/admin\/toolkits\/[0-9a-f-]{36}$/);
+  await page.waitForURL(/\/admin\/toolkits\/[0-9a-f-]{36}\?created=1$/);
   await hydrated(page);
+  await page.getByText("Students can't see this toolkit yet").waitFor();
+  await page.getByLabel("Active (shown in the marketplace)").check();
+  await page.getByRole("button", { name: "Save toolkit" }).click();
+  await page.getByText("The toolkit was saved.").waitFor();
+  assert(!await page.getByText("Students can't see this toolkit yet").isVisible(), "gone once saved active");
 
   for (const title of ["One", "Two", "Three"]) {
     await page.getByLabel("Lesson title").last().fill(title);

@@ -48,9 +48,11 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
   await adminPage.getByLabel("Highlights (one per line)").fill("Mock questions\nSalary talk");
   await adminPage.getByLabel("Active (shown in the marketplace)").check();
   await adminPage.getByRole("button", { name: "Create toolkit" }).click();
-  await adminPage.waitForURL(/\/admin\/toolkits\/[0-9a-f-]{36}$/);
+  await adminPage.waitForURL(/\/admin\/toolkits\/[0-9a-f-]{36}\?created=1$/);
   await hydrated(adminPage);
-  const toolkitId = adminPage.url().split("/").at(-1)!;
+  await adminPage.getByText("“Interview Playbook” is created. Add its lessons below.").waitFor();
+  assert(!await adminPage.getByText("Students can't see this toolkit yet").isVisible(), "it was created active");
+  const toolkitId = new URL(adminPage.url()).pathname.split("/").at(-1)!;
   for (const [title, body] of [["Welcome", "<p>Hello learner</p>"], ["Deep dive", "<p>The deep part</p>"]]) {
     await adminPage.getByLabel("Lesson title").last().fill(title);
     await adminPage.getByLabel("Article (HTML)").last().fill(body);

@@ -1,6 +1,10 @@
-/** `/admin/toolkits/{id}`: the toolkit editor, its fields and its lessons (admins only). Unknown ids render the 404 page. */
+/**
+ * `/admin/toolkits/{id}`: the toolkit editor, its fields and its lessons (admins only). Unknown ids render the 404 page.
+ * `?created=1` (where creating a toolkit leads) says it was created and that its lessons come next.
+ */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
+import { Notice } from "@/components/forms.tsx";
 import LessonManager, { LESSON_MANAGER_TEXT } from "@/islands/LessonManager.tsx";
 import ToolkitForm, { TOOLKIT_FORM_TEXT } from "@/islands/ToolkitForm.tsx";
 import { type ContentItem, listContentItems, readToolkit, type Toolkit } from "@/lib/toolkits/catalog.ts";
@@ -19,7 +23,7 @@ export const handler = define.handlers<EditorData>({
   },
 });
 
-export default define.page<EditorData>(function ToolkitEditorPage({ data: { toolkit, lessons } }) {
+export default define.page<EditorData>(function ToolkitEditorPage({ data: { toolkit, lessons }, url }) {
   const t = useT();
   return (
     <section aria-labelledby="page-title" class="max-w-3xl space-y-8">
@@ -31,6 +35,9 @@ export default define.page<EditorData>(function ToolkitEditorPage({ data: { tool
         </a>
       </div>
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{toolkit.title}</h1>
+      {url.searchParams.get("created") === "1" && (
+        <Notice kind="success">{t("admin.toolkits.created", { title: toolkit.title })}</Notice>
+      )}
       <ToolkitForm toolkit={toolkit} text={t.island(TOOLKIT_FORM_TEXT)} />
       <section aria-labelledby="lessons-heading" class="space-y-4">
         <h2 id="lessons-heading" class="text-2xl font-semibold text-slate-900">{t("admin.toolkits.lessons")}</h2>

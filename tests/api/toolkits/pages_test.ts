@@ -185,3 +185,20 @@ Deno.test("admin toolkit pages: admins only; the editor of an unknown toolkit is
     404,
   );
 });
+
+Deno.test("a new toolkit's editor says it was created and, while inactive, that students cannot see it yet", async () => {
+  await using shop = await openShop();
+  const kit = await addToolkit(shop, { isActive: false, title: "Draft Kit" });
+  const editor = async (query: string) =>
+    await (await shop.t.fetch(`/admin/toolkits/${kit.id}${query}`, { headers: shop.admin.headers })).text();
+  const created = await editor("?created=1");
+  assert(created.includes("“Draft Kit” is created. Add its lessons below."), "the created notice");
+  const shown = />Students can(&#39;|')t see this toolkit yet</;
+  assert(shown.test(created), "the inactive notice is rendered, not only among the island's words");
+  const hindi = await editor("?created=1&lang=hi");
+  assert(hindi.includes("“Draft Kit” बन गया। नीचे इसके लेसन जोड़ें।") && hindi.includes("छात्र अभी यह टूलकिट नहीं देख सकते"));
+  assert(!(await editor("")).includes("is created."), "only where creating it leads");
+  const active = await addToolkit(shop, { title: "Live Kit" });
+  const live = await (await shop.t.fetch(`/admin/toolkits/${active.id}`, { headers: shop.admin.headers })).text();
+  assert(!shown.test(live), "an active toolkit says nothing of the kind");
+});
