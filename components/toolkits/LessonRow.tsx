@@ -45,7 +45,7 @@ export function LessonRow({ lesson, index, lessons }: { lesson: Lesson; index: n
             {t.rich("admin.lessons.down", { title })}
           </button>
           <button type="button" class={SECONDARY_BUTTON} disabled={busy} onClick={() => lessons.togglePreview(lesson)}>
-            {t.rich(lesson.isPreview ? "admin.lessons.lock" : "admin.lessons.makePreview", { title })}
+            {t.rich(lesson.isPreview ? "admin.lessons.removePreview" : "admin.lessons.makePreview", { title })}
           </button>
           <button type="button" class={SECONDARY_BUTTON} disabled={busy} onClick={() => lessons.edit(lesson)}>
             {t.rich("admin.lessons.edit", { title })}

@@ -4,12 +4,12 @@
  */
 
 /**
- * The most bytes an article body may take in its lesson's KV value, as `valueBytes` counts them (two bytes a UTF-16
- * unit, whatever the script): one value holds 64 KiB, and the rest of the lesson record has the remainder.
+ * The longest article body in characters (UTF-16 units, before sanitizing), a round number a form can state: one KV
+ * value holds 64 KiB, and the rest of the lesson record has what `ARTICLE_MAX_BYTES` leaves.
  */
-export const ARTICLE_MAX_BYTES = 60_000;
+export const ARTICLE_MAX = 30_000;
 /**
- * The longest article body in characters (UTF-16 units, before sanitizing): the most `ARTICLE_MAX_BYTES` admits, once
- * `valueBytes` adds a string's 8-byte header.
+ * The most bytes an article body may take in its lesson's KV value, as `valueBytes` counts them: `ARTICLE_MAX`
+ * characters at two bytes each (whatever the script) and a string's 8-byte header.
  */
-export const ARTICLE_MAX = 29_996;
+export const ARTICLE_MAX_BYTES = ARTICLE_MAX * 2 + 8;

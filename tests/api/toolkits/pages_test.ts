@@ -202,3 +202,17 @@ Deno.test("a new toolkit's editor says it was created and, while inactive, that 
   const live = await (await shop.t.fetch(`/admin/toolkits/${active.id}`, { headers: shop.admin.headers })).text();
   assert(!shown.test(live), "an active toolkit says nothing of the kind");
 });
+
+Deno.test("the lesson form states a round limit, and the preview switch reads as one pair, in both languages", async () => {
+  await using shop = await openShop();
+  const kit = await addToolkit(shop);
+  await addLesson(shop, kit.id, { title: "Free one", content: "<p>Hi</p>", isPreview: true });
+  await addLesson(shop, kit.id, { title: "Paid one", content: "<p>Hi</p>" });
+  const editor = async (lang: string) =>
+    await (await shop.t.fetch(`/admin/toolkits/${kit.id}?lang=${lang}`, { headers: shop.admin.headers })).text();
+  const [en, hi] = [await editor("en"), await editor("hi")];
+  assert(en.includes("At most 30,000 characters."), "a round limit");
+  assert(hi.includes("ज़्यादा से ज़्यादा 30,000 अक्षर।"), "a round limit in Hindi");
+  assert(/>Remove preview</.test(en) && />Make preview</.test(en), "one verb pair in English");
+  assert(/>प्रीव्यू हटाएँ</.test(hi) && />प्रीव्यू बनाएँ</.test(hi), "and in Hindi");
+});
