@@ -67,6 +67,10 @@ Deno.test("every admin page renders in English and in Hindi, with its rows, and 
   }
   assertEquals(logLines.filter((line) => line.includes('"level":"error"')), [], "no page failed to render");
 
+  const outbox = (await page(t, "/admin/outbox?lang=hi", admin)).html;
+  const retries = outbox.match(/<details[^>]*>\s*<summary[^>]*>([^<]*)<\/summary>\s*<p[^>]*>([^<]*)<\/p>/);
+  assertEquals(retries?.slice(1), [hi("admin.outbox.howTitle"), hi("admin.outbox.retries")], "the detail folded");
+  assert(outbox.includes(`>${hi("admin.outbox.lead")}<`) && hi("admin.outbox.lead").length < 60, "a one-line lead");
   const rows = await page(t, "/admin/ungatekeep?lang=hi", admin);
   assert(rows.html.includes(hi("admin.posts.tag.announcement")), "a post's tag in Hindi");
   const comments = await page(t, "/admin/comments?lang=hi", admin);
