@@ -1,15 +1,17 @@
 /**
  * The admin banners manager (docs/decisions.md, Ungatekeep and banners, "Banners"): the banners in carousel order with
  * an active switch, order number and delete each, and a form to add one (title, link, optional image uploaded first to
- * `POST /api/admin/uploads`) that shows the server's refusal of a field at that field.
+ * `POST /api/admin/uploads`) that shows the server's refusal of a field at that field. Once hydrated, the image is
+ * chosen with a button in the page's language (the browser words its own file button) beside the chosen file's name,
+ * and an added banner clears the form, its file included.
  */
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { DELETE_DIALOG_TEXT, useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
-import { ROW_INPUT } from "@/lib/browser/styles.ts";
+import { ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import type { Banner } from "@/lib/ungatekeep/banners.ts";
@@ -50,6 +52,7 @@ function Banners({ initial }: { initial: BannerRow[] }) {
   const [title, setTitle] = useState("");
   const [linkUrl, setLinkUrl] = useState("");
   const [file, setFile] = useState<File | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
   const form = useFormSubmit(FIELDS, { prefix: "banner-" });
   const [error, setError] = useState("");
   const [message, setMessage] = useState("");
@@ -101,6 +104,7 @@ function Banners({ initial }: { initial: BannerRow[] }) {
     setTitle("");
     setLinkUrl("");
     setFile(null);
+    if (fileInput.current) fileInput.current.value = "";
     setMessage(t("admin.banners.added", { title: res.data.banner.title }));
   };
 
@@ -164,11 +168,27 @@ function Banners({ initial }: { initial: BannerRow[] }) {
           <label for="banner-image" class="block text-sm font-medium text-slate-800">{t("admin.banners.image")}</label>
           <input
             id="banner-image"
+            ref={fileInput}
             type="file"
             accept="image/png,image/jpeg,image/webp,image/gif"
             onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
-            class="mt-1 block text-sm text-slate-800"
+            class={hydrated ? "hidden" : "mt-1 block text-sm text-slate-800"}
           />
+          {hydrated && (
+            <div class="mt-1 flex flex-wrap items-center gap-2">
+              <button
+                type="button"
+                class={SECONDARY_BUTTON}
+                aria-describedby="banner-image-chosen"
+                onClick={() => fileInput.current?.click()}
+              >
+                {t("admin.banners.chooseImage")}
+              </button>
+              <span id="banner-image-chosen" class="text-sm text-slate-700 [overflow-wrap:anywhere]">
+                {file?.name ?? t("admin.banners.noImage")}
+              </span>
+            </div>
+          )}
         </div>
         <SubmitButton busy={form.busy} label={t("admin.banners.add")} busyLabel={t("admin.banners.adding")} />
       </form>

@@ -5,6 +5,7 @@
  * forms and the users table's role control, each refused by the browser check or the server; an article too long to
  * store is refused at its field in English and in Hindi, and the form keeps what was typed.
  */
+import { Buffer } from "node:buffer";
 import type { Locator, Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -14,6 +15,7 @@ import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { ROLE_SENTENCE } from "@/lib/users/admin.ts";
 import { addCoupon, addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { ARTICLE_MAX } from "@/lib/toolkits/limits.ts";
+import { PNG } from "@/tests/fixtures/posts.ts";
 
 /** The sentences the coupon and lesson forms say before sending, in English. */
 const EXPIRY_PASSED = translatorFor("en")(EXPIRY_PASSED_KEY);
@@ -80,6 +82,22 @@ Deno.test("admin forms show each refusal at its field, in plain words", async (t
     await assertFieldError(link, translatorFor("en")("fields.linkOrPath"));
     await assertPlainWords(page, "banner form");
     await assertAccessible(page, "banner form with an error");
+    await link.fill("/internships");
+    await page.locator("#banner-image").setInputFiles({
+      name: "share.png",
+      mimeType: "image/png",
+      buffer: Buffer.from(PNG),
+    });
+    await page.getByText("share.png").waitFor();
+    await page.getByRole("button", { name: "Add banner" }).click();
+    await page.getByText("“Summer internships” added.").waitFor();
+    assertEquals(await page.locator("#banner-image").evaluate((input: HTMLInputElement) => input.files?.length), 0);
+    await page.getByText("No image chosen").waitFor();
+    await openHydrated(page, `${app.origin}/admin/banners?lang=hi`);
+    await page.getByRole("button", { name: "इमेज चुनें" }).waitFor();
+    await page.getByText("कोई इमेज नहीं चुनी").waitFor();
+    await assertAccessible(page, "banner form in Hindi");
+    await openHydrated(page, `${app.origin}/admin/banners?lang=en`); // the next steps read English
   });
 
   let toolkitId = "";
