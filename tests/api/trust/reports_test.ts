@@ -344,10 +344,10 @@ Deno.test("hide and delete act on each kind; the owner is told why, the reporter
   const read = await call(t, member, "GET", `/api/internships/${hidden.id}`);
   assertEquals(read.body.internship.moderation.status, "rejected");
   assertEquals((await call(t, undefined, "GET", `/api/internships/${hidden.id}`)).status, 404);
-  // Its page says an admin removed it (410), in the reader's language, to the reporter and to a guest alike.
+  // Its page says an admin hid it (410), in the reader's language, to the reporter and to a guest alike.
   const pages: [string, Record<string, string>, string][] = [
-    ["", student.headers, "This listing was removed by an admin"],
-    ["?lang=hi", {}, "इस लिस्टिंग को एक एडमिन ने हटा दिया है"],
+    ["", student.headers, "An admin hid this listing"],
+    ["?lang=hi", {}, "इस लिस्टिंग को एक एडमिन ने छिपा दिया है"],
   ];
   for (const [query, headers, sentence] of pages) {
     const page = await t.fetch(`/internships/${hidden.id}${query}`, { headers });
@@ -357,6 +357,8 @@ Deno.test("hide and delete act on each kind; the owner is told why, the reporter
   }
   const owner = await notificationsOf(t, member);
   assertEquals(owner.map((n) => [n.type, n.title]), [["content_removed", "Your internship was hidden"]]);
+  const reporter = (await notificationsOf(t, student)).find((n) => n.type === "report_resolved");
+  assertEquals(reporter?.url, `/internships/${hidden.id}`, "the reporter's notice links to the page that says so");
   assert(owner[0].body.includes("It asks for a deposit on the call."));
 
   const deleted = await postInternship(t, member, { title: "Deleted Intern" });
@@ -367,16 +369,18 @@ Deno.test("hide and delete act on each kind; the owner is told why, the reporter
   const gone = await t.fetch(`/internships/${deleted.id}`, { headers: student.headers });
   assertEquals(gone.status, 404, "a deleted listing is not found");
   await gone.body?.cancel();
+  const toldGone = (await notificationsOf(t, student)).filter((n) => n.type === "report_resolved");
+  assertEquals(toldGone[0].url, "/internships", "a deleted listing's reporter is led to the list");
 
   const hack = await submitOpportunity(t, member, { title: "Spam Hack" });
   await report(t, student, { kind: "opportunity", id: hack.id, reason: "spam" });
   await resolve("opportunity", hack.id, "delete");
   const rejected = (await call(t, member, "GET", `/api/opportunities/${hack.id}`)).body.opportunity;
   assertEquals([rejected.isActive, rejected.moderation.status], [false, "rejected"]);
-  // Like a hidden internship, its page says an admin removed it (410); its submitter still reads it.
+  // Like a hidden internship, its page says an admin hid it (410); its submitter still reads it.
   const opportunityPages: [string, Record<string, string>, string][] = [
-    ["", student.headers, "This opportunity was removed by an admin"],
-    ["?lang=hi", {}, "इस अवसर को एक एडमिन ने हटा दिया है"],
+    ["", student.headers, "An admin hid this opportunity"],
+    ["?lang=hi", {}, "इस अवसर को एक एडमिन ने छिपा दिया है"],
   ];
   for (const [query, headers, sentence] of opportunityPages) {
     const page = await t.fetch(`/opportunities/${hack.id}${query}`, { headers });
