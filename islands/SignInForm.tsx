@@ -6,7 +6,8 @@
  * that resolves off this origin goes to `/`) or `/`. An unverified e-mail
  * (`EMAIL_NOT_VERIFIED`) switches to a state that explains the fresh link and can send it again
  * by signing in again (the server sends at most one link per 5 minutes); that link too opens
- * onboarding and then `callbackURL`.
+ * onboarding and then `callbackURL`. A suspended account (`ACCOUNT_SUSPENDED`) is told so, with the contact page to
+ * appeal (`SuspendedNotice`).
  *
  * Without JavaScript (or before it arrives) the same form posts to `/sign-in`, whose handler
  * runs the same sign-in; a refusal renders the page again and `outcome` brings its e-mail,
@@ -15,6 +16,7 @@
 import { useState } from "preact/hooks";
 import { type ApiResult, failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
+import { SuspendedNotice } from "@/components/SuspendedNotice.tsx";
 import { onboardingPath, sameOriginTarget } from "@/lib/browser/same_origin.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { authCodeProblem, authText, authTexts, type FormOutcome, signInProblems } from "@/lib/browser/auth_forms.ts";
@@ -59,6 +61,7 @@ function Form({ callbackURL, outcome }: Omit<SignInFormProps, "text">) {
   const [email, setEmail] = useState(outcome?.values.email ?? "");
   const [password, setPassword] = useState("");
   const [rememberMe, setRememberMe] = useState(outcome?.rememberMe ?? true);
+  const [suspended, setSuspended] = useState(outcome?.code === "ACCOUNT_SUSPENDED");
   const [unverified, setUnverified] = useState<{ email: string; resent: boolean } | null>(
     outcome?.code === "EMAIL_NOT_VERIFIED" ? { email: outcome.values.email ?? "", resent: false } : null,
   );
@@ -80,9 +83,11 @@ function Form({ callbackURL, outcome }: Omit<SignInFormProps, "text">) {
 
   const submit = async (event: Event) => {
     setUnverified(null);
+    setSuspended(false);
     const result = await submitForm(event, { check, call: signIn });
     if (!result || result.ok) return;
     if (result.code === "EMAIL_NOT_VERIFIED") setUnverified({ email: email.trim(), resent: false });
+    else if (result.code === "ACCOUNT_SUSPENDED") setSuspended(true);
     else {
       const problem = authCodeProblem(result.code);
       setFormError(problem ? authText(t, problem.key) : failureMessage(t, result));
@@ -99,6 +104,7 @@ function Form({ callbackURL, outcome }: Omit<SignInFormProps, "text">) {
     <form ref={form} method="post" action="/sign-in" noValidate onSubmit={submit} class="space-y-4">
       {callbackURL !== null && <input type="hidden" name="callbackURL" value={callbackURL} />}
       {formError && <Notice kind="error" title={t("auth.signIn.errorTitle")}>{formError}</Notice>}
+      {suspended && <SuspendedNotice />}
       {unverified && (
         <Notice kind="info" title={t("auth.signIn.verifyTitle")}>
           <p>{t(unverified.resent ? "auth.signIn.resent" : "auth.signIn.unverified", { email: unverified.email })}</p>

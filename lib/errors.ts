@@ -166,6 +166,7 @@ export const AUTH_ERROR_KINDS = {
   INVALID_EMAIL_OR_PASSWORD: "unauthenticated",
   UNAUTHORIZED: "unauthenticated",
   EMAIL_NOT_VERIFIED: "forbidden",
+  ACCOUNT_SUSPENDED: "forbidden",
 } as const;
 
 /** A code of `AUTH_ERROR_KINDS`. */

@@ -114,6 +114,13 @@ export const REFUSALS = {
   organizationsBusy: "Too many organizations were named at once; try again",
   userNotFound: "User not found",
   ownRole: "You cannot change your own role",
+  ownSuspension: "You cannot suspend your own account",
+  /** 409: demote first (docs/decisions.md, Admin, "Suspension"). */
+  suspendAdmin: "An admin cannot be suspended: change their role to member or user first",
+  alreadySuspended: "This account is already suspended",
+  notSuspended: "This account is not suspended",
+  /** A suspended person's sign-in, social sign-in or link (403 `ACCOUNT_SUSPENDED`). */
+  accountSuspended: "This account is suspended. To appeal, write to us through the contact page (/contact)",
   userExists: "User already exists",
   buyToTrack: "Buy this toolkit to track your progress",
   videoNeedsUrl: "A video needs cdnVideoUrl",

@@ -12,7 +12,9 @@
  * `password`, `rememberMe` and `callbackURL`, the auth origin rule and limits, the same sign-in
  * flow as `POST /api/auth/sign-in/email`; success is 303 to onboarding (when due, carrying
  * `callbackURL`) or `callbackURL` with the session cookie, a refusal renders the page again with
- * its sentence (400, 401, 403 for an unverified e-mail, whose link was sent again, 429).
+ * its sentence (400, 401, 403 for an unverified e-mail, whose link was sent again, 403 for a suspended account, 429).
+ * `error=ACCOUNT_SUSPENDED` (a social sign-in or a verification link of a suspended account) and that 403 say the
+ * account is suspended and link to `/contact` to appeal (docs/decisions.md, Admin, "Suspension").
  */
 import { define } from "@/lib/platform/define.ts";
 import { AuthError, RateLimitedError } from "@/lib/errors.ts";
@@ -21,6 +23,7 @@ import { Notice } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import { type SocialButtonProvider, SocialSignInButtons } from "@/components/SocialSignInButtons.tsx";
 import SignInForm, { SIGN_IN_TEXT, type SignInOutcome } from "@/islands/SignInForm.tsx";
+import { SuspendedNotice } from "@/components/SuspendedNotice.tsx";
 import { providerChoices } from "@/lib/auth/oauth/providers.ts";
 import { SignInFields } from "@/lib/auth/password_flows.ts";
 import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
@@ -100,7 +103,9 @@ export const handler = define.handlers<Data>({
         return again(429, { errors: {}, formError: tooManyText(t, error.retryAfterSeconds) });
       }
       if (!(error instanceof AuthError)) throw error;
-      if (error.code === "EMAIL_NOT_VERIFIED") return again(403, { errors: {}, code: error.code });
+      if (error.code === "EMAIL_NOT_VERIFIED" || error.code === "ACCOUNT_SUSPENDED") {
+        return again(403, { errors: {}, code: error.code });
+      }
       const problem = authCodeProblem(error.code);
       return again(401, { errors: {}, formError: problem ? authText(t, problem.key) : error.message });
     }
@@ -110,7 +115,8 @@ export const handler = define.handlers<Data>({
 export default define.page<Data>(function SignInPage({ data, url }) {
   const t = useT();
   const code = url.searchParams.get("error");
-  const error = code ? Object.hasOwn(ERRORS, code) ? ERRORS[code] : SOCIAL_FAILED : undefined;
+  const suspended = code === "ACCOUNT_SUSPENDED";
+  const error = code && !suspended ? Object.hasOwn(ERRORS, code) ? ERRORS[code] : SOCIAL_FAILED : undefined;
   return (
     <FormCard title={t("auth.signIn.title")}>
       <PageHead title={t("auth.signIn.title")} />
@@ -119,7 +125,8 @@ export default define.page<Data>(function SignInPage({ data, url }) {
           {t.dynamic(`auth.signInCode.${error}.text`)}
         </Notice>
       )}
-      {!error && url.searchParams.get("verified") === "1" && (
+      {suspended && <SuspendedNotice />}
+      {!error && !suspended && url.searchParams.get("verified") === "1" && (
         <Notice kind="success" title={t("auth.signIn.verifiedTitle")}>{t("auth.signIn.verifiedText")}</Notice>
       )}
       <SocialSignInButtons

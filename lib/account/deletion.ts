@@ -56,6 +56,7 @@ import { forgetApplicant } from "@/lib/applications/applications.ts";
 import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User, userKey } from "@/lib/users/users.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
+import { forgetSuspensionsOf } from "@/lib/users/suspension.ts";
 
 /**
  * One step of the cascade: a name (kept in the job record once done) and what it does for the deleted user's id, with
@@ -101,6 +102,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "resume", run: async (kv, userId, files) => void await deleteResume(kv, files, userId) },
   { name: "reports", run: forgetReporter },
   { name: "known devices", run: forgetKnownDevices },
+  { name: "suspensions", run: async (kv, userId) => void await forgetSuspensionsOf(kv, userId) },
   { name: "admin log", run: async (kv, userId) => void await forgetPersonInLog(kv, userId) },
 ];
 

@@ -24,6 +24,8 @@ const FORGET_BATCH = 200;
 /** Every action the log records, as `area.verb`. */
 export const ADMIN_ACTIONS = [
   "user.role",
+  "user.suspend",
+  "user.unsuspend",
   "api_key.create",
   "api_key.revoke",
   "moderation.decide",

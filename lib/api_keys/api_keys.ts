@@ -143,13 +143,16 @@ export async function deleteApiKeysOf(kv: Deno.Kv, userId: string): Promise<void
 /**
  * The user a `Bearer` key acts as: the admin who created it.
  * @throws UnauthenticatedError for an unknown or revoked key, or when its creator is no longer an admin or is an admin
- *   whose address is not verified (docs/decisions.md, Auth, "`ADMIN_EMAILS` counts once the address is verified").
+ *   whose address is not verified (docs/decisions.md, Auth, "`ADMIN_EMAILS` counts once the address is verified"), or
+ *   is suspended (docs/decisions.md, Admin, "Suspension").
  */
 export async function userOfApiKey(kv: Deno.Kv, key: string): Promise<User> {
   const id = (await kv.get<string>(["api_keys_by_hash", await sha256Hex(key)])).value;
   const stored = id ? (await kv.get<StoredApiKey>(["api_keys", id])).value : null;
   const user = stored ? await getUser(kv, stored.userId) : null;
-  if (!user || user.role !== "admin" || !user.emailVerified) throw new UnauthenticatedError("Invalid API key");
+  if (!user || user.role !== "admin" || !user.emailVerified || user.suspension) {
+    throw new UnauthenticatedError("Invalid API key");
+  }
   return user;
 }
 

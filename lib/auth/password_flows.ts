@@ -18,7 +18,7 @@ import { passwordChangedMail } from "@/lib/mail/templates.tsx";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
-import { replaceSession } from "./sessions.ts";
+import { refuseSuspended, replaceSession } from "./sessions.ts";
 
 /** The fields of an e-mail sign-in. */
 export const SignInFields = z.object({ email: EmailField, password: z.string() });
@@ -33,7 +33,8 @@ export const SignUpFields = z.object({ name: UserNameSchema, email: EmailField, 
  * ends; the new one is `persistent` ("Remember me", default true) or lasts the browser session
  * through its renewals too. The caller has counted the try (`signInSubject`).
  * @returns the user and the new session's cookie value.
- * @throws AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `EMAIL_NOT_VERIFIED` (403).
+ * @throws AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `ACCOUNT_SUSPENDED` (403, before any verification link),
+ *   `EMAIL_NOT_VERIFIED` (403).
  */
 export async function signInWithPassword(
   services: Services,
@@ -47,6 +48,7 @@ export async function signInWithPassword(
 ): Promise<{ user: User; token: string }> {
   const { kv } = services;
   const { user, guard } = await checkCredentials(kv, input.email, input.password);
+  refuseSuspended(user);
   if (!user.emailVerified) {
     await sendVerificationMail(services, user, { callbackURL: verifyTarget, binding });
     throw new AuthError("EMAIL_NOT_VERIFIED", "Email not verified");

@@ -11,11 +11,13 @@
  *
  * Ending every session of a user is one change of the user record (docs/decisions.md, Sessions, "Ending sessions"): a
  * session carries the user's session epoch (`User.sessionEpoch`) of when it was made, and one of an earlier epoch is
- * void; the read that finds it deletes it, and `expireIn` removes the ones nobody reads.
+ * void; the read that finds it deletes it, and `expireIn` removes the ones nobody reads. A suspended user
+ * (`User.suspension`, docs/decisions.md, Admin, "Suspension") gets no session, and every session of theirs is void
+ * too, whatever its epoch.
  */
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { endSessionsPatch, updateUserOps, type User, userKey } from "@/lib/users/users.ts";
-import { ConflictError, NotFoundError } from "@/lib/errors.ts";
+import { AuthError, ConflictError, NotFoundError } from "@/lib/errors.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { keepSessionSubscriptionsOps } from "@/lib/push/subscriptions.ts";
 
@@ -75,7 +77,8 @@ export interface SessionOptions {
  * through a provider's old session is no fresh sign-in (`freshSignIn`). Returns the record and the token for the
  * cookie.
  * @throws `guard.error` when the guard's check fails, or (without a guard) NotFoundError when the user is gone;
- *   ConflictError after `ATTEMPTS` lost races with writes of the user record.
+ *   AuthError 403 `ACCOUNT_SUSPENDED` while the user is suspended (`refuseSuspended`); ConflictError after `ATTEMPTS`
+ *   lost races with writes of the user record.
  */
 export async function createSession(
   kv: Deno.Kv,
@@ -87,6 +90,7 @@ export async function createSession(
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const user = await kv.get<User>(userKey(userId));
     if (!user.value) throw guard?.error ?? new NotFoundError(REFUSALS.userNotFound);
+    refuseSuspended(user.value);
     const now = Date.now();
     const session: Session = {
       id: crypto.randomUUID(),
@@ -108,12 +112,21 @@ export async function createSession(
   throw new ConflictError("Session not stored: the user record kept changing");
 }
 
+/**
+ * Refuses a suspended user a session (docs/decisions.md, Admin, "Suspension"): every way in (a password, a social
+ * provider, a verification link) ends in `createSession`, and a password sign-in asks first.
+ * @throws AuthError 403 `ACCOUNT_SUSPENDED` with its refusal sentence while `user` is suspended.
+ */
+export function refuseSuspended(user: User): void {
+  if (user.suspension) throw new AuthError("ACCOUNT_SUSPENDED", REFUSALS.accountSuspended);
+}
+
 /** A cookie value: the user id (as `createUser` makes them), a dot, and 32 random bytes in base64url. */
 const TOKEN_PATTERN = /^([A-Za-z0-9-]{1,64})\.[A-Za-z0-9_-]{43}$/;
 
-/** Whether `session` belongs to an earlier session epoch than its user's, so it is void. */
+/** Whether `session` belongs to an earlier session epoch than its user's, or its user is suspended, so it is void. */
 function ended(session: Session, user: User): boolean {
-  return (session.epoch ?? 0) < (user.sessionEpoch ?? 0);
+  return (session.epoch ?? 0) < (user.sessionEpoch ?? 0) || Boolean(user.suspension);
 }
 
 /**

@@ -24,7 +24,8 @@ import {
  * browser's previous session (`persistent`: "Keep me signed in"); marks the browser a known device. An unverified
  * e-mail gets a fresh verification link to `verifyTarget`.
  * @returns the user and the two `Set-Cookie` headers (the session, the known device).
- * @throws RateLimitedError (429); AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `EMAIL_NOT_VERIFIED` (403).
+ * @throws RateLimitedError (429); AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `ACCOUNT_SUSPENDED` or
+ *   `EMAIL_NOT_VERIFIED` (403).
  */
 export async function passwordSignIn(
   services: Services,

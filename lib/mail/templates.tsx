@@ -188,6 +188,29 @@ export function accountDeletedMail(
   });
 }
 
+/**
+ * The notice that an admin suspended the account of `to` (docs/decisions.md, Admin, "Suspension"): the admin's
+ * `reason`, what it means, and the link `contactUrl` to appeal; never the admin's name.
+ */
+export function suspensionMail(input: Omit<MailInput, "url"> & { reason: string; contactUrl: string }): Mail {
+  const { t } = input;
+  return noticeMail(input, {
+    subject: t("mail.suspended.subject"),
+    paragraphs: [t("mail.suspended.what"), t("mail.suspended.reason", { reason: input.reason }), t("mail.suspended.kept"), t("mail.suspended.appeal")],
+    action: { label: t("mail.suspended.button"), url: input.contactUrl },
+  });
+}
+
+/** The notice that the suspension of the account of `to` was lifted, with the link `signInUrl`. */
+export function suspensionLiftedMail(input: Omit<MailInput, "url"> & { signInUrl: string }): Mail {
+  const { t } = input;
+  return noticeMail(input, {
+    subject: t("mail.suspensionLifted.subject"),
+    paragraphs: [t("mail.suspensionLifted.what")],
+    action: { label: t("mail.suspensionLifted.button"), url: input.signInUrl },
+  });
+}
+
 /** The headers of a mail with the one-click unsubscribe link `url` (RFC 8058: `List-Unsubscribe` and its POST). */
 export function unsubscribeHeaders(url: string): Record<string, string> {
   return { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };

@@ -46,6 +46,18 @@ export interface User {
    * A password reset, a takeover of the account and "Sign out everywhere else" move it on. Absent: 0.
    */
   sessionEpoch?: number;
+  /**
+   * An admin's suspension of the account (docs/decisions.md, Admin, "Suspension"): it gets no session and no key works
+   * for it until the suspension is lifted. Absent or null: not suspended.
+   */
+  suspension?: Suspension | null;
+}
+
+/** A suspension: when (ISO), why (the admin's words, which the person reads), by which admin (null once deleted). */
+export interface Suspension {
+  at: string;
+  reason: string;
+  by: string | null;
 }
 
 /** Fields a caller may change with `updateUser`. */

@@ -27,7 +27,8 @@ export const apiDocs = describeRoute({
       "signed-out browser goes on to `/sign-in?verified=1`, another person's session is kept). With `callbackURL` " +
       "(an empty one means `/`) the answer is a redirect: to it on " +
       "success, to it with `?error=INVALID_TOKEN` for an unknown, spent or expired token; without it, JSON. A " +
-      "`callbackURL` off this origin: 400 `INVALID_CALLBACK_URL`.",
+      "`callbackURL` off this origin: 400 `INVALID_CALLBACK_URL`. A suspended account is verified but not signed in: " +
+      "403 `ACCOUNT_SUSPENDED`, or with `callbackURL` a redirect to `/sign-in?error=ACCOUNT_SUSPENDED`.",
     query: z.object({ token: z.string().optional(), callbackURL: RedirectTargetField.optional() }),
     responses: {
       200: {
@@ -35,8 +36,10 @@ export const apiDocs = describeRoute({
         schema: z.strictObject({ status: z.literal(true), user: AuthUserSchema }),
       },
       302: "To `callbackURL` signed in, to the confirm page `/verify-email?token=…` for a browser that did not ask " +
-        "for the link (nothing spent), or to `callbackURL` with `error=INVALID_TOKEN`",
+        "for the link (nothing spent), to `callbackURL` with `error=INVALID_TOKEN`, or to " +
+        "`/sign-in?error=ACCOUNT_SUSPENDED`",
       400: "`INVALID_TOKEN` (no `callbackURL`) or `INVALID_CALLBACK_URL`",
+      403: "`ACCOUNT_SUSPENDED` (no `callbackURL`)",
     },
   },
 });
@@ -66,6 +69,9 @@ export const handler = define.handlers({
     }
     const verified = await verifyEmail(kv, token, { binding, adminEmails: config.adminEmails });
     if (!verified) return invalid();
+    if (verified.user.suspension && callbackURL) {
+      return new Response(null, { status: 302, headers: { location: "/sign-in?error=ACCOUNT_SUSPENDED" } });
+    }
     const { token: session } = await replaceSession(kv, {
       userId: verified.user.id,
       previousToken: readSessionCookie(req, config.secure),

@@ -34,7 +34,7 @@ export const apiDocs = describeRoute({
       "browser gets the same session as an e-mail sign-in (its previous one ends). A user created now goes to " +
       "`newUserCallbackURL`, anyone else to `callbackURL`. Every failure ends on `/sign-in?error=<code>`, never on an " +
       "error page: `PROVIDER_NOT_FOUND`, `PROVIDER_NOT_CONFIGURED`, `INVALID_STATE`, `ACCESS_DENIED`, " +
-      "`OAUTH_FAILED`, `PROVIDER_UNAVAILABLE`, `EMAIL_NOT_FOUND`, `ACCOUNT_NOT_LINKED`.",
+      "`OAUTH_FAILED`, `PROVIDER_UNAVAILABLE`, `EMAIL_NOT_FOUND`, `ACCOUNT_NOT_LINKED`, `ACCOUNT_SUSPENDED`.",
     query: CallbackQuerySchema,
     responses: { 302: "To the target page signed in, or to `/sign-in?error=<code>`", 400: false, 404: false },
   },

@@ -33,6 +33,7 @@ export const apiDocs = describeRoute({
       "and ends the " +
       "browser's previous session, and marks the browser a known device of the account (the `known_device` cookie, " +
       `${duration(KNOWN_DEVICE_TTL_MS)}): its later tries count against the device's limit, not the e-mail's. ` +
+      "A suspended account is 403 `ACCOUNT_SUSPENDED` (its sentence says how to appeal). " +
       "An unverified e-mail is 403 `EMAIL_NOT_VERIFIED`, and a fresh verification " +
       `e-mail linking on to \`callbackURL\` is sent (at most one per ${duration(VERIFICATION_MAIL_GAP_MS)}).`,
     body: SignInBody,
@@ -43,7 +44,7 @@ export const apiDocs = describeRoute({
       },
       400: "`VALIDATION_ERROR` (with `fields`), `INVALID_JSON_BODY` or `INVALID_CALLBACK_URL`",
       401: "`INVALID_EMAIL_OR_PASSWORD`",
-      403: "`EMAIL_NOT_VERIFIED`",
+      403: "`ACCOUNT_SUSPENDED` or `EMAIL_NOT_VERIFIED`",
       429: `Over ${perWindow(RATE_LIMITS.signInPerIp)} per IP, ${
         perWindow(RATE_LIMITS.signInPerEmailAndIp)
       } per e-mail and IP, or ${perWindow(RATE_LIMITS.signInPerEmail)} per e-mail (${

@@ -1,0 +1,171 @@
+/**
+ * Suspending an account and lifting the suspension (docs/decisions.md, Admin, "Suspension"; docs/api.md, Admin): an
+ * admin stops a person from signing in without touching what they wrote.
+ *
+ * Keys (owned by this module only):
+ * - `["suspended_users", userId]` → the id of the admin who suspended them (null once that admin's account is
+ *   deleted): the suspended accounts, for the admin list's filter; written with the user record's `suspension`.
+ */
+import { z } from "zod";
+import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
+import { TextSchema } from "@/lib/text.ts";
+import { appendAdminLogOps } from "@/lib/admin_log/admin_log.ts";
+import { queueMailOps } from "@/lib/mail/outbox.ts";
+import { suspensionLiftedMail, suspensionMail } from "@/lib/mail/templates.tsx";
+import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
+import { endSessionsPatch, updateUserOps, type User, userKey } from "./users.ts";
+
+/** The longest reason, in characters. */
+export const SUSPENSION_REASON_MAX = 500;
+
+/** Body of `POST /api/admin/users/{id}/suspension`: why, in words the person reads (1–500 characters). */
+export const suspensionSchema = z.object({
+  reason: TextSchema.trim().min(1).max(SUSPENSION_REASON_MAX).describe("Why; the person reads it in the e-mail"),
+});
+
+/** Ids are UUIDs; a longer path segment names no user (and would exceed KV's key size). */
+const MAX_ID_LENGTH = 100;
+
+const suspendedKey = (userId: string): Deno.KvKey => ["suspended_users", userId];
+
+/** The user whose suspension changed, as the endpoints answer it (`{user}`); `suspension` null once lifted. */
+export type SuspensionChanged = Pick<User, "id" | "name" | "email" | "role"> & { suspension: User["suspension"] };
+
+/** What the change wrote: the user, and the id of the mail telling them (for `deliverSoon`). */
+export interface SuspensionResult {
+  user: SuspensionChanged;
+  mailId: string;
+}
+
+/** Who acts on whom, and the site's address for the mail's link. */
+interface Parties {
+  actorId: string;
+  targetId: string;
+  appUrl: string;
+}
+
+/**
+ * Reads the acting admin and the target as entries for a checked write.
+ * @throws ForbiddenError (default sentence) when the actor is no longer an admin; NotFoundError "User not found".
+ */
+async function readParties(kv: Deno.Kv, { actorId, targetId }: Parties) {
+  if (targetId.length > MAX_ID_LENGTH) throw new NotFoundError(REFUSALS.userNotFound);
+  const [actor, target] = await kv.getMany<[User, User]>([userKey(actorId), userKey(targetId)]);
+  if (actor.value?.role !== "admin") throw new ForbiddenError();
+  if (!target.value) throw new NotFoundError(REFUSALS.userNotFound);
+  return { actor, target: target as Deno.KvEntry<User> };
+}
+
+function changed(user: User): SuspensionChanged {
+  return { id: user.id, name: user.name, email: user.email, role: user.role, suspension: user.suspension ?? null };
+}
+
+/**
+ * Suspends `targetId` on behalf of admin `actorId` for `reason`, in one atomic write checked against both user records
+ * as read (so a target promoted meanwhile is not suspended, and the actor is still an admin): the user's `suspension`
+ * (`{at, reason, by}`), their next session epoch (every session ends at once, as "Sign out everywhere else" does;
+ * docs/decisions.md, Sessions, "Ending sessions"), the filter's entry, the audit log's `user.suspend` (the reason as
+ * its summary) and the e-mail telling the person, in their language, without the admin's name.
+ * @throws ForbiddenError "You cannot suspend your own account", or the default 403 when the actor is no longer an
+ *   admin; NotFoundError "User not found"; ConflictError (409) "An admin cannot be suspended…" or "This account is
+ *   already suspended".
+ */
+export async function suspendUser(
+  kv: Deno.Kv,
+  { reason, ...parties }: Parties & { reason: string },
+): Promise<SuspensionResult> {
+  if (parties.actorId === parties.targetId) throw new ForbiddenError(REFUSALS.ownSuspension);
+  for (;;) {
+    const { actor, target } = await readParties(kv, parties);
+    if (target.value.role === "admin") throw new ConflictError(REFUSALS.suspendAdmin);
+    if (target.value.suspension) throw new ConflictError(REFUSALS.alreadySuspended);
+    const at = new Date().toISOString();
+    const op = kv.atomic().check(actor);
+    const user = updateUserOps(op, target, {
+      suspension: { at, reason, by: parties.actorId },
+      ...endSessionsPatch(target.value),
+    });
+    op.set(suspendedKey(user.id), parties.actorId);
+    appendAdminLogOps(op, {
+      adminId: parties.actorId,
+      action: "user.suspend",
+      targetKind: "user",
+      targetId: user.id,
+      summary: reason,
+    });
+    const mail = suspensionMail({
+      to: user.email,
+      name: user.emailVerified ? user.name : null,
+      reason,
+      contactUrl: `${parties.appUrl}/contact`,
+      t: translatorOfPerson(user),
+    });
+    const mailId = queueMailOps(op, { ...mail, userId: user.id, retryable: true });
+    if ((await op.commit()).ok) return { user: changed(user), mailId };
+  }
+}
+
+/**
+ * Lifts the suspension of `targetId` on behalf of admin `actorId`, in one atomic write checked as `suspendUser`'s: the
+ * user's `suspension` null, the filter's entry gone, the audit log's `user.unsuspend` and the e-mail telling the
+ * person they may sign in again.
+ * @throws ForbiddenError (default sentence) when the actor is no longer an admin; NotFoundError "User not found";
+ *   ConflictError (409) "This account is not suspended".
+ */
+export async function liftSuspension(kv: Deno.Kv, parties: Parties): Promise<SuspensionResult> {
+  for (;;) {
+    const { actor, target } = await readParties(kv, parties);
+    if (!target.value.suspension) throw new ConflictError(REFUSALS.notSuspended);
+    const op = kv.atomic().check(actor);
+    const user = updateUserOps(op, target, { suspension: null });
+    op.delete(suspendedKey(user.id));
+    appendAdminLogOps(op, {
+      adminId: parties.actorId,
+      action: "user.unsuspend",
+      targetKind: "user",
+      targetId: user.id,
+    });
+    const mail = suspensionLiftedMail({
+      to: user.email,
+      name: user.emailVerified ? user.name : null,
+      signInUrl: `${parties.appUrl}/sign-in`,
+      t: translatorOfPerson(user),
+    });
+    const mailId = queueMailOps(op, { ...mail, userId: user.id, retryable: true });
+    if ((await op.commit()).ok) return { user: changed(user), mailId };
+  }
+}
+
+/** The ids of every suspended account (the admin list's filter): one read of the filter's keys. */
+export async function suspendedUserIds(kv: Deno.Kv): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const { key } of kv.list({ prefix: ["suspended_users"] })) ids.push(key[1] as string);
+  return ids;
+}
+
+/**
+ * Forgets `userId` in suspensions (their account's deletion, docs/decisions.md, Data rights): their own filter entry
+ * goes, and each suspension they made as an admin is kept with `by` null. Idempotent; one checked write per suspension.
+ * Returns how many suspensions forgot them.
+ */
+export async function forgetSuspensionsOf(kv: Deno.Kv, userId: string): Promise<number> {
+  await kv.delete(suspendedKey(userId));
+  let forgotten = 0;
+  for await (const { key, value } of kv.list<string | null>({ prefix: ["suspended_users"] })) {
+    if (value !== userId) continue;
+    for (;;) {
+      const [index, user] = await kv.getMany<[string | null, User]>([key, userKey(key[1] as string)]);
+      if (index.value !== userId) break;
+      const op = kv.atomic().check(index).set(key, null);
+      if (user.value?.suspension) {
+        updateUserOps(op, user as Deno.KvEntry<User>, { suspension: { ...user.value.suspension, by: null } });
+      }
+      if ((await op.commit()).ok) {
+        forgotten++;
+        break;
+      }
+    }
+  }
+  return forgotten;
+}
