@@ -63,129 +63,130 @@ import * as $59 from "./routes/api/admin/ungatekeep/index.ts";
 import * as $60 from "./routes/api/admin/ungatekeep/preview.ts";
 import * as $61 from "./routes/api/admin/uploads/index.ts";
 import * as $62 from "./routes/api/admin/users/[id].ts";
-import * as $63 from "./routes/api/admin/users/index.ts";
-import * as $64 from "./routes/api/applications/[id]/index.ts";
-import * as $65 from "./routes/api/applications/[id]/resume.ts";
-import * as $66 from "./routes/api/auth/callback/[provider].ts";
-import * as $67 from "./routes/api/auth/forget-password.ts";
-import * as $68 from "./routes/api/auth/get-session.ts";
-import * as $69 from "./routes/api/auth/providers/[provider].ts";
-import * as $70 from "./routes/api/auth/request-password-reset.ts";
-import * as $71 from "./routes/api/auth/reset-password.ts";
-import * as $72 from "./routes/api/auth/revoke-other-sessions.ts";
-import * as $73 from "./routes/api/auth/send-verification-email.ts";
-import * as $74 from "./routes/api/auth/session.ts";
-import * as $75 from "./routes/api/auth/sign-in/email.ts";
-import * as $76 from "./routes/api/auth/sign-in/social.ts";
-import * as $77 from "./routes/api/auth/sign-out.ts";
-import * as $78 from "./routes/api/auth/sign-up/email.ts";
-import * as $79 from "./routes/api/auth/verify-email.ts";
-import * as $80 from "./routes/api/banners.ts";
-import * as $81 from "./routes/api/docs.tsx";
-import * as $82 from "./routes/api/files/[id].ts";
-import * as $83 from "./routes/api/health.ts";
-import * as $84 from "./routes/api/internships/[id].ts";
-import * as $85 from "./routes/api/internships/[id]/applications/bulk.ts";
-import * as $86 from "./routes/api/internships/[id]/applications/index.ts";
-import * as $87 from "./routes/api/internships/index.ts";
-import * as $88 from "./routes/api/me/alerts/[id].ts";
-import * as $89 from "./routes/api/me/alerts/index.ts";
-import * as $90 from "./routes/api/me/applications/[id]/stipend-report.ts";
-import * as $91 from "./routes/api/me/applications/[id]/withdraw.ts";
-import * as $92 from "./routes/api/me/applications/index.ts";
-import * as $93 from "./routes/api/me/certificates.ts";
-import * as $94 from "./routes/api/me/export.ts";
-import * as $95 from "./routes/api/me/index.ts";
-import * as $96 from "./routes/api/me/notifications/index.ts";
-import * as $97 from "./routes/api/me/notifications/read.ts";
-import * as $98 from "./routes/api/me/push-subscriptions.ts";
-import * as $99 from "./routes/api/me/recommendations.ts";
-import * as $100 from "./routes/api/me/resume/file.ts";
-import * as $101 from "./routes/api/me/resume/index.ts";
-import * as $102 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $103 from "./routes/api/me/saved/ids.ts";
-import * as $104 from "./routes/api/me/saved/index.ts";
-import * as $105 from "./routes/api/me/settings.ts";
-import * as $106 from "./routes/api/onboarding.ts";
-import * as $107 from "./routes/api/openapi.json.ts";
-import * as $108 from "./routes/api/opportunities/[id].ts";
-import * as $109 from "./routes/api/opportunities/index.ts";
-import * as $110 from "./routes/api/organizations/[slug]/claim.ts";
-import * as $111 from "./routes/api/organizations/[slug]/index.ts";
-import * as $112 from "./routes/api/profile.ts";
-import * as $113 from "./routes/api/purchases.ts";
-import * as $114 from "./routes/api/purchases/[id]/refund-request.ts";
-import * as $115 from "./routes/api/push/key.ts";
-import * as $116 from "./routes/api/reports/index.ts";
-import * as $117 from "./routes/api/toolkits/[id]/index.ts";
-import * as $118 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $119 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $120 from "./routes/api/toolkits/index.ts";
-import * as $121 from "./routes/api/ungatekeep/[id].ts";
-import * as $122 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $123 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $124 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $125 from "./routes/api/ungatekeep/index.ts";
-import * as $126 from "./routes/api/webhooks/razorpay.ts";
-import * as $127 from "./routes/certificates/[id].tsx";
-import * as $128 from "./routes/check-inbox.tsx";
-import * as $129 from "./routes/contact.tsx";
-import * as $130 from "./routes/forgot-password.tsx";
-import * as $131 from "./routes/index.tsx";
-import * as $132 from "./routes/internships/[id]/applicants.tsx";
-import * as $133 from "./routes/internships/[id]/applications.ts";
-import * as $134 from "./routes/internships/[id]/apply.tsx";
-import * as $135 from "./routes/internships/[id]/edit.tsx";
-import * as $136 from "./routes/internships/[id]/index.tsx";
-import * as $137 from "./routes/internships/index.tsx";
-import * as $138 from "./routes/internships/mine.tsx";
-import * as $139 from "./routes/internships/new.tsx";
-import * as $140 from "./routes/internships/rss.xml.ts";
-import * as $141 from "./routes/language.ts";
-import * as $142 from "./routes/me/alerts.tsx";
-import * as $143 from "./routes/me/applications/[id]/stipend-report.ts";
-import * as $144 from "./routes/me/applications/[id]/withdraw.ts";
-import * as $145 from "./routes/me/notifications.tsx";
-import * as $146 from "./routes/me/settings.tsx";
-import * as $147 from "./routes/me/tracker.tsx";
-import * as $148 from "./routes/offline.tsx";
-import * as $149 from "./routes/onboarding.tsx";
-import * as $150 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $151 from "./routes/opportunities/[id]/edit.tsx";
-import * as $152 from "./routes/opportunities/[id]/index.tsx";
-import * as $153 from "./routes/opportunities/index.tsx";
-import * as $154 from "./routes/opportunities/mine.tsx";
-import * as $155 from "./routes/opportunities/new.tsx";
-import * as $156 from "./routes/organizations/[slug].tsx";
-import * as $157 from "./routes/organizations/claim/[token].tsx";
-import * as $158 from "./routes/privacy.tsx";
-import * as $159 from "./routes/profile.tsx";
-import * as $160 from "./routes/profile/delete.tsx";
-import * as $161 from "./routes/profile/remove-provider.ts";
-import * as $162 from "./routes/profile/resume.ts";
-import * as $163 from "./routes/profile/sign-out-others.ts";
-import * as $164 from "./routes/purchases/[id]/receipt.tsx";
-import * as $165 from "./routes/purchases/[id]/refund-request.ts";
-import * as $166 from "./routes/refunds.tsx";
-import * as $167 from "./routes/report.tsx";
-import * as $168 from "./routes/reset-password.tsx";
-import * as $169 from "./routes/robots.txt.ts";
-import * as $170 from "./routes/sign-in.tsx";
-import * as $171 from "./routes/sign-out.ts";
-import * as $172 from "./routes/sign-up.tsx";
-import * as $173 from "./routes/sitemap.xml.ts";
-import * as $174 from "./routes/sitemap/[file].ts";
-import * as $175 from "./routes/terms.tsx";
-import * as $176 from "./routes/toolkits/[id]/index.tsx";
-import * as $177 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $178 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $179 from "./routes/toolkits/index.tsx";
-import * as $180 from "./routes/toolkits/mine.tsx";
-import * as $181 from "./routes/ungatekeep/[id].tsx";
-import * as $182 from "./routes/ungatekeep/index.tsx";
-import * as $183 from "./routes/ungatekeep/rss.xml.ts";
-import * as $184 from "./routes/unsubscribe/[token].tsx";
-import * as $185 from "./routes/verify-email.tsx";
+import * as $63 from "./routes/api/admin/users/[id]/suspension.ts";
+import * as $64 from "./routes/api/admin/users/index.ts";
+import * as $65 from "./routes/api/applications/[id]/index.ts";
+import * as $66 from "./routes/api/applications/[id]/resume.ts";
+import * as $67 from "./routes/api/auth/callback/[provider].ts";
+import * as $68 from "./routes/api/auth/forget-password.ts";
+import * as $69 from "./routes/api/auth/get-session.ts";
+import * as $70 from "./routes/api/auth/providers/[provider].ts";
+import * as $71 from "./routes/api/auth/request-password-reset.ts";
+import * as $72 from "./routes/api/auth/reset-password.ts";
+import * as $73 from "./routes/api/auth/revoke-other-sessions.ts";
+import * as $74 from "./routes/api/auth/send-verification-email.ts";
+import * as $75 from "./routes/api/auth/session.ts";
+import * as $76 from "./routes/api/auth/sign-in/email.ts";
+import * as $77 from "./routes/api/auth/sign-in/social.ts";
+import * as $78 from "./routes/api/auth/sign-out.ts";
+import * as $79 from "./routes/api/auth/sign-up/email.ts";
+import * as $80 from "./routes/api/auth/verify-email.ts";
+import * as $81 from "./routes/api/banners.ts";
+import * as $82 from "./routes/api/docs.tsx";
+import * as $83 from "./routes/api/files/[id].ts";
+import * as $84 from "./routes/api/health.ts";
+import * as $85 from "./routes/api/internships/[id].ts";
+import * as $86 from "./routes/api/internships/[id]/applications/bulk.ts";
+import * as $87 from "./routes/api/internships/[id]/applications/index.ts";
+import * as $88 from "./routes/api/internships/index.ts";
+import * as $89 from "./routes/api/me/alerts/[id].ts";
+import * as $90 from "./routes/api/me/alerts/index.ts";
+import * as $91 from "./routes/api/me/applications/[id]/stipend-report.ts";
+import * as $92 from "./routes/api/me/applications/[id]/withdraw.ts";
+import * as $93 from "./routes/api/me/applications/index.ts";
+import * as $94 from "./routes/api/me/certificates.ts";
+import * as $95 from "./routes/api/me/export.ts";
+import * as $96 from "./routes/api/me/index.ts";
+import * as $97 from "./routes/api/me/notifications/index.ts";
+import * as $98 from "./routes/api/me/notifications/read.ts";
+import * as $99 from "./routes/api/me/push-subscriptions.ts";
+import * as $100 from "./routes/api/me/recommendations.ts";
+import * as $101 from "./routes/api/me/resume/file.ts";
+import * as $102 from "./routes/api/me/resume/index.ts";
+import * as $103 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $104 from "./routes/api/me/saved/ids.ts";
+import * as $105 from "./routes/api/me/saved/index.ts";
+import * as $106 from "./routes/api/me/settings.ts";
+import * as $107 from "./routes/api/onboarding.ts";
+import * as $108 from "./routes/api/openapi.json.ts";
+import * as $109 from "./routes/api/opportunities/[id].ts";
+import * as $110 from "./routes/api/opportunities/index.ts";
+import * as $111 from "./routes/api/organizations/[slug]/claim.ts";
+import * as $112 from "./routes/api/organizations/[slug]/index.ts";
+import * as $113 from "./routes/api/profile.ts";
+import * as $114 from "./routes/api/purchases.ts";
+import * as $115 from "./routes/api/purchases/[id]/refund-request.ts";
+import * as $116 from "./routes/api/push/key.ts";
+import * as $117 from "./routes/api/reports/index.ts";
+import * as $118 from "./routes/api/toolkits/[id]/index.ts";
+import * as $119 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $120 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $121 from "./routes/api/toolkits/index.ts";
+import * as $122 from "./routes/api/ungatekeep/[id].ts";
+import * as $123 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $124 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $125 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $126 from "./routes/api/ungatekeep/index.ts";
+import * as $127 from "./routes/api/webhooks/razorpay.ts";
+import * as $128 from "./routes/certificates/[id].tsx";
+import * as $129 from "./routes/check-inbox.tsx";
+import * as $130 from "./routes/contact.tsx";
+import * as $131 from "./routes/forgot-password.tsx";
+import * as $132 from "./routes/index.tsx";
+import * as $133 from "./routes/internships/[id]/applicants.tsx";
+import * as $134 from "./routes/internships/[id]/applications.ts";
+import * as $135 from "./routes/internships/[id]/apply.tsx";
+import * as $136 from "./routes/internships/[id]/edit.tsx";
+import * as $137 from "./routes/internships/[id]/index.tsx";
+import * as $138 from "./routes/internships/index.tsx";
+import * as $139 from "./routes/internships/mine.tsx";
+import * as $140 from "./routes/internships/new.tsx";
+import * as $141 from "./routes/internships/rss.xml.ts";
+import * as $142 from "./routes/language.ts";
+import * as $143 from "./routes/me/alerts.tsx";
+import * as $144 from "./routes/me/applications/[id]/stipend-report.ts";
+import * as $145 from "./routes/me/applications/[id]/withdraw.ts";
+import * as $146 from "./routes/me/notifications.tsx";
+import * as $147 from "./routes/me/settings.tsx";
+import * as $148 from "./routes/me/tracker.tsx";
+import * as $149 from "./routes/offline.tsx";
+import * as $150 from "./routes/onboarding.tsx";
+import * as $151 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $152 from "./routes/opportunities/[id]/edit.tsx";
+import * as $153 from "./routes/opportunities/[id]/index.tsx";
+import * as $154 from "./routes/opportunities/index.tsx";
+import * as $155 from "./routes/opportunities/mine.tsx";
+import * as $156 from "./routes/opportunities/new.tsx";
+import * as $157 from "./routes/organizations/[slug].tsx";
+import * as $158 from "./routes/organizations/claim/[token].tsx";
+import * as $159 from "./routes/privacy.tsx";
+import * as $160 from "./routes/profile.tsx";
+import * as $161 from "./routes/profile/delete.tsx";
+import * as $162 from "./routes/profile/remove-provider.ts";
+import * as $163 from "./routes/profile/resume.ts";
+import * as $164 from "./routes/profile/sign-out-others.ts";
+import * as $165 from "./routes/purchases/[id]/receipt.tsx";
+import * as $166 from "./routes/purchases/[id]/refund-request.ts";
+import * as $167 from "./routes/refunds.tsx";
+import * as $168 from "./routes/report.tsx";
+import * as $169 from "./routes/reset-password.tsx";
+import * as $170 from "./routes/robots.txt.ts";
+import * as $171 from "./routes/sign-in.tsx";
+import * as $172 from "./routes/sign-out.ts";
+import * as $173 from "./routes/sign-up.tsx";
+import * as $174 from "./routes/sitemap.xml.ts";
+import * as $175 from "./routes/sitemap/[file].ts";
+import * as $176 from "./routes/terms.tsx";
+import * as $177 from "./routes/toolkits/[id]/index.tsx";
+import * as $178 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $179 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $180 from "./routes/toolkits/index.tsx";
+import * as $181 from "./routes/toolkits/mine.tsx";
+import * as $182 from "./routes/ungatekeep/[id].tsx";
+import * as $183 from "./routes/ungatekeep/index.tsx";
+import * as $184 from "./routes/ungatekeep/rss.xml.ts";
+import * as $185 from "./routes/unsubscribe/[token].tsx";
+import * as $186 from "./routes/verify-email.tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -293,129 +294,130 @@ const manifest: Manifest = {
     "./routes/api/admin/ungatekeep/preview.ts": $60,
     "./routes/api/admin/uploads/index.ts": $61,
     "./routes/api/admin/users/[id].ts": $62,
-    "./routes/api/admin/users/index.ts": $63,
-    "./routes/api/applications/[id]/index.ts": $64,
-    "./routes/api/applications/[id]/resume.ts": $65,
-    "./routes/api/auth/callback/[provider].ts": $66,
-    "./routes/api/auth/forget-password.ts": $67,
-    "./routes/api/auth/get-session.ts": $68,
-    "./routes/api/auth/providers/[provider].ts": $69,
-    "./routes/api/auth/request-password-reset.ts": $70,
-    "./routes/api/auth/reset-password.ts": $71,
-    "./routes/api/auth/revoke-other-sessions.ts": $72,
-    "./routes/api/auth/send-verification-email.ts": $73,
-    "./routes/api/auth/session.ts": $74,
-    "./routes/api/auth/sign-in/email.ts": $75,
-    "./routes/api/auth/sign-in/social.ts": $76,
-    "./routes/api/auth/sign-out.ts": $77,
-    "./routes/api/auth/sign-up/email.ts": $78,
-    "./routes/api/auth/verify-email.ts": $79,
-    "./routes/api/banners.ts": $80,
-    "./routes/api/docs.tsx": $81,
-    "./routes/api/files/[id].ts": $82,
-    "./routes/api/health.ts": $83,
-    "./routes/api/internships/[id].ts": $84,
-    "./routes/api/internships/[id]/applications/bulk.ts": $85,
-    "./routes/api/internships/[id]/applications/index.ts": $86,
-    "./routes/api/internships/index.ts": $87,
-    "./routes/api/me/alerts/[id].ts": $88,
-    "./routes/api/me/alerts/index.ts": $89,
-    "./routes/api/me/applications/[id]/stipend-report.ts": $90,
-    "./routes/api/me/applications/[id]/withdraw.ts": $91,
-    "./routes/api/me/applications/index.ts": $92,
-    "./routes/api/me/certificates.ts": $93,
-    "./routes/api/me/export.ts": $94,
-    "./routes/api/me/index.ts": $95,
-    "./routes/api/me/notifications/index.ts": $96,
-    "./routes/api/me/notifications/read.ts": $97,
-    "./routes/api/me/push-subscriptions.ts": $98,
-    "./routes/api/me/recommendations.ts": $99,
-    "./routes/api/me/resume/file.ts": $100,
-    "./routes/api/me/resume/index.ts": $101,
-    "./routes/api/me/saved/[kind]/[id].ts": $102,
-    "./routes/api/me/saved/ids.ts": $103,
-    "./routes/api/me/saved/index.ts": $104,
-    "./routes/api/me/settings.ts": $105,
-    "./routes/api/onboarding.ts": $106,
-    "./routes/api/openapi.json.ts": $107,
-    "./routes/api/opportunities/[id].ts": $108,
-    "./routes/api/opportunities/index.ts": $109,
-    "./routes/api/organizations/[slug]/claim.ts": $110,
-    "./routes/api/organizations/[slug]/index.ts": $111,
-    "./routes/api/profile.ts": $112,
-    "./routes/api/purchases.ts": $113,
-    "./routes/api/purchases/[id]/refund-request.ts": $114,
-    "./routes/api/push/key.ts": $115,
-    "./routes/api/reports/index.ts": $116,
-    "./routes/api/toolkits/[id]/index.ts": $117,
-    "./routes/api/toolkits/[id]/progress.ts": $118,
-    "./routes/api/toolkits/[id]/verify.ts": $119,
-    "./routes/api/toolkits/index.ts": $120,
-    "./routes/api/ungatekeep/[id].ts": $121,
-    "./routes/api/ungatekeep/[id]/comments.ts": $122,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $123,
-    "./routes/api/ungatekeep/comments/[id].ts": $124,
-    "./routes/api/ungatekeep/index.ts": $125,
-    "./routes/api/webhooks/razorpay.ts": $126,
-    "./routes/certificates/[id].tsx": $127,
-    "./routes/check-inbox.tsx": $128,
-    "./routes/contact.tsx": $129,
-    "./routes/forgot-password.tsx": $130,
-    "./routes/index.tsx": $131,
-    "./routes/internships/[id]/applicants.tsx": $132,
-    "./routes/internships/[id]/applications.ts": $133,
-    "./routes/internships/[id]/apply.tsx": $134,
-    "./routes/internships/[id]/edit.tsx": $135,
-    "./routes/internships/[id]/index.tsx": $136,
-    "./routes/internships/index.tsx": $137,
-    "./routes/internships/mine.tsx": $138,
-    "./routes/internships/new.tsx": $139,
-    "./routes/internships/rss.xml.ts": $140,
-    "./routes/language.ts": $141,
-    "./routes/me/alerts.tsx": $142,
-    "./routes/me/applications/[id]/stipend-report.ts": $143,
-    "./routes/me/applications/[id]/withdraw.ts": $144,
-    "./routes/me/notifications.tsx": $145,
-    "./routes/me/settings.tsx": $146,
-    "./routes/me/tracker.tsx": $147,
-    "./routes/offline.tsx": $148,
-    "./routes/onboarding.tsx": $149,
-    "./routes/opportunities/[id]/calendar.ics.ts": $150,
-    "./routes/opportunities/[id]/edit.tsx": $151,
-    "./routes/opportunities/[id]/index.tsx": $152,
-    "./routes/opportunities/index.tsx": $153,
-    "./routes/opportunities/mine.tsx": $154,
-    "./routes/opportunities/new.tsx": $155,
-    "./routes/organizations/[slug].tsx": $156,
-    "./routes/organizations/claim/[token].tsx": $157,
-    "./routes/privacy.tsx": $158,
-    "./routes/profile.tsx": $159,
-    "./routes/profile/delete.tsx": $160,
-    "./routes/profile/remove-provider.ts": $161,
-    "./routes/profile/resume.ts": $162,
-    "./routes/profile/sign-out-others.ts": $163,
-    "./routes/purchases/[id]/receipt.tsx": $164,
-    "./routes/purchases/[id]/refund-request.ts": $165,
-    "./routes/refunds.tsx": $166,
-    "./routes/report.tsx": $167,
-    "./routes/reset-password.tsx": $168,
-    "./routes/robots.txt.ts": $169,
-    "./routes/sign-in.tsx": $170,
-    "./routes/sign-out.ts": $171,
-    "./routes/sign-up.tsx": $172,
-    "./routes/sitemap.xml.ts": $173,
-    "./routes/sitemap/[file].ts": $174,
-    "./routes/terms.tsx": $175,
-    "./routes/toolkits/[id]/index.tsx": $176,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $177,
-    "./routes/toolkits/[id]/learn/index.tsx": $178,
-    "./routes/toolkits/index.tsx": $179,
-    "./routes/toolkits/mine.tsx": $180,
-    "./routes/ungatekeep/[id].tsx": $181,
-    "./routes/ungatekeep/index.tsx": $182,
-    "./routes/ungatekeep/rss.xml.ts": $183,
-    "./routes/unsubscribe/[token].tsx": $184,
-    "./routes/verify-email.tsx": $185,
+    "./routes/api/admin/users/[id]/suspension.ts": $63,
+    "./routes/api/admin/users/index.ts": $64,
+    "./routes/api/applications/[id]/index.ts": $65,
+    "./routes/api/applications/[id]/resume.ts": $66,
+    "./routes/api/auth/callback/[provider].ts": $67,
+    "./routes/api/auth/forget-password.ts": $68,
+    "./routes/api/auth/get-session.ts": $69,
+    "./routes/api/auth/providers/[provider].ts": $70,
+    "./routes/api/auth/request-password-reset.ts": $71,
+    "./routes/api/auth/reset-password.ts": $72,
+    "./routes/api/auth/revoke-other-sessions.ts": $73,
+    "./routes/api/auth/send-verification-email.ts": $74,
+    "./routes/api/auth/session.ts": $75,
+    "./routes/api/auth/sign-in/email.ts": $76,
+    "./routes/api/auth/sign-in/social.ts": $77,
+    "./routes/api/auth/sign-out.ts": $78,
+    "./routes/api/auth/sign-up/email.ts": $79,
+    "./routes/api/auth/verify-email.ts": $80,
+    "./routes/api/banners.ts": $81,
+    "./routes/api/docs.tsx": $82,
+    "./routes/api/files/[id].ts": $83,
+    "./routes/api/health.ts": $84,
+    "./routes/api/internships/[id].ts": $85,
+    "./routes/api/internships/[id]/applications/bulk.ts": $86,
+    "./routes/api/internships/[id]/applications/index.ts": $87,
+    "./routes/api/internships/index.ts": $88,
+    "./routes/api/me/alerts/[id].ts": $89,
+    "./routes/api/me/alerts/index.ts": $90,
+    "./routes/api/me/applications/[id]/stipend-report.ts": $91,
+    "./routes/api/me/applications/[id]/withdraw.ts": $92,
+    "./routes/api/me/applications/index.ts": $93,
+    "./routes/api/me/certificates.ts": $94,
+    "./routes/api/me/export.ts": $95,
+    "./routes/api/me/index.ts": $96,
+    "./routes/api/me/notifications/index.ts": $97,
+    "./routes/api/me/notifications/read.ts": $98,
+    "./routes/api/me/push-subscriptions.ts": $99,
+    "./routes/api/me/recommendations.ts": $100,
+    "./routes/api/me/resume/file.ts": $101,
+    "./routes/api/me/resume/index.ts": $102,
+    "./routes/api/me/saved/[kind]/[id].ts": $103,
+    "./routes/api/me/saved/ids.ts": $104,
+    "./routes/api/me/saved/index.ts": $105,
+    "./routes/api/me/settings.ts": $106,
+    "./routes/api/onboarding.ts": $107,
+    "./routes/api/openapi.json.ts": $108,
+    "./routes/api/opportunities/[id].ts": $109,
+    "./routes/api/opportunities/index.ts": $110,
+    "./routes/api/organizations/[slug]/claim.ts": $111,
+    "./routes/api/organizations/[slug]/index.ts": $112,
+    "./routes/api/profile.ts": $113,
+    "./routes/api/purchases.ts": $114,
+    "./routes/api/purchases/[id]/refund-request.ts": $115,
+    "./routes/api/push/key.ts": $116,
+    "./routes/api/reports/index.ts": $117,
+    "./routes/api/toolkits/[id]/index.ts": $118,
+    "./routes/api/toolkits/[id]/progress.ts": $119,
+    "./routes/api/toolkits/[id]/verify.ts": $120,
+    "./routes/api/toolkits/index.ts": $121,
+    "./routes/api/ungatekeep/[id].ts": $122,
+    "./routes/api/ungatekeep/[id]/comments.ts": $123,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $124,
+    "./routes/api/ungatekeep/comments/[id].ts": $125,
+    "./routes/api/ungatekeep/index.ts": $126,
+    "./routes/api/webhooks/razorpay.ts": $127,
+    "./routes/certificates/[id].tsx": $128,
+    "./routes/check-inbox.tsx": $129,
+    "./routes/contact.tsx": $130,
+    "./routes/forgot-password.tsx": $131,
+    "./routes/index.tsx": $132,
+    "./routes/internships/[id]/applicants.tsx": $133,
+    "./routes/internships/[id]/applications.ts": $134,
+    "./routes/internships/[id]/apply.tsx": $135,
+    "./routes/internships/[id]/edit.tsx": $136,
+    "./routes/internships/[id]/index.tsx": $137,
+    "./routes/internships/index.tsx": $138,
+    "./routes/internships/mine.tsx": $139,
+    "./routes/internships/new.tsx": $140,
+    "./routes/internships/rss.xml.ts": $141,
+    "./routes/language.ts": $142,
+    "./routes/me/alerts.tsx": $143,
+    "./routes/me/applications/[id]/stipend-report.ts": $144,
+    "./routes/me/applications/[id]/withdraw.ts": $145,
+    "./routes/me/notifications.tsx": $146,
+    "./routes/me/settings.tsx": $147,
+    "./routes/me/tracker.tsx": $148,
+    "./routes/offline.tsx": $149,
+    "./routes/onboarding.tsx": $150,
+    "./routes/opportunities/[id]/calendar.ics.ts": $151,
+    "./routes/opportunities/[id]/edit.tsx": $152,
+    "./routes/opportunities/[id]/index.tsx": $153,
+    "./routes/opportunities/index.tsx": $154,
+    "./routes/opportunities/mine.tsx": $155,
+    "./routes/opportunities/new.tsx": $156,
+    "./routes/organizations/[slug].tsx": $157,
+    "./routes/organizations/claim/[token].tsx": $158,
+    "./routes/privacy.tsx": $159,
+    "./routes/profile.tsx": $160,
+    "./routes/profile/delete.tsx": $161,
+    "./routes/profile/remove-provider.ts": $162,
+    "./routes/profile/resume.ts": $163,
+    "./routes/profile/sign-out-others.ts": $164,
+    "./routes/purchases/[id]/receipt.tsx": $165,
+    "./routes/purchases/[id]/refund-request.ts": $166,
+    "./routes/refunds.tsx": $167,
+    "./routes/report.tsx": $168,
+    "./routes/reset-password.tsx": $169,
+    "./routes/robots.txt.ts": $170,
+    "./routes/sign-in.tsx": $171,
+    "./routes/sign-out.ts": $172,
+    "./routes/sign-up.tsx": $173,
+    "./routes/sitemap.xml.ts": $174,
+    "./routes/sitemap/[file].ts": $175,
+    "./routes/terms.tsx": $176,
+    "./routes/toolkits/[id]/index.tsx": $177,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $178,
+    "./routes/toolkits/[id]/learn/index.tsx": $179,
+    "./routes/toolkits/index.tsx": $180,
+    "./routes/toolkits/mine.tsx": $181,
+    "./routes/ungatekeep/[id].tsx": $182,
+    "./routes/ungatekeep/index.tsx": $183,
+    "./routes/ungatekeep/rss.xml.ts": $184,
+    "./routes/unsubscribe/[token].tsx": $185,
+    "./routes/verify-email.tsx": $186,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

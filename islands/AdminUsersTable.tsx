@@ -4,7 +4,10 @@
  * total" (past the count's limit of 1,000, a line says more match), and a role change per row through a confirmation dialog that calls
  * `PATCH /api/admin/users/{id}`. The admin's own row cannot be changed. A refused role is shown
  * at the row's role control; other refusals in the dialog. Loading and errors are announced; a
- * stale answer never overwrites a newer one.
+ * stale answer never overwrites a newer one. Each row shows a "Suspended" badge with the date and reason, or not,
+ * and its plain form (docs/decisions.md, Admin, "Suspension"): "Suspend" with a reason, or "Lift suspension", which
+ * post to the page without JavaScript and call `POST`/`DELETE /api/admin/users/{id}/suspension` with it. The page
+ * renders the first page (`initial`; `suspended`: the suspended accounts only, a link of the page).
  */
 import { useState } from "preact/hooks";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
@@ -14,9 +17,10 @@ import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { FieldError, Notice } from "@/components/forms.tsx";
 import { invalidProps } from "@/lib/browser/field_props.ts";
-import { INPUT, ROW_INPUT } from "@/lib/browser/styles.ts";
+import { INPUT, ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { type Role, ROLES } from "@/lib/users/roles.ts";
 import type { AdminUserPage, AdminUserRow, RoleChanged } from "@/lib/users/admin.ts";
+import type { SuspensionChanged } from "@/lib/users/suspension.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
@@ -27,27 +31,40 @@ export const ADMIN_USERS_TEXT = [
   "admin.users.",
   "admin.roles.",
   ...ADMIN_LIST_TEXT,
-  ...refusalPrefixes("lastAdmin", "userNotFound", "ownRole"),
+  ...refusalPrefixes(
+    "lastAdmin",
+    "userNotFound",
+    "ownRole",
+    "ownSuspension",
+    "suspendAdmin",
+    "alreadySuspended",
+    "notSuspended",
+  ),
 ] as const;
 
 /** Rows per page. */
 const PAGE_SIZE = 20;
 
-/** Props: the signed-in admin (whose own row cannot be changed) and the messages (`ADMIN_USERS_TEXT`). */
+/**
+ * Props: the signed-in admin (whose own row cannot be changed), the first page as the server rendered it, whether it
+ * lists suspended accounts only, and the messages (`ADMIN_USERS_TEXT`).
+ */
 export interface AdminUsersTableProps {
   currentUserId: string;
+  initial: AdminUserPage;
+  suspended: boolean;
   text: IslandText;
 }
 
-export default function AdminUsersTable({ text, currentUserId }: AdminUsersTableProps) {
+export default function AdminUsersTable({ text, ...props }: AdminUsersTableProps) {
   return (
     <IslandTextProvider text={text}>
-      <UsersTable currentUserId={currentUserId} />
+      <UsersTable {...props} />
     </IslandTextProvider>
   );
 }
 
-function UsersTable({ currentUserId }: { currentUserId: string }) {
+function UsersTable({ currentUserId, initial, suspended }: Omit<AdminUsersTableProps, "text">) {
   const t = useT();
   /** A role's name; a role the list does not know (a tampered page's) as it came. */
   const roleName = (role: Role) => t.has(`admin.roles.${role}`) ? t.dynamic(`admin.roles.${role}`) : role;
@@ -57,12 +74,38 @@ function UsersTable({ currentUserId }: { currentUserId: string }) {
       const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
       if (query) params.set("search", query);
       if (role) params.set("role", role);
+      if (suspended) params.set("suspended", "true");
       return `/api/admin/users?${params}`;
     },
     rowsOf: (data) => data.users,
     filters: [role],
+    initial: initial.users,
   });
-  const { data: page } = list;
+  const page = list.data ?? initial;
+  /** The refusal of a suspension form, shown under that row's form: user id and sentence. */
+  const [suspensionError, setSuspensionError] = useState<{ userId: string; message: string } | null>(null);
+
+  const changeSuspension = async (event: Event, user: AdminUserRow) => {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const reason = String(new FormData(form).get("reason") ?? "").trim();
+    const lifting = user.suspension !== null;
+    if (!lifting && reason === "") {
+      setSuspensionError({ userId: user.id, message: t("admin.users.reasonProblem") });
+      return;
+    }
+    setSuspensionError(null);
+    const result = await fetchJson<{ user: SuspensionChanged }>(
+      `/api/admin/users/${encodeURIComponent(user.id)}/suspension`,
+      lifting ? { method: "DELETE" } : { method: "POST", body: { reason } },
+    );
+    if (!result.ok) {
+      setSuspensionError({ userId: user.id, message: failureMessage(t, result) });
+      return;
+    }
+    list.replaceRow({ id: user.id, suspension: result.data.user.suspension });
+    list.announce(t(lifting ? "admin.users.liftedDone" : "admin.users.suspendedDone"));
+  };
   const [pending, setPending] = useState<{ user: AdminUserRow; role: Role } | null>(null);
   const [saving, setSaving] = useState(false);
   const [changeError, setChangeError] = useState("");
@@ -103,8 +146,8 @@ function UsersTable({ currentUserId }: { currentUserId: string }) {
   };
 
   const users = list.rows ?? [];
-  const total = page?.pagination.total ?? 0;
-  const filtered = list.query !== "" || role !== "";
+  const total = page.pagination.total;
+  const filtered = list.query !== "" || role !== "" || suspended;
 
   return (
     <div class="space-y-4">
@@ -125,6 +168,14 @@ function UsersTable({ currentUserId }: { currentUserId: string }) {
           </select>
         </div>
       </div>
+      <nav aria-label={t("admin.users.accounts")} class="flex flex-wrap gap-2 text-sm">
+        <a href="/admin/users" aria-current={suspended ? undefined : "page"} class={SECONDARY_BUTTON}>
+          {t("admin.users.allAccounts")}
+        </a>
+        <a href="/admin/users?suspended=1" aria-current={suspended ? "page" : undefined} class={SECONDARY_BUTTON}>
+          {t("admin.users.suspendedOnly")}
+        </a>
+      </nav>
 
       <AdminTable
         list={list}
@@ -139,6 +190,7 @@ function UsersTable({ currentUserId }: { currentUserId: string }) {
           { label: t("admin.users.verified") },
           { label: t("admin.users.joined") },
           { label: t("admin.users.role") },
+          { label: t("admin.users.account") },
         ]}
         empty={t(filtered ? "admin.users.noMatch" : "admin.users.none")}
       >
@@ -167,6 +219,15 @@ function UsersTable({ currentUserId }: { currentUserId: string }) {
                 </>
               )}
             </Cell>
+            <Cell label={t("admin.users.account")}>
+              <SuspensionCell
+                user={u}
+                own={u.id === currentUserId}
+                suspendedView={suspended}
+                error={suspensionError?.userId === u.id ? suspensionError.message : ""}
+                onSubmit={(event) => changeSuspension(event, u)}
+              />
+            </Cell>
           </tr>
         ))}
       </AdminTable>
@@ -177,7 +238,7 @@ function UsersTable({ currentUserId }: { currentUserId: string }) {
         pageSize={PAGE_SIZE}
         shown={users.length}
         total={total}
-        hasMore={page?.pagination.hasMore ?? false}
+        hasMore={page.pagination.hasMore}
       />
       {page?.more && <p class="text-sm text-slate-700">{t("admin.users.more", { count: total })}</p>}
 
@@ -200,5 +261,82 @@ function UsersTable({ currentUserId }: { currentUserId: string }) {
         })}
       </ConfirmDialog>
     </div>
+  );
+}
+
+/** Props of a row's suspension cell: its user, whether it is the admin's own row, the list's view, a refusal. */
+interface SuspensionCellProps {
+  user: AdminUserRow;
+  own: boolean;
+  suspendedView: boolean;
+  error: string;
+  onSubmit: (event: Event) => void;
+}
+
+/**
+ * A row's suspension: the "Suspended" badge with its date and reason and the "Lift suspension" form, or the "Suspend"
+ * form with its reason behind a disclosure (never on the admin's own row or an admin's); plain forms that post to the
+ * page, sent by `onSubmit` when JavaScript runs.
+ */
+function SuspensionCell({ user, own, suspendedView, error, onSubmit }: SuspensionCellProps) {
+  const t = useT();
+  const fields = (action: "suspend" | "lift") => (
+    <>
+      <input type="hidden" name="userId" value={user.id} />
+      <input type="hidden" name="action" value={action} />
+      {suspendedView && <input type="hidden" name="suspended" value="1" />}
+    </>
+  );
+  const problem = error && <p class="mt-1 text-sm font-medium text-red-800" role="alert">{error}</p>;
+  if (user.suspension) {
+    return (
+      <div class="space-y-2 [overflow-wrap:anywhere]">
+        <span class="inline-block rounded bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">
+          {t("admin.users.suspended")}
+        </span>
+        <p class="text-sm text-slate-700">
+          {t("admin.users.suspendedSince", { date: t.date(user.suspension.at), reason: user.suspension.reason })}
+        </p>
+        <form method="post" action="/admin/users" onSubmit={onSubmit}>
+          {fields("lift")}
+          <button type="submit" class={SECONDARY_BUTTON} aria-label={t("admin.users.liftOf", { name: user.name })}>
+            {t("admin.users.lift")}
+          </button>
+        </form>
+        {problem}
+      </div>
+    );
+  }
+  if (own) return <span>—</span>;
+  if (user.role === "admin") return <span class="text-sm text-slate-700">{t("admin.users.adminNotSuspended")}</span>;
+  const reasonId = `reason-${user.id}`;
+  return (
+    <details class="max-w-xs" open={error !== "" || undefined}>
+      <summary class="cursor-pointer text-sm font-medium text-red-800 underline">
+        {t("admin.users.suspend")}
+        <span class="sr-only">{` ${user.name}`}</span>
+      </summary>
+      <form method="post" action="/admin/users" onSubmit={onSubmit} class="mt-2 space-y-2">
+        {fields("suspend")}
+        <label for={reasonId} class="block text-sm font-medium text-slate-800">{t("admin.users.reason")}</label>
+        <p id={`${reasonId}-hint`} class="text-xs text-slate-700">{t("admin.users.reasonHint")}</p>
+        <textarea
+          id={reasonId}
+          name="reason"
+          required
+          maxLength={500 /* SUSPENSION_REASON_MAX, lib/users/suspension.ts */}
+          rows={3}
+          aria-describedby={`${reasonId}-hint`}
+          class={INPUT}
+        />
+        <button
+          type="submit"
+          class="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800"
+        >
+          {t("admin.users.suspendSubmit", { name: user.name })}
+        </button>
+        {problem}
+      </form>
+    </details>
   );
 }

@@ -196,7 +196,12 @@ export function suspensionMail(input: Omit<MailInput, "url"> & { reason: string;
   const { t } = input;
   return noticeMail(input, {
     subject: t("mail.suspended.subject"),
-    paragraphs: [t("mail.suspended.what"), t("mail.suspended.reason", { reason: input.reason }), t("mail.suspended.kept"), t("mail.suspended.appeal")],
+    paragraphs: [
+      t("mail.suspended.what"),
+      t("mail.suspended.reason", { reason: input.reason }),
+      t("mail.suspended.kept"),
+      t("mail.suspended.appeal"),
+    ],
     action: { label: t("mail.suspended.button"), url: input.contactUrl },
   });
 }

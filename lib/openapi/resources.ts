@@ -50,6 +50,8 @@ import { type Coupon, DISCOUNT_TYPES } from "@/lib/coupons/coupons.ts";
 import type { Banner } from "@/lib/ungatekeep/banners.ts";
 import type { ApiKey } from "@/lib/api_keys/api_keys.ts";
 import type { AdminUserRow } from "@/lib/users/admin.ts";
+import type { SuspensionChanged } from "@/lib/users/suspension.ts";
+import type { Suspension } from "@/lib/users/users.ts";
 import { MAIL_STATUSES, type OutboxRow } from "@/lib/mail/outbox.ts";
 import type { JobRun } from "@/lib/jobs/registry.ts";
 import type { Profile } from "@/lib/users/profile.ts";
@@ -692,7 +694,12 @@ export const ApiKeySchema = z.strictObject({ id: z.string(), name: z.string(), c
   id: "ApiKey",
 }) satisfies z.ZodType<ApiKey>;
 
-/** A user of the admin list. */
+/** An account's suspension (docs/decisions.md, Admin, "Suspension"): when, why, by which admin (null once deleted). */
+export const SuspensionSchema = z.strictObject({ at: timestamp, reason: z.string(), by: nullableText }).meta({
+  id: "Suspension",
+}) satisfies z.ZodType<Suspension>;
+
+/** A user of the admin list; `suspension` null when the account is not suspended. */
 export const AdminUserSchema = z.strictObject({
   id: z.string(),
   name: z.string(),
@@ -701,7 +708,17 @@ export const AdminUserSchema = z.strictObject({
   image: nullableText,
   createdAt: timestamp,
   emailVerified: z.boolean(),
+  suspension: SuspensionSchema.nullable(),
 }).meta({ id: "AdminUser" }) satisfies z.ZodType<AdminUserRow>;
+
+/** The user whose suspension changed, as the suspension endpoints answer it. */
+export const SuspendedUserSchema = AdminUserSchema.pick({
+  id: true,
+  name: true,
+  email: true,
+  role: true,
+  suspension: true,
+}) satisfies z.ZodType<SuspensionChanged>;
 
 /** A mail of the outbox as the admin sees it (never its body). */
 export const OutboxMailSchema = z.strictObject({

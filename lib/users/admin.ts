@@ -6,9 +6,10 @@ import { z } from "zod";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { fieldProblems, PARSE_WITH_INPUT, type Sentence } from "@/lib/field_messages.ts";
 import { apiKeysOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
-import { type Role, ROLES, updateUserOps, type User, userKey } from "./users.ts";
+import { type Role, ROLES, type Suspension, updateUserOps, type User, userKey } from "./users.ts";
 import { type IndexedUser, newestFirst, newestOfRole, USER_COUNT_LIMIT, usersWithWord, wordsOf } from "./user_index.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { suspendedUsers } from "./suspension.ts";
 import { appendAdminLogOps } from "@/lib/admin_log/admin_log.ts";
 
 const integer = (min: number, max: number) =>
@@ -16,19 +17,24 @@ const integer = (min: number, max: number) =>
 
 /**
  * Query of `GET /api/admin/users`: `search` (words each starting a word of the name or of the e-mail address, its part
- * before the `@` or its domain; case-insensitive, at most 100 characters), `role`, `limit` (1–100, default 50), `offset` (≥ 0, default 0).
+ * before the `@` or its domain; case-insensitive, at most 100 characters), `role`, `suspended` (`true`: suspended
+ * accounts only), `limit` (1–100, default 50), `offset` (≥ 0, default 0).
  */
 export const adminUserListQuerySchema = z.object({
   search: z.string().trim().max(100).optional(),
   role: z.enum(ROLES).optional(),
+  suspended: z.enum(["true", "false"]).transform((value) => value === "true").optional()
+    .describe("`true`: suspended accounts only"),
   limit: integer(1, 100).default(50),
   offset: integer(0, Number.MAX_SAFE_INTEGER).default(0),
 });
 
 export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
 
-/** A row of the admin user list. */
-export type AdminUserRow = Pick<User, "id" | "name" | "email" | "role" | "image" | "createdAt" | "emailVerified">;
+/** A row of the admin user list; `suspension` null when the account is not suspended. */
+export type AdminUserRow = Pick<User, "id" | "name" | "email" | "role" | "image" | "createdAt" | "emailVerified"> & {
+  suspension: Suspension | null;
+};
 
 /**
  * A page of the admin user list. `total` counts every match up to `USER_COUNT_LIMIT`; `more` is true when more users
@@ -85,7 +91,15 @@ export async function listUsersForAdmin(kv: Deno.Kv, query: AdminUserListQuery):
   const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const { limit, offset } = query;
   let found: { matches: IndexedUser[]; more: boolean };
-  if (words.length > 0) {
+  if (query.suspended) {
+    // The suspended accounts are few: their records are read whole and matched here (docs/decisions.md, Admin,
+    // "Suspension").
+    const suspended = (await suspendedUsers(kv)).filter((user) =>
+      (!query.role || user.role === query.role) &&
+      words.every((word) => wordsOf(user).some((own) => own.startsWith(word)))
+    );
+    found = { matches: suspended, more: false };
+  } else if (words.length > 0) {
     found = await searchUsers(kv, words, query.role);
   } else {
     const count = Math.max(offset + limit, USER_COUNT_LIMIT);
@@ -99,7 +113,7 @@ export async function listUsersForAdmin(kv: Deno.Kv, query: AdminUserListQuery):
     const user = records.get(match.id);
     if (!user) return [];
     const { id, name, email, role, image, createdAt, emailVerified } = user;
-    return [{ id, name, email, role, image, createdAt, emailVerified }];
+    return [{ id, name, email, role, image, createdAt, emailVerified, suspension: user.suspension ?? null }];
   });
   const total = more ? Math.min(matches.length, USER_COUNT_LIMIT) : matches.length;
   const hasMore = offset + limit < matches.length || more;

@@ -137,11 +137,15 @@ export async function liftSuspension(kv: Deno.Kv, parties: Parties): Promise<Sus
   }
 }
 
-/** The ids of every suspended account (the admin list's filter): one read of the filter's keys. */
-export async function suspendedUserIds(kv: Deno.Kv): Promise<string[]> {
+/** Every suspended account, newest first (the admin list's filter): the filter's keys, then their records. */
+export async function suspendedUsers(kv: Deno.Kv): Promise<User[]> {
   const ids: string[] = [];
   for await (const { key } of kv.list({ prefix: ["suspended_users"] })) ids.push(key[1] as string);
-  return ids;
+  const batches: string[][] = [];
+  for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
+  const read = await Promise.all(batches.map((batch) => kv.getMany<User[]>(batch.map(userKey))));
+  const records = read.flat().flatMap(({ value }) => value ? [value] : []);
+  return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
 /**

@@ -1,10 +1,81 @@
-/** `/admin/users`: the user table with search, role filter, pages and role changes (admins only, by `_middleware.ts`). */
+/**
+ * `/admin/users`: the user table with search, role and suspension filters, pages, role changes and suspensions (admins
+ * only, by `_middleware.ts`; docs/decisions.md, Admin, "Suspension"). The server renders the first page (`?suspended=1`:
+ * the suspended accounts), so each row's "Suspend" (with its reason) and "Lift suspension" are plain forms: `POST`
+ * (fields `userId`, `action` `suspend` or `lift`, `reason`, `suspended`) answers 303 back with `done`, or renders the
+ * page again with the refusal's sentence (400, 403, 404, 409). The island enhances the rest.
+ */
 import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { PageHead } from "@/components/PageHead.tsx";
+import { Notice } from "@/components/forms.tsx";
 import AdminUsersTable, { ADMIN_USERS_TEXT } from "@/islands/AdminUsersTable.tsx";
+import { adminUserListQuerySchema, type AdminUserPage, listUsersForAdmin } from "@/lib/users/admin.ts";
+import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
+import { deliverSoon } from "@/lib/mail/delivery.ts";
+import { DomainError } from "@/lib/errors.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { refusalText } from "@/lib/refusals.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
-export default define.page(function AdminUsersPage({ state }) {
+/** Rows per page (the island's too). */
+export const USERS_PAGE_SIZE = 20;
+
+interface Data {
+  page: AdminUserPage;
+  suspended: boolean;
+  done: "suspended" | "lifted" | null;
+  /** A refused form's sentence, in the reader's language. */
+  problem: string | null;
+}
+
+async function firstPage(kv: Deno.Kv, suspended: boolean): Promise<AdminUserPage> {
+  const query = adminUserListQuerySchema.parse({ limit: String(USERS_PAGE_SIZE), suspended: String(suspended) });
+  return await listUsersForAdmin(kv, query);
+}
+
+const DONE = new Set(["suspended", "lifted"]);
+
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
+    const params = ctx.url.searchParams;
+    const suspended = params.get("suspended") === "1";
+    const done = params.get("done");
+    return ctx.render({
+      page: await firstPage(ctx.state.services.kv, suspended),
+      suspended,
+      done: done && DONE.has(done) ? done as Data["done"] : null,
+      problem: null,
+    });
+  },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { services, t } = ctx.state;
+    const form = await readFormFields(req, ["userId", "action", "reason", "suspended"]);
+    const suspended = form.suspended === "1";
+    const parties = { actorId: ctx.state.user.id, targetId: form.userId, appUrl: services.config.appUrl };
+    const again = async (status: number, problem: string) =>
+      ctx.render({ page: await firstPage(services.kv, suspended), suspended, done: null, problem }, { status });
+    try {
+      if (form.action === "suspend") {
+        const body = suspensionSchema.safeParse({ reason: form.reason });
+        if (!body.success) return await again(400, t("admin.users.reasonProblem"));
+        deliverSoon(services, (await suspendUser(services.kv, { ...parties, reason: body.data.reason })).mailId);
+      } else if (form.action === "lift") {
+        deliverSoon(services, (await liftSuspension(services.kv, parties)).mailId);
+      } else return await again(400, t("admin.users.reasonProblem"));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return await again(errorResponse(error).status, refusalText(t, error));
+    }
+    const done = form.action === "suspend" ? "suspended" : "lifted";
+    return seeOther(`/admin/users?done=${done}${suspended ? "&suspended=1" : ""}`);
+  },
+});
+
+export default define.page<Data>(function AdminUsersPage({ data, state }) {
   const t = useT();
   return (
     <section aria-labelledby="page-title" class="space-y-6">
@@ -12,8 +83,23 @@ export default define.page(function AdminUsersPage({ state }) {
       <div>
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.users")}</h1>
         <p class="mt-2 text-slate-700">{t("admin.users.lead")}</p>
+        <p class="mt-2 text-sm text-slate-700">{t("admin.users.suspensionHelp")}</p>
       </div>
-      <AdminUsersTable currentUserId={state.user!.id} text={t.island(ADMIN_USERS_TEXT)} />
+      {data.done && (
+        <Notice
+          kind="success"
+          title={t(data.done === "suspended" ? "admin.users.suspendedDone" : "admin.users.liftedDone")}
+        >
+          {t("admin.users.toldByMail")}
+        </Notice>
+      )}
+      {data.problem && <Notice kind="error" title={t("admin.users.notChanged")}>{data.problem}</Notice>}
+      <AdminUsersTable
+        currentUserId={state.user!.id}
+        initial={data.page}
+        suspended={data.suspended}
+        text={t.island(ADMIN_USERS_TEXT)}
+      />
     </section>
   );
 });

@@ -1,0 +1,70 @@
+/**
+ * `POST` and `DELETE /api/admin/users/{id}/suspension`: an admin suspends an account, and lifts the suspension; its
+ * `apiDocs` below are its description (docs/api.md, Admin; docs/decisions.md, Admin, "Suspension").
+ */
+import { define } from "@/lib/platform/define.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readJson, validate } from "@/lib/http/json.ts";
+import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
+import { deliverSoon } from "@/lib/mail/delivery.ts";
+import { describeRoute } from "@/lib/openapi/describe.ts";
+import { SuspendedUserSchema } from "@/lib/openapi/resources.ts";
+import { z } from "zod";
+
+const changed = {
+  description: "The user with their suspension (null once lifted)",
+  schema: z.strictObject({ user: SuspendedUserSchema }),
+};
+
+export const apiDocs = describeRoute({
+  section: "Admin",
+  POST: {
+    summary: "Suspend an account",
+    description: "Ends every session of the person at once; until lifted they cannot sign in (403 " +
+      "`ACCOUNT_SUSPENDED`) and no session or key of theirs works. What they posted stays. Never one's own account " +
+      "nor an admin's (change their role first). The person is told by e-mail, with the reason and without the " +
+      "admin's name; the audit log records `user.suspend`.",
+    access: ["admin"],
+    body: suspensionSchema,
+    responses: {
+      200: changed,
+      400: "A missing, empty or too long `reason` (with `fields`)",
+      403: "You cannot suspend your own account (or a write from another origin)",
+      404: "User not found",
+      409: "An admin cannot be suspended (change their role first), or the account is already suspended",
+    },
+  },
+  DELETE: {
+    summary: "Lift a suspension",
+    description: "The person may sign in again and is told by e-mail; the audit log records `user.unsuspend`.",
+    access: ["admin"],
+    responses: { 200: changed, 404: "User not found", 409: "This account is not suspended" },
+  },
+});
+
+export const handler = define.handlers({
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { reason } = validate(suspensionSchema, await readJson(req));
+    const { services } = ctx.state;
+    const { user, mailId } = await suspendUser(services.kv, {
+      actorId: ctx.state.user.id,
+      targetId: ctx.params.id,
+      reason,
+      appUrl: services.config.appUrl,
+    });
+    deliverSoon(services, mailId);
+    return Response.json({ user });
+  },
+  async DELETE(_req, ctx) {
+    assertSignedIn(ctx.state);
+    const { services } = ctx.state;
+    const { user, mailId } = await liftSuspension(services.kv, {
+      actorId: ctx.state.user.id,
+      targetId: ctx.params.id,
+      appUrl: services.config.appUrl,
+    });
+    deliverSoon(services, mailId);
+    return Response.json({ user });
+  },
+});
