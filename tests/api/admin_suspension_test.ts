@@ -1,0 +1,185 @@
+/**
+ * Suspending an account and lifting it (docs/decisions.md, Admin, "Suspension"): the endpoints and their refusals, the
+ * one write (record, sessions, audit log, e-mail), every way in refused while suspended, the admin page's plain forms
+ * and filter, and the deletion of the admin who suspended.
+ */
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { getUser, updateUser } from "@/lib/users/users.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import { listAdminLog } from "@/lib/admin_log/admin_log.ts";
+import { deleteAccount } from "@/lib/account/deletion.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
+import { lastMailTo } from "./auth/helpers.ts";
+import { signInSocially, socialSetup } from "./auth/social_helpers.ts";
+
+const REASON = "Posted a listing that asked for a deposit";
+
+function suspend(t: TestApp, admin: TestUser, id: string, body: unknown = { reason: REASON }) {
+  return t.json("POST", `/api/admin/users/${encodeURIComponent(id)}/suspension`, { body, headers: admin.headers });
+}
+
+function lift(t: TestApp, admin: TestUser, id: string) {
+  return t.json("DELETE", `/api/admin/users/${encodeURIComponent(id)}/suspension`, { headers: admin.headers });
+}
+
+async function sessionOf(t: TestApp, cookie: string) {
+  return await (await t.fetch("/api/auth/session", { headers: { cookie } })).json();
+}
+
+Deno.test("only admins suspend; never themselves nor an admin (409, demote first); a reason is required and bounded", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const other = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const target = await createTestUser(t);
+  assertEquals((await suspend(t, member, target.user.id)).status, 403);
+  assertEquals((await t.json("POST", `/api/admin/users/${target.user.id}/suspension`, { body: {} })).status, 401);
+  const own = await suspend(t, admin, admin.user.id);
+  assertEquals([own.status, await own.json()], [403, { error: REFUSALS.ownSuspension }]);
+  const otherAdmin = await suspend(t, admin, other.user.id);
+  assertEquals([otherAdmin.status, await otherAdmin.json()], [409, { error: REFUSALS.suspendAdmin }]);
+  assertMatch(REFUSALS.suspendAdmin, /role .* first/);
+  for (const body of [{}, { reason: "  " }, { reason: "x".repeat(501) }, { reason: 7 }]) {
+    const res = await suspend(t, admin, target.user.id, body);
+    assertEquals(res.status, 400, JSON.stringify(body));
+    await res.body?.cancel();
+  }
+  const missing = await suspend(t, admin, crypto.randomUUID());
+  assertEquals([missing.status, await missing.json()], [404, { error: REFUSALS.userNotFound }]);
+  const notSuspended = await lift(t, admin, target.user.id);
+  assertEquals([notSuspended.status, await notSuspended.json()], [409, { error: REFUSALS.notSuspended }]);
+  assertEquals((await getUser(t.kv, target.user.id))?.suspension, undefined);
+  assertEquals((await getUser(t.kv, other.user.id))?.suspension, undefined);
+});
+
+Deno.test("a suspension ends the person's sessions, is logged, mails them in their language without the admin's name, and lifts", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin", { name: "Anita Admin" });
+  const target = await createTestUser(t, "member", { name: "Sunil Scammer" });
+  await updateUser(t.kv, target.user.id, { language: "hi" });
+  assertEquals((await sessionOf(t, target.cookie))?.user.id, target.user.id);
+
+  const res = await suspend(t, admin, target.user.id);
+  assertEquals(res.status, 200);
+  const { user } = await res.json();
+  assertEquals(Object.keys(user).sort(), ["email", "id", "name", "role", "suspension"]);
+  assertEquals(user.suspension.reason, REASON);
+  assertEquals(user.suspension.by, admin.user.id);
+  const stored = await getUser(t.kv, target.user.id);
+  assertEquals(stored?.sessionEpoch, (target.user.sessionEpoch ?? 0) + 1);
+  assertEquals(await sessionOf(t, target.cookie), null);
+  const again = await suspend(t, admin, target.user.id);
+  assertEquals([again.status, await again.json()], [409, { error: REFUSALS.alreadySuspended }]);
+
+  const mail = await lastMailTo(t, target.user.email);
+  const hi = translatorFor("hi");
+  assertEquals(mail.subject, hi("mail.suspended.subject"));
+  assert(mail.text.includes(REASON) && mail.text.includes("/contact"), mail.text);
+  assert(!mail.text.includes("Anita") && !mail.html.includes("Anita"), "the admin's name stays out of the mail");
+
+  const log = await listAdminLog(t.kv, { action: "user.suspend", limit: 10 });
+  assertEquals(log.entries.map((e) => [e.adminId, e.targetId, e.summary]), [[admin.user.id, target.user.id, REASON]]);
+  const listed = await (await t.fetch("/api/admin/users?suspended=true", { headers: admin.headers })).json();
+  assertEquals(listed.users.map((u: { id: string }) => u.id), [target.user.id]);
+
+  const lifted = await lift(t, admin, target.user.id);
+  assertEquals(lifted.status, 200);
+  assertEquals((await lifted.json()).user.suspension, null);
+  assertEquals((await lastMailTo(t, target.user.email)).subject, hi("mail.suspensionLifted.subject"));
+  const unsuspended = await listAdminLog(t.kv, { action: "user.unsuspend", limit: 10 });
+  assertEquals(unsuspended.entries.map((e) => e.targetId), [target.user.id]);
+  const none = await (await t.fetch("/api/admin/users?suspended=true", { headers: admin.headers })).json();
+  assertEquals(none.users, []);
+  const { token } = await createSession(t.kv, target.user.id);
+  assertEquals((await sessionOf(t, `session=${token}`))?.user.id, target.user.id);
+});
+
+Deno.test("a suspended person cannot sign in by password (API and page), and the page says how to appeal", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const person = await passwordUser(t, { email: "sunil@example.com" });
+  assertEquals((await suspend(t, admin, person.id)).status, 200);
+  const res = await t.json("POST", "/api/auth/sign-in/email", { body: { email: person.email, password: PASSWORD } });
+  assertEquals(res.status, 403);
+  assertEquals(await res.json(), {
+    error: REFUSALS.accountSuspended,
+    code: "ACCOUNT_SUSPENDED",
+    message: REFUSALS.accountSuspended,
+  });
+  assert(!res.headers.getSetCookie().some((line) => line.startsWith("session=")));
+  const wrong = await t.json("POST", "/api/auth/sign-in/email", { body: { email: person.email, password: "nope" } });
+  assertEquals(wrong.status, 401, "the suspension is told only to whoever knows the password");
+  await wrong.body?.cancel();
+  for (const [lang, words] of [["en", "This account is suspended"], ["hi", "यह अकाउंट सस्पेंड है"]]) {
+    const page = await t.fetch(`/sign-in?lang=${lang}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: t.origin },
+      body: new URLSearchParams({ email: person.email, password: PASSWORD }),
+    });
+    assertEquals(page.status, 403, lang);
+    const html = await page.text();
+    assert(html.includes(words) && html.includes('href="/contact"'), lang);
+  }
+});
+
+Deno.test("a suspended person's social sign-in and verification link give no session; a missed epoch still refuses", async () => {
+  await using s = await socialSetup();
+  const { t } = s;
+  const admin = await createTestUser(t, "admin");
+  s.google.identity = { sub: "g-9", email: "ravi@example.com", email_verified: true, name: "Ravi" };
+  const first = await signInSocially(t, "google");
+  assertEquals(first.status, 302);
+  const ravi = (await getUser(t.kv, (await t.kv.get<string>(["users_by_email", "ravi@example.com"])).value!))!;
+  assertEquals((await suspend(t, admin, ravi.id)).status, 200);
+  const again = await signInSocially(t, "google");
+  assertEquals(again.headers.get("location"), "/sign-in?error=ACCOUNT_SUSPENDED");
+  assert(!again.headers.getSetCookie().some((line) => line.startsWith("session=")));
+  const page = await (await t.fetch("/sign-in?error=ACCOUNT_SUSPENDED")).text();
+  assert(page.includes("This account is suspended") && page.includes('href="/contact"'));
+
+  const member = await createTestUser(t, "member");
+  await updateUser(t.kv, member.user.id, { suspension: { at: new Date().toISOString(), reason: REASON, by: null } });
+  assertEquals(await sessionOf(t, member.cookie), null, "the lookup refuses a suspended person's session of any epoch");
+});
+
+Deno.test("/admin/users suspends and lifts with plain forms, shows the badge, the reason and the filter", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const target = await createTestUser(t, "user", { name: "Sunil Scammer" });
+  await createTestUser(t, "user", { name: "Neha Bystander" });
+  const empty = await postForm(t, admin, "/admin/users", { userId: target.user.id, action: "suspend", reason: "" });
+  assertEquals(empty.status, 400);
+  assert((await empty.text()).includes("Write the reason for the suspension"));
+  const own = await postForm(t, admin, "/admin/users", { userId: admin.user.id, action: "suspend", reason: "x" });
+  assertEquals(own.status, 403);
+  assert((await own.text()).includes("You cannot suspend your own account."));
+  const done = await postForm(t, admin, "/admin/users", { userId: target.user.id, action: "suspend", reason: REASON });
+  assertEquals([done.status, done.headers.get("location")], [303, "/admin/users?done=suspended"]);
+  const view = await (await t.fetch("/admin/users?suspended=1&done=suspended", { headers: admin.headers })).text();
+  assert(view.includes("The account is suspended.") && view.includes(REASON) && view.includes("Lift suspension"));
+  assert(view.includes("Sunil Scammer") && !view.includes("Neha Bystander"), "the filter shows suspended accounts only");
+  const lifted = await postForm(t, admin, "/admin/users", { userId: target.user.id, action: "lift", suspended: "1" });
+  assertEquals(lifted.headers.get("location"), "/admin/users?done=lifted&suspended=1");
+  assertEquals((await getUser(t.kv, target.user.id))?.suspension, null);
+  const hindi = await (await t.fetch("/admin/users?lang=hi", { headers: admin.headers })).text();
+  assert(hindi.includes("सस्पेंड करें…") && hindi.includes("रिपोर्ट और मॉडरेशन"));
+});
+
+Deno.test("deleting the admin who suspended keeps the suspension without their id; the suspended person's deletion leaves nothing", async () => {
+  await using t = await createTestApp();
+  await createTestUser(t, "admin"); // so that the suspending admin is not the last one
+  const admin = await createTestUser(t, "admin");
+  const target = await createTestUser(t);
+  assertEquals((await suspend(t, admin, target.user.id)).status, 200);
+  const now = { createdAt: new Date().toISOString() };
+  await deleteAccount(t.services, { user: admin.user, session: now }, { confirm: admin.user.email });
+  const kept = await getUser(t.kv, target.user.id);
+  assertEquals([kept?.suspension?.reason, kept?.suspension?.by], [REASON, null]);
+  assertEquals((await t.kv.get(["suspended_users", target.user.id])).value, null);
+  assert((await t.kv.get(["suspended_users", target.user.id])).versionstamp !== null, "still listed as suspended");
+  await deleteAccount(t.services, { user: kept!, session: now }, { confirm: target.user.email });
+  assertEquals((await t.kv.get(["suspended_users", target.user.id])).versionstamp, null);
+});
