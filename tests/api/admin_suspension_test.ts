@@ -140,6 +140,20 @@ Deno.test("a suspended person's social sign-in and verification link give no ses
   const page = await (await t.fetch("/sign-in?error=ACCOUNT_SUSPENDED")).text();
   assert(page.includes("This account is suspended") && page.includes('href="/contact"'));
 
+  const signUp = await t.json("POST", "/api/auth/sign-up/email", {
+    body: { name: "Nisha", email: "nisha@example.com", password: PASSWORD, callbackURL: "/onboarding" },
+  });
+  assertEquals(signUp.status, 200);
+  await signUp.body?.cancel();
+  const { link } = await lastMailTo(t, "nisha@example.com");
+  const nisha = (await t.kv.get<string>(["users_by_email", "nisha@example.com"])).value!;
+  assertEquals((await suspend(t, admin, nisha)).status, 200);
+  const browser = signUp.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+  const url = new URL(link);
+  const followed = await t.fetch(url.pathname + url.search, { headers: { cookie: browser } });
+  assertEquals(followed.headers.get("location"), "/sign-in?error=ACCOUNT_SUSPENDED");
+  assert(!followed.headers.getSetCookie().some((line) => line.startsWith("session=")));
+
   const member = await createTestUser(t, "member");
   await updateUser(t.kv, member.user.id, { suspension: { at: new Date().toISOString(), reason: REASON, by: null } });
   assertEquals(await sessionOf(t, member.cookie), null, "the lookup refuses a suspended person's session of any epoch");
