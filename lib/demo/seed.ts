@@ -15,6 +15,7 @@ import { seedMoney } from "./money.ts";
 import { seedMonth } from "./history.ts";
 import { seedTrust } from "./trust.ts";
 import { seedApplications } from "./applications.ts";
+import { seedSuspension } from "./suspension.ts";
 
 /**
  * Loads the demo data into `kv`; returns lines describing what is there. `appUrl` is the origin of links in the e-mails
@@ -46,6 +47,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
   const outboxLines = await seedOutbox(kv, accounts, appUrl);
   // The month before the purchases of today, so receipt numbers follow the dates.
   const monthLines = await seedMonth(kv, { appUrl, admin: accounts.get("admin@demo.careers")! });
+  const suspensionLines = await seedSuspension(kv, { admin: accounts.get("admin@demo.careers")!, appUrl });
   const moneyLines = await seedMoney(kv, appUrl, {
     admin: accounts.get("admin@demo.careers")!,
     learner: accounts.get("rohan@demo.careers")!,
@@ -64,6 +66,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
     ...outboxLines,
     ...monthLines,
     ...moneyLines,
+    ...suspensionLines,
     "Demo accounts (e-mail / password / role):",
     ...DEMO_ACCOUNTS.map((a) =>
       `  ${a.email.padEnd(22)} ${a.password.padEnd(18)} ${a.role}${a.onboarding ? "" : " (not onboarded yet)"}`

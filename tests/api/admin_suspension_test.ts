@@ -174,7 +174,10 @@ Deno.test("/admin/users suspends and lifts with plain forms, shows the badge, th
   assertEquals([done.status, done.headers.get("location")], [303, "/admin/users?done=suspended"]);
   const view = await (await t.fetch("/admin/users?suspended=1&done=suspended", { headers: admin.headers })).text();
   assert(view.includes("The account is suspended.") && view.includes(REASON) && view.includes("Lift suspension"));
-  assert(view.includes("Sunil Scammer") && !view.includes("Neha Bystander"), "the filter shows suspended accounts only");
+  assert(
+    view.includes("Sunil Scammer") && !view.includes("Neha Bystander"),
+    "the filter shows suspended accounts only",
+  );
   const lifted = await postForm(t, admin, "/admin/users", { userId: target.user.id, action: "lift", suspended: "1" });
   assertEquals(lifted.headers.get("location"), "/admin/users?done=lifted&suspended=1");
   assertEquals((await getUser(t.kv, target.user.id))?.suspension, null);
