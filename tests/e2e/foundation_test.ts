@@ -311,4 +311,17 @@ Deno.test("an admin changes a user's role in the admin table after confirming", 
   await page.getByLabel("Search by name or e-mail").fill("grace");
   await page.getByText("1–1 of 1").waitFor();
   assertEquals(await page.getByLabel("Role of Grace Hopper").inputValue(), "member");
+
+  // Suspension: the row's form, sent by the island; the badge and "Lift suspension" replace it without a reload.
+  const grace = page.getByRole("row", { name: /Grace Hopper/ });
+  await grace.getByText("Suspend… Grace Hopper").click();
+  await grace.getByLabel("Reason").fill("Asked applicants for a deposit");
+  await assertAccessible(page, "admin users: suspend form");
+  await grace.getByRole("button", { name: "Suspend Grace Hopper" }).click();
+  await grace.getByText("Asked applicants for a deposit").waitFor();
+  await page.getByText("The account is suspended.").waitFor();
+  assertEquals((await getUser(t.kv, student.user.id))!.suspension?.reason, "Asked applicants for a deposit");
+  await grace.getByRole("button", { name: "Lift the suspension of Grace Hopper" }).click();
+  await grace.getByText("Suspend… Grace Hopper").waitFor();
+  assertEquals((await getUser(t.kv, student.user.id))!.suspension, null);
 });
