@@ -190,13 +190,19 @@ function UsersTable({ currentUserId, initial, suspended }: Omit<AdminUsersTableP
           { label: t("admin.users.verified") },
           { label: t("admin.users.joined") },
           { label: t("admin.users.role") },
-          { label: t("admin.users.account") },
         ]}
         empty={t(filtered ? "admin.users.noMatch" : "admin.users.none")}
       >
         {users.map((u) => (
           <tr key={u.id}>
-            <th scope="row" class="px-4 py-3 font-medium text-slate-900">{u.name}</th>
+            <th scope="row" class="px-4 py-3 font-medium text-slate-900">
+              {u.name}
+              {u.suspension && (
+                <span class="ml-2 inline-block rounded bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">
+                  {t("admin.users.suspended")}
+                </span>
+              )}
+            </th>
             <Cell label={t("admin.users.email")}>{u.email}</Cell>
             <Cell label={t("admin.users.verified")}>{t(u.emailVerified ? "admin.users.yes" : "admin.users.no")}</Cell>
             <Cell label={t("admin.users.joined")} class="whitespace-nowrap">{t.date(u.createdAt)}</Cell>
@@ -218,9 +224,7 @@ function UsersTable({ currentUserId, initial, suspended }: Omit<AdminUsersTableP
                   <FieldError id={`role-${u.id}`} error={roleError?.userId === u.id && roleError.message} />
                 </>
               )}
-            </Cell>
-            <Cell label={t("admin.users.account")}>
-              <SuspensionCell
+              <SuspensionControls
                 user={u}
                 own={u.id === currentUserId}
                 suspendedView={suspended}
@@ -264,8 +268,8 @@ function UsersTable({ currentUserId, initial, suspended }: Omit<AdminUsersTableP
   );
 }
 
-/** Props of a row's suspension cell: its user, whether it is the admin's own row, the list's view, a refusal. */
-interface SuspensionCellProps {
+/** Props of a row's suspension part: its user, whether it is the admin's own row, the list's view, a refusal. */
+interface SuspensionControlsProps {
   user: AdminUserRow;
   own: boolean;
   suspendedView: boolean;
@@ -274,11 +278,11 @@ interface SuspensionCellProps {
 }
 
 /**
- * A row's suspension: the "Suspended" badge with its date and reason and the "Lift suspension" form, or the "Suspend"
- * form with its reason behind a disclosure (never on the admin's own row or an admin's); plain forms that post to the
- * page, sent by `onSubmit` when JavaScript runs.
+ * A row's suspension, under its role: the suspension's date and reason and the "Lift suspension" form, or the "Suspend"
+ * form with its reason behind a disclosure (never on the admin's own row or an admin's: nothing); plain forms that post
+ * to the page, sent by `onSubmit` when JavaScript runs. The "Suspended" badge is beside the name.
  */
-function SuspensionCell({ user, own, suspendedView, error, onSubmit }: SuspensionCellProps) {
+function SuspensionControls({ user, own, suspendedView, error, onSubmit }: SuspensionControlsProps) {
   const t = useT();
   const fields = (action: "suspend" | "lift") => (
     <>
@@ -290,28 +294,25 @@ function SuspensionCell({ user, own, suspendedView, error, onSubmit }: Suspensio
   const problem = error && <p class="mt-1 text-sm font-medium text-red-800" role="alert">{error}</p>;
   if (user.suspension) {
     return (
-      <div class="space-y-2 [overflow-wrap:anywhere]">
-        <span class="inline-block rounded bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">
-          {t("admin.users.suspended")}
-        </span>
-        <p class="text-sm text-slate-700">
+      <div class="mt-2 space-y-2">
+        <p class="max-w-xs text-sm text-slate-700">
           {t("admin.users.suspendedSince", { date: t.date(user.suspension.at), reason: user.suspension.reason })}
         </p>
         <form method="post" action="/admin/users" onSubmit={onSubmit}>
           {fields("lift")}
-          <button type="submit" class={SECONDARY_BUTTON} aria-label={t("admin.users.liftOf", { name: user.name })}>
+          <button type="submit" class={SECONDARY_BUTTON}>
             {t("admin.users.lift")}
+            <span class="sr-only">{` ${user.name}`}</span>
           </button>
         </form>
         {problem}
       </div>
     );
   }
-  if (own) return <span>—</span>;
-  if (user.role === "admin") return <span class="text-sm text-slate-700">{t("admin.users.adminNotSuspended")}</span>;
+  if (own || user.role === "admin") return null;
   const reasonId = `reason-${user.id}`;
   return (
-    <details class="max-w-xs" open={error !== "" || undefined}>
+    <details class="mt-2 max-w-xs" open={error !== "" || undefined}>
       <summary class="cursor-pointer text-sm font-medium text-red-800 underline">
         {t("admin.users.suspend")}
         <span class="sr-only">{` ${user.name}`}</span>
