@@ -193,10 +193,12 @@ Deno.test("deleting the admin who suspended keeps the suspension without their i
   assertEquals((await suspend(t, admin, target.user.id)).status, 200);
   const now = { createdAt: new Date().toISOString() };
   await deleteAccount(t.services, { user: admin.user, session: now }, { confirm: admin.user.email });
+  await t.settled(); // the cascade runs after the answer
   const kept = await getUser(t.kv, target.user.id);
   assertEquals([kept?.suspension?.reason, kept?.suspension?.by], [REASON, null]);
   assertEquals((await t.kv.get(["suspended_users", target.user.id])).value, null);
   assert((await t.kv.get(["suspended_users", target.user.id])).versionstamp !== null, "still listed as suspended");
   await deleteAccount(t.services, { user: kept!, session: now }, { confirm: target.user.email });
+  await t.settled();
   assertEquals((await t.kv.get(["suspended_users", target.user.id])).versionstamp, null);
 });
