@@ -199,33 +199,34 @@ import * as $$8 from "./islands/AlertMe.tsx";
 import * as $$9 from "./islands/AlertsManager.tsx";
 import * as $$10 from "./islands/BannerCarousel.tsx";
 import * as $$11 from "./islands/BannerManager.tsx";
-import * as $$12 from "./islands/ForgotPasswordForm.tsx";
-import * as $$13 from "./islands/InternshipAdminControls.tsx";
-import * as $$14 from "./islands/InternshipDeleteButton.tsx";
-import * as $$15 from "./islands/InternshipFilters.tsx";
-import * as $$16 from "./islands/InternshipForm.tsx";
-import * as $$17 from "./islands/KeepOffline.tsx";
-import * as $$18 from "./islands/LessonManager.tsx";
-import * as $$19 from "./islands/LessonProgress.tsx";
-import * as $$20 from "./islands/NotificationBell.tsx";
-import * as $$21 from "./islands/NotificationList.tsx";
-import * as $$22 from "./islands/OfflineContents.tsx";
-import * as $$23 from "./islands/OnboardingWizard.tsx";
-import * as $$24 from "./islands/OpportunityForm.tsx";
-import * as $$25 from "./islands/PhoneNotifications.tsx";
-import * as $$26 from "./islands/PostDiscussion.tsx";
-import * as $$27 from "./islands/PrintButton.tsx";
-import * as $$28 from "./islands/ProfileForm.tsx";
-import * as $$29 from "./islands/ResetPasswordForm.tsx";
-import * as $$30 from "./islands/SaveButton.tsx";
-import * as $$31 from "./islands/SavedTracker.tsx";
-import * as $$32 from "./islands/SettingsForm.tsx";
-import * as $$33 from "./islands/SignInForm.tsx";
-import * as $$34 from "./islands/SignUpForm.tsx";
-import * as $$35 from "./islands/ToolkitCheckout.tsx";
-import * as $$36 from "./islands/ToolkitForm.tsx";
-import * as $$37 from "./islands/UngatekeepPostEditor.tsx";
-import * as $$38 from "./islands/UngatekeepPostsTable.tsx";
+import * as $$12 from "./islands/CopyLink.tsx";
+import * as $$13 from "./islands/ForgotPasswordForm.tsx";
+import * as $$14 from "./islands/InternshipAdminControls.tsx";
+import * as $$15 from "./islands/InternshipDeleteButton.tsx";
+import * as $$16 from "./islands/InternshipFilters.tsx";
+import * as $$17 from "./islands/InternshipForm.tsx";
+import * as $$18 from "./islands/KeepOffline.tsx";
+import * as $$19 from "./islands/LessonManager.tsx";
+import * as $$20 from "./islands/LessonProgress.tsx";
+import * as $$21 from "./islands/NotificationBell.tsx";
+import * as $$22 from "./islands/NotificationList.tsx";
+import * as $$23 from "./islands/OfflineContents.tsx";
+import * as $$24 from "./islands/OnboardingWizard.tsx";
+import * as $$25 from "./islands/OpportunityForm.tsx";
+import * as $$26 from "./islands/PhoneNotifications.tsx";
+import * as $$27 from "./islands/PostDiscussion.tsx";
+import * as $$28 from "./islands/PrintButton.tsx";
+import * as $$29 from "./islands/ProfileForm.tsx";
+import * as $$30 from "./islands/ResetPasswordForm.tsx";
+import * as $$31 from "./islands/SaveButton.tsx";
+import * as $$32 from "./islands/SavedTracker.tsx";
+import * as $$33 from "./islands/SettingsForm.tsx";
+import * as $$34 from "./islands/SignInForm.tsx";
+import * as $$35 from "./islands/SignUpForm.tsx";
+import * as $$36 from "./islands/ToolkitCheckout.tsx";
+import * as $$37 from "./islands/ToolkitForm.tsx";
+import * as $$38 from "./islands/UngatekeepPostEditor.tsx";
+import * as $$39 from "./islands/UngatekeepPostsTable.tsx";
 
 import type { Manifest } from "./lib/web/types.ts";
 
@@ -432,33 +433,34 @@ const manifest: Manifest = {
     "./islands/AlertsManager.tsx": $$9,
     "./islands/BannerCarousel.tsx": $$10,
     "./islands/BannerManager.tsx": $$11,
-    "./islands/ForgotPasswordForm.tsx": $$12,
-    "./islands/InternshipAdminControls.tsx": $$13,
-    "./islands/InternshipDeleteButton.tsx": $$14,
-    "./islands/InternshipFilters.tsx": $$15,
-    "./islands/InternshipForm.tsx": $$16,
-    "./islands/KeepOffline.tsx": $$17,
-    "./islands/LessonManager.tsx": $$18,
-    "./islands/LessonProgress.tsx": $$19,
-    "./islands/NotificationBell.tsx": $$20,
-    "./islands/NotificationList.tsx": $$21,
-    "./islands/OfflineContents.tsx": $$22,
-    "./islands/OnboardingWizard.tsx": $$23,
-    "./islands/OpportunityForm.tsx": $$24,
-    "./islands/PhoneNotifications.tsx": $$25,
-    "./islands/PostDiscussion.tsx": $$26,
-    "./islands/PrintButton.tsx": $$27,
-    "./islands/ProfileForm.tsx": $$28,
-    "./islands/ResetPasswordForm.tsx": $$29,
-    "./islands/SaveButton.tsx": $$30,
-    "./islands/SavedTracker.tsx": $$31,
-    "./islands/SettingsForm.tsx": $$32,
-    "./islands/SignInForm.tsx": $$33,
-    "./islands/SignUpForm.tsx": $$34,
-    "./islands/ToolkitCheckout.tsx": $$35,
-    "./islands/ToolkitForm.tsx": $$36,
-    "./islands/UngatekeepPostEditor.tsx": $$37,
-    "./islands/UngatekeepPostsTable.tsx": $$38,
+    "./islands/CopyLink.tsx": $$12,
+    "./islands/ForgotPasswordForm.tsx": $$13,
+    "./islands/InternshipAdminControls.tsx": $$14,
+    "./islands/InternshipDeleteButton.tsx": $$15,
+    "./islands/InternshipFilters.tsx": $$16,
+    "./islands/InternshipForm.tsx": $$17,
+    "./islands/KeepOffline.tsx": $$18,
+    "./islands/LessonManager.tsx": $$19,
+    "./islands/LessonProgress.tsx": $$20,
+    "./islands/NotificationBell.tsx": $$21,
+    "./islands/NotificationList.tsx": $$22,
+    "./islands/OfflineContents.tsx": $$23,
+    "./islands/OnboardingWizard.tsx": $$24,
+    "./islands/OpportunityForm.tsx": $$25,
+    "./islands/PhoneNotifications.tsx": $$26,
+    "./islands/PostDiscussion.tsx": $$27,
+    "./islands/PrintButton.tsx": $$28,
+    "./islands/ProfileForm.tsx": $$29,
+    "./islands/ResetPasswordForm.tsx": $$30,
+    "./islands/SaveButton.tsx": $$31,
+    "./islands/SavedTracker.tsx": $$32,
+    "./islands/SettingsForm.tsx": $$33,
+    "./islands/SignInForm.tsx": $$34,
+    "./islands/SignUpForm.tsx": $$35,
+    "./islands/ToolkitCheckout.tsx": $$36,
+    "./islands/ToolkitForm.tsx": $$37,
+    "./islands/UngatekeepPostEditor.tsx": $$38,
+    "./islands/UngatekeepPostsTable.tsx": $$39,
   },
   baseUrl: import.meta.url,
 };

@@ -1,20 +1,24 @@
 /**
  * `/certificates/{id}`: a certificate's public page (no sign-in): the learner's name, the toolkit, the date and serial,
- * "Revoked" after a refund, an "Add to LinkedIn" link, printing as one landscape page (docs/decisions.md, Money
- * operations, "Certificates"). A certificate deleted with its holder's account: 410 with a page that says it is no
+ * "Revoked" after a refund, "Copy link" (`CopyLink`, a plain link without JavaScript), printing as one landscape page
+ * (neither on a revoked one), and for its holder "Add to LinkedIn" and the way back to the toolkit (docs/decisions.md,
+ * Money operations, "Certificates"). A certificate deleted with its holder's account: 410 with a page that says it is no
  * longer available, naming no one; an id no certificate ever had: 404 with a page that says so.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { useT } from "@/lib/i18n/context.ts";
-import { type Certificate, certificatePath, findCertificate } from "@/lib/certificates/certificates.ts";
+import { type Certificate, certificatePath, certificatesOf, findCertificate } from "@/lib/certificates/certificates.ts";
 import PrintButton from "@/islands/PrintButton.tsx";
+import CopyLink from "@/islands/CopyLink.tsx";
 
 interface CertificateData {
   certificate: Certificate;
   url: string;
   linkedIn: string;
   organization: string;
+  /** The signed-in visitor holds it: LinkedIn and the way back to the toolkit are theirs. */
+  holder: boolean;
 }
 
 /** What the page shows: the certificate, or why there is none at this address. */
@@ -43,7 +47,15 @@ export const handler = define.handlers<Data>({
     if (!certificate) return ctx.render({ missing: "unknown" }, { status: 404 });
     const url = `${config.appUrl}${certificatePath(certificate.id)}`;
     const organization = config.seller.name ?? "Career Community";
-    return ctx.render({ certificate, url, organization, linkedIn: linkedInUrl(certificate, url, organization) });
+    const user = ctx.state.user;
+    const holder = user ? (await certificatesOf(kv, user.id)).some((mine) => mine.id === certificate.id) : false;
+    return ctx.render({
+      certificate,
+      url,
+      organization,
+      linkedIn: linkedInUrl(certificate, url, organization),
+      holder,
+    });
   },
 });
 
@@ -73,7 +85,7 @@ function NoCertificate({ missing }: { missing: "removed" | "unknown" }) {
 export default define.page<Data>(function CertificatePage({ data }) {
   const t = useT();
   if ("missing" in data) return <NoCertificate missing={data.missing} />;
-  const { certificate: c, url, linkedIn, organization } = data;
+  const { certificate: c, url, linkedIn, organization, holder } = data;
   const revoked = c.revokedAt !== null;
   return (
     <div class="mx-auto max-w-4xl space-y-4">
@@ -118,8 +130,8 @@ export default define.page<Data>(function CertificatePage({ data }) {
           {t.rich("toolkits.certificate.verify", { url: () => withBreaksAfterSlashes(url) })}
         </p>
       </article>
-      <div class="flex flex-wrap gap-3 print:hidden">
-        {!revoked && (
+      <div class="flex flex-wrap items-center gap-3 print:hidden">
+        {!revoked && holder && (
           <a
             href={linkedIn}
             target="_blank"
@@ -131,7 +143,19 @@ export default define.page<Data>(function CertificatePage({ data }) {
             })}
           </a>
         )}
-        <PrintButton label={t("toolkits.certificate.print")} />
+        {!revoked && (
+          <CopyLink
+            url={url}
+            label={t("toolkits.certificate.copyLink")}
+            copied={t("toolkits.certificate.copied")}
+          />
+        )}
+        {!revoked && <PrintButton label={t("toolkits.certificate.print")} />}
+        {holder && (
+          <a href={`/toolkits/${c.toolkitId}`} class="text-indigo-700 underline hover:text-indigo-900">
+            ← {c.toolkitTitle}
+          </a>
+        )}
       </div>
     </div>
   );

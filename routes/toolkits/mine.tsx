@@ -156,7 +156,13 @@ export default define.page<MyToolkitsData>(function MyToolkitsPage({ data: { own
                     href={`/toolkits/${toolkit.id}/learn`}
                     class="inline-block rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
                   >
-                    {t(completedCount > 0 ? "toolkits.mine.resume" : "toolkits.mine.start")}
+                    {t(
+                      percent === 100
+                        ? "toolkits.mine.review"
+                        : completedCount > 0
+                        ? "toolkits.mine.resume"
+                        : "toolkits.mine.start",
+                    )}
                     <span class="sr-only">{` ${toolkit.title}`}</span>
                   </a>
                   {certificates[toolkit.id] && (

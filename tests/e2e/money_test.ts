@@ -169,6 +169,8 @@ Deno.test("a learner completes the last lesson and opens their certificate; it p
   const guest = await browser.newPage();
   await guest.goto(page.url());
   await guest.getByText("Sara Khan").waitFor();
+  assertEquals(await guest.getByRole("link", { name: /Add to LinkedIn/ }).count(), 0);
+  await guest.getByRole("link", { name: "Copy link" }).waitFor();
   await page.emulateMedia({ media: "print" });
   await page.screenshot({ path: `${SHOTS}/certificate-print.png`, fullPage: true });
   const pdf = await page.pdf({ preferCSSPageSize: true });
@@ -176,6 +178,7 @@ Deno.test("a learner completes the last lesson and opens their certificate; it p
   // "My toolkits" links the certificate.
   await openHydrated(page, `${t.origin}/toolkits/mine`);
   await page.getByRole("link", { name: "Certificate for Crack the Data Analyst Interview" }).waitFor();
+  await page.getByRole("link", { name: "Review Crack the Data Analyst Interview" }).waitFor();
 });
 
 Deno.test("on a 360 px phone in Hindi, without JavaScript, a buyer asks for a refund; the admin declines it with a note", async () => {
