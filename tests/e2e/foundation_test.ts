@@ -9,7 +9,8 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { assertAccessible, hydrated, openAccountMenu, openBrowser, openHydrated } from "@/tests/helpers/browser.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
-import { getUser, getUserByEmail } from "@/lib/users/users.ts";
+import { getUser, getUserByEmail, updateUser } from "@/lib/users/users.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 
 const ADMIN_EMAIL = "boss@example.com";
 const STUDENT = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical-engine" };
@@ -240,6 +241,26 @@ Deno.test("an unverified user signing in is told to verify and can have the link
   await assertAccessible(page, "sign-in unverified");
   await page.getByRole("button", { name: "Send the e-mail again" }).click();
   await page.getByText(`We sent the link to ${STUDENT.email} again`).waitFor();
+  assertEquals(new URL(page.url()).pathname, "/sign-in");
+});
+
+Deno.test("a suspended person signing in is told the account is suspended and where to appeal", async () => {
+  await using t = await createTestApp({ listen: true });
+  await using browser = await openBrowser();
+  const page = await browser.newPage();
+  const person = await passwordUser(t, { email: "vikram@example.com" });
+  await updateUser(t.kv, person.id, { suspension: { at: new Date().toISOString(), reason: "A scam", by: null } });
+
+  await openHydrated(page, `${t.origin}/sign-in`);
+  await page.getByLabel("E-mail").fill(person.email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByText("This account is suspended").waitFor();
+  await assertAccessible(page, "sign-in suspended");
+  assertEquals(
+    await page.getByRole("link", { name: "write to us through the contact page" }).getAttribute("href"),
+    "/contact",
+  );
   assertEquals(new URL(page.url()).pathname, "/sign-in");
 });
 
