@@ -131,6 +131,18 @@ Deno.test("an API key of an admin whose address is not verified gets 401", async
   await res.body?.cancel();
 });
 
+Deno.test("an API key of a suspended account gets 401, however the suspension was stored", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const { key } = await newKey(t, admin);
+  const user = (await t.kv.get<Record<string, unknown>>(["users", admin.user.id])).value!;
+  const suspension = { at: new Date().toISOString(), reason: "A scam", by: null };
+  await t.kv.set(["users", admin.user.id], { ...user, suspension });
+  const res = await postWithKey(t, key, internshipBody());
+  assertEquals(res.status, 401);
+  await res.body?.cancel();
+});
+
 Deno.test("demoting an admin revokes their API keys: promoted again, the keys still get 401", async () => {
   await using t = await createTestApp();
   const [root, admin] = [await createTestUser(t, "admin"), await createTestUser(t, "admin")];
