@@ -1,7 +1,8 @@
 /**
  * The lesson viewer's progress (`POST /api/toolkits/{id}/progress`; docs/decisions.md, Toolkits and payments): a
  * progress bar over the toolkit's lessons and the "Mark as complete" toggle of the open lesson; marking it moves the
- * bar at once and offers the next lesson. Without JavaScript (or before it arrives) the toggle is a plain form posting
+ * bar and the page's lesson list at once and offers the next lesson; completing the last one says the toolkit is finished
+ * and links the certificate. Without JavaScript (or before it arrives) the toggle is a plain form posting
  * `completed` to the lesson's page, which records it and shows the page again (docs/decisions.md, Islands, "Forms work
  * without JavaScript").
  */
@@ -33,6 +34,18 @@ export interface LessonProgressProps {
   text: IslandText;
 }
 
+/**
+ * Ticks the page's lesson list (`data-lesson-mark` markers, rendered by the page around this island) to `completed`,
+ * as the page renders it after a reload: "✓" for a completed lesson, its number otherwise.
+ */
+function markLessonList(completed: string[]) {
+  for (const mark of document.querySelectorAll<HTMLElement>("[data-lesson-mark]")) {
+    const done = completed.includes(mark.dataset.lessonMark!);
+    mark.textContent = done ? "✓" : mark.dataset.lessonNumber!;
+    mark.nextElementSibling?.toggleAttribute("hidden", !done);
+  }
+}
+
 export default function LessonProgress(
   { toolkitId, itemId, lessonIds, completedItemIds, nextUrl, certificateUrl, text }: LessonProgressProps,
 ) {
@@ -56,6 +69,7 @@ export default function LessonProgress(
     if (result.ok) {
       setCompleted(result.data.completedItemIds);
       setCertificate(result.data.certificateUrl);
+      markLessonList(result.data.completedItemIds);
     } else setError(failureMessage(t, result));
   };
 
@@ -114,6 +128,13 @@ export default function LessonProgress(
           </a>
         )}
       </form>
+      {certificate && count === lessonIds.length && (
+        <Notice kind="success" title={t("toolkits.progress.finishedTitle")}>
+          {t.rich("toolkits.progress.finishedText", {
+            link: (chunks) => <a href={certificate} class="font-medium underline">{chunks}</a>,
+          })}
+        </Notice>
+      )}
       {error && <Notice kind="error">{error}</Notice>}
     </div>
   );

@@ -124,11 +124,18 @@ export default define.page<LessonData>(function LessonPage({ data, url }) {
                     aria-current={lesson.id === item.id ? "page" : undefined}
                     class="flex items-center gap-2 rounded-md px-2 py-1.5 text-sm text-slate-800 hover:bg-slate-200 aria-[current=page]:bg-indigo-700 aria-[current=page]:text-white"
                   >
-                    <span aria-hidden="true" class="w-4">{completedItemIds.includes(lesson.id) ? "✓" : i + 1}</span>
+                    <span
+                      aria-hidden="true"
+                      class="w-4"
+                      data-lesson-mark={lesson.id}
+                      data-lesson-number={String(i + 1)}
+                    >
+                      {completedItemIds.includes(lesson.id) ? "✓" : i + 1}
+                    </span>
                     {lesson.title}
-                    {completedItemIds.includes(lesson.id) && (
-                      <span class="sr-only">{t("toolkits.lesson.completedSr")}</span>
-                    )}
+                    <span class="sr-only" hidden={!completedItemIds.includes(lesson.id)}>
+                      {t("toolkits.lesson.completedSr")}
+                    </span>
                   </a>
                 )
                 : (
