@@ -16,6 +16,7 @@ import type { MessageKey } from "@/lib/i18n/translator.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import NotificationBell, { BELL_TEXT } from "@/islands/NotificationBell.tsx";
 import { LanguageSwitch } from "./LanguageSwitch.tsx";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 const NAV: { href: string; label: MessageKey }[] = [
   { href: "/internships", label: "layout.nav.internships" },
@@ -116,7 +117,7 @@ function AccountMenu({ user, path }: { user: User; path: string }) {
  */
 export function SiteHeader({ user, path, pageUrl }: { user?: User; path: string; pageUrl: string }) {
   const t = useT();
-  const links: typeof NAV = user?.role === "admin" ? [...NAV, { href: "/admin", label: "layout.nav.admin" }] : NAV;
+  const links: typeof NAV = isAdmin(user) ? [...NAV, { href: "/admin", label: "layout.nav.admin" }] : NAV;
   return (
     <header class="border-b border-slate-200 bg-white">
       <nav

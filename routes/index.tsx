@@ -27,6 +27,7 @@ import { istToday } from "@/lib/dates.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
 import type { User } from "@/lib/users/users.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /** How long after sign-up (ms) the home page greets a person as new: a day. */
 const NEW_HERE_MS = 24 * 60 * 60 * 1000;
@@ -74,7 +75,7 @@ export const handler = define.handlers<HomeData>({
               alertNews(kv, { userId: user.id }),
             ])
             : null,
-          user && user.role !== "admin"
+          user && !isAdmin(user)
             ? Promise.all([
               saved!.then((records) =>
                 recommend(kv, { user, kind: "internships", limit: FOR_YOU_INTERNSHIPS, today, saved: records })

@@ -341,6 +341,20 @@ Deno.test("only the web layer applies the rate limits: routes, the password sign
   assert(routes.length >= 8, `routes applying rate limits: ${routes.join(", ")}`);
 });
 
+Deno.test("every admin power is checked through isAdmin: the role alone grants nothing until the address is verified", () => {
+  const byRole = /\brole\s*[!=]==\s*"admin"/;
+  const files = ["lib", "routes", "components", "islands"].flatMap((dir) => sourceFiles(dir))
+    .filter((file) => byRole.test(Deno.readTextFileSync(join(ROOT, file)))).sort();
+  // isAdmin itself; a role change (whether it demotes); the demo's accounts; the log's filter of admins by role.
+  assertEquals(files, [
+    "lib/demo/opportunities.ts",
+    "lib/demo/seed.ts",
+    "lib/users/admin.ts",
+    "lib/users/roles.ts",
+    "routes/admin/log.tsx",
+  ]);
+});
+
 /** The import cycles among the modules under `dirs` (static value imports), each as its modules sorted. */
 function importCycles(dirs: string[]): string[][] {
   const files = dirs.flatMap((dir) => dir.endsWith(".ts") ? [dir] : sourceFiles(dir));

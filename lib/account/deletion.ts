@@ -57,6 +57,7 @@ import { deleteUserOps, getPasswordEntry, normalizeEmail, otherAdmin, type User,
 import { REFUSALS } from "@/lib/refusals.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { forgetSuspensionsOf } from "@/lib/users/suspension.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /**
  * One step of the cascade: a name (kept in the job record once done) and what it does for the deleted user's id, with
@@ -188,7 +189,7 @@ export async function deleteAccount(
       throw new ForbiddenError(SIGN_IN_AGAIN);
     }
     const op = kv.atomic().check(password);
-    if (entry.value.role === "admin") {
+    if (isAdmin(entry.value)) {
       const other = await otherAdmin(kv, user.id);
       if (!other) throw new ForbiddenError(LAST_ADMIN);
       op.check(other);

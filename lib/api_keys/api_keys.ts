@@ -19,6 +19,7 @@ import { getUser, type User, userKey } from "@/lib/users/users.ts";
 import { canPost } from "@/lib/internships/policy.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /** An API key as listed: never the key itself. */
 export interface ApiKey {
@@ -64,7 +65,7 @@ export async function createApiKey(
   };
   for (;;) {
     const creator = await kv.get<User>(userKey(admin.id));
-    if (creator.value?.role !== "admin") throw new ForbiddenError();
+    if (!isAdmin(creator.value)) throw new ForbiddenError();
     const op = kv.atomic()
       .check(creator)
       .set(["api_keys", stored.id], stored)
@@ -150,9 +151,7 @@ export async function userOfApiKey(kv: Deno.Kv, key: string): Promise<User> {
   const id = (await kv.get<string>(["api_keys_by_hash", await sha256Hex(key)])).value;
   const stored = id ? (await kv.get<StoredApiKey>(["api_keys", id])).value : null;
   const user = stored ? await getUser(kv, stored.userId) : null;
-  if (!user || user.role !== "admin" || !user.emailVerified || user.suspension) {
-    throw new UnauthenticatedError("Invalid API key");
-  }
+  if (!user || !isAdmin(user) || user.suspension) throw new UnauthenticatedError("Invalid API key");
   return user;
 }
 

@@ -62,6 +62,7 @@ import { applicationOps, personEntries, personKey, readApplications, recordKey }
 import { valueBytes } from "@/lib/kv/value_size.ts";
 import { pipelinePage } from "./pipeline.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 export * from "./schema.ts";
 
@@ -733,7 +734,7 @@ export async function applicationResume(
   const entry = await readOne(kv, id);
   if (!entry) throw new NotFoundError(NOT_FOUND);
   const record = entry.value;
-  let allowed = record.applicantId === viewer.id || viewer.role === "admin";
+  let allowed = record.applicantId === viewer.id || isAdmin(viewer);
   if (!allowed) {
     const listing = await internshipRecord(kv, record.internshipId);
     allowed = listing !== null && await isPosterOf(kv, viewer, listing);

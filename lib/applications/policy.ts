@@ -6,6 +6,7 @@ import { InvalidInputError } from "@/lib/errors.ts";
 import type { User } from "@/lib/users/users.ts";
 import { type ApplicationStatus, FINAL, INVALID_CHANGE, WAITING } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /** The course of an application, each step after the one before; a poster may skip steps forwards. */
 const COURSE: readonly ApplicationStatus[] = ["applied", "shortlisted", "interview", "offer", "hired"];
@@ -69,7 +70,7 @@ export interface PipelineAccess {
  */
 export function isPoster(user: User | null | undefined, access: PipelineAccess): boolean {
   if (!user) return false;
-  if (user.role === "admin" || user.id === access.ownerId) return true;
+  if (isAdmin(user) || user.id === access.ownerId) return true;
   return access.verifiedOrganizationId !== null && access.manages;
 }
 

@@ -2,7 +2,7 @@
  * Who may do what with comments (docs/decisions.md, Comments and reactions): the one home of these rules, used by the
  * domain and by the pages that decide which controls to show.
  */
-import type { Role } from "@/lib/users/roles.ts";
+import { isAdmin, type Role } from "@/lib/users/roles.ts";
 import { COMMENT_EDIT_WINDOW_MS } from "./limits.ts";
 
 /** The caller as these rules see them. */
@@ -32,10 +32,10 @@ export function canEdit(actor: Actor, comment: CommentFacts, now = Date.now()): 
 
 /** True when `actor` may delete `comment`: its author, or an admin. */
 export function canDelete(actor: Actor, comment: CommentFacts): boolean {
-  return !comment.isDeleted && (comment.userId === actor.id || actor.role === "admin");
+  return !comment.isDeleted && (comment.userId === actor.id || isAdmin(actor));
 }
 
 /** True when `actor` sees the admin list of comments. */
 export function canModerate(actor: Actor): boolean {
-  return actor.role === "admin";
+  return isAdmin(actor);
 }

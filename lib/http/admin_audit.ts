@@ -11,6 +11,7 @@ import {
 } from "@/lib/admin_log/admin_log.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import { assertSignedIn } from "./guards.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /**
  * The hook recording `action` by the caller on a `targetKind` record, with the route's `summary` when it has one.
@@ -32,7 +33,7 @@ export function auditIfAdmin(
   state: AppState,
   entry: { action: AdminAction; targetKind: TargetKind; summary?: string },
 ): AuditHook | undefined {
-  return state.user?.role === "admin" ? adminAudit(state, entry) : undefined;
+  return isAdmin(state.user) ? adminAudit(state, entry) : undefined;
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   publishedMs,
 } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /** A day in ms. */
 const DAY_MS = 86_400_000;
@@ -93,7 +94,7 @@ function slotFilterOf(
   today: string,
   verified?: SlotFilter["verified"],
 ): SlotFilter {
-  const admin = viewer?.role === "admin";
+  const admin = isAdmin(viewer);
   return {
     userId: query.mine ? viewer?.id : undefined,
     includeInactive: query.mine || (admin && query.includeInactive),

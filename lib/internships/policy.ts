@@ -5,6 +5,7 @@
  */
 import { istDayOf } from "@/lib/dates.ts";
 import type { User } from "@/lib/users/users.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /** The caller: a signed-in user, or none for a guest. */
 export type Viewer = User | null | undefined;
@@ -28,17 +29,17 @@ export type ReadAudience = "api" | "owner";
 
 /** True when `viewer` may post internships with a session: members and admins (docs/decisions.md, Auth). */
 export function canPost(viewer: Viewer): boolean {
-  return viewer?.role === "member" || viewer?.role === "admin";
+  return viewer?.role === "member" || isAdmin(viewer);
 }
 
 /** True when `viewer` may edit and delete `listing` and see its state: its owner or an admin. */
 export function canManage(viewer: Viewer, listing: { userId: string | null }): boolean {
-  return !!viewer && (viewer.role === "admin" || viewer.id === listing.userId);
+  return !!viewer && (isAdmin(viewer) || viewer.id === listing.userId);
 }
 
 /** True when `viewer` may set `isVerified` and `isActive`: admins only. */
-export function canModerate(viewer: Pick<User, "role"> | null | undefined): boolean {
-  return viewer?.role === "admin";
+export function canModerate(viewer: Pick<User, "role" | "emailVerified"> | null | undefined): boolean {
+  return isAdmin(viewer);
 }
 
 /**

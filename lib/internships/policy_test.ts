@@ -2,7 +2,8 @@ import { assertEquals } from "@/tests/helpers/assert.ts";
 import type { User } from "@/lib/users/users.ts";
 import { canManage, canModerate, canPost, canRead, isClosedOn } from "./policy.ts";
 
-const as = (id: string, role: User["role"]) => ({ id, role }) as User;
+/** A person with a verified address (an admin without one has none of the role's powers: `isAdmin`). */
+const as = (id: string, role: User["role"]) => ({ id, role, emailVerified: true }) as User;
 const user = as("u", "user");
 const member = as("m", "member");
 const admin = as("a", "admin");
@@ -17,8 +18,10 @@ Deno.test("canManage: the owner or an admin; a former member's listing only admi
   assertEquals([member, admin].map((v) => canManage(v, { userId: null })), [false, true]);
 });
 
-Deno.test("canModerate: admins only", () => {
+Deno.test("canModerate: admins only, and only once their address is verified", () => {
   assertEquals([null, user, member, admin].map(canModerate), [false, false, false, true]);
+  const unverified = { ...admin, emailVerified: false };
+  assertEquals([canModerate(unverified), canManage(unverified, { userId: "someone" })], [false, false]);
 });
 
 Deno.test("canRead: an active listing anyone; an inactive one admins, and its owner outside the API", () => {

@@ -6,18 +6,19 @@
 import type { User } from "@/lib/users/users.ts";
 import { type Opportunity, statusOf } from "./schema.ts";
 import type { ModerationStatus } from "@/lib/moderation/moderation.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /** The caller: a signed-in user, or none for a guest. */
 export type Viewer = User | null | undefined;
 
 /** A submission by `user` is published at once (members and admins) instead of waiting for review. */
 export function publishesAtOnce(user: User): boolean {
-  return user.role === "member" || user.role === "admin";
+  return user.role === "member" || isAdmin(user);
 }
 
 /** True when `viewer` reviews submissions: admins only. */
 export function canReview(viewer: Viewer): boolean {
-  return viewer?.role === "admin";
+  return isAdmin(viewer);
 }
 
 /**

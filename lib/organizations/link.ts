@@ -19,7 +19,7 @@ import { moderationQueueOps } from "@/lib/moderation/queue.ts";
 import { countOps } from "@/lib/stats/counters.ts";
 import { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
 import { canModerate } from "@/lib/internships/policy.ts";
-import { getUserSummaries } from "@/lib/users/users.ts";
+import { getUsers } from "@/lib/users/users.ts";
 import { organizationCounts, organizationsForPoster } from "./store.ts";
 
 /** The link's progress. */
@@ -80,7 +80,7 @@ async function organizationsOfOwners(
   records: readonly Internship[],
 ): Promise<Map<string, string | null>> {
   const byOwner = Map.groupBy(records, (record) => record.userId);
-  const owners = await getUserSummaries(kv, [...byOwner.keys()].filter((id) => id !== null));
+  const owners = await getUsers(kv, [...byOwner.keys()].filter((id) => id !== null));
   const ids = new Map<string, string | null>();
   await Promise.all([...byOwner].map(async ([userId, owned]) => {
     const owner = userId === null ? undefined : owners.get(userId);

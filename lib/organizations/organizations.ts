@@ -29,6 +29,7 @@ import {
   verifiedOrganizations,
 } from "./store.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 export * from "./schema.ts";
 
@@ -120,7 +121,7 @@ export async function updateAsManager(
 ): Promise<Organization> {
   const found = await organizationBySlug(kv, slug);
   if (!found) throw new NotFoundError(NOT_FOUND);
-  if (user.role !== "admin" && !await isManager(kv, found.id, user.id)) throw new ForbiddenError();
+  if (!isAdmin(user) && !await isManager(kv, found.id, user.id)) throw new ForbiddenError();
   return await change(kv, found.id, (current) => {
     if (patch.website !== undefined && patch.website !== current.website) {
       if (current.isVerified) throw new ForbiddenError(WEBSITE_LOCKED);

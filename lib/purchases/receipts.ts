@@ -24,6 +24,7 @@ import { buyerStateOf, sellerStateOf, stateOfPlace } from "./place_of_supply.ts"
 import { getPurchaseEntry, type PurchaseRecord, type ReceiptRecord, type RefundRequest } from "./purchases.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { isRefundable } from "./refund_policy.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /** The GST rate included in every price, in percent. */
 export const GST_RATE_PERCENT = 18;
@@ -133,7 +134,7 @@ export async function receiptFor(
   { seller, viewer, purchaseId }: { seller: SellerConfig; viewer: User; purchaseId: string },
 ): Promise<ReceiptView> {
   const record = purchaseId.length <= 100 ? (await getPurchaseEntry(kv, purchaseId)).value : null;
-  if (!record?.receipt || (record.userId !== viewer.id && viewer.role !== "admin")) {
+  if (!record?.receipt || (record.userId !== viewer.id && !isAdmin(viewer))) {
     throw new NotFoundError(REFUSALS.receiptNotFound);
   }
   const discountPaise = record.discountPaise ?? 0;

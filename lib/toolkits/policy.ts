@@ -4,13 +4,14 @@
  * by the API routes and the pages alike.
  */
 import type { User } from "@/lib/users/users.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /** The caller: a signed-in user, or none for a guest. */
 export type Viewer = User | null | undefined;
 
 /** True when `viewer` manages the catalog and coupons (creates, edits, deletes): admins only. */
 export function canManageCatalog(viewer: Viewer): boolean {
-  return viewer?.role === "admin";
+  return isAdmin(viewer);
 }
 
 /** True when `viewer` may read `toolkit`: an active one anyone, an inactive one admins only. */

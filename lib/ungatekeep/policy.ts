@@ -4,6 +4,7 @@
  */
 import type { User } from "@/lib/users/users.ts";
 import { GUEST_PREVIEW } from "./tags.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /** The caller: a signed-in user, or none for a guest. */
 export type Viewer = User | null | undefined;
@@ -15,7 +16,7 @@ export function isPreviewOnly(viewer: Viewer): boolean {
 
 /** True when `viewer` may manage posts and banners and see drafts and scheduled posts: admins. */
 export function canManagePosts(viewer: Viewer): boolean {
-  return viewer?.role === "admin";
+  return isAdmin(viewer);
 }
 
 /**

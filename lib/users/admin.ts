@@ -11,6 +11,7 @@ import { type IndexedUser, newestFirst, newestOfRole, USER_COUNT_LIMIT, usersWit
 import { REFUSALS } from "@/lib/refusals.ts";
 import { suspendedUsers } from "./suspension.ts";
 import { appendAdminLogOps } from "@/lib/admin_log/admin_log.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 const integer = (min: number, max: number) =>
   z.string().regex(/^\d+$/, "Expected a whole number").transform(Number).pipe(z.number().int().min(min).max(max));
@@ -169,7 +170,7 @@ export async function changeUserRole(
   if (targetId.length > MAX_ID_LENGTH) throw new NotFoundError(REFUSALS.userNotFound);
   for (;;) {
     const [actor, target] = await kv.getMany<[User, User]>([userKey(actorId), userKey(targetId)]);
-    if (actor.value?.role !== "admin") throw new ForbiddenError();
+    if (!isAdmin(actor.value)) throw new ForbiddenError();
     if (!target.value) throw new NotFoundError(REFUSALS.userNotFound);
     const demoted = target.value.role === "admin" && role !== "admin";
     const keys = demoted ? await apiKeysOf(kv, targetId) : null;

@@ -14,7 +14,7 @@ import { ConflictError, NotFoundError } from "@/lib/errors.ts";
 import { TextSchema } from "@/lib/text.ts";
 
 import type { Lang } from "@/lib/i18n/languages.ts";
-import { type Role, ROLES } from "./roles.ts";
+import { isAdmin, type Role, ROLES } from "./roles.ts";
 import { userIndexOps } from "./user_index.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
@@ -116,17 +116,19 @@ function markSummaryChange(op: Deno.AtomicOperation, before: User, after: User |
   op.sum(USERS_CHANGED_KEY, 1n);
 }
 
-/** The summaries of those of `ids` that exist, by id (read in batches of 10, KV's `getMany` limit). */
-export async function getUserSummaries(kv: Deno.Kv, ids: Iterable<string>): Promise<Map<string, UserSummary>> {
+/** The users of those of `ids` that exist, by id (read in batches of 10, KV's `getMany` limit, side by side). */
+export async function getUsers(kv: Deno.Kv, ids: Iterable<string>): Promise<Map<string, User>> {
   const unique = [...new Set(ids)];
   const batches: string[][] = [];
   for (let i = 0; i < unique.length; i += 10) batches.push(unique.slice(i, i + 10));
   const results = await Promise.all(batches.map((batch) => kv.getMany<User[]>(batch.map(userKey))));
-  const summaries = new Map<string, UserSummary>();
-  for (const { value } of results.flat()) {
-    if (value) summaries.set(value.id, { id: value.id, name: value.name, image: value.image, role: value.role });
-  }
-  return summaries;
+  return new Map(results.flat().flatMap(({ value }) => value ? [[value.id, value]] : []));
+}
+
+/** The summaries of those of `ids` that exist, by id (`getUsers`). */
+export async function getUserSummaries(kv: Deno.Kv, ids: Iterable<string>): Promise<Map<string, UserSummary>> {
+  const users = await getUsers(kv, ids);
+  return new Map([...users].map(([id, { name, image, role }]) => [id, { id, name, image, role }]));
 }
 
 /** Reads a user by e-mail (any case), or null. */
@@ -294,10 +296,13 @@ export function deleteUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
   userIndexOps(op, entry.value, null);
 }
 
-/** An admin other than `exceptId`, as read (for a checked write), or null when there is none: a scan of the users. */
+/**
+ * An admin with the role's powers (`isAdmin`) other than `exceptId`, as read (for a checked write), or null when there
+ * is none: a scan of the users.
+ */
 export async function otherAdmin(kv: Deno.Kv, exceptId: string): Promise<Deno.KvEntry<User> | null> {
   for await (const entry of kv.list<User>({ prefix: ["users"] }, { batchSize: 1000 })) {
-    if (entry.value.role === "admin" && entry.value.id !== exceptId) return entry;
+    if (isAdmin(entry.value) && entry.value.id !== exceptId) return entry;
   }
   return null;
 }

@@ -34,6 +34,7 @@ import { recommend } from "@/lib/recommendations/recommendations.ts";
 import { ForYou, type ForYouProps } from "@/components/ForYou.tsx";
 import AlertMe, { ALERT_ME_TEXT } from "@/islands/AlertMe.tsx";
 import { useT } from "@/lib/i18n/context.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /** How many recommended internships the page shows above the list. */
 const FOR_YOU_COUNT = 4;
@@ -55,7 +56,7 @@ export const handler = define.handlers<PageData>({
         const { user } = ctx.state;
         const [results, forYou] = await Promise.all([
           listInternships(kv, { query, viewer: user ?? null }),
-          user && user.role !== "admin" && isPlainList(params)
+          user && !isAdmin(user) && isPlainList(params)
             ? recommend(kv, { user, kind: "internships", limit: FOR_YOU_COUNT })
             : null,
         ]);

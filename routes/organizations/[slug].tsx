@@ -37,6 +37,7 @@ import { ConflictError, ForbiddenError, InvalidInputError, RateLimitedError } fr
 import { useT } from "@/lib/i18n/context.ts";
 import type { User } from "@/lib/users/users.ts";
 import { assertWithinList } from "@/lib/http/list_pages.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /** Open internships per page. */
 const PAGE_SIZE = 20;
@@ -73,7 +74,7 @@ async function pageData(
     hasManagerOtherThan(kv, id, user.id),
     openReportOf(kv, { userId: user.id, kind: "organization", targetId: id }),
   ]);
-  const manages = manager || user.role === "admin";
+  const manages = manager || isAdmin(user);
   return { ...profile, offset, manages, managedByOthers, reportedAt: report?.createdAt ?? null, problem };
 }
 

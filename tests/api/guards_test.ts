@@ -11,6 +11,8 @@ import { assert, assertEquals, assertMatch, assertRejects } from "@/tests/helper
 import { REFUSALS } from "@/lib/refusals.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertHtml } from "@/tests/fixtures/html.ts";
+import { addToolkit, openShop } from "@/tests/fixtures/toolkits.ts";
+import { postInternships } from "@/tests/fixtures/internships.ts";
 
 /** Route modules that count how often their handlers ran. */
 function spyRoutes() {
@@ -96,6 +98,27 @@ Deno.test("an admin whose address is not verified is refused the admin area, tol
   assertEquals(runs, [], "no admin handler ran");
   await t.kv.set(["users", admin.user.id], { ...admin.user, emailVerified: true });
   assertEquals((await t.fetch("/admin/spy", { headers: { cookie: admin.cookie } })).status, 200, "verified, it opens");
+});
+
+Deno.test("an admin whose address is not verified has no admin power outside the admin area either", async () => {
+  await using shop = await openShop();
+  const { t } = shop;
+  const secret = "https://material.example.com/paid-page";
+  const kit = await addToolkit(shop, { contentUrl: secret });
+  const owner = await createTestUser(t, "member");
+  const [listing] = await postInternships(t, owner, [{ title: "Not yours" }]);
+  const admin = await createTestUser(t, "admin");
+  await t.kv.set(["users", admin.user.id], { ...admin.user, emailVerified: false });
+  const detail = await (await t.fetch(`/api/toolkits/${kit.id}`, { headers: admin.headers })).json();
+  assertEquals(detail.toolkit.contentUrl, null, "the paid material stays locked");
+  const removed = await t.json("DELETE", `/api/internships/${listing.id}`, { headers: admin.headers });
+  assertEquals(removed.status, 403, "another member's listing stays");
+  await removed.body?.cancel();
+  const header = await (await t.fetch("/", { headers: { cookie: admin.cookie } })).text();
+  assert(!header.includes('href="/admin"'), "no admin link in the header");
+  await t.kv.set(["users", admin.user.id], { ...admin.user, emailVerified: true });
+  const verified = await (await t.fetch("/", { headers: { cookie: admin.cookie } })).text();
+  assert(verified.includes('href="/admin"'), "verified, the header links the admin area");
 });
 
 Deno.test("a path that escapes a plain character is sent to its plain spelling before any step or handler", async () => {

@@ -18,6 +18,7 @@ import InternshipAdminControls, { INTERNSHIP_ADMIN_TEXT } from "@/islands/Intern
 import { type InternshipPage, listInternships } from "@/lib/internships/internships.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 /** Which states the list shows; `live` (active and inactive, not deleted) is the default. */
 const SHOW = {
@@ -41,7 +42,8 @@ interface Data {
 
 export const handler = define.handlers<Data | null>({
   async GET(_req, ctx) {
-    if (ctx.state.user?.role !== "admin") return ctx.render(null);
+    const viewer = ctx.state.user;
+    if (!viewer || !isAdmin(viewer)) return ctx.render(null);
     const requested = ctx.url.searchParams.get("show") ?? "";
     const show: Show = Object.hasOwn(SHOW, requested) ? requested as Show : "live";
     const { filters: { search }, offset } = readListParams(ctx.url.searchParams);
@@ -50,7 +52,7 @@ export const handler = define.handlers<Data | null>({
       SHOW[show].flags,
     );
     const { kv } = ctx.state.services;
-    const page = await listInternships(kv, { query, viewer: ctx.state.user });
+    const page = await listInternships(kv, { query, viewer });
     const publicList = await listInternships(kv, {
       query: { ...query, includeClosed: false, offset: 0, limit: 1 },
       viewer: null,

@@ -18,6 +18,7 @@ import { createInternships } from "@/lib/internships/writes.ts";
 import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { InternshipSchema, PaginationSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
+import { isAdmin } from "@/lib/users/roles.ts";
 
 export const apiDocs = describeRoute({
   section: "Internships",
@@ -75,7 +76,7 @@ export const handler = define.handlers({
     const query = validate(InternshipQuerySchema, queryOf(ctx.url));
     const { kv, guestPages } = ctx.state.services;
     const viewer = ctx.state.user ?? null;
-    if (!query.mine && viewer?.role !== "admin") {
+    if (!query.mine && !isAdmin(viewer)) {
       // The same answer for every reader of public listings: kept under its validated query (so parameters the
       // query does not know share its entry), or its path when the URL has no query, and compressed once per
       // encoding when asked again.
