@@ -345,12 +345,15 @@ Deno.test("every admin power is checked through isAdmin: the role alone grants n
   const byRole = /\brole\s*[!=]==\s*"admin"/;
   const files = ["lib", "routes", "components", "islands"].flatMap((dir) => sourceFiles(dir))
     .filter((file) => byRole.test(Deno.readTextFileSync(join(ROOT, file)))).sort();
-  // isAdmin itself; a role change (whether it demotes); the demo's accounts; the log's filter of admins by role.
+  // isAdmin itself; the role as data: a role change (whether it demotes), no suspending an admin (and the users table
+  // offering none), the demo's accounts, the log's filter of admins by role.
   assertEquals(files, [
+    "islands/AdminUsersTable.tsx",
     "lib/demo/opportunities.ts",
     "lib/demo/seed.ts",
     "lib/users/admin.ts",
     "lib/users/roles.ts",
+    "lib/users/suspension.ts",
     "routes/admin/log.tsx",
   ]);
 });

@@ -15,6 +15,7 @@ import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { suspensionLiftedMail, suspensionMail } from "@/lib/mail/templates.tsx";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { endSessionsPatch, updateUserOps, type User, userKey } from "./users.ts";
+import { isAdmin } from "./roles.ts";
 
 /** The longest reason, in characters. */
 export const SUSPENSION_REASON_MAX = 500;
@@ -52,7 +53,7 @@ interface Parties {
 async function readParties(kv: Deno.Kv, { actorId, targetId }: Parties) {
   if (targetId.length > MAX_ID_LENGTH) throw new NotFoundError(REFUSALS.userNotFound);
   const [actor, target] = await kv.getMany<[User, User]>([userKey(actorId), userKey(targetId)]);
-  if (actor.value?.role !== "admin") throw new ForbiddenError();
+  if (!isAdmin(actor.value)) throw new ForbiddenError();
   if (!target.value) throw new NotFoundError(REFUSALS.userNotFound);
   return { actor, target: target as Deno.KvEntry<User> };
 }
