@@ -7,7 +7,15 @@ import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.t
 import { fieldProblems, PARSE_WITH_INPUT, type Sentence } from "@/lib/field_messages.ts";
 import { apiKeysOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
 import { type Role, ROLES, type Suspension, updateUserOps, type User, userKey } from "./users.ts";
-import { type IndexedUser, newestFirst, newestOfRole, USER_COUNT_LIMIT, usersWithWord, wordsOf } from "./user_index.ts";
+import {
+  type IndexedUser,
+  newestFirst,
+  newestOfRole,
+  newestUsers,
+  USER_COUNT_LIMIT,
+  usersWithWord,
+  wordsOf,
+} from "./user_index.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { suspendedUsers } from "./suspension.ts";
 import { appendAdminLogOps } from "@/lib/admin_log/admin_log.ts";
@@ -55,11 +63,44 @@ async function usersByIds(kv: Deno.Kv, ids: string[]): Promise<Map<string, User>
   return new Map(entries.flat().flatMap((entry) => entry.value ? [[entry.value.id, entry.value]] : []));
 }
 
+/** Records read at a time by the newest-first walk of a search whose every word is common. */
+const WALK_BATCH = 100;
+
+/**
+ * The newest `USER_COUNT_LIMIT` users (and whether more match) of `roles` of whom every word of `words` starts a word:
+ * the users walked newest first (`newestUsers`) and their records tested, `WALK_BATCH` at a time.
+ */
+async function newestMatching(
+  kv: Deno.Kv,
+  words: string[],
+  roles: readonly Role[],
+): Promise<{ matches: IndexedUser[]; more: boolean }> {
+  const matches: IndexedUser[] = [];
+  let batch: IndexedUser[] = [];
+  const test = async () => {
+    const records = await usersByIds(kv, batch.map((user) => user.id));
+    for (const user of batch) {
+      const record = records.get(user.id);
+      const own = record ? wordsOf(record) : [];
+      if (words.every((word) => own.some((w) => w.startsWith(word)))) matches.push(user);
+    }
+    batch = [];
+  };
+  for await (const user of newestUsers(kv, roles)) {
+    batch.push(user);
+    if (batch.length < WALK_BATCH) continue;
+    await test();
+    if (matches.length > USER_COUNT_LIMIT) break;
+  }
+  if (batch.length > 0) await test();
+  return { matches: matches.slice(0, USER_COUNT_LIMIT), more: matches.length > USER_COUNT_LIMIT };
+}
+
 /**
  * The users of whom every word of `words` starts a word (`wordsOf`), of `role` when given, through the word index:
  * the users of the words whose range held at most `USER_COUNT_LIMIT` entries are intersected, and a word with more is
- * checked against the remaining users' records. When every word has more, the match is over the entries read, and
- * `more` says so.
+ * checked against the remaining users' records. When every word has more, the users are walked newest first and
+ * tested until `USER_COUNT_LIMIT` match (`newestMatching`), so the newest matches are the ones listed.
  */
 async function searchUsers(
   kv: Deno.Kv,
@@ -68,11 +109,11 @@ async function searchUsers(
 ): Promise<{ matches: IndexedUser[]; more: boolean }> {
   const read = await Promise.all(words.map((word) => usersWithWord(kv, word)));
   const complete = read.filter((r) => !r.more).sort((a, b) => a.users.size - b.users.size);
-  const sets = complete.length > 0 ? complete : read;
-  let matches = [...sets[0].users.values()].filter((user) =>
-    (!role || user.role === role) && sets.every((set) => set.users.has(user.id))
+  if (complete.length === 0) return await newestMatching(kv, words, role ? [role] : ROLES);
+  let matches = [...complete[0].users.values()].filter((user) =>
+    (!role || user.role === role) && complete.every((set) => set.users.has(user.id))
   );
-  const unchecked = complete.length > 0 ? words.filter((_, i) => read[i].more) : [];
+  const unchecked = words.filter((_, i) => read[i].more);
   if (unchecked.length > 0) {
     const records = await usersByIds(kv, matches.map((user) => user.id));
     matches = matches.filter((user) => {
@@ -81,7 +122,7 @@ async function searchUsers(
       return unchecked.every((word) => own.some((w) => w.startsWith(word)));
     });
   }
-  return { matches: matches.sort(newestFirst), more: complete.length === 0 };
+  return { matches: matches.sort(newestFirst), more: false };
 }
 
 /**

@@ -89,6 +89,36 @@ export async function newestOfRole(
   return { users: users.slice(0, count), more: users.length > count };
 }
 
+/**
+ * Every user of `roles`, newest first (ties by id): the roles' entries read in reverse, `LIST_BATCH` at a time, and
+ * merged. For a walk that stops once it has what it needs.
+ */
+export async function* newestUsers(kv: Deno.Kv, roles: readonly Role[]): AsyncGenerator<IndexedUser> {
+  const lists = roles.map((role) => ({
+    role,
+    entries: kv.list({ prefix: ["users_by_role", role] }, { reverse: true, batchSize: LIST_BATCH })[
+      Symbol.asyncIterator
+    ](),
+  }));
+  const heads = await Promise.all(lists.map(async ({ role, entries }) => {
+    const next = await entries.next();
+    return next.done ? null : { role, createdAt: next.value.key[2] as string, id: next.value.key[3] as string };
+  }));
+  while (true) {
+    let first = -1;
+    for (let i = 0; i < heads.length; i++) {
+      const head = heads[i];
+      if (head && (first < 0 || newestFirst(head, heads[first]!) < 0)) first = i;
+    }
+    if (first < 0) return;
+    yield heads[first]!;
+    const next = await lists[first].entries.next();
+    heads[first] = next.done
+      ? null
+      : { role: lists[first].role, createdAt: next.value.key[2] as string, id: next.value.key[3] as string };
+  }
+}
+
 /** The ids of every admin, newest first (the audit log's filter): one range read of the admins' role entries. */
 export async function adminIds(kv: Deno.Kv): Promise<string[]> {
   const ids: string[] = [];

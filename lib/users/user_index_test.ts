@@ -134,3 +134,22 @@ Deno.test("the admin user list reads the indexes and its page's records, never e
   const everyone = await listUsersForAdmin(kv, { limit: 10, offset: 0, search: "student" });
   assertEquals([everyone.pagination.total, everyone.more], [USER_COUNT_LIMIT, true], "too many: counted to 1,000");
 });
+
+Deno.test("a search whose every word starts over 1,000 users' words lists the newest matches", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const n = USER_COUNT_LIMIT + 10;
+  for (let i = 0; i < n; i++) await createUser(kv, { ...student(i), email: `student${i}@gmail.com` });
+  await createUser(kv, { ...student(n), name: "Other Person", email: "other@example.in" });
+  for (const search of ["gmail.com", "STUDENT gmail"]) {
+    const page = await listUsersForAdmin(kv, { limit: 5, offset: 0, search });
+    assertEquals(page.users.map((u) => u.email).slice(0, 2), [
+      `student${n - 1}@gmail.com`,
+      `student${n - 2}@gmail.com`,
+    ]);
+    assertEquals([page.pagination.total, page.more], [USER_COUNT_LIMIT, true], search);
+    const last = await listUsersForAdmin(kv, { limit: 5, offset: USER_COUNT_LIMIT - 5, search });
+    assertEquals(last.users.at(-1)?.email, `student${n - USER_COUNT_LIMIT}@gmail.com`, "the newest 1,000");
+  }
+  const admins = await listUsersForAdmin(kv, { limit: 5, offset: 0, search: "gmail.com", role: "admin" });
+  assertEquals([admins.users.length, admins.more], [0, false]);
+});
