@@ -154,6 +154,12 @@ export interface PurchaseRecord {
   buyerState?: string | null;
   receipt?: ReceiptRecord | null;
   refund?: RefundRecord | null;
+  /**
+   * Refunds of part of a payment (the purchase's own or an extra one) made at the gateway, amounts in that payment's
+   * unit, kept until together they come to the payment (docs/decisions.md, Money operations, "Refunds made at the
+   * gateway"); absent until one is.
+   */
+  gatewayPartialRefunds?: { id: string; paymentId: string; amount: number; at: string }[];
   /** The buyer's refund request (absent until one is made). */
   refundRequest?: RefundRequest | null;
   createdAt: string;
@@ -178,7 +184,8 @@ type InternalField =
   | "listPricePaise"
   | "discountPaise"
   | "couponCode"
-  | "buyerState";
+  | "buyerState"
+  | "gatewayPartialRefunds";
 
 /** A purchase whose buyer still has their account. */
 export type BuyerPurchase = PurchaseRecord & { userId: string };
@@ -207,6 +214,7 @@ export function purchaseView(record: PurchaseRecord): Purchase {
     discountPaise: _d,
     couponCode: _k,
     buyerState: _s,
+    gatewayPartialRefunds: _g,
     refund,
     ...view
   } = record;

@@ -273,7 +273,8 @@ export interface ReportedRefund {
 
 /**
  * What a reported refund came to on its purchase: `known` (one of ours, marked processed), `applied` (made at the
- * gateway, applied as an admin's refund), `partial` (made at the gateway for less than its payment: nothing changed),
+ * gateway, applied as an admin's refund), `partial` (made at the gateway, with the earlier partial ones for less than
+ * its payment: kept on the purchase, access unchanged),
  * or `unmatched` (no payment of the purchase that it could refund: nothing changed).
  */
 export type ReportedRefundOutcome = "known" | "applied" | "partial" | "unmatched";
@@ -285,9 +286,11 @@ export type ReportedRefundOutcome = "known" | "applied" | "partial" | "unmatched
  * gateway"). One of ours (its id on the purchase) is marked processed as `refundProcessedOps` does. A full refund of
  * the purchase's own payment while it is paid refunds the purchase by `GATEWAY_REFUNDER` as an admin's refund does
  * (the toolkit, the certificate and the coupon use given up, the buyer notified and e-mailed, the counters moved); one
- * of an extra payment not refunded yet is kept on it and the buyer told. A partial refund changes nothing: what it
- * means (a goodwill discount, or part of a dispute) is for an admin to decide. Returns the outcome and the outbox ids of
- * the e-mails queued.
+ * of an extra payment not refunded yet is kept on it and the buyer told. A partial refund is kept on the purchase
+ * (`gatewayPartialRefunds`, once per refund id) and changes nothing else until the payment's partial refunds come to
+ * the whole payment: the one that completes it is applied as a full refund of their sum. What a partial refund means
+ * (a goodwill discount, or part of a dispute) is for an admin to decide. Returns the outcome and the outbox ids of the
+ * e-mails queued.
  */
 export async function reportedRefundOps(
   ctx: PaymentContext,
@@ -299,6 +302,8 @@ export async function reportedRefundOps(
     at: string;
   },
 ): Promise<{ outcome: ReportedRefundOutcome; mails: string[] }> {
+  const partials = purchase.gatewayPartialRefunds ?? [];
+  if (partials.some((p) => p.id === refund.id)) return { outcome: "partial", mails: [] };
   const known = purchase.refund?.id === refund.id || purchase.extraPayments?.some((p) => p.refund?.id === refund.id);
   if (known) {
     refundProcessedOps(op, { purchase, refundId: refund.id, at });
@@ -313,11 +318,17 @@ export async function reportedRefundOps(
     ? { target: { paymentId: refund.paymentId }, amount: extra.amount, currency: extra.currency ?? CURRENCY }
     : null;
   if (!due) return { outcome: "unmatched", mails: [] };
-  if (due.amount !== null && refund.amount < due.amount) return { outcome: "partial", mails: [] };
+  const refunded = refund.amount +
+    partials.filter((p) => p.paymentId === refund.paymentId).reduce((sum, p) => sum + p.amount, 0);
+  if (due.amount !== null && refunded < due.amount) {
+    const partial = { id: refund.id, paymentId: refund.paymentId, amount: refund.amount, at };
+    putPurchaseOps(op, purchase, { ...purchase, gatewayPartialRefunds: [...partials, partial], updatedAt: at });
+    return { outcome: "partial", mails: [] };
+  }
   const record: RefundRecord = {
     id: refund.id,
     paymentId: refund.paymentId,
-    amount: refund.amount,
+    amount: refunded,
     reason: null,
     by: GATEWAY_REFUNDER,
     at,

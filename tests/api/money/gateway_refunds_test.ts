@@ -78,7 +78,7 @@ Deno.test("a full refund in the gateway's dashboard ends access, frees the coupo
   assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
 });
 
-Deno.test("a partial refund at the gateway, or one of no known order, changes nothing", async () => {
+Deno.test("a partial refund at the gateway is only kept on the purchase; one of no known order changes nothing", async () => {
   await using shop = await openShop();
   const buyer = await createTestUser(shop.t);
   const kit = await addToolkit(shop, { price: 500 });
@@ -88,12 +88,53 @@ Deno.test("a partial refund at the gateway, or one of no known order, changes no
   const res = await deliver(shop, refundProcessedDelivery(part, { orderId }));
   assertEquals(res.status, 200);
   await res.body?.cancel();
-  assertEquals(await purchaseRecord(shop, purchaseId), before);
+  const after = await purchaseRecord(shop, purchaseId);
+  const kept = { id: part.id, paymentId: payment.id, amount: 10000, at: after.updatedAt };
+  assertEquals(after, { ...before, gatewayPartialRefunds: [kept], updatedAt: after.updatedAt });
   const stranger = await deliver(shop, refundProcessedDelivery(part, { orderId: "order_unknown123" }));
   assertEquals(stranger.status, 200);
   await stranger.body?.cancel();
   const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
   assertEquals([(await purchaseRecord(shop, purchaseId)).paymentStatus, detail.hasPurchased], ["paid", true]);
+});
+
+Deno.test("partial refunds at the gateway that add up to the payment end access as a full one does, once", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
+  const hasPurchased = async () =>
+    (await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json()).hasPurchased;
+  const first = await shop.fake.refundInDashboard(payment.id, 25000);
+  const firstDelivery = refundProcessedDelivery(first, { orderId });
+  for (const delivery of [firstDelivery, firstDelivery, refundProcessedDelivery(first, { orderId })]) {
+    const res = await deliver(shop, delivery);
+    assertEquals(res.status, 200);
+    await res.body?.cancel();
+  }
+  const between = await purchaseRecord(shop, purchaseId);
+  assertEquals(between.gatewayPartialRefunds?.map((r) => r.amount), [25000], "a replay is counted once");
+  assertEquals([between.paymentStatus, await hasPurchased()], ["paid", true]);
+
+  const rest = await shop.fake.refundInDashboard(payment.id, 25000);
+  const res = await deliver(shop, refundProcessedDelivery(rest, { orderId }));
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const record = await purchaseRecord(shop, purchaseId);
+  assertEquals(record.paymentStatus, "refunded");
+  assertEquals([record.refund?.id, record.refund?.amount, record.refund?.by], [rest.id, 50000, "gateway"]);
+  assertEquals(await hasPurchased(), false);
+  assertEquals(await stored(shop.t.kv), await recount(shop.t.kv), "the dashboard's counters moved with the record");
+  for (const replay of [first, rest]) {
+    const again = await deliver(shop, refundProcessedDelivery(replay, { orderId }));
+    assertEquals(again.status, 200);
+    await again.body?.cancel();
+    assertEquals(await purchaseRecord(shop, purchaseId), record);
+  }
+  await shop.t.settled();
+  const refundMails = shop.t.mails.filter((m) => m.to === buyer.user.email && m.subject.includes("refund"));
+  assertEquals(refundMails.length, 1);
+  assert(refundMails[0].text.includes("₹500"), refundMails[0].text);
 });
 
 Deno.test("an extra payment refunded at the gateway is kept refunded on it; the purchase stays paid", async () => {
