@@ -1,8 +1,9 @@
 /**
  * "Notifications on this phone" on the profile page (docs/decisions.md, Push, "Subscriptions"): subscribes this
  * browser to push notifications with the platform's VAPID key (`POST /api/me/push-subscriptions`) or unsubscribes it
- * (`DELETE`), once the person asks (the browser then asks for permission). Rendered only when push is configured;
- * says so where the browser has no push or the person blocked notifications.
+ * (`DELETE`), once the person asks (the browser then asks for permission). A subscription the browser holds is sent
+ * again on load, so it is stamped with the live session. Rendered only when push is configured; says so where the
+ * browser has no push or the person blocked notifications.
  */
 import { useEffect, useState } from "preact/hooks";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
@@ -38,7 +39,13 @@ export default function PhoneNotifications({ publicKey, text }: PhoneNotificatio
     if (Notification.permission === "denied") return setState("blocked");
     navigator.serviceWorker.ready
       .then((registration) => registration.pushManager.getSubscription())
-      .then((subscription) => setState(subscription ? "on" : "off"))
+      .then(async (subscription) => {
+        if (!subscription) return setState("off");
+        // Sent again, so the server stamps it with this session (one made before a reset or a sign-out was dropped).
+        const res = await fetchJson("/api/me/push-subscriptions", { body: subscription.toJSON() });
+        setState(res.ok ? "on" : "off");
+        if (!res.ok) setMessage(t("profile.phone.notOn", { reason: failureMessage(t, res) }));
+      })
       .catch(() => setState("unsupported"));
   }, []);
 

@@ -122,8 +122,9 @@ export async function subscriptionsOfMany(
 /**
  * Adds (or renews the keys of) the subscription `input` for `userId`, made in `session`, at `now`, when its endpoint is
  * allowed by `hosts` (`PUSH_HOSTS`); an endpoint another person had is moved from them. The record is stamped with the
- * session's epoch and id (a renewal stamps it anew). One write checked against both people's lists and the endpoint's
- * owner.
+ * session's epoch and id (a renewal stamps it anew). The person's subscriptions of ended sessions (an epoch before this
+ * live session's) are dropped in the same write, before `MAX_SUBSCRIPTIONS` is counted. One write checked against both
+ * people's lists and the endpoints' owners.
  * @throws InvalidInputError `HOST_REFUSED`, `BAD_KEYS`, or `TOO_MANY_SUBSCRIPTIONS` past `MAX_SUBSCRIPTIONS`; BusyError when races
  *   lost to other writers of these keys went on for `RETRY_BUDGET_MS` (a lost race reads again and tries again).
  */
@@ -146,7 +147,11 @@ export async function addSubscription(
   await retrying(
     async () => {
       const [mine, owner] = await kv.getMany<[PushSubscriptionRecord[], string]>([listKey(userId), ownerKey]);
-      const list = mine.value ?? [];
+      // A live session's epoch is the person's: the subscriptions of ended sessions go before the limit is counted.
+      const ended = (mine.value ?? []).filter((sub) =>
+        sub.endpoint !== input.endpoint && subscriptionEnded(sub, session.epoch ?? 0)
+      );
+      const list = (mine.value ?? []).filter((sub) => !ended.includes(sub));
       const existing = list.find((sub) => sub.endpoint === input.endpoint);
       const record: PushSubscriptionRecord = {
         endpoint: input.endpoint,
@@ -158,6 +163,10 @@ export async function addSubscription(
       if (!existing && list.length >= MAX_SUBSCRIPTIONS) throw new InvalidInputError(TOO_MANY_SUBSCRIPTIONS);
       const next = existing ? list.map((sub) => sub === existing ? record : sub) : [...list, record];
       const op = kv.atomic().check(mine, owner).set(listKey(userId), next).set(ownerKey, userId);
+      for (const sub of ended) {
+        const endedOwner = await kv.get<string>(await endpointKey(sub.endpoint));
+        if (endedOwner.value === userId) op.check(endedOwner).delete(endedOwner.key);
+      }
       if (owner.value && owner.value !== userId) {
         const theirs = await kv.get<PushSubscriptionRecord[]>(listKey(owner.value));
         const left = (theirs.value ?? []).filter((sub) => sub.endpoint !== input.endpoint);

@@ -10,7 +10,7 @@ import { type FakePushService, startFakePushService } from "@/tests/fakes/push.t
 import { createSession } from "@/lib/auth/sessions.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { deliverDuePush } from "@/lib/push/outbox.ts";
-import { subscriptionsOf } from "@/lib/push/subscriptions.ts";
+import { MAX_SUBSCRIPTIONS, subscriptionsOf } from "@/lib/push/subscriptions.ts";
 import { tokenOf, waitForMail } from "@/tests/api/auth/helpers.ts";
 import { passwordUser } from "@/tests/fixtures/people.ts";
 
@@ -126,4 +126,17 @@ Deno.test("an endpoint subscribed again from a live session after the sessions e
   await again.body?.cancel();
   assertEquals(await notifyAndDeliver(t, push, owner.user.id, "renewed"), [subscription.endpoint]);
   assertEquals((await subscriptionsOf(t.kv, owner.user.id)).length, 1);
+});
+
+Deno.test("subscriptions of ended sessions are dropped before the limit is counted", async () => {
+  await using push = await startFakePushService();
+  await using t = await createTestApp({ env: push.env });
+  const owner = await createTestUser(t);
+  const lost = await otherBrowser(t, owner.user.id);
+  for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) await subscribe(t, push, lost);
+  const res = await t.json("POST", "/api/auth/revoke-other-sessions", { headers: owner.headers });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const ownPhone = await subscribe(t, push, owner.headers);
+  assertEquals((await subscriptionsOf(t.kv, owner.user.id)).map((sub) => sub.endpoint), [ownPhone]);
 });
