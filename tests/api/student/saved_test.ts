@@ -270,6 +270,8 @@ Deno.test("GET /api/me/saved pages with limit and cursor; the default page holds
   const { member, student } = await people(t);
   const listings = await postInternships(t, member, Array.from({ length: 5 }, (_, i) => ({ title: `Intern ${i}` })));
   for (const listing of listings) await put(t, student, `internships/${listing.id}`);
+  // The move is the newest change by its time in ms: not in the same millisecond as the last save.
+  await new Promise((resolve) => setTimeout(resolve, 5));
   await put(t, student, `internships/${listings[1].id}`, { status: "applied" });
   const all = (await get(t, student, "/api/me/saved")).body;
   assertEquals(all.items.length, 5);
