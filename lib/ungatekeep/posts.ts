@@ -60,7 +60,7 @@ export interface FeedPage {
 
 /** A page of the admin list. */
 export interface AdminPostPage {
-  posts: PostView[];
+  posts: PostListItem[];
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };
 }
 
@@ -379,7 +379,8 @@ function sortTime(post: Post): string {
  * Every post for the admin list, drafts and scheduled ones included, newest (by `publishedAt`,
  * else `createdAt`) first; `tag` filters, `search` matches every word (case-insensitive) in the
  * title or content. Without a search it reads the admin index (a small entry a post) and the page's records only;
- * a search reads every post.
+ * a search reads every post. Posts are listed as the feed lists them, with their excerpt, not rendered (`getPostForAdmin`
+ * renders one).
  */
 export async function listPostsForAdmin(kv: Deno.Kv, query: AdminPostQuery): Promise<AdminPostPage> {
   const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
@@ -408,7 +409,7 @@ export async function listPostsForAdmin(kv: Deno.Kv, query: AdminPostQuery): Pro
     total = matches.length;
   }
   return {
-    posts: await viewsOf(kv, page),
+    posts: await listItemsOf(kv, page),
     pagination: { limit, offset, total, hasMore: offset + page.length < total },
   };
 }

@@ -223,6 +223,7 @@ Deno.test("GET /api/admin/ungatekeep: drafts and scheduled posts included; searc
   assertEquals(all.pagination.total, 8);
   assertEquals(all.posts[0].title, "Scheduled");
   assert(all.posts.some((p: { title: string }) => p.title === "Draft"));
+  assert(all.posts.every((p: object) => !("contentHtml" in p) && "excerpt" in p), "listed as the feed lists them");
   const found = await (await t.fetch("/api/admin/ungatekeep?search=DRAFT", { headers: admin.headers })).json();
   assertEquals(found.posts.map((p: { title: string }) => p.title), ["Draft"]);
   const tagged = await (await t.fetch("/api/admin/ungatekeep?tag=resources", { headers: admin.headers })).json();

@@ -9,7 +9,7 @@ import { queryOf, readBody, validate } from "@/lib/http/json.ts";
 import { AdminPostQuerySchema, createPost, listPostsForAdmin, PostCreateSchema } from "@/lib/ungatekeep/posts.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { MAX_POST_IMAGES } from "@/lib/ungatekeep/tags.ts";
-import { PaginationSchema, PostSchema } from "@/lib/openapi/resources.ts";
+import { PaginationSchema, PostListItemSchema, PostSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
@@ -17,13 +17,14 @@ export const apiDocs = describeRoute({
   GET: {
     summary: "Every post, drafts and scheduled ones included",
     description: "Newest (by `publishedAt`, else `createdAt`) first; `tag` filters, `search` matches every word in " +
-      "the title or content.",
+      "the title or content. Posts come as the feed lists them (an excerpt, no `contentHtml`); " +
+      "`GET /api/admin/ungatekeep/{id}` renders one.",
     access: ["admin"],
     query: AdminPostQuerySchema,
     responses: {
       200: {
         description: "A page of posts",
-        schema: z.strictObject({ posts: z.array(PostSchema), pagination: PaginationSchema }),
+        schema: z.strictObject({ posts: z.array(PostListItemSchema), pagination: PaginationSchema }),
       },
     },
   },
