@@ -1,6 +1,7 @@
 /**
- * The refund policy's figures and who may ask (docs/decisions.md, Money operations, "Refund requests"): pure, no KV,
- * so the pages' components read them too.
+ * The refund policy's figures, who may ask (docs/decisions.md, Money operations, "Refund requests") and what was
+ * refunded of a payment at the gateway already ("Refunds made at the gateway"): pure, no KV, so the pages' components
+ * read them too.
  */
 
 /** The refund policy's limits (content/legal/refunds.md): asked within `days` of paying, `lessons` completed at most. */
@@ -14,4 +15,22 @@ export function isRefundable(
   purchase: { paymentStatus: string; amountPaid: number; gatewayOrderId: string | null },
 ): boolean {
   return purchase.paymentStatus === "paid" && purchase.amountPaid > 0 && purchase.gatewayOrderId !== null;
+}
+
+/** What `refundedAtGateway` reads of a purchase: its extra payments' ids and the partial refunds made at the gateway. */
+export interface GatewayRefunded {
+  extraPayments?: { paymentId: string | null }[];
+  gatewayPartialRefunds?: { paymentId: string; amount: number }[];
+}
+
+/**
+ * How much of a payment of `purchase` was refunded at the gateway in parts (its dashboard, a dispute), in that
+ * payment's smallest unit (paise for INR): of the extra payment `extraPaymentId`, or with null of the purchase's own
+ * payment (every partial refund not of an extra payment). 0 when none was.
+ */
+export function refundedAtGateway(purchase: GatewayRefunded, extraPaymentId: string | null): number {
+  const extras = new Set((purchase.extraPayments ?? []).map((p) => p.paymentId));
+  return (purchase.gatewayPartialRefunds ?? [])
+    .filter((p) => extraPaymentId === null ? !extras.has(p.paymentId) : p.paymentId === extraPaymentId)
+    .reduce((sum, p) => sum + p.amount, 0);
 }

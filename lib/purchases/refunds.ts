@@ -1,8 +1,9 @@
 /**
  * Refunds (docs/decisions.md, Money operations, "Refunds"; docs/api.md, Money operations).
  *
- * An admin refunds a paid purchase in full (`refundPayment`): the gateway is asked first (with one idempotency key
- * per payment, so a retry never refunds twice), and only once it accepted does one atomic write, checked against the
+ * An admin refunds a paid purchase in full (`refundPayment`): the gateway is asked first for what is left of the
+ * payment after refunds made in parts at the gateway (with one idempotency key per payment, so a retry never refunds
+ * twice), and only once it accepted does one atomic write, checked against the
  * purchase as read, mark the purchase `refunded` with the refund, give up the toolkit (the owned marker), give the
  * coupon use back (its slots freed), revoke the buyer's certificate of the toolkit (the toolkit and certificate stay
  * when another paid purchase of it by the same buyer, from older data, grants it: `otherPaidPurchase`), notify the buyer
@@ -43,6 +44,7 @@ import {
   writePurchaseOps,
 } from "./purchases.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { refundedAtGateway } from "./refund_policy.ts";
 import { withRequestRefunded } from "./refund_requests.ts";
 
 /** The refusal of a purchase that is not paid (pending, failed, or refunded already). */
@@ -197,8 +199,9 @@ async function tellBuyerOps(
 }
 
 /**
- * Refunds `target` in full on behalf of `by` (see the module docstring) with the admin's `reason`; returns the
- * purchase as it ends up.
+ * Refunds `target` in full on behalf of `by` (see the module docstring) with the admin's `reason`: the gateway is
+ * asked for the payment's amount less what was refunded of it at the gateway in parts (`refundedAtGateway`), and the
+ * refund kept counts both. Returns the purchase as it ends up.
  * @throws NotFoundError "Purchase not found" or "Payment not found"; InvalidInputError `ONLY_PAID_REFUNDABLE`,
  *   `FREE_NOT_REFUNDABLE` or `ALREADY_REFUNDED`; NotConfiguredError without gateway keys; UpstreamError
  *   "Payment gateway unavailable" or UpstreamRefusalError (the gateway refused: an unknown payment, no captured
@@ -214,14 +217,16 @@ export async function refundPayment(
   const due = refundable(found, target);
   if (!payments) throw new NotConfiguredError(PAYMENTS_NOT_CONFIGURED);
   const paymentId = due.paymentId ?? await capturedPayment(payments, found.gatewayOrderId!);
-  const made = await payments.refund(paymentId, due.amount, { reason: reason ?? "", purchaseId: found.id });
+  // Refunds made in parts at the gateway before are not asked for again: the gateway refuses more than what is left.
+  const before = refundedAtGateway(found, target.paymentId ?? null);
+  const made = await payments.refund(paymentId, due.amount - before, { reason: reason ?? "", purchaseId: found.id });
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await getPurchaseEntry(kv, found.id);
     const current = entry.value!;
     refundable(current, target);
     const early = await kv.get<string>(earlyKey(made.id));
     const at = nowOf(ctx);
-    const refund = refundRecord(made, { paymentId, reason, by: by.id, at, processedAt: early.value });
+    const refund = refundRecord(made, { paymentId, reason, by: by.id, at, processedAt: early.value, before });
     const record = withRefund(current, target, refund);
     const op = kv.atomic().check(entry, early);
     if (early.value !== null) op.delete(early.key);
@@ -378,23 +383,28 @@ export function refundProcessedOps(
   if (!known) op.set(earlyKey(refundId), at, { expireIn: EARLY_MEMORY_MS });
 }
 
-/** The refund kept on a purchase or extra payment for the gateway's answer `made` (amounts in paise). */
+/**
+ * The refund kept on a purchase or extra payment for the gateway's answer `made` (amounts in paise): its amount is all
+ * that was refunded of the payment, `made`'s and the `before` refunded in parts at the gateway.
+ */
 function refundRecord(
   made: { id: string; amount: number; status: string },
-  { paymentId, reason, by, at, processedAt }: {
+  { paymentId, reason, by, at, processedAt, before }: {
     paymentId: string;
     reason: RefundRecord["reason"];
     by: string;
     at: string;
     /** When the gateway's `refund.processed` came before this write. */
     processedAt: string | null;
+    /** What was refunded of the payment at the gateway before, in parts. */
+    before: number;
   },
 ): RefundRecord {
   const processed = made.status === "processed" || processedAt !== null;
   return {
     id: made.id,
     paymentId,
-    amount: made.amount,
+    amount: made.amount + before,
     reason,
     by,
     at,

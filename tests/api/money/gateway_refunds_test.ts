@@ -137,6 +137,28 @@ Deno.test("partial refunds at the gateway that add up to the payment end access 
   assert(refundMails[0].text.includes("₹500"), refundMails[0].text);
 });
 
+Deno.test("after a partial refund at the gateway an admin's refund asks the gateway for what is left", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
+  const part = await shop.fake.refundInDashboard(payment.id, 10000);
+  const res = await deliver(shop, refundProcessedDelivery(part, { orderId }));
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+
+  const done = await refund(shop, purchaseId, "Duplicate charge");
+  assertEquals([done.status, done.body.purchase.paymentStatus], [200, "refunded"]);
+  const asked = shop.fake.refunds.filter((r) => r.id !== part.id);
+  assertEquals(asked.map((r) => [r.payment_id, r.amount]), [[payment.id, 40000]], "the ₹400 left, not ₹500");
+  assertEquals(shop.fake.payments.find((p) => p.id === payment.id)?.amount_refunded, 50000);
+  const record = await purchaseRecord(shop, purchaseId);
+  assertEquals([record.refund?.id, record.refund?.amount], [asked[0].id, 50000], "the refund counts the part before");
+  assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
+  assertEquals(detail.hasPurchased, false);
+});
+
 Deno.test("an extra payment refunded at the gateway is kept refunded on it; the purchase stays paid", async () => {
   await using shop = await openShop();
   const buyer = await createTestUser(shop.t);
