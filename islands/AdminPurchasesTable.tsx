@@ -1,6 +1,6 @@
 /**
  * The admin purchase table (docs/api.md, Money operations; docs/decisions.md, Money operations): status tabs with
- * counts and "Refund asked", search over buyer, toolkit, order and payment ids (debounced), pages of 20, and a full
+ * counts, "Refund asked" and "Partly refunded", search over buyer, toolkit, order and payment ids (debounced), pages of 20, and a full
  * refund per paid purchase (or per extra payment) through a confirmation dialog that shows the amount, the buyer's
  * request and the refund policy's facts, and takes an optional reason, or the decline of a refund request with a note
  * (`useRefund`, `RefundDialog`); each purchase is a `PurchaseRow`.
@@ -39,8 +39,11 @@ export const ADMIN_PURCHASES_TEXT = [
 
 /** Rows per page. */
 const PAGE_SIZE = 20;
-/** The tabs: every purchase, each state, and those whose refund request waits (`asked`). */
-export const PURCHASE_TABS = ["all", "paid", "pending", "failed", "refunded", "asked"] as const;
+/**
+ * The tabs: every purchase, each state, those whose refund request waits (`asked`) and those with a payment refunded
+ * in part at the gateway (`partly`).
+ */
+export const PURCHASE_TABS = ["all", "paid", "pending", "failed", "refunded", "asked", "partly"] as const;
 /** One of `PURCHASE_TABS`. */
 export type PurchaseTab = typeof PURCHASE_TABS[number];
 
@@ -61,6 +64,7 @@ function PurchasesTable({ initialTab }: { initialTab: PurchaseTab }) {
       const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
       if (query) params.set("search", query);
       if (tab === "asked") params.set("refundRequest", "open");
+      else if (tab === "partly") params.set("gatewayRefund", "partial");
       else if (tab !== "all") params.set("status", tab);
       return `/api/admin/purchases?${params}`;
     },
@@ -95,7 +99,7 @@ function PurchasesTable({ initialTab }: { initialTab: PurchaseTab }) {
             }`}
           >
             {t.dynamic(`admin.purchases.tab.${value}`)}
-            {page && ` (${t.number(page.counts[value])})`}
+            {page && ` (${t.number(page.counts[value === "partly" ? "partlyRefunded" : value])})`}
           </button>
         ))}
       </div>

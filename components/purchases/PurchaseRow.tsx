@@ -1,6 +1,6 @@
 /**
  * One purchase in the admin purchase table (a row of a `STACKED_TABLE`): the buyer, date, toolkit and coupon, amount,
- * status with its refund and each extra payment (money due back) with why it is owed and its refund, the buyer's refund
+ * status with its refund, what was refunded in part at the gateway ("Partly refunded ₹X"), each extra payment (money due back) with why it is owed and its refund, the buyer's refund
  * request and the refund policy's facts (`RefundPolicyFacts`), and the actions: refund the purchase or an extra payment
  * not refunded yet, decline an open refund request, and the receipt (docs/decisions.md, Money operations).
  */
@@ -10,6 +10,7 @@ import type { PendingRefund } from "@/lib/browser/use_refund.ts";
 import type { AdminPurchaseRow } from "@/lib/purchases/admin.ts";
 import type { ExtraPaymentReason } from "@/lib/purchases/purchases.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import { refundedAtGateway } from "@/lib/purchases/refund_policy.ts";
 import { RefundPolicyFacts } from "./RefundPolicyFacts.tsx";
 
 const STATUS_STYLE: Record<AdminPurchaseRow["paymentStatus"], string> = {
@@ -36,6 +37,13 @@ export function PurchaseRow({ p, busy, onRefund }: {
   onRefund: (refund: PendingRefund) => void;
 }) {
   const t = useT();
+  const partly = p.paymentStatus === "paid" ? refundedAtGateway(p, null) : 0;
+  const partlyLine = (amount: number, currency?: string) =>
+    amount > 0 && (
+      <span class="block text-xs font-semibold text-amber-900">
+        {t("admin.purchases.partlyRefunded", { amount: t.minorUnits(amount, currency) })}
+      </span>
+    );
   return (
     <tr>
       <th scope="row" class="px-4 py-3 font-medium text-slate-900">
@@ -54,6 +62,7 @@ export function PurchaseRow({ p, busy, onRefund }: {
         <span class={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS_STYLE[p.paymentStatus]}`}>
           {t.dynamic(`admin.purchases.tab.${p.paymentStatus}`)}
         </span>
+        {partlyLine(partly)}
         {p.refund && (
           <span class="block text-xs text-slate-700">
             {t("admin.purchases.refundLine", {
@@ -70,6 +79,7 @@ export function PurchaseRow({ p, busy, onRefund }: {
               amount: extra.amount === null ? "" : t.minorUnits(extra.amount, extra.currency),
               reason: t.dynamic(EXTRA_REASON_KEY[extra.reason ?? "unknown"]),
             })}
+            {extra.paymentId && !extra.refund && partlyLine(refundedAtGateway(p, extra.paymentId), extra.currency)}
             {extra.refund && (
               <span class="block">
                 {t("admin.purchases.extraRefund", {
@@ -90,7 +100,8 @@ export function PurchaseRow({ p, busy, onRefund }: {
               type="button"
               class={SECONDARY_BUTTON}
               disabled={busy}
-              onClick={() => onRefund({ row: p, amount: p.amountPaid, extraPaymentId: null })}
+              onClick={() =>
+                onRefund({ row: p, amount: p.amountPaid - partly, refundedAtGateway: partly, extraPaymentId: null })}
             >
               {t.rich("admin.purchases.refund", {
                 who: () => (
@@ -106,7 +117,8 @@ export function PurchaseRow({ p, busy, onRefund }: {
               type="button"
               class={SECONDARY_BUTTON}
               disabled={busy}
-              onClick={() => onRefund({ row: p, amount: p.amountPaid, extraPaymentId: null, decline: true })}
+              onClick={() =>
+                onRefund({ row: p, amount: p.amountPaid, refundedAtGateway: 0, extraPaymentId: null, decline: true })}
             >
               {t.rich("admin.purchases.decline", {
                 who: () => (
@@ -125,13 +137,16 @@ export function PurchaseRow({ p, busy, onRefund }: {
                   type="button"
                   class={SECONDARY_BUTTON}
                   disabled={busy}
-                  onClick={() =>
+                  onClick={() => {
+                    const before = refundedAtGateway(p, extra.paymentId);
                     onRefund({
                       row: p,
-                      amount: extra.amount!,
+                      amount: extra.amount! - before,
+                      refundedAtGateway: before,
                       currency: extra.currency,
                       extraPaymentId: extra.paymentId,
-                    })}
+                    });
+                  }}
                 >
                   {t("admin.purchases.refundExtra", { amount: t.minorUnits(extra.amount, extra.currency) })}
                 </button>

@@ -1,5 +1,6 @@
 /**
- * The confirmation of an admin's refund (`useRefund`): the amount, who gets it back and what the refund does, the
+ * The confirmation of an admin's refund (`useRefund`): the amount, who gets it back, what was refunded of the payment
+ * at the gateway already and what the refund does, the
  * buyer's request and the refund policy's facts (`RefundPolicyFacts`), an optional reason the buyer is told, and the
  * refusal when nothing was refunded; or of declining the buyer's request, with the note the buyer is told.
  */
@@ -63,7 +64,16 @@ export function RefundDialog({ refund }: { refund: Refund }) {
         <>
           {decline ? t.rich("admin.refund.declineText", words) : (
             <>
-              {t.rich("admin.refund.text", words)}{" "}
+              {t.rich("admin.refund.text", words)} {pending.refundedAtGateway > 0 && (
+                <>
+                  {t("admin.refund.partly", {
+                    refunded: t.minorUnits(pending.refundedAtGateway, pending.currency),
+                    paid: t.minorUnits(pending.amount + pending.refundedAtGateway, pending.currency),
+                    amount,
+                  })}
+                  {" "}
+                </>
+              )}
               {t(pending.extraPaymentId ? "admin.refund.extra" : "admin.refund.whole")}
             </>
           )}

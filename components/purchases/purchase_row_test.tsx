@@ -50,6 +50,7 @@ function purchase(): AdminPurchaseRow {
     receiptNumber: null,
     receiptUrl: null,
     refundRequest: null,
+    gatewayPartialRefunds: [],
     policy: null,
   };
 }
@@ -112,4 +113,23 @@ Deno.test("a refund request shows its reason, the policy's facts and a warning p
   assert(!within.includes("Past the refund policy"), within);
   const hi = rowText("hi", asked);
   assert(hi.includes("रिफ़ंड पॉलिसी से बाहर") && hi.includes("4 में से 4 लेसन पूरे"), hi);
+});
+
+Deno.test("a payment refunded in part at the gateway says so on the row, in English and Hindi", () => {
+  const p = purchase();
+  const partly = {
+    ...p,
+    gatewayPartialRefunds: [
+      { id: "rfnd_a", paymentId: "pay_0", amount: 5000, at: AT },
+      { id: "rfnd_b", paymentId: "pay_0", amount: 5000, at: AT },
+      { id: "rfnd_c", paymentId: "pay_3", amount: 2500, at: AT },
+    ],
+  };
+  const en = rowText("en", partly);
+  assert(en.includes("Partly refunded ₹100"), en);
+  assert(en.includes("Partly refunded ₹25"), "the extra payment's part too");
+  assert(!rowText("en", p).includes("Partly refunded"), "nothing without a partial refund");
+  assert(!rowText("en", { ...partly, paymentStatus: "refunded" }).includes("Partly refunded ₹100"), "refunded since");
+  const hi = rowText("hi", partly);
+  assert(hi.includes("कुछ रिफ़ंड हुआ: ₹100"), hi);
 });

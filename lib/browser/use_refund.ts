@@ -15,8 +15,10 @@ import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.
 /** A refund waiting for the admin's confirmation: of the purchase, or of one of its extra payments. */
 export interface PendingRefund {
   row: AdminPurchaseRow;
-  /** In the smallest unit of `currency` (paise for INR). */
+  /** What is asked of the gateway: the payment less `refundedAtGateway`, in the smallest unit of `currency` (paise). */
   amount: number;
+  /** What was refunded of the payment at the gateway in parts already, in the same unit (0 when nothing was). */
+  refundedAtGateway: number;
   /** The payment's currency when it is not INR (an extra payment the gateway reported in another currency). */
   currency?: string;
   extraPaymentId: string | null;

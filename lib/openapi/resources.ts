@@ -605,6 +605,12 @@ export const AdminPurchaseSchema = z.strictObject({
   receiptNumber: nullableText,
   receiptUrl: nullableText,
   refundRequest: RefundRequestSchema.nullable(),
+  gatewayPartialRefunds: z.array(z.strictObject({
+    id: z.string(),
+    paymentId: z.string(),
+    amount: z.int().describe("In paise"),
+    at: timestamp,
+  })).describe("Refunds of part of a payment made at the gateway (its dashboard, a dispute)"),
   policy: z.strictObject({
     daysSincePaid: z.int().nullable().describe("Whole days since it was paid"),
     lessonsCompleted: z.int(),

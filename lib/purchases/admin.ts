@@ -8,7 +8,9 @@
  * `usersWithWord`), so a search reads no buyer's record, unless a word starts more users' words than that index's
  * limit: then every buyer is read, in parallel, and matched within their name and address. A paid purchase comes with
  * its buyer's refund request and the refund policy's facts (`refundPolicyFacts`); `refundRequest=open` keeps the
- * purchases whose request waits for an answer (docs/decisions.md, Money operations, "Refund requests").
+ * purchases whose request waits for an answer (docs/decisions.md, Money operations, "Refund requests"), and
+ * `gatewayRefund=partial` those with a payment refunded in part at the gateway and not in full since
+ * (`isPartlyRefunded`; "Refunds made at the gateway").
  */
 import { z } from "zod";
 import { getToolkitsByIds } from "@/lib/toolkits/catalog.ts";
@@ -24,17 +26,21 @@ import {
   type RefundRequest,
 } from "./purchases.ts";
 import { type RefundPolicyFacts, refundPolicyFacts } from "./refund_requests.ts";
+import { isPartlyRefunded } from "./refund_policy.ts";
 
 const integer = (min: number, max: number) =>
   z.string().regex(/^\d+$/, "Expected a whole number").transform(Number).pipe(z.number().int().min(min).max(max));
 
 /**
- * Query of `GET /api/admin/purchases`: `status`, `refundRequest` (`open`), `search` (≤ 100 characters), `limit` 1–100
- * (50), `offset`.
+ * Query of `GET /api/admin/purchases`: `status`, `refundRequest` (`open`), `gatewayRefund` (`partial`), `search`
+ * (≤ 100 characters), `limit` 1–100 (50), `offset`.
  */
 export const adminPurchaseQuerySchema = z.object({
   status: z.enum(PAYMENT_STATUSES).optional(),
   refundRequest: z.enum(["open"]).optional().describe("`open`: only purchases whose refund request waits"),
+  gatewayRefund: z.enum(["partial"]).optional().describe(
+    "`partial`: only purchases with a payment refunded in part at the gateway, not in full since",
+  ),
   search: z.string().trim().max(100).optional(),
   limit: integer(1, 100).default(50),
   offset: integer(0, Number.MAX_SAFE_INTEGER).default(0),
@@ -56,6 +62,8 @@ export type AdminPurchaseRow = Purchase & {
   receiptNumber: string | null;
   receiptUrl: string | null;
   refundRequest: RefundRequest | null;
+  /** Refunds of part of a payment made at the gateway (`refundedAtGateway` sums them); empty when none. */
+  gatewayPartialRefunds: NonNullable<PurchaseRecord["gatewayPartialRefunds"]>;
   /** The refund policy's facts of a paid purchase; null otherwise. */
   policy: RefundPolicyFacts | null;
 };
@@ -64,8 +72,11 @@ export type AdminPurchaseRow = Purchase & {
 export interface AdminPurchasePage {
   purchases: AdminPurchaseRow[];
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };
-  /** Purchases in each state, in all, and with a refund request waiting (`asked`). */
-  counts: Record<PaymentStatus | "all" | "asked", number>;
+  /**
+   * Purchases in each state, in all, with a refund request waiting (`asked`) and with a payment refunded in part at
+   * the gateway (`partlyRefunded`).
+   */
+  counts: Record<PaymentStatus | "all" | "asked" | "partlyRefunded", number>;
 }
 
 /** The users of `ids` that exist, by id, read 10 at a time (KV's `getMany` limit) in parallel. */
@@ -100,7 +111,7 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
     ? await usersByIds(kv, [...new Set(records.flatMap((r) => r.userId ? [r.userId] : []))])
     : new Map<string, User>();
   const counts = Object.fromEntries(
-    [...PAYMENT_STATUSES, "all", "asked"].map((s) => [s, 0]),
+    [...PAYMENT_STATUSES, "all", "asked", "partlyRefunded"].map((s) => [s, 0]),
   ) as AdminPurchasePage["counts"];
   const matching = records.filter((record) => {
     if (words.length > 0) {
@@ -119,10 +130,13 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
       if (!otherWords.every((word, i) => isNamed(i) || haystack.includes(word))) return false;
     }
     const open = record.refundRequest?.status === "open";
+    const partly = isPartlyRefunded(record);
     counts[record.paymentStatus]++;
     counts.all++;
     if (open) counts.asked++;
-    return (!query.status || record.paymentStatus === query.status) && (!query.refundRequest || open);
+    if (partly) counts.partlyRefunded++;
+    return (!query.status || record.paymentStatus === query.status) && (!query.refundRequest || open) &&
+      (!query.gatewayRefund || partly);
   });
   const page = matching.slice(query.offset, query.offset + query.limit);
   const buyers = await usersByIds(kv, [...new Set(page.flatMap((r) => r.userId ? [r.userId] : []))]);
@@ -146,6 +160,7 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
       receiptNumber: record.receipt?.number ?? null,
       receiptUrl: record.receipt ? receiptPath(record.id) : null,
       refundRequest: record.refundRequest ?? null,
+      gatewayPartialRefunds: record.gatewayPartialRefunds ?? [],
       policy: policies[i],
     };
   });

@@ -19,7 +19,8 @@ export function isRefundable(
 
 /** What `refundedAtGateway` reads of a purchase: its extra payments' ids and the partial refunds made at the gateway. */
 export interface GatewayRefunded {
-  extraPayments?: { paymentId: string | null }[];
+  paymentStatus: string;
+  extraPayments?: { paymentId: string | null; refund?: unknown }[];
   gatewayPartialRefunds?: { paymentId: string; amount: number }[];
 }
 
@@ -33,4 +34,15 @@ export function refundedAtGateway(purchase: GatewayRefunded, extraPaymentId: str
   return (purchase.gatewayPartialRefunds ?? [])
     .filter((p) => extraPaymentId === null ? !extras.has(p.paymentId) : p.paymentId === extraPaymentId)
     .reduce((sum, p) => sum + p.amount, 0);
+}
+
+/**
+ * Whether a payment of `purchase` was refunded in part at the gateway and not in full since: its own payment while it
+ * is paid, or an extra payment not refunded.
+ */
+export function isPartlyRefunded(purchase: GatewayRefunded): boolean {
+  if (purchase.paymentStatus === "paid" && refundedAtGateway(purchase, null) > 0) return true;
+  return (purchase.extraPayments ?? []).some((p) =>
+    p.paymentId !== null && !p.refund && refundedAtGateway(purchase, p.paymentId) > 0
+  );
 }

@@ -140,7 +140,8 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
   const [post] = (await adminJson(t, "/api/admin/ungatekeep", cookie)).posts;
   const [organization] = (await adminJson(t, "/api/admin/organizations", cookie)).organizations;
   const [reported] = (await adminJson(t, "/api/admin/reports", cookie)).targets;
-  // The newest paid purchase was paid again twice: the list says why each payment is owed back, one refunded.
+  // The newest paid purchase was paid again twice: the list says why each payment is owed back, one refunded; ₹50 of
+  // it was refunded at the gateway.
   const [paid] = (await adminJson(t, "/api/admin/purchases?status=paid", cookie)).purchases;
   const stored = await t.kv.get<PurchaseRecord>(["purchases", paid.id]);
   const refund = { id: "rfnd_e2e", paymentId: "pay_e2e_1", amount: 29900, reason: null, by: admin!.id };
@@ -149,7 +150,9 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
     { orderId: "order_e2e_2", paymentId: "pay_e2e_2", amount: 29900, at: paid.createdAt, reason: "coupon unavailable" },
   ];
   extraPayments[0].refund = { ...refund, at: paid.createdAt, status: "pending", processedAt: null };
-  assert((await t.kv.atomic().check(stored).set(stored.key, { ...stored.value!, extraPayments }).commit()).ok);
+  const gatewayPartialRefunds = [{ id: "rfnd_e2e_part", paymentId: paid.paymentId, amount: 5000, at: paid.createdAt }];
+  const changed = { ...stored.value!, extraPayments, gatewayPartialRefunds };
+  assert((await t.kv.atomic().check(stored).set(stored.key, changed).commit()).ok);
   const paths = [
     "/admin",
     "/admin/users",
@@ -188,6 +191,9 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
     if (!await page.getByText("एडमिन मेन्यू").isVisible()) found.push(`${path}: the admin menu is not in Hindi`);
     if (path === "/admin/purchases" && !await page.getByText(/वापस देना है: दो बार पेमेंट हुआ/).isVisible()) {
       found.push(`${path}: no reason for the payment owed back`);
+    }
+    if (path === "/admin/purchases" && !await page.getByText("कुछ रिफ़ंड हुआ: ₹50").isVisible()) {
+      found.push(`${path}: the partial refund at the gateway is not flagged`);
     }
     found.push(...(await layoutDefects(page)).map((line) => `${path}: ${line}`));
     found.push(...(await seriousA11yViolations(page)).map((line) => `${path}: ${line}`));

@@ -13,7 +13,7 @@ import {
   openHydrated,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
-import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+import { refundProcessedDelivery, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addToolkitWithLessons, buy } from "@/tests/fixtures/toolkits.ts";
 
 /** Where screenshots go, to look at (`SCREENSHOTS_DIR`, default the system's temp folder). */
@@ -129,6 +129,37 @@ Deno.test("the admin refunds a purchase; the buyer loses the lesson and sees the
   assert(totals.includes("₹799") && totals.includes("Refunds asked\n0"), totals);
   await assertAccessible(page, "dashboard");
   await page.screenshot({ path: `${SHOTS}/dashboard.png`, fullPage: true });
+});
+
+Deno.test("a purchase refunded in part at the gateway is flagged; the admin's refund asks for what is left", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
+  const buyer = await createTestUser(t, "user", { name: "Rohan Mehta" });
+  const { toolkit } = await addToolkitWithLessons({ t, admin }, { ...TOOLKIT, lessons: ["Joins"] });
+  const { orderId, payment } = await buy({ t, fake }, buyer, toolkit.id);
+  const part = await fake.refundInDashboard(payment.id, 10000);
+  const delivery = refundProcessedDelivery(part, { orderId });
+  const res = await t.fetch("/api/webhooks/razorpay", { method: "POST", ...delivery });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  await using browser = await openBrowser();
+  const context = await browser.newContext();
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await openHydrated(page, `${t.origin}/admin/purchases`);
+  await page.getByRole("button", { name: "Partly refunded (1)" }).click();
+  const row = page.getByRole("row", { name: /Rohan Mehta/ });
+  await row.getByText("Partly refunded ₹100").waitFor();
+  await row.getByRole("button", { name: "Refund Rohan Mehta's purchase" }).click();
+  const dialog = page.getByRole("dialog", { name: "Refund this payment?" });
+  const words = await dialog.innerText();
+  assert(words.includes("₹100 of ₹799 was refunded at the gateway already; this refunds the ₹699 left."), words);
+  await assertAccessible(page, "refund dialog after a partial refund");
+  await dialog.getByRole("button", { name: "Refund ₹699" }).click();
+  await page.getByRole("status").filter({ hasText: "Refunded ₹699 to Rohan Mehta." }).waitFor();
+  assertEquals(fake.refunds.map((r) => r.amount), [10000, 69900]);
+  await page.getByRole("button", { name: "Partly refunded (0)" }).waitFor();
 });
 
 Deno.test("a learner completes the last lesson and opens their certificate; it prints on one page", async () => {

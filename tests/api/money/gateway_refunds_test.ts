@@ -147,6 +147,15 @@ Deno.test("after a partial refund at the gateway an admin's refund asks the gate
   assertEquals(res.status, 200);
   await res.body?.cancel();
 
+  const partly = async () => {
+    const res = await shop.t.fetch("/api/admin/purchases?gatewayRefund=partial", { headers: shop.admin.headers });
+    const page = await res.json();
+    return [page.counts.partlyRefunded, page.purchases.map((p: { id: string }) => p.id)];
+  };
+  assertEquals(await partly(), [1, [purchaseId]], "the list's filter finds it");
+  const row = (await (await shop.t.fetch("/api/admin/purchases", { headers: shop.admin.headers })).json()).purchases[0];
+  assertEquals(row.gatewayPartialRefunds.map((r: { amount: number }) => r.amount), [10000]);
+
   const done = await refund(shop, purchaseId, "Duplicate charge");
   assertEquals([done.status, done.body.purchase.paymentStatus], [200, "refunded"]);
   const asked = shop.fake.refunds.filter((r) => r.id !== part.id);
@@ -157,6 +166,7 @@ Deno.test("after a partial refund at the gateway an admin's refund asks the gate
   assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
   const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
   assertEquals(detail.hasPurchased, false);
+  assertEquals(await partly(), [0, []], "refunded in full, no longer partly");
 });
 
 Deno.test("an extra payment refunded at the gateway is kept refunded on it; the purchase stays paid", async () => {

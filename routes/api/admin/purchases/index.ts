@@ -16,8 +16,9 @@ export const apiDocs = describeRoute({
     description: "Newest first; `search` matches the buyer's name or e-mail, the toolkit's title, or an order or " +
       "payment id. Each purchase comes with its buyer (`user`, null once deleted), `toolkit`, payments, `refund`, " +
       "prices in paise and receipt, and a paid one with its `refundRequest` and the refund policy's facts (`policy`); " +
-      "`refundRequest=open` keeps those whose request waits; `counts` holds the number in each state, in `all` and " +
-      "with a request waiting (`asked`; the tabs).",
+      "`refundRequest=open` keeps those whose request waits, `gatewayRefund=partial` those with a payment refunded in " +
+      "part at the gateway (`gatewayPartialRefunds`); `counts` holds the number in each state, in `all`, with a " +
+      "request waiting (`asked`) and refunded in part (`partlyRefunded`; the tabs).",
     access: ["admin"],
     query: adminPurchaseQuerySchema,
     responses: {
@@ -33,6 +34,7 @@ export const apiDocs = describeRoute({
             refunded: z.int(),
             all: z.int(),
             asked: z.int().describe("With a refund request waiting"),
+            partlyRefunded: z.int().describe("With a payment refunded in part at the gateway, not in full since"),
           }),
         }),
       },
