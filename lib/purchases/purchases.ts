@@ -350,8 +350,9 @@ const FORGET_BATCH = 50;
 
 /**
  * Keeps every purchase of `userId` without its buyer (account deletion; docs/decisions.md, Data rights): the record
- * stays for accounting with `userId` null and a history entry, a pending checkout becomes failed (a payment that
- * still arrives is owed back), and the buyer's indexes (`purchases_by_user`, the pending and owned markers) and
+ * stays for accounting with `userId` null and a history entry, the reason of the buyer's refund request is cleared
+ * (the request and its answer stay), a pending checkout becomes failed (a payment that still arrives is owed back),
+ * and the buyer's indexes (`purchases_by_user`, the pending and owned markers) and
  * coupon slots go. One checked atomic write per purchase; a purchase whose index is gone is done, so running it
  * again after a crash finishes the rest.
  */
@@ -378,6 +379,8 @@ async function forgetBuyerOf(kv: Deno.Kv, userId: string, id: string): Promise<v
         ...record,
         userId: null,
         paymentStatus: status,
+        // The buyer's own words go with them; the request itself stays (an open one can still be refunded).
+        ...record.refundRequest ? { refundRequest: { ...record.refundRequest, reason: null } } : {},
         history: [...record.history, { status, at, source: "account deleted" }],
         updatedAt: at,
       });

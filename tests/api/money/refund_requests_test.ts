@@ -208,3 +208,22 @@ Deno.test("after a refund, an old lesson link opens the sales page saying the ac
   const page = await (await shop.t.fetch(moved.headers.get("location")!, { headers: buyer.headers })).text();
   assert(page.includes("Your access ended with the refund"), "it says why");
 });
+
+Deno.test("refund request: the buyer's reason goes with their account; the purchase and request stay", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  assertEquals((await ask(shop, buyer, purchaseId, { reason: "My exam got cancelled" })).status, 200);
+  const res = await shop.t.json("DELETE", "/api/me", { body: { confirm: buyer.user.email }, headers: buyer.headers });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  await shop.t.settled(); // the deletion's steps run after the answer
+
+  const record = await purchaseRecord(shop, purchaseId);
+  assertEquals([record.userId, record.paymentStatus], [null, "paid"], "kept for accounting");
+  assertEquals([record.refundRequest?.status, record.refundRequest?.reason], ["open", null]);
+  const row = (await adminRows(shop)).purchases.find((p: { id: string }) => p.id === purchaseId);
+  assertEquals([row.user, row.refundRequest.reason], [null, null]);
+  assertEquals(await asked(shop), 1, "the request still waits for an answer");
+});
