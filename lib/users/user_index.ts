@@ -159,6 +159,11 @@ export interface IndexProgress {
 
 const PROGRESS: Deno.KvKey = ["users_meta", "index"];
 
+/** Whether the `users-index` job indexed every user stored before the indexes (one read). */
+export async function usersIndexed(kv: Deno.Kv): Promise<boolean> {
+  return (await kv.get<IndexProgress>(PROGRESS)).value?.done ?? false;
+}
+
 /** Users read per write: each a check and its entries (about ten), well within KV's 100 checks a commit. */
 export const INDEX_BATCH = 25;
 

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { type KvReads, kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
 import { InFlightRequests } from "@/lib/platform/in_flight.ts";
-import { createUser, deleteUserOps, takeOverUnverifiedUser, updateUser, type User } from "./users.ts";
+import { createUser, deleteUserOps, otherAdmin, takeOverUnverifiedUser, updateUser, type User } from "./users.ts";
 import { listUsersForAdmin } from "./admin.ts";
 import { adminIds, indexExistingUsers, USER_COUNT_LIMIT, wordsOf } from "./user_index.ts";
 
@@ -152,4 +152,26 @@ Deno.test("a search whose every word starts over 1,000 users' words lists the ne
   }
   const admins = await listUsersForAdmin(kv, { limit: 5, offset: 0, search: "gmail.com", role: "admin" });
   assertEquals([admins.users.length, admins.more], [0, false]);
+});
+
+Deno.test("otherAdmin reads the admins' index, never every user; it scans only while older users are unindexed", async () => {
+  using memory = await Deno.openKv(":memory:");
+  const reads = kvReads();
+  const kv = recordingReads(memory, reads);
+  for (let i = 0; i < 600; i++) await createUser(memory, student(i));
+  const me = await createUser(memory, student(600, "admin"));
+  const unverified = await createUser(memory, { ...student(601, "admin"), emailVerified: false });
+  await indexExistingUsers({ kv: memory, requests });
+  assertEquals(await otherAdmin(kv, me.id), null, "an admin whose address is not verified does not count");
+  assertEquals(listsOf(reads, "users"), 0, "no scan of the records");
+  assertEquals(reads.keys.filter((key) => key[0] === "users").map((key) => key[1]), [unverified.id]);
+  const other = await createUser(memory, student(602, "admin"));
+  const found = await otherAdmin(kv, me.id);
+  assertEquals(found?.value.id, other.id);
+  assert(found && (await memory.atomic().check(found).commit()).ok, "as read, for a checked write");
+  assertEquals(listsOf(reads, "users"), 0);
+  // A database from before the indexes: records only, the job not finished.
+  await memory.delete(["users_meta", "index"]);
+  for await (const { key } of memory.list({ prefix: ["users_by_role"] })) await memory.delete(key);
+  assertEquals((await otherAdmin(kv, me.id))?.value.id, other.id, "found by the scan meanwhile");
 });

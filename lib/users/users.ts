@@ -15,7 +15,7 @@ import { TextSchema } from "@/lib/text.ts";
 
 import type { Lang } from "@/lib/i18n/languages.ts";
 import { isAdmin, type Role, ROLES } from "./roles.ts";
-import { userIndexOps } from "./user_index.ts";
+import { adminIds, userIndexOps, usersIndexed } from "./user_index.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
 export { type Role, ROLES };
@@ -298,10 +298,19 @@ export function deleteUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
 
 /**
  * An admin with the role's powers (`isAdmin`) other than `exceptId`, as read (for a checked write), or null when there
- * is none: a scan of the users.
+ * is none: the admins' role index (`adminIds`), then their records 10 at a time until one is an admin with a verified
+ * address. Only when none is and the `users-index` job has not indexed every older user yet are the users scanned
+ * (docs/decisions.md, Admin lists, "User indexes").
  */
 export async function otherAdmin(kv: Deno.Kv, exceptId: string): Promise<Deno.KvEntry<User> | null> {
-  for await (const entry of kv.list<User>({ prefix: ["users"] }, { batchSize: 1000 })) {
+  const ids = (await adminIds(kv)).filter((id) => id !== exceptId);
+  for (let i = 0; i < ids.length; i += 10) {
+    const entries = await kv.getMany<User[]>(ids.slice(i, i + 10).map(userKey));
+    const admin = entries.find((entry) => isAdmin(entry.value));
+    if (admin) return admin as Deno.KvEntry<User>;
+  }
+  if (await usersIndexed(kv)) return null;
+  for await (const entry of kv.list<User>({ prefix: ["users"] }, { batchSize: 500 })) {
     if (isAdmin(entry.value) && entry.value.id !== exceptId) return entry;
   }
   return null;
