@@ -60,6 +60,7 @@ import {
 } from "./schema.ts";
 import { applicationOps, personEntries, personKey, readApplications, recordKey } from "./store.ts";
 import { valueBytes } from "@/lib/kv/value_size.ts";
+import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { pipelinePage } from "./pipeline.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
@@ -744,43 +745,86 @@ export async function applicationResume(
   return { name: record.resume.name, file };
 }
 
+/** Applications taken per round of `forgetApplicant`. */
+const FORGET_BATCH = 50;
+
+/**
+ * Adds to `op` the write that makes application `entry` (as read, checked; null when gone) forget `userId`, who
+ * applied to `internshipId` (`forgetApplicant`). Returns the resume copy it lets go of, or null.
+ */
+function forgetApplicantOps(
+  op: Deno.AtomicOperation,
+  { userId, internshipId, entry, now }: {
+    userId: string;
+    internshipId: string;
+    entry: Deno.KvEntry<ApplicationRecord> | null;
+    now: Date;
+  },
+): { fileId: string; holder: string } | null {
+  if (!entry || entry.value.applicantId !== userId) {
+    op.delete(personKey(userId, internshipId));
+    return null;
+  }
+  const record = entry.value;
+  const withdrawn = WAITING.includes(record.status);
+  const next: ApplicationRecord = {
+    ...(withdrawn ? moved(record, { status: "withdrawn", by: "applicant", message: null }, now.toISOString()) : record),
+    applicantId: null,
+    applicant: null,
+    answers: [],
+    coverNote: "",
+    resume: null,
+  };
+  op.check(entry);
+  applicationOps(op, record, next, now.getTime());
+  return record.resume && { fileId: record.resume.fileId, holder: applicationHolder(record.id) };
+}
+
 /**
  * The account deletion step of applications (docs/decisions.md, Data rights): each application of `userId` loses what
  * is about the person (the applicant's id and profile snapshot, the answers, the cover note and the resume copy, whose
  * bytes go once nothing else holds them); one still waiting is withdrawn, so nobody is asked to answer a deleted
- * person. What the poster wrote and the stipend report stay, counted anonymously in the track record. Idempotent: the
- * person's index entries go with each write, so a second run finds nothing.
+ * person. What the poster wrote and the stipend report stay, counted anonymously in the track record. It works
+ * `FORGET_BATCH` applications at a time: their records read at once (10 a `getMany`), each write checked against what
+ * it read, the writes packed into few commits (`commitPacked`); one changed meanwhile is read again and written alone
+ * (`retrying`). After each batch it drops the resume copies let go of and calls `renew` (the deletion's lease), whose
+ * throw stops it. Idempotent: the person's index entries go with each write, so a second run finds nothing.
+ * @throws BusyError when one application kept changing for 30 s; what `renew` throws.
  */
-export async function forgetApplicant(kv: Deno.Kv, files: ObjectStore, userId: string): Promise<void> {
-  for (const { internshipId, entry: person } of await personEntries(kv, userId)) {
-    let dropped: { fileId: string; holder: string } | null = null;
-    await retrying(
-      async () => {
-        const entry = await readOne(kv, person.id);
-        if (!entry || entry.value.applicantId !== userId) {
-          await kv.atomic().delete(personKey(userId, internshipId)).commit();
-          return true;
-        }
-        const now = new Date();
-        const at = now.toISOString();
-        const record = entry.value;
-        const withdrawn = WAITING.includes(record.status);
-        const next: ApplicationRecord = {
-          ...(withdrawn ? moved(record, { status: "withdrawn", by: "applicant", message: null }, at) : record),
-          applicantId: null,
-          applicant: null,
-          answers: [],
-          coverNote: "",
-          resume: null,
-        };
-        const op = kv.atomic().check(entry);
-        applicationOps(op, record, next, now.getTime());
+export async function forgetApplicant(
+  kv: Deno.Kv,
+  files: ObjectStore,
+  userId: string,
+  { renew }: { renew?: () => Promise<void> } = {},
+): Promise<void> {
+  const people = await personEntries(kv, userId);
+  for (let at = 0; at < people.length; at += FORGET_BATCH) {
+    const batch = people.slice(at, at + FORGET_BATCH);
+    const records = await readApplications(kv, batch.map(({ entry }) => entry.id));
+    const now = new Date();
+    const units = batch.map(({ internshipId, entry: person }) => {
+      const unit = new WriteUnit();
+      const copy = forgetApplicantOps(unit.op, { userId, internshipId, entry: records.get(person.id) ?? null, now });
+      return { unit, copy };
+    });
+    const written = await commitPacked(kv, units.map(({ unit }) => unit));
+    const dropped = units.flatMap(({ copy }, i) => written[i] && copy ? [copy] : []);
+    for (const [i, { internshipId, entry: person }] of batch.entries()) {
+      if (written[i]) continue;
+      await retrying(async () => {
+        const op = kv.atomic();
+        const copy = forgetApplicantOps(op, {
+          userId,
+          internshipId,
+          entry: await readOne(kv, person.id),
+          now: new Date(),
+        });
         if (!(await op.commit()).ok) return false;
-        dropped = record.resume && { fileId: record.resume.fileId, holder: applicationHolder(record.id) };
+        if (copy) dropped.push(copy);
         return true;
-      },
-      RETRY_BUDGET_MS,
-    );
-    if (dropped) await dropResumeCopies(kv, files, [dropped]);
+      }, RETRY_BUDGET_MS);
+    }
+    if (dropped.length > 0) await dropResumeCopies(kv, files, dropped);
+    await renew?.();
   }
 }

@@ -24,6 +24,7 @@
 import type { Claimable } from "@/lib/jobs/lease.ts";
 import type { Mail } from "./mailer.ts";
 import { valueBytes } from "@/lib/kv/value_size.ts";
+import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 
 /** Where a mail stands: `pending` (due at `dueAt`), `sent`, or `failed` after its last try. */
 export type MailStatus = "pending" | "sent" | "failed";
@@ -179,19 +180,38 @@ export async function mailsOfUser(kv: Deno.Kv, userId: string): Promise<Omit<Out
     .toSorted((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
-/** Deletes every mail of a person, in any status, with its index entries (account deletion), 100 mails a write. */
-export async function deleteMailsOf(kv: Deno.Kv, userId: string): Promise<void> {
-  const ids: string[] = [];
-  for await (const { key } of kv.list({ prefix: ["outbox_by_user", userId] })) ids.push(key[2] as string);
-  for (let i = 0; i < ids.length; i += 100) {
-    const op = kv.atomic();
-    for (const id of ids.slice(i, i + 100)) {
-      const mail = (await kv.get<OutboxMail>(mailKey(id))).value;
-      op.delete(userMailKey(userId, id)).delete(mailKey(id));
-      if (!mail) continue;
-      op.delete(statusKey(mail));
-      if (mail.dueAt) op.delete(dueKey(Date.parse(mail.dueAt), id));
+/** Mails taken per round of `deleteMailsOf`. */
+const DELETE_BATCH = 100;
+
+/**
+ * Deletes every mail of a person, in any status, with its index entries (account deletion): `DELETE_BATCH` mails a
+ * round, their records read at once (10 a `getMany`), each mail's deletion checked against its record as read and the
+ * deletions packed into few commits (`commitPacked`); a mail changed meanwhile (a delivery try) is read again in the
+ * next round. After each round it calls `renew` (the deletion's lease), whose throw stops it.
+ * @throws what `renew` throws.
+ */
+export async function deleteMailsOf(
+  kv: Deno.Kv,
+  userId: string,
+  { renew }: { renew?: () => Promise<void> } = {},
+): Promise<void> {
+  for (;;) {
+    const ids: string[] = [];
+    const selector = { prefix: ["outbox_by_user", userId] };
+    for await (const { key } of kv.list(selector, { limit: DELETE_BATCH, batchSize: DELETE_BATCH })) {
+      ids.push(key[2] as string);
     }
-    await op.commit();
+    if (ids.length === 0) return;
+    const reads = [];
+    for (let i = 0; i < ids.length; i += 10) reads.push(kv.getMany<OutboxMail[]>(ids.slice(i, i + 10).map(mailKey)));
+    const units = (await Promise.all(reads)).flat().map((entry, i) => {
+      const unit = new WriteUnit().check(entry).delete(userMailKey(userId, ids[i])).delete(mailKey(ids[i]));
+      const mail = entry.value;
+      if (mail) unit.delete(statusKey(mail));
+      if (mail?.dueAt) unit.delete(dueKey(Date.parse(mail.dueAt), ids[i]));
+      return unit;
+    });
+    await commitPacked(kv, units);
+    await renew?.();
   }
 }

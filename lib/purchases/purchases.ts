@@ -17,6 +17,7 @@
 import type { Config } from "@/app.config.ts";
 import { forgetBuyerOps, type ReservationRef } from "@/lib/coupons/reservations.ts";
 import { countOps, purchaseCounts } from "@/lib/stats/counters.ts";
+import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 
 /** Payment states (docs/decisions.md, Toolkits and payments). */
 export const PAYMENT_STATUSES = ["pending", "paid", "failed", "refunded"] as const;
@@ -352,47 +353,77 @@ const FORGET_BATCH = 50;
  * Keeps every purchase of `userId` without its buyer (account deletion; docs/decisions.md, Data rights): the record
  * stays for accounting with `userId` null and a history entry, the reason of the buyer's refund request is cleared
  * (the request and its answer stay), a pending checkout becomes failed (a payment that still arrives is owed back),
- * and the buyer's indexes (`purchases_by_user`, the pending and owned markers) and
- * coupon slots go. One checked atomic write per purchase; a purchase whose index is gone is done, so running it
- * again after a crash finishes the rest.
+ * and the buyer's indexes (`purchases_by_user`, the pending and owned markers) and coupon slots go. It works
+ * `FORGET_BATCH` purchases at a time: their records read at once (10 a `getMany`), each purchase's write checked
+ * against what it read, the writes packed into few commits (`commitPacked`); a purchase changed meanwhile is read again
+ * and written alone. After each batch it calls `renew` (the deletion's lease), whose throw stops it. A purchase whose
+ * index is gone is done, so running it again after a crash finishes the rest.
+ * @throws what `renew` throws.
  */
-export async function forgetBuyer(kv: Deno.Kv, userId: string): Promise<void> {
+export async function forgetBuyer(
+  kv: Deno.Kv,
+  userId: string,
+  { renew }: { renew?: () => Promise<void> } = {},
+): Promise<void> {
   for (;;) {
     const ids: string[] = [];
-    for await (const entry of kv.list<string>({ prefix: ["purchases_by_user", userId] }, { limit: FORGET_BATCH })) {
+    const selector = { prefix: ["purchases_by_user", userId] };
+    for await (const entry of kv.list<string>(selector, { limit: FORGET_BATCH, batchSize: FORGET_BATCH })) {
       ids.push(entry.value);
     }
     if (ids.length === 0) return;
-    for (const id of ids) await forgetBuyerOf(kv, userId, id);
+    const reads = [];
+    for (let i = 0; i < ids.length; i += 10) {
+      reads.push(kv.getMany<PurchaseRecord[]>(ids.slice(i, i + 10).map(purchaseKey)));
+    }
+    const entries = (await Promise.all(reads)).flat();
+    const units = await Promise.all(ids.map(async (id, i) => {
+      const unit = new WriteUnit();
+      await forgetBuyerOfOps(kv, unit.op, { userId, id, entry: entries[i] });
+      return unit;
+    }));
+    const written = await commitPacked(kv, units);
+    for (const [i, id] of ids.entries()) {
+      if (written[i]) continue;
+      for (;;) {
+        const op = kv.atomic();
+        await forgetBuyerOfOps(kv, op, { userId, id, entry: await getPurchaseEntry(kv, id) });
+        if ((await op.commit()).ok) break;
+      }
+    }
+    await renew?.();
   }
 }
 
-async function forgetBuyerOf(kv: Deno.Kv, userId: string, id: string): Promise<void> {
-  for (;;) {
-    const entry = await getPurchaseEntry(kv, id);
-    const op = kv.atomic().check(entry).delete(byUserKey(userId, id));
-    const record = entry.value;
-    if (record && record.userId === userId) {
-      const at = new Date().toISOString();
-      const status = record.paymentStatus === "pending" ? "failed" : record.paymentStatus;
-      putPurchaseOps(op, record, {
-        ...record,
-        userId: null,
-        paymentStatus: status,
-        // The buyer's own words go with them; the request itself stays (an open one can still be refunded).
-        ...record.refundRequest ? { refundRequest: { ...record.refundRequest, reason: null } } : {},
-        history: [...record.history, { status, at, source: "account deleted" }],
-        updatedAt: at,
-      });
-      const [pending, owned] = await kv.getMany<[string, string]>([
-        pendingKey(userId, record.toolkitId),
-        ownedKey(userId, record.toolkitId),
-      ]);
-      for (const marker of [pending, owned]) if (marker.value === id) op.check(marker).delete(marker.key);
-      for (const ref of reservationsOf(record)) await forgetBuyerOps(kv, op, { ref, userId, purchaseId: id });
-    }
-    if ((await op.commit()).ok) return;
-  }
+/**
+ * Adds to `op` the write that keeps purchase `id` (its `entry` as read, checked) without its buyer `userId` and drops
+ * the buyer's index entry, markers and coupon slots of it (`forgetBuyer`).
+ */
+async function forgetBuyerOfOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  { userId, id, entry }: { userId: string; id: string; entry: Deno.KvEntryMaybe<PurchaseRecord> },
+): Promise<void> {
+  op.check(entry).delete(byUserKey(userId, id));
+  const record = entry.value;
+  if (!record || record.userId !== userId) return;
+  const at = new Date().toISOString();
+  const status = record.paymentStatus === "pending" ? "failed" : record.paymentStatus;
+  putPurchaseOps(op, record, {
+    ...record,
+    userId: null,
+    paymentStatus: status,
+    // The buyer's own words go with them; the request itself stays (an open one can still be refunded).
+    ...record.refundRequest ? { refundRequest: { ...record.refundRequest, reason: null } } : {},
+    history: [...record.history, { status, at, source: "account deleted" }],
+    updatedAt: at,
+  });
+  const [pending, owned] = await kv.getMany<[string, string]>([
+    pendingKey(userId, record.toolkitId),
+    ownedKey(userId, record.toolkitId),
+  ]);
+  for (const marker of [pending, owned]) if (marker.value === id) op.check(marker).delete(marker.key);
+  await Promise.all(reservationsOf(record).map((ref) => forgetBuyerOps(kv, op, { ref, userId, purchaseId: id })));
 }
 
 /**

@@ -19,6 +19,7 @@
  * - `["push_outbox_by_user", userId, id]` → true, the messages of a person (account deletion).
  */
 import pLimit from "p-limit";
+import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { claim, type Claimable, claimEach, claimTime, settleEach } from "@/lib/jobs/lease.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
@@ -386,17 +387,38 @@ export async function readPushMessage(kv: Deno.Kv, id: string): Promise<PushMess
   return (await kv.get<PushMessage>(messageKey(id))).value;
 }
 
-/** Deletes every message of a person, with its index entries (account deletion), 100 messages a write. */
-export async function deletePushMessagesOf(kv: Deno.Kv, userId: string): Promise<void> {
-  const ids: string[] = [];
-  for await (const { key } of kv.list({ prefix: ["push_outbox_by_user", userId] })) ids.push(key[2] as string);
-  for (let i = 0; i < ids.length; i += 100) {
-    const op = kv.atomic();
-    for (const id of ids.slice(i, i + 100)) {
-      const message = (await kv.get<PushMessage>(messageKey(id))).value;
-      op.delete(userKey(userId, id)).delete(messageKey(id));
-      if (message?.dueAt) op.delete(dueKey(Date.parse(message.dueAt), id));
+/** Messages taken per round of `deletePushMessagesOf`. */
+const DELETE_BATCH = 100;
+
+/**
+ * Deletes every push message of a person, in any status, with its index entries (account deletion): `DELETE_BATCH`
+ * messages a round, their records read at once (10 a `getMany`), each deletion checked against its record as read and
+ * the deletions packed into few commits (`commitPacked`); a message changed meanwhile (a sending try) is read again
+ * in the next round. After each round it calls `renew` (the deletion's lease), whose throw stops it.
+ * @throws what `renew` throws.
+ */
+export async function deletePushMessagesOf(
+  kv: Deno.Kv,
+  userId: string,
+  { renew }: { renew?: () => Promise<void> } = {},
+): Promise<void> {
+  for (;;) {
+    const ids: string[] = [];
+    const selector = { prefix: ["push_outbox_by_user", userId] };
+    for await (const { key } of kv.list(selector, { limit: DELETE_BATCH, batchSize: DELETE_BATCH })) {
+      ids.push(key[2] as string);
     }
-    await op.commit();
+    if (ids.length === 0) return;
+    const reads = [];
+    for (let i = 0; i < ids.length; i += 10) {
+      reads.push(kv.getMany<PushMessage[]>(ids.slice(i, i + 10).map(messageKey)));
+    }
+    const units = (await Promise.all(reads)).flat().map((entry, i) => {
+      const unit = new WriteUnit().check(entry).delete(userKey(userId, ids[i])).delete(messageKey(ids[i]));
+      if (entry.value?.dueAt) unit.delete(dueKey(Date.parse(entry.value.dueAt), ids[i]));
+      return unit;
+    });
+    await commitPacked(kv, units);
+    await renew?.();
   }
 }

@@ -206,7 +206,7 @@ export async function dropEndedSubscriptions(kv: Deno.Kv, userId: string, sessio
 
 /**
  * Removes `userId`'s subscriptions for which `gone` holds, in one write checked against their list and their
- * endpoints' owners as read (a lost race reads again and tries again). Returns how many were removed.
+ * endpoints' owners as read (read at once; a lost race reads again and tries again). Returns how many were removed.
  */
 async function removeWhere(
   kv: Deno.Kv,
@@ -224,11 +224,11 @@ async function removeWhere(
       const op = kv.atomic().check(entry);
       if (left.length > 0) op.set(entry.key, left);
       else op.delete(entry.key);
-      for (const sub of list) {
-        if (!gone(sub)) continue;
-        const key = await endpointKey(sub.endpoint);
-        const owner = await kv.get<string>(key);
-        if (owner.value === userId) op.check(owner).delete(key);
+      const keys = await Promise.all(list.filter(gone).map((sub) => endpointKey(sub.endpoint)));
+      const reads = [];
+      for (let i = 0; i < keys.length; i += 10) reads.push(kv.getMany<string[]>(keys.slice(i, i + 10)));
+      for (const owner of (await Promise.all(reads)).flat()) {
+        if (owner.value === userId) op.check(owner).delete(owner.key);
       }
       return (await op.commit()).ok;
     },

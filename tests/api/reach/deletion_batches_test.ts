@@ -1,0 +1,149 @@
+/**
+ * Account deletion's long steps at a heavy user's sizes (docs/decisions.md, Data rights, "Deletion"): the e-mails, push
+ * messages, purchases and applications of a person are forgotten many a commit, not one write per record, the step
+ * renews the deletion's lease after each batch and stops when the renewal says another process took the job over;
+ * run again, it finishes what is left.
+ */
+import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
+import { addCoupon, addToolkit } from "@/tests/fixtures/toolkits.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
+import { answersFor, applicant, QUESTIONS } from "@/tests/fixtures/applications.ts";
+import { deleteMailsOf, queueMailOps } from "@/lib/mail/outbox.ts";
+import { deletePushMessagesOf, queuePushOps } from "@/lib/push/outbox.ts";
+import type { StoredNotification } from "@/lib/notifications/notifications.ts";
+import { forgetBuyer, type PurchaseRecord } from "@/lib/purchases/purchases.ts";
+import { initiatePurchase } from "@/lib/purchases/checkout.ts";
+import { applyTo, forgetApplicant } from "@/lib/applications/applications.ts";
+import type { ApplicationRecord } from "@/lib/applications/schema.ts";
+
+/** A step's run: `renew` as the deletion passes it. */
+type Step = (kv: Deno.Kv, renew: () => Promise<void>) => Promise<void>;
+
+/**
+ * Runs `step` once with a renewal that says the job was taken over (it must stop with records `left()` still to do),
+ * then again to the end, counting commits and renewals: all done (`left()` 0) in at most one commit per `perCommit`
+ * records, renewing after each batch.
+ */
+async function stopsAndFinishes(
+  t: TestApp,
+  { step, left, total, perCommit }: { step: Step; left: () => Promise<number>; total: number; perCommit: number },
+): Promise<void> {
+  const takenOver = () => Promise.reject(new Error("taken over"));
+  await assertRejects(() => step(t.kv, takenOver), Error, "taken over");
+  const after = await left();
+  assert(after > 0 && after < total, `${after} of ${total} left after the first batch`);
+  let renewals = 0;
+  const { kv, commits } = kvFailingCommits(t.kv, () => false);
+  await step(kv, () => Promise.resolve(void renewals++));
+  assertEquals(await left(), 0);
+  assert(renewals >= 1, `${renewals} renewals`);
+  assert(commits() * perCommit <= after, `${commits()} commits for ${after} records`);
+}
+
+const count = async (kv: Deno.Kv, prefix: Deno.KvKey) => (await Array.fromAsync(kv.list({ prefix }))).length;
+
+Deno.test("deletion's e-mail and push steps delete many records a commit, renew the lease, and stop when told", async () => {
+  await using t = await createTestApp();
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const total = 230;
+  for (let i = 0; i < total; i += 10) {
+    const op = t.kv.atomic();
+    for (let j = i; j < i + 10; j++) {
+      queueMailOps(op, {
+        to: ravi.user.email,
+        subject: `Digest ${j}`,
+        text: "New internships",
+        html: "<p>New internships</p>",
+        link: "/internships",
+        userId: ravi.user.id,
+      });
+      const notification = { id: crypto.randomUUID(), type: "reply", title: `Reply ${j}`, body: "Tip", url: "/" };
+      queuePushOps(op, { userId: ravi.user.id, notification: notification as StoredNotification }, Date.now());
+    }
+    assert((await op.commit()).ok);
+  }
+  const mailKeys = async () =>
+    (await Promise.all(["outbox", "outbox_due", "outbox_status", "outbox_by_user"].map((p) => count(t.kv, [p]))))
+      .reduce((a, b) => a + b);
+  assertEquals(await mailKeys(), total * 4);
+  await stopsAndFinishes(t, {
+    step: (kv, renew) => deleteMailsOf(kv, ravi.user.id, { renew }),
+    left: async () => await count(t.kv, ["outbox_by_user", ravi.user.id]),
+    total,
+    perCommit: 20,
+  });
+  assertEquals(await mailKeys(), 0, "each mail's record, due, status and person entries");
+  const pushKeys = async () =>
+    (await Promise.all(["push_outbox", "push_outbox_due", "push_outbox_by_user"].map((p) => count(t.kv, [p]))))
+      .reduce((a, b) => a + b);
+  assertEquals(await pushKeys(), total * 3);
+  await stopsAndFinishes(t, {
+    step: (kv, renew) => deletePushMessagesOf(kv, ravi.user.id, { renew }),
+    left: async () => await count(t.kv, ["push_outbox_by_user", ravi.user.id]),
+    total,
+    perCommit: 20,
+  });
+  assertEquals(await pushKeys(), 0);
+});
+
+Deno.test("deletion's purchase step keeps many purchases a commit without their buyer, renews, and stops when told", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  await addCoupon({ t, admin }, { code: "FREEALL", discountValue: 100, perUserLimit: 1000 });
+  const total = 60;
+  const ids: string[] = [];
+  for (let i = 0; i < total; i++) {
+    const toolkitId = (await addToolkit({ t, admin }, { title: `Toolkit ${i}` })).id;
+    const bought = await initiatePurchase(t.kv, { payments: null, user: asha.user, toolkitId, couponCode: "FREEALL" });
+    ids.push(bought.purchase.id);
+  }
+  const buyers = async () => {
+    const records = await Promise.all(ids.map((id) => t.kv.get<PurchaseRecord>(["purchases", id])));
+    return records.map((entry) => entry.value!);
+  };
+  assertEquals((await buyers()).filter((p) => p.userId === asha.user.id && p.paymentStatus === "paid").length, total);
+  await stopsAndFinishes(t, {
+    step: (kv, renew) => forgetBuyer(kv, asha.user.id, { renew }),
+    left: async () => await count(t.kv, ["purchases_by_user", asha.user.id]),
+    total,
+    perCommit: 10,
+  });
+  const kept = await buyers();
+  assertEquals(kept.filter((p) => p.userId === null && p.paymentStatus === "paid").length, total, "kept, buyer gone");
+  assertEquals(kept.filter((p) => p.history.at(-1)?.source === "account deleted").length, total);
+  assertEquals(await count(t.kv, ["purchase_owned", asha.user.id]), 0);
+  const slots = await Array.fromAsync(t.kv.list<{ userId: string | null }>({ prefix: ["coupon_slots"] }));
+  assert(!JSON.stringify(slots).includes(asha.user.id), "no coupon slot names the buyer");
+});
+
+Deno.test("deletion's application step forgets many applications a commit, renews, and stops when told", async () => {
+  await using t = await createTestApp();
+  const poster = await createTestUser(t, "member", { name: "Poster" });
+  const asha = await applicant(t, "Asha");
+  const total = 60;
+  const internships = await addInternships(
+    t,
+    poster,
+    Array.from({ length: total }, (_, i) => ({ title: `Intern ${i}`, applyMode: "platform", questions: QUESTIONS })),
+  );
+  const ids: string[] = [];
+  for (const internship of internships) {
+    const body = { ...answersFor(internship), coverNote: "Hello!" };
+    ids.push((await applyTo(t.kv, { internshipId: internship.id, applicant: asha.user, body })).id);
+  }
+  await stopsAndFinishes(t, {
+    step: (kv, renew) => forgetApplicant(kv, t.services.files, asha.user.id, { renew }),
+    left: async () => await count(t.kv, ["applications_by_person", asha.user.id]),
+    total,
+    perCommit: 5,
+  });
+  const records = await Promise.all(ids.map((id) => t.kv.get<ApplicationRecord>(["applications", id])));
+  const forgotten = records.filter(({ value }) =>
+    value?.applicantId === null && value.applicant === null && value.coverNote === "" && value.resume === null &&
+    value.status === "withdrawn"
+  );
+  assertEquals(forgotten.length, total);
+});
