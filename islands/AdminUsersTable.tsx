@@ -7,16 +7,21 @@
  * stale answer never overwrites a newer one. Each row shows a "Suspended" badge with the date and reason, or not,
  * and its plain form (docs/decisions.md, Admin, "Suspension"): "Suspend" with a reason, or "Lift suspension", which
  * post to the page without JavaScript and call `POST`/`DELETE /api/admin/users/{id}/suspension` with it. The page
- * renders the first page (`initial`; `suspended`: the suspended accounts only, a link of the page).
+ * renders the page its query asks for (`initial`, of `search` and `role`; `suspended`: the suspended accounts only, a
+ * link of the page); without JavaScript the search and role filter are a `GET` form to the page and Previous and Next
+ * links to it.
  */
 import { useState } from "preact/hooks";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { Pagination } from "@/components/Pagination.tsx";
+import { pageRange } from "@/lib/browser/pagination.ts";
 import { Cell } from "@/components/StackedTable.tsx";
 import { FieldError, Notice } from "@/components/forms.tsx";
 import { invalidProps } from "@/lib/browser/field_props.ts";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { INPUT, ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { type Role, ROLES } from "@/lib/users/roles.ts";
 import type { AdminUserPage, AdminUserRow, RoleChanged } from "@/lib/users/admin.ts";
@@ -46,12 +51,14 @@ export const ADMIN_USERS_TEXT = [
 const PAGE_SIZE = 20;
 
 /**
- * Props: the signed-in admin (whose own row cannot be changed), the first page as the server rendered it, whether it
- * lists suspended accounts only, and the messages (`ADMIN_USERS_TEXT`).
+ * Props: the signed-in admin (whose own row cannot be changed), the page as the server rendered it with the search and
+ * role filter it answers ("": none), whether it lists suspended accounts only, and the messages (`ADMIN_USERS_TEXT`).
  */
 export interface AdminUsersTableProps {
   currentUserId: string;
   initial: AdminUserPage;
+  search: string;
+  role: Role | "";
   suspended: boolean;
   text: IslandText;
 }
@@ -64,11 +71,13 @@ export default function AdminUsersTable({ text, ...props }: AdminUsersTableProps
   );
 }
 
-function UsersTable({ currentUserId, initial, suspended }: Omit<AdminUsersTableProps, "text">) {
+function UsersTable({ currentUserId, initial, search, suspended, ...props }: Omit<AdminUsersTableProps, "text">) {
   const t = useT();
   /** A role's name; a role the list does not know (a tampered page's) as it came. */
   const roleName = (role: Role) => t.has(`admin.roles.${role}`) ? t.dynamic(`admin.roles.${role}`) : role;
-  const [role, setRole] = useState<Role | "">("");
+  const [role, setRole] = useState(props.role);
+  const hydrated = useHydrated();
+  const { offset } = initial.pagination;
   const list = useAdminList<AdminUserRow, AdminUserPage>({
     path: ({ query, offset }) => {
       const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
@@ -80,7 +89,13 @@ function UsersTable({ currentUserId, initial, suspended }: Omit<AdminUsersTableP
     rowsOf: (data) => data.users,
     filters: [role],
     initial: initial.users,
+    start: { query: search, offset },
   });
+  /** The address of the page the server rendered, at `at` (its links before hydration). */
+  const href = (at: number) => {
+    const params = { search, role: props.role, suspended: suspended ? "1" : "", offset: `${at}` };
+    return `/admin/users?${new URLSearchParams(Object.entries(params).filter(([, value]) => value))}`;
+  };
   const page = list.data ?? initial;
   /** The refusal of a suspension form, shown under that row's form: user id and sentence. */
   const [suspensionError, setSuspensionError] = useState<{ userId: string; message: string } | null>(null);
@@ -151,14 +166,21 @@ function UsersTable({ currentUserId, initial, suspended }: Omit<AdminUsersTableP
 
   return (
     <div class="space-y-4">
-      <div class="flex flex-col gap-3 sm:flex-row sm:items-end" role="search">
+      <form
+        method="get"
+        action="/admin/users"
+        onSubmit={(e) => e.preventDefault()}
+        class="flex flex-col gap-3 sm:flex-row sm:items-end"
+        role="search"
+      >
         <div class="flex-1">
-          <ListSearch id="user-search" label={t("admin.users.search")} list={list} maxLength={100} />
+          <ListSearch id="search" label={t("admin.users.search")} list={list} maxLength={100} />
         </div>
         <div>
           <label for="role-filter" class="block text-sm font-medium text-slate-800">{t("admin.users.role")}</label>
           <select
             id="role-filter"
+            name="role"
             value={role}
             onChange={(e) => setRole(e.currentTarget.value as Role | "")}
             class={INPUT}
@@ -167,7 +189,9 @@ function UsersTable({ currentUserId, initial, suspended }: Omit<AdminUsersTableP
             {ROLES.map((r) => <option key={r} value={r}>{roleName(r)}</option>)}
           </select>
         </div>
-      </div>
+        {suspended && <input type="hidden" name="suspended" value="1" />}
+        {!hydrated && <button type="submit" class={SECONDARY_BUTTON}>{t("admin.users.searchSubmit")}</button>}
+      </form>
       <nav aria-label={t("admin.users.accounts")} class="flex flex-wrap gap-2 text-sm">
         <a href="/admin/users" aria-current={suspended ? undefined : "page"} class={SECONDARY_BUTTON}>
           {t("admin.users.allAccounts")}
@@ -236,14 +260,26 @@ function UsersTable({ currentUserId, initial, suspended }: Omit<AdminUsersTableP
         ))}
       </AdminTable>
 
-      <ListPages
-        label={t("admin.users.pages")}
-        list={list}
-        pageSize={PAGE_SIZE}
-        shown={users.length}
-        total={total}
-        hasMore={page.pagination.hasMore}
-      />
+      {hydrated
+        ? (
+          <ListPages
+            label={t("admin.users.pages")}
+            list={list}
+            pageSize={PAGE_SIZE}
+            shown={users.length}
+            total={total}
+            hasMore={page.pagination.hasMore}
+          />
+        )
+        : (
+          <>
+            <p class="text-sm text-slate-700">{users.length > 0 && pageRange(t, offset, users.length, total)}</p>
+            <Pagination
+              prev={offset > 0 ? { href: href(Math.max(0, offset - PAGE_SIZE)) } : null}
+              next={page.pagination.hasMore ? { href: href(offset + PAGE_SIZE) } : null}
+            />
+          </>
+        )}
       {page?.more && <p class="text-sm text-slate-700">{t("admin.users.more", { count: total })}</p>}
 
       <ConfirmDialog

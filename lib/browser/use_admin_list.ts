@@ -45,6 +45,8 @@ export interface AdminListOptions<Row, Data> {
   initial?: Row[];
   /** What to announce when an answer arrives (e.g. "12 posts shown."); nothing when absent. */
   loaded?: (data: Data) => string;
+  /** The search and page offset `initial` answers (a page opened with them in its query); none and 0 when absent. */
+  start?: ListRequest;
 }
 
 /** The list's state and its actions. */
@@ -85,20 +87,20 @@ export interface AdminList<Row extends { id: string }, Data> {
 export function useAdminList<Row extends { id: string }, Data>(
   options: AdminListOptions<Row, Data>,
 ): AdminList<Row, Data> {
-  const { path, rowsOf, filters = [], initial, loaded } = options;
+  const { path, rowsOf, filters = [], initial, loaded, start } = options;
   const t = useT();
-  const [search, setSearch] = useState("");
+  const [search, setSearch] = useState(start?.query ?? "");
   const query = useDebouncedValue(search, SEARCH_DELAY_MS);
-  const [offset, setOffset] = useState(0);
+  const [offset, setOffset] = useState(start?.offset ?? 0);
   const [rows, setRows] = useState<Row[] | null>(initial ?? null);
   const [data, setData] = useState<Data | null>(null);
-  const [loading, setLoading] = useState(initial === undefined);
+  const [loading, setLoading] = useState(!initial);
   const [loadError, setLoadError] = useState("");
   const [rowError, setRowError] = useState("");
   const [announcement, announce] = useState("");
   const [reloads, setReloads] = useState(0);
   const latest = useRef(0);
-  const skipFirst = useRef(initial !== undefined);
+  const skipFirst = useRef(!!initial);
   const filterKey = JSON.stringify([query, ...filters]);
   const lastFilterKey = useRef(filterKey);
 
@@ -116,10 +118,10 @@ export function useAdminList<Row extends { id: string }, Data>(
     fetchJson<Data>(path({ query, offset })).then((result) => {
       if (request !== latest.current) return;
       setLoading(false);
-      if (!result.ok) return setLoadError(failureMessage(t, result));
+      setLoadError(result.ok ? "" : failureMessage(t, result));
+      if (!result.ok) return;
       setData(result.data);
       setRows(rowsOf(result.data));
-      setLoadError("");
       if (loaded) announce(loaded(result.data));
     });
   }, [filterKey, offset, reloads]);

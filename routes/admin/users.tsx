@@ -1,9 +1,11 @@
 /**
  * `/admin/users`: the user table with search, role and suspension filters, pages, role changes and suspensions (admins
- * only, by `_middleware.ts`; docs/decisions.md, Admin, "Suspension"). The server renders the first page (`?suspended=1`:
- * the suspended accounts), so each row's "Suspend" (with its reason) and "Lift suspension" are plain forms: `POST`
- * (fields `userId`, `action` `suspend` or `lift`, `reason`, `suspended`) answers 303 back with `done`, or renders the
- * page again with the refusal's sentence (400, 403, 404, 409). The island enhances the rest.
+ * only, by `_middleware.ts`; docs/decisions.md, Admin, "Suspension"). The server renders the page the query asks for
+ * (`search`, `role`, `offset`; `suspended=1`: the suspended accounts; a value the list refuses is dropped), so the search
+ * form (a `GET` form), "Previous" and "Next" (links) work without JavaScript, and each row's "Suspend" (with its reason)
+ * and "Lift suspension" are plain forms: `POST` (fields `userId`, `action` `suspend` or `lift`, `reason`, `suspended`)
+ * answers 303 back with `done`, or renders the first page again with the refusal's sentence (400, 403, 404, 409). The
+ * island enhances the rest.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -11,7 +13,13 @@ import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
 import AdminUsersTable, { ADMIN_USERS_TEXT } from "@/islands/AdminUsersTable.tsx";
-import { adminUserListQuerySchema, type AdminUserPage, listUsersForAdmin } from "@/lib/users/admin.ts";
+import {
+  type AdminUserListQuery,
+  adminUserListQuerySchema,
+  type AdminUserPage,
+  listUsersForAdmin,
+} from "@/lib/users/admin.ts";
+import type { Role } from "@/lib/users/roles.ts";
 import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { DomainError } from "@/lib/errors.ts";
@@ -24,15 +32,26 @@ export const USERS_PAGE_SIZE = 20;
 
 interface Data {
   page: AdminUserPage;
+  /** The search and role filter the page answers (none: ""). */
+  search: string;
+  role: Role | "";
   suspended: boolean;
   done: "suspended" | "lifted" | null;
   /** A refused form's sentence, in the reader's language. */
   problem: string | null;
 }
 
-async function firstPage(kv: Deno.Kv, suspended: boolean): Promise<AdminUserPage> {
-  const query = adminUserListQuerySchema.parse({ limit: String(USERS_PAGE_SIZE), suspended: String(suspended) });
-  return await listUsersForAdmin(kv, query);
+/** The list's query of a page's URL parameters; with a value the list refuses, its first page (of `suspended`). */
+function pageQuery(params: URLSearchParams, suspended: boolean): AdminUserListQuery {
+  const given = (name: string) => params.get(name) || undefined;
+  const fixed = { limit: String(USERS_PAGE_SIZE), suspended: String(suspended) };
+  const parsed = adminUserListQuerySchema.safeParse({
+    ...fixed,
+    search: given("search"),
+    role: given("role"),
+    offset: given("offset"),
+  });
+  return parsed.success ? parsed.data : adminUserListQuerySchema.parse(fixed);
 }
 
 const DONE = new Set(["suspended", "lifted"]);
@@ -42,8 +61,11 @@ export const handler = define.handlers<Data>({
     const params = ctx.url.searchParams;
     const suspended = params.get("suspended") === "1";
     const done = params.get("done");
+    const query = pageQuery(params, suspended);
     return ctx.render({
-      page: await firstPage(ctx.state.services.kv, suspended),
+      page: await listUsersForAdmin(ctx.state.services.kv, query),
+      search: query.search ?? "",
+      role: query.role ?? "",
       suspended,
       done: done && DONE.has(done) ? done as Data["done"] : null,
       problem: null,
@@ -56,8 +78,10 @@ export const handler = define.handlers<Data>({
     const form = await readFormFields(req, ["userId", "action", "reason", "suspended"]);
     const suspended = form.suspended === "1";
     const parties = { actorId: ctx.state.user.id, targetId: form.userId, appUrl: services.config.appUrl };
-    const again = async (status: number, problem: string) =>
-      ctx.render({ page: await firstPage(services.kv, suspended), suspended, done: null, problem }, { status });
+    const again = async (status: number, problem: string) => {
+      const page = await listUsersForAdmin(services.kv, pageQuery(new URLSearchParams(), suspended));
+      return ctx.render({ page, search: "", role: "", suspended, done: null, problem }, { status });
+    };
     try {
       if (form.action === "suspend") {
         const body = suspensionSchema.safeParse({ reason: form.reason });
@@ -97,6 +121,8 @@ export default define.page<Data>(function AdminUsersPage({ data, state }) {
       <AdminUsersTable
         currentUserId={state.user!.id}
         initial={data.page}
+        search={data.search}
+        role={data.role}
         suspended={data.suspended}
         text={t.island(ADMIN_USERS_TEXT)}
       />

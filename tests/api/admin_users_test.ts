@@ -111,6 +111,28 @@ Deno.test("role filters the list and combines with search", async () => {
   assertEquals(await names("?role=user&search=ash"), ["Ashok"]);
 });
 
+Deno.test("the /admin/users page renders the search, role and offset of its query; a refused value, the first page", async () => {
+  await using t = await createTestApp();
+  await createUsers(t, [
+    { name: "Asha Rao", email: "asha@example.com", role: "member" },
+    { name: "Bilal Khan", email: "bilal@example.com" },
+    { name: "Ashok Nair", email: "ashok@example.com" },
+  ]);
+  const admin = await createTestUser(t, "admin", { name: "Root", email: "root@example.com" });
+  const page = async (query: string) => {
+    const res = await t.fetch(`/admin/users${query}`, { headers: admin.headers });
+    assertEquals(res.status, 200, query);
+    const html = await res.text();
+    return ["Asha Rao", "Bilal Khan", "Ashok Nair"].filter((name) => html.includes(`>${name}<`));
+  };
+  assertEquals(await page("?search=ash"), ["Asha Rao", "Ashok Nair"]);
+  assertEquals(await page("?search=ash&role=user"), ["Ashok Nair"]);
+  assertEquals(await page("?offset=3"), ["Asha Rao"]);
+  for (const refused of ["?role=superadmin", "?offset=-1", `?search=${"x".repeat(101)}`]) {
+    assertEquals(await page(refused), ["Asha Rao", "Bilal Khan", "Ashok Nair"], refused);
+  }
+});
+
 Deno.test("limit and offset page through the matches; total and hasMore describe the rest", async () => {
   await using t = await createTestApp();
   const made = await createUsers(
