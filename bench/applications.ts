@@ -163,6 +163,9 @@ async function seed(path: string) {
     deadline: new Date(now + 30 * DAY_MS).toISOString().slice(0, 10),
     ...(i <= ORGANIZATION_INTERNSHIPS
       ? {
+        // The organization's internships whose applications are past due have no deadline (the job judges a due time
+        // by the deadline as it is then: 30 days after applying without one).
+        ...(i > 0 ? { deadline: null } : {}),
         applyMode: "platform" as const,
         questions: [{ id: "q00000001", text: "Why this internship?", required: true }],
         hiringOrganization: "Bench Co",
@@ -215,7 +218,8 @@ async function seed(path: string) {
         applicantId: students[student],
         n,
         status: n % 3 === 0 ? "shortlisted" : "applied",
-        createdMs: now - 60 * DAY_MS + (n % 40) * DAY_MS,
+        // Sent 41 to 80 days ago: due by their internship (no deadline) 11 to 50 days ago.
+        createdMs: now - 80 * DAY_MS + (n % 40) * DAY_MS,
         dueMs: now - DAY_MS - n,
       }));
     }

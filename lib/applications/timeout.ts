@@ -3,6 +3,9 @@
  * IST, it rejects the applications still waiting (`applied` or `shortlisted`) whose due time passed (15 days after the
  * internship's deadline, or 30 after applying without one), on behalf of the organization that did not answer, and
  * tells each applicant once per run, in the app and by e-mail (queued in the outbox, which the `outbox` job delivers).
+ * The due time is judged by the internship's deadline as it is when the job meets the application: one whose deadline
+ * was extended (or added) since it was sent is not rejected but moved to its new due time (its record and due entry,
+ * one checked write of the batch's), so an edit of the listing writes nothing to its applications.
  *
  * A run holds a lease (`["applications_timeout_lease"]`, 2 minutes, renewed as it goes) that every one of its writes
  * checks, so two runs never work at once and a run that lost it (its process stalled) stops; a run whose process died
@@ -38,7 +41,7 @@ import { DEFAULT_LANG } from "@/lib/i18n/languages.ts";
 import { internshipRecord } from "@/lib/internships/internships.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { followApplicationOps, readTrackerItems, type TrackerEntries } from "@/lib/saved/saved.ts";
-import { recipientById, recipientEntry, timedOut } from "./applications.ts";
+import { recipientById, recipientEntry, timedOut, timeoutDueAt } from "./applications.ts";
 import { dropDayCounts } from "./daily.ts";
 import { type Recipient, tellTimedOutOps, type TimedOutItem, timeoutMessage } from "./notices.ts";
 import { type ApplicationRecord, WAITING } from "./schema.ts";
@@ -57,8 +60,9 @@ const MAX_MUTATIONS = 900;
 const MAX_BYTES = 500_000;
 const MAX_KEY_BYTES = 64_000;
 /**
- * Most moves one write holds: sending a write converts every mutation on the event loop's thread (about 25 µs of CPU a
- * move), so a request that arrives meanwhile waits for that: 15 moves, about half a millisecond (30 took one to two).
+ * Most moves one write holds (a postponement counts as one): sending a write converts every mutation on the event
+ * loop's thread (about 25 µs of CPU a move), so a request that arrives meanwhile waits for that: 15 moves, about half a
+ * millisecond (30 took one to two).
  * Each write also costs KV about 0.7 ms of its writer's CPU whatever it holds; with two in flight
  * (`WRITES_IN_FLIGHT`) that writer stays busy while the next is prepared: over 100,000 moves, quiet, 40–47 s with writes
  * of 15 against 40–41 s with writes of 30 one at a time (docs/performance.md, Applications benchmark).
@@ -87,9 +91,13 @@ interface RunLease {
   until: number;
 }
 
-/** What a run did: rejected; applicants told; left (moved meanwhile, lost a race, or no listing); counters dropped. */
+/**
+ * What a run did: rejected; moved to a later due time (their deadline moved); applicants told; left (moved meanwhile,
+ * lost a race, or no listing); counters dropped.
+ */
 export interface TimeoutCounts {
   rejected: number;
+  postponed: number;
   told: number;
   skipped: number;
   dayCounts: number;
@@ -120,6 +128,13 @@ interface Cost {
   keyBytes: number;
 }
 
+/** An internship as the run reads it once: its title, its organization's name, and its deadline now (or null). */
+interface ListingFacts {
+  title: string;
+  organization: string;
+  deadline: string | null;
+}
+
 /**
  * One rejection as read, to be prepared when packed: the record as read, its tracker item (when it follows), its
  * internship's title and organization.
@@ -128,13 +143,14 @@ interface Pending {
   entry: Deno.KvEntry<ApplicationRecord>;
   /** The applicant's tracker item as read, when it moves too (null: no item, or one already `rejected`). */
   tracker: TrackerEntries | null;
-  listing: { title: string; organization: string };
+  listing: ListingFacts;
 }
 
-/** A write sent to KV: the ids of the applications (and due entries) it holds, its moves, and KV's answer. */
+/** A write sent to KV: the ids of the applications (and due entries) it holds, what it moved, and KV's answer. */
 interface Sent {
   ids: string[];
   moves: number;
+  postponed: number;
   commit: Promise<Deno.KvCommitResult | Deno.KvCommitError>;
 }
 
@@ -153,6 +169,19 @@ function moveCost(next: ApplicationRecord, item: TimedOutItem, follows: boolean,
     // The record, the search text in its status entry and in the change log, its item and the tracker item.
     bytes: valueBytes(next) + 2 * valueBytes(next.applicant) + valueBytes(item) + (follows ? 1_000 : 0),
     keyBytes: 5 * ids + 2 * (next.internshipId.length + 20) + (follows ? 3 * tracker : 0),
+  };
+}
+
+/**
+ * What moving `next` to its later due time costs a write: the record (checked and written), its status entry written
+ * again, its due entry moved; bytes and key bytes counted as `moveCost` counts them.
+ */
+function postponeCost(next: ApplicationRecord): Cost {
+  return {
+    checks: 1,
+    mutations: 5,
+    bytes: valueBytes(next) + 2 * valueBytes(next.applicant),
+    keyBytes: 5 * (next.id.length + 40) + 2 * (next.internshipId.length + 20),
   };
 }
 
@@ -176,6 +205,7 @@ class Write {
   /** The ids of the applications whose moves it holds, and of the due entries it removes. */
   readonly ids: string[] = [];
   moves = 0;
+  postponed = 0;
   checks = 1;
   mutations = 0;
   bytes = 0;
@@ -189,7 +219,7 @@ class Write {
   /** Whether a piece costing `cost` (and, for a new internship, its marker and log entry) still fits. */
   fits(cost: Cost, internshipId?: string): boolean {
     const extra = internshipId && (this.internships.get(internshipId) ?? 0) % 100 === 0 ? 2 : 0;
-    return this.moves < MOVES_PER_WRITE && this.checks + cost.checks <= MAX_CHECKS &&
+    return this.moves + this.postponed < MOVES_PER_WRITE && this.checks + cost.checks <= MAX_CHECKS &&
       this.mutations + cost.mutations + extra <= MAX_MUTATIONS && this.bytes + cost.bytes <= MAX_BYTES &&
       this.keyBytes + cost.keyBytes <= MAX_KEY_BYTES;
   }
@@ -254,7 +284,7 @@ export async function timeOutApplications(
     turn?: () => Promise<void>;
   },
 ): Promise<TimeoutCounts> {
-  const counts: TimeoutCounts = { rejected: 0, told: 0, skipped: 0, dayCounts: 0 };
+  const counts: TimeoutCounts = { rejected: 0, postponed: 0, told: 0, skipped: 0, dayCounts: 0 };
   const holder = crypto.randomUUID();
   let lease = await leaseRun(kv, holder, null);
   if (!lease) return counts;
@@ -266,8 +296,8 @@ export async function timeOutApplications(
     renewedAt = Date.now();
     return lease !== null;
   };
-  // Each internship's title and organization, and each applicant, read once per run.
-  const listings = new Map<string, { title: string; organization: string } | null>();
+  // Each internship's title, organization and deadline, and each applicant, read once per run.
+  const listings = new Map<string, ListingFacts | null>();
   const recipients = new Map<string, Recipient | null>();
   // The rejection's message per language and organization, formatted once per run.
   const messages = new Map<string, string>();
@@ -288,10 +318,14 @@ export async function timeOutApplications(
   const readListings = (ids: Iterable<string>) =>
     Promise.all(
       [...new Set(ids)].filter((id) => !listings.has(id)).map(async (id) => {
-        const view = (await internshipRecord(kv, id))?.view;
+        const found = await internshipRecord(kv, id);
         listings.set(
           id,
-          view ? { title: view.title, organization: view.organization?.name ?? view.hiringOrganization } : null,
+          found && {
+            title: found.view.title,
+            organization: found.view.organization?.name ?? found.view.hiringOrganization,
+            deadline: found.record.deadline,
+          },
         );
       }),
     );
@@ -309,6 +343,8 @@ export async function timeOutApplications(
     const versions = new Map<string, string>();
     const stale: { id: string; dueMs: number; entry: Deno.KvEntry<ApplicationRecord> | undefined }[] = [];
     const byApplicant = new Map<string, Pending[]>();
+    // Applications whose due time, by their internship's deadline now, is still ahead: each with that due time.
+    const postpone: { entry: Deno.KvEntry<ApplicationRecord>; dueAt: string }[] = [];
     for (let from = 0; from < due.length; from += READ_WAVE) {
       const wave = due.slice(from, from + READ_WAVE);
       const read = await readApplications(kv, wave.map((item) => item.id));
@@ -336,6 +372,11 @@ export async function timeOutApplications(
         if (!listing) {
           counts.skipped++;
           seen.add(entry.value.id);
+          continue;
+        }
+        const dueAt = timeoutDueAt(listing.deadline, entry.value.createdAt);
+        if (Date.parse(dueAt) > now.getTime()) {
+          postpone.push({ entry, dueAt });
           continue;
         }
         const found = trackerOf.get(entry.value.id) ?? null;
@@ -373,7 +414,7 @@ export async function timeOutApplications(
       // Awaited later (before a later send, or with the batch's others): a KV error there ends the run with that error,
       // while this handler keeps it from counting as unhandled in the meantime (which would end the process).
       commit.catch(() => {});
-      sent.push({ ids: write.ids, moves: write.moves, commit });
+      sent.push({ ids: write.ids, moves: write.moves, postponed: write.postponed, commit });
       await turn();
     };
     /** The write `cost` goes to: the one being filled while it fits, else a new one (the last one is sent). */
@@ -390,6 +431,17 @@ export async function timeOutApplications(
       write.ids.push(id);
     }
     const moved = new Set<string>();
+    for (const { entry, dueAt } of postpone) {
+      // Its deadline moved since it was sent: the record and its due entry go to the new due time, checked as read.
+      if (moved.size > 0 && moved.size % MOVES_PER_TURN === 0) await turn();
+      const next: ApplicationRecord = { ...entry.value, dueAt };
+      const write = await writeFor(postponeCost(next), next.internshipId);
+      write.op.check(entry);
+      applicationOps(write.op, entry.value, next, now.getTime(), write.batch);
+      write.postponed++;
+      write.ids.push(next.id);
+      moved.add(next.id);
+    }
     for (const [group, pending] of byApplicant) {
       byApplicant.delete(group);
       for (const { entry, tracker, listing } of pending) {
@@ -431,7 +483,11 @@ export async function timeOutApplications(
     await send();
     const results = await Promise.all(sent.map((write) => write.commit));
     const failed = sent.filter((_, i) => !results[i].ok);
-    for (const [i, write] of sent.entries()) if (results[i].ok) counts.rejected += write.moves;
+    for (const [i, write] of sent.entries()) {
+      if (!results[i].ok) continue;
+      counts.rejected += write.moves;
+      counts.postponed += write.postponed;
+    }
     if (failed.length > 0) {
       // A write fails when one of its records changed meanwhile (or the lease was lost): the records that changed are
       // left to the next run (the poster's move wins); the others are done again with the next batch.

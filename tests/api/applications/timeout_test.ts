@@ -15,13 +15,34 @@ import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applica
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { timeOutApplications } from "@/lib/applications/timeout.ts";
-import { dueKey } from "@/lib/applications/store.ts";
+import { applicationOps, recordKey } from "@/lib/applications/store.ts";
+import { type ApplicationRecord, timeoutDueAt } from "@/lib/applications/applications.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import { istToday } from "@/lib/dates.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
 const runAt = (t: TestApp, name: string, ms: number) => runJob(findJob(name)!, t.services, new Date(ms));
+
+/**
+ * Makes application `id` (to an internship without a deadline) as if it was sent `agoMs` before now: its record, its
+ * indexes and its due time (30 days after), as the store writes them.
+ */
+async function sentAgo(t: TestApp, id: string, agoMs: number) {
+  const entry = await t.kv.get<ApplicationRecord>(recordKey(id));
+  const createdAt = new Date(Date.now() - agoMs).toISOString();
+  const record = entry.value!;
+  const next = {
+    ...record,
+    createdAt,
+    updatedAt: createdAt,
+    history: [{ ...record.history[0], at: createdAt }],
+    dueAt: timeoutDueAt(null, createdAt),
+  };
+  const op = t.kv.atomic().check(entry);
+  applicationOps(op, record, next);
+  assert((await op.commit()).ok);
+}
 
 async function statusOf(t: TestApp, who: TestUser, id: string) {
   const res = await t.fetch("/api/me/applications", { headers: who.headers });
@@ -109,6 +130,46 @@ Deno.test("the timeout job rejects what waited too long, once, and tells the app
   ]]);
 });
 
+Deno.test("a deadline extended or added after applying moves the due time: the job waits for the new one", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const extended = await platformInternship(t, member, {
+    title: "Ops Intern",
+    hiringOrganization: "Slow Co",
+    deadline: istToday(new Date(Date.now() + 2 * DAY)),
+  });
+  const added = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Slow Co" });
+  const early = await applicant(t, "Jai Singh");
+  const [toExtended, toAdded] = [await applyTo(t, early, extended), await applyTo(t, early, added)];
+  // The poster extends one deadline by 60 days and gives the other listing one 40 days out.
+  const deadlines = [istToday(new Date(Date.now() + 60 * DAY)), istToday(new Date(Date.now() + 40 * DAY))];
+  for (const [listing, deadline] of [[extended, deadlines[0]], [added, deadlines[1]]] as const) {
+    const put = await t.json("PUT", `/api/internships/${listing.id}`, { body: { deadline }, headers: member.headers });
+    assertEquals(put.status, 200);
+    await put.body?.cancel();
+  }
+
+  // Past both due times as they were when applying (+17 days and +30 days), well before the new ones.
+  const run = await runAt(t, "applications-timeout", Date.now() + 31 * DAY);
+  assertEquals([run.rejected, run.postponed, run.told, run.skipped], [0, 2, 0, 0]);
+  for (const sent of [toExtended, toAdded]) assertEquals((await statusOf(t, early, sent.id)).status, "applied");
+  const due = await Array.fromAsync(t.kv.list<boolean>({ prefix: ["applications_due"] }));
+  const expected = [[toAdded, deadlines[1]], [toExtended, deadlines[0]]] as const;
+  assertEquals(
+    due.map((entry) => [entry.key[2], new Date(entry.key[1] as number).toISOString()]),
+    expected.map(([sent, deadline]) => [sent.id, timeoutDueAt(deadline, sent.createdAt)]),
+    "each due entry moved to 15 days after its listing's deadline now",
+  );
+  const again = await runAt(t, "applications-timeout", Date.now() + 31 * DAY);
+  assertEquals([again.rejected, again.postponed], [0, 0], "nothing is due any more");
+
+  // 15 days after the added deadline (the end of its IST day) the one it judges is rejected; the extended one waits.
+  const later = await runAt(t, "applications-timeout", Date.now() + 57 * DAY);
+  assertEquals([later.rejected, later.postponed, later.told], [1, 0, 1]);
+  assertEquals((await statusOf(t, early, toAdded.id)).status, "rejected");
+  assertEquals((await statusOf(t, early, toExtended.id)).status, "applied");
+});
+
 Deno.test("one run tells each applicant once, naming every closed application; list and track record follow", async () => {
   await using smtp = await startFakeSmtp();
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
@@ -185,9 +246,8 @@ Deno.test("a run longer than the catch-up's 60 s stamps its change log when it w
   const internship = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co" });
   const person = await applicant(t, "Jai Singh");
   const sent = await applyTo(t, person, internship);
-  // Due 10 minutes ago: its due entry moved back (a listing cannot be posted with a past deadline).
-  const [due] = await Array.fromAsync(t.kv.list({ prefix: ["applications_due"] }));
-  await t.kv.atomic().delete(due.key).set(dueKey(Date.now() - 10 * 60_000, sent.id), due.value).commit();
+  // Due 10 minutes ago: sent 30 days and 10 minutes ago (a listing cannot be posted with a past deadline).
+  await sentAgo(t, sent.id, 30 * DAY + 10 * 60_000);
   const list = `/api/internships/${internship.id}/applications`;
   const before = await (await t.fetch(list, { headers: member.headers })).json();
   assertEquals([before.counts.applied, before.counts.rejected], [1, 0], "kept in memory from here on");

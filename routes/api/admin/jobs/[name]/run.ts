@@ -18,8 +18,10 @@ export const apiDocs = describeRoute({
     }. ` +
       "Answers its name and what it did, e.g. `outbox` `{job, sent, retried, failed, skipped}`, `account-deletions` " +
       "`{job, resumed}`, `reconcile-payments` `{job, checked, paid, failed}`, `close-listings` `{job, internships, opportunities}` " +
-      "(how many listings it moved to the archive), `applications-timeout` `{job, rejected, told, skipped, dayCounts}` " +
-      "(applications rejected, applicants told, applications left for the next run, poster-notice day counters " +
+      "(how many listings it moved to the archive), `applications-timeout` " +
+      "`{job, rejected, postponed, told, skipped, dayCounts}` (applications rejected, applications moved to a later " +
+      "due time as their internship's deadline moved, applicants told, applications left for the next run, " +
+      "poster-notice day counters " +
       "dropped; all 0 while another run holds its lease), `post-deletions` `{job, finished}` (post deletions that " +
       "had stopped midway, finished), `users-index` `{job, indexed}` (users stored before the admin lists' indexes, " +
       "indexed), `posts-admin-index` `{job, indexed}` (posts stored before the admin list's index, indexed).",
