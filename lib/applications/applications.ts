@@ -6,7 +6,14 @@
  * Every write is one atomic commit checked against what it read (the record, the one-per-person key, the resume, the
  * tracker item), retried on a lost race.
  */
-import { BusyError, ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import {
+  BusyError,
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  NotFoundError,
+  UnauthenticatedError,
+} from "@/lib/errors.ts";
 import { type FieldProblem, fieldProblem } from "@/lib/field_messages.ts";
 import type { ObjectStore, StoredObject } from "@/lib/files/object_store.ts";
 import {
@@ -254,12 +261,14 @@ export async function checkApplication(
 
 /**
  * Applies `applicant` to internship `internshipId` with `body` (docs/decisions.md, Applications, "Applying"): one
- * write, checked against the person's key for this internship (so two concurrent applications make one), the resume
- * as read (copied into the application) and the tracker item (made or moved to `applied`); the poster's `new_applicant`
- * notice of the day is made in it or counted after it.
+ * write, checked against the person's key for this internship (so two concurrent applications make one), the
+ * applicant's user record as read (so an application racing the account's deletion, which deletes that record first,
+ * is not made), the resume as read (copied into the application) and the tracker item (made or moved to `applied`);
+ * the poster's `new_applicant` notice of the day is made in it or counted after it.
  * @throws ForbiddenError unverified e-mail, or one's own internship; NotFoundError an internship the public may not
- *   read; InvalidInputError `TAKES_LINK`, `CLOSED`, `UNKNOWN_QUESTION`, `ANSWER_REQUIRED`, `NO_RESUME_YET`;
- *   ConflictError `ALREADY_APPLIED`; BusyError after 20 lost races.
+ *   read; UnauthenticatedError when the applicant's account is gone (as for a session whose user was deleted);
+ *   InvalidInputError `TAKES_LINK`, `CLOSED`, `UNKNOWN_QUESTION`, `ANSWER_REQUIRED`, `NO_RESUME_YET`; ConflictError
+ *   `ALREADY_APPLIED`; BusyError after 20 lost races.
  */
 export async function applyTo(
   kv: Deno.Kv,
@@ -273,15 +282,17 @@ export async function applyTo(
   const id = crypto.randomUUID();
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const now = new Date();
-    const [person, resume, tracker, daily] = await Promise.all([
+    const [account, person, resume, tracker, daily] = await Promise.all([
+      kv.get<User>(userKey(applicant.id)),
       kv.get(personKey(applicant.id, internshipId)),
       readResumeEntry(kv, applicant.id),
       readTrackerEntries(kv, applicant.id, internshipId),
       readDailyEntry(kv, internshipId, now),
     ]);
+    if (!account.value) throw new UnauthenticatedError();
     if (person.value) throw new ConflictError(ALREADY_APPLIED);
     if (!resume.value) throw new InvalidInputError(NO_RESUME_YET);
-    const op = kv.atomic().check(person);
+    const op = kv.atomic().check(account, person);
     const at = now.toISOString();
     const record: ApplicationRecord = {
       id,

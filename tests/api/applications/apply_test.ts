@@ -4,12 +4,14 @@
  * long answers and notes, unknown fields); the resume copied; the tracker item made or moved; exactly one application
  * under concurrent requests; the applicant's list and withdrawal; "Applied on …" and the ids cards read.
  */
-import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { people } from "@/tests/fixtures/people.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { answersFor, applicant, applyTo, platformInternship, sendApplication } from "@/tests/fixtures/applications.ts";
-import { updateUser } from "@/lib/users/users.ts";
+import { updateUser, userKey } from "@/lib/users/users.ts";
+import { applyTo as applyDirectly } from "@/lib/applications/applications.ts";
+import { UnauthenticatedError } from "@/lib/errors.ts";
 import { istToday } from "@/lib/dates.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
@@ -231,6 +233,44 @@ Deno.test("two concurrent applications by one person make exactly one", async ()
   for await (const _ of t.kv.list({ prefix: ["applications_by_internship", internship.id] })) indexed++;
   assertEquals(indexed, 1, "one index entry");
   assertEquals((await get(t, student, "/api/me/applications")).body.applications.length, 1);
+});
+
+Deno.test("an application racing its applicant's account deletion is not made: no snapshot, no resume copy", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const student = await applicant(t);
+  // The deletion's first step (the user record goes) lands between the application's reads and its write.
+  let raced = false;
+  const kv = new Proxy(t.kv, {
+    get(target, property) {
+      if (property === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const commit = op.commit.bind(op);
+          op.commit = async () => {
+            if (!raced) {
+              raced = true;
+              await target.delete(userKey(student.user.id));
+            }
+            return await commit();
+          };
+          return op;
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  await assertRejects(
+    () => applyDirectly(kv, { internshipId: internship.id, applicant: student.user, body: answersFor(internship) }),
+    UnauthenticatedError,
+  );
+  assert(raced, "the deletion came between the reads and the write");
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["applications"] })), [], "no application");
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["applications_by_person", student.user.id] })), []);
+  const holders = (await Array.fromAsync(t.kv.list({ prefix: ["resume_file_refs"] }))).map((entry) => entry.key[2]);
+  assertEquals(holders, [`user:${student.user.id}`], "the resume is held by the person only, for the deletion to drop");
 });
 
 Deno.test("the applicant's list, withdrawal, and the ids that mark cards applied", async () => {
