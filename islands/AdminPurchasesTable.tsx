@@ -1,16 +1,16 @@
 /**
  * The admin purchase table (docs/api.md, Money operations; docs/decisions.md, Money operations): status tabs with
- * counts, "Refund asked" and "Partly refunded", search over buyer, toolkit, order and payment ids (debounced), pages of 20, and a full
- * refund per paid purchase (or per extra payment) through a confirmation dialog that shows the amount, the buyer's
- * request and the refund policy's facts, and takes an optional reason, or the decline of a refund request with a note
- * (`useRefund`, `RefundDialog`); each purchase is a `PurchaseRow`.
+ * counts, "Refund asked" and "Partly refunded", search over buyer, toolkit, order and payment ids (debounced), pages of
+ * 20, and a full refund per paid purchase (or per extra payment) through a confirmation dialog that shows the amount,
+ * the buyer's request and the refund policy's facts, and takes an optional reason, or the decline of a refund request
+ * with a note (`RefundDialog`, loaded on demand when a payment is first picked); each purchase is a `PurchaseRow`,
+ * whose actions open the page's own confirmation without JavaScript (`routes/admin/purchases.tsx`).
  */
 import { useState } from "preact/hooks";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
-import { useRefund } from "@/lib/browser/use_refund.ts";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { PurchaseRow } from "@/components/purchases/PurchaseRow.tsx";
-import { RefundDialog } from "@/components/purchases/RefundDialog.tsx";
+import type { PendingRefund } from "@/lib/browser/pending_refund.ts";
 import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
@@ -37,8 +37,12 @@ export const ADMIN_PURCHASES_TEXT = [
   ),
 ] as const;
 
+/** The refund dialog with its hook, loaded when a payment is first picked (most visits refund nothing). */
+const refundDialog = () => import("@/components/purchases/RefundDialog.tsx");
+type DialogModule = Awaited<ReturnType<typeof refundDialog>>;
+
 /** Rows per page. */
-const PAGE_SIZE = 20;
+export const PAGE_SIZE = 20;
 /**
  * The tabs: every purchase, each state, those whose refund request waits (`asked`) and those with a payment refunded
  * in part at the gateway (`partly`).
@@ -47,35 +51,52 @@ export const PURCHASE_TABS = ["all", "paid", "pending", "failed", "refunded", "a
 /** One of `PURCHASE_TABS`. */
 export type PurchaseTab = typeof PURCHASE_TABS[number];
 
-/** Props: the messages (`ADMIN_PURCHASES_TEXT`) and the tab to open on (default all). */
-export default function AdminPurchasesTable({ text, tab = "all" }: { text: IslandText; tab?: PurchaseTab }) {
+/**
+ * Props: the messages (`ADMIN_PURCHASES_TEXT`), the tab to open on (default all) and its first page as the server read
+ * it (its rows are in the page's HTML, so the list and its row actions work without JavaScript).
+ */
+export default function AdminPurchasesTable({ text, tab = "all", page }: {
+  text: IslandText;
+  tab?: PurchaseTab;
+  page: AdminPurchasePage;
+}) {
   return (
     <IslandTextProvider text={text}>
-      <PurchasesTable initialTab={tab} />
+      <PurchasesTable initialTab={tab} initialPage={page} />
     </IslandTextProvider>
   );
 }
 
-function PurchasesTable({ initialTab }: { initialTab: PurchaseTab }) {
+/** The query of the list's API for `tab` (besides the search and the page). */
+export function tabQuery(tab: PurchaseTab): Record<string, string> {
+  if (tab === "asked") return { refundRequest: "open" };
+  if (tab === "partly") return { gatewayRefund: "partial" };
+  return tab === "all" ? {} : { status: tab };
+}
+
+function PurchasesTable({ initialTab, initialPage }: { initialTab: PurchaseTab; initialPage: AdminPurchasePage }) {
   const t = useT();
   const [tab, setTab] = useState<PurchaseTab>(initialTab);
   const list = useAdminList<AdminPurchaseRow, AdminPurchasePage>({
     path: ({ query, offset }) => {
-      const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
+      const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset), ...tabQuery(tab) });
       if (query) params.set("search", query);
-      if (tab === "asked") params.set("refundRequest", "open");
-      else if (tab === "partly") params.set("gatewayRefund", "partial");
-      else if (tab !== "all") params.set("status", tab);
       return `/api/admin/purchases?${params}`;
     },
     rowsOf: (data) => data.purchases,
     filters: [tab],
+    initial: initialPage.purchases,
   });
-  const { data: page } = list;
-  const refund = useRefund(list);
+  const page = list.data ?? initialPage;
+  const [pending, setPending] = useState<PendingRefund | null>(null);
+  const [dialog, setDialog] = useState<DialogModule | null>(null);
+  const pick = (refund: PendingRefund) => {
+    setPending(refund);
+    if (!dialog) void refundDialog().then(setDialog);
+  };
 
   const purchases = list.rows ?? [];
-  const total = page?.pagination.total ?? 0;
+  const total = page.pagination.total;
 
   return (
     <div class="space-y-4">
@@ -99,7 +120,7 @@ function PurchasesTable({ initialTab }: { initialTab: PurchaseTab }) {
             }`}
           >
             {t.dynamic(`admin.purchases.tab.${value}`)}
-            {page && ` (${t.number(page.counts[value === "partly" ? "partlyRefunded" : value])})`}
+            {` (${t.number(page.counts[value === "partly" ? "partlyRefunded" : value])})`}
           </button>
         ))}
       </div>
@@ -121,7 +142,7 @@ function PurchasesTable({ initialTab }: { initialTab: PurchaseTab }) {
         ]}
         empty={t(list.query !== "" || tab !== "all" ? "admin.purchases.noMatch" : "admin.purchases.none")}
       >
-        {purchases.map((p) => <PurchaseRow key={p.id} p={p} busy={refund.saving} onRefund={refund.pick} />)}
+        {purchases.map((p) => <PurchaseRow key={p.id} p={p} busy={pending !== null} onRefund={pick} />)}
       </AdminTable>
 
       <ListPages
@@ -130,10 +151,10 @@ function PurchasesTable({ initialTab }: { initialTab: PurchaseTab }) {
         pageSize={PAGE_SIZE}
         shown={purchases.length}
         total={total}
-        hasMore={page?.pagination.hasMore ?? false}
+        hasMore={page.pagination.hasMore}
       />
 
-      <RefundDialog refund={refund} />
+      {dialog && <dialog.RefundDialog list={list} pending={pending} close={() => setPending(null)} />}
     </div>
   );
 }

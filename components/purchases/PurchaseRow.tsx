@@ -2,11 +2,13 @@
  * One purchase in the admin purchase table (a row of a `STACKED_TABLE`): the buyer, date, toolkit and coupon, amount,
  * status with its refund, what was refunded in part at the gateway ("Partly refunded ₹X"), each extra payment (money due back) with why it is owed and its refund, the buyer's refund
  * request and the refund policy's facts (`RefundPolicyFacts`), and the actions: refund the purchase or an extra payment
- * not refunded yet, decline an open refund request, and the receipt (docs/decisions.md, Money operations).
+ * not refunded yet, decline an open refund request (each a GET form opening the page's confirmation without
+ * JavaScript, the island's dialog when hydrated), and the receipt (docs/decisions.md, Money operations).
  */
 import { Cell } from "@/components/StackedTable.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
-import type { PendingRefund } from "@/lib/browser/use_refund.ts";
+import { type PendingRefund, pendingRefundOf, REFUND_CONFIRMATION_ID } from "@/lib/browser/pending_refund.ts";
+import type { ComponentChildren } from "preact";
 import type { AdminPurchaseRow } from "@/lib/purchases/admin.ts";
 import type { ExtraPaymentReason } from "@/lib/purchases/purchases.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -37,6 +39,11 @@ export function PurchaseRow({ p, busy, onRefund }: {
   onRefund: (refund: PendingRefund) => void;
 }) {
   const t = useT();
+  const who = () => (
+    <span class="sr-only">
+      {t("admin.purchases.refundWho", { name: p.user?.name ?? t("admin.purchases.deletedUserLower") })}
+    </span>
+  );
   const partly = p.paymentStatus === "paid" ? refundedAtGateway(p, null) : 0;
   const partlyLine = (amount: number, currency?: string) =>
     amount > 0 && (
@@ -96,60 +103,34 @@ export function PurchaseRow({ p, busy, onRefund }: {
       <Cell>
         <div class="flex flex-wrap gap-2">
           {p.paymentStatus === "paid" && p.amountPaid > 0 && (
-            <button
-              type="button"
-              class={SECONDARY_BUTTON}
-              disabled={busy}
-              onClick={() =>
-                onRefund({ row: p, amount: p.amountPaid - partly, refundedAtGateway: partly, extraPaymentId: null })}
+            <PickForm
+              fields={{ refund: p.id }}
+              busy={busy}
+              onPick={() => onRefund(pendingRefundOf(p)!)}
             >
-              {t.rich("admin.purchases.refund", {
-                who: () => (
-                  <span class="sr-only">
-                    {t("admin.purchases.refundWho", { name: p.user?.name ?? t("admin.purchases.deletedUserLower") })}
-                  </span>
-                ),
-              })}
-            </button>
+              {t.rich("admin.purchases.refund", { who })}
+            </PickForm>
           )}
           {p.refundRequest?.status === "open" && (
-            <button
-              type="button"
-              class={SECONDARY_BUTTON}
-              disabled={busy}
-              onClick={() =>
-                onRefund({ row: p, amount: p.amountPaid, refundedAtGateway: 0, extraPaymentId: null, decline: true })}
+            <PickForm
+              fields={{ decline: p.id }}
+              busy={busy}
+              onPick={() => onRefund(pendingRefundOf(p, { decline: true })!)}
             >
-              {t.rich("admin.purchases.decline", {
-                who: () => (
-                  <span class="sr-only">
-                    {t("admin.purchases.refundWho", { name: p.user?.name ?? t("admin.purchases.deletedUserLower") })}
-                  </span>
-                ),
-              })}
-            </button>
+              {t.rich("admin.purchases.decline", { who })}
+            </PickForm>
           )}
           {p.extraPayments.map((extra) =>
             extra.paymentId && extra.amount && !extra.refund
               ? (
-                <button
+                <PickForm
                   key={extra.paymentId}
-                  type="button"
-                  class={SECONDARY_BUTTON}
-                  disabled={busy}
-                  onClick={() => {
-                    const before = refundedAtGateway(p, extra.paymentId);
-                    onRefund({
-                      row: p,
-                      amount: extra.amount! - before,
-                      refundedAtGateway: before,
-                      currency: extra.currency,
-                      extraPaymentId: extra.paymentId,
-                    });
-                  }}
+                  fields={{ refund: p.id, payment: extra.paymentId }}
+                  busy={busy}
+                  onPick={() => onRefund(pendingRefundOf(p, { paymentId: extra.paymentId })!)}
                 >
                   {t("admin.purchases.refundExtra", { amount: t.minorUnits(extra.amount, extra.currency) })}
-                </button>
+                </PickForm>
               )
               : null
           )}
@@ -163,5 +144,34 @@ export function PurchaseRow({ p, busy, onRefund }: {
         </div>
       </Cell>
     </tr>
+  );
+}
+
+/**
+ * A row action that works without JavaScript: a GET form opening the page again with its confirmation (`fields`:
+ * `refund` or `decline` with the purchase id, `payment` for an extra payment); hydrated, `onPick` opens the island's
+ * dialog instead.
+ */
+function PickForm({ fields, busy, onPick, children }: {
+  fields: Record<string, string>;
+  busy: boolean;
+  onPick: () => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <form method="get" action={`/admin/purchases#${REFUND_CONFIRMATION_ID}`} class="contents">
+      {Object.entries(fields).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
+      <button
+        type="submit"
+        class={SECONDARY_BUTTON}
+        disabled={busy}
+        onClick={(e) => {
+          e.preventDefault();
+          onPick();
+        }}
+      >
+        {children}
+      </button>
+    </form>
   );
 }

@@ -1,29 +1,29 @@
 /**
- * The confirmation of an admin's refund (`useRefund`): the amount, who gets it back, what was refunded of the payment
- * at the gateway already and what the refund does, the
- * buyer's request and the refund policy's facts (`RefundPolicyFacts`), an optional reason the buyer is told, and the
- * refusal when nothing was refunded; or of declining the buyer's request, with the note the buyer is told.
+ * The confirmation of an admin's refund (`useRefund`), hydrated: what the refund does (`RefundSummary`), an optional
+ * reason the buyer is told, and the refusal when nothing was refunded; or of declining the buyer's request, with the
+ * note the buyer is told. The purchases island loads it on demand, when a payment is first picked; without JavaScript
+ * the page's `RefundConfirmation` asks instead.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { INPUT } from "@/lib/browser/styles.ts";
-import type { Refund } from "@/lib/browser/use_refund.ts";
+import type { PendingRefund } from "@/lib/browser/pending_refund.ts";
+import type { AdminList } from "@/lib/browser/use_admin_list.ts";
+import { useRefund } from "@/lib/browser/use_refund.ts";
+import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";
 import { useT } from "@/lib/i18n/context.ts";
-import type { ComponentChildren } from "preact";
-import { RefundPolicyFacts } from "./RefundPolicyFacts.tsx";
+import { RefundSummary } from "./RefundSummary.tsx";
 
-/** The dialog of `refund`, open while a payment is picked. */
-export function RefundDialog({ refund }: { refund: Refund }) {
-  const { pending } = refund;
+/** The dialog of the refund `pending` of a row of `list`, open while it is not null; `close` ends it. */
+export function RefundDialog({ list, pending, close }: {
+  list: AdminList<AdminPurchaseRow, AdminPurchasePage>;
+  pending: PendingRefund | null;
+  close: () => void;
+}) {
+  const refund = useRefund(list, pending, close);
   const t = useT();
   const amount = pending ? t.minorUnits(pending.amount, pending.currency) : "";
   const decline = pending?.decline === true;
-  const words = {
-    b: (chunks: ComponentChildren) => <strong>{chunks}</strong>,
-    amount,
-    name: pending?.row.user?.name ?? t("admin.refund.deletedUser"),
-    toolkit: pending?.row.toolkit?.title ?? t("admin.refund.removedToolkit"),
-  };
   return (
     <ConfirmDialog
       open={pending !== null}
@@ -60,26 +60,7 @@ export function RefundDialog({ refund }: { refund: Refund }) {
       onConfirm={refund.confirm}
       onCancel={refund.cancel}
     >
-      {pending && (
-        <>
-          {decline ? t.rich("admin.refund.declineText", words) : (
-            <>
-              {t.rich("admin.refund.text", words)} {pending.refundedAtGateway > 0 && (
-                <>
-                  {t("admin.refund.partly", {
-                    refunded: t.minorUnits(pending.refundedAtGateway, pending.currency),
-                    paid: t.minorUnits(pending.amount + pending.refundedAtGateway, pending.currency),
-                    amount,
-                  })}
-                  {" "}
-                </>
-              )}
-              {t(pending.extraPaymentId ? "admin.refund.extra" : "admin.refund.whole")}
-            </>
-          )}
-          {!pending.extraPaymentId && <RefundPolicyFacts p={pending.row} />}
-        </>
-      )}
+      {pending && <RefundSummary pending={pending} />}
     </ConfirmDialog>
   );
 }

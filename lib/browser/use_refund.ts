@@ -1,8 +1,9 @@
 /**
  * Browser-safe: the admin's refund of a purchase or of one of its extra payments (docs/decisions.md, Money operations,
- * "Refunds"), or the decline of a buyer's refund request with a note ("Refund requests"), as the purchases table runs
- * it: the payment picked, an optional reason (the note, required, of a decline), then the request; on success the list
- * announces it and reloads.
+ * "Refunds"), or the decline of a buyer's refund request with a note ("Refund requests"), as the purchases table's
+ * dialog runs it: for the payment picked, an optional reason (the note, required, of a decline), then the request; on
+ * success the list announces it and reloads. The dialog and this hook are loaded on demand, when a payment is first
+ * picked.
  */
 import { useState } from "preact/hooks";
 import { type ApiFailure, failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
@@ -11,28 +12,14 @@ import { useT } from "@/lib/i18n/context.ts";
 import { quotedRefusal } from "@/lib/i18n/refusal_detail.ts";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";
+import type { PendingRefund } from "@/lib/browser/pending_refund.ts";
 
-/** A refund waiting for the admin's confirmation: of the purchase, or of one of its extra payments. */
-export interface PendingRefund {
-  row: AdminPurchaseRow;
-  /** What is asked of the gateway: the payment less `refundedAtGateway`, in the smallest unit of `currency` (paise). */
-  amount: number;
-  /** What was refunded of the payment at the gateway in parts already, in the same unit (0 when nothing was). */
-  refundedAtGateway: number;
-  /** The payment's currency when it is not INR (an extra payment the gateway reported in another currency). */
-  currency?: string;
-  extraPaymentId: string | null;
-  /** Declining the buyer's refund request with a note (in `reason`) rather than refunding. */
-  decline?: boolean;
-}
-
-/** A refund in progress: what is picked, the reason typed, whether it is being sent, and the refusal, if any. */
+/** A refund being confirmed: what is picked, the reason typed, whether it is being sent, and the refusal, if any. */
 export interface Refund {
   pending: PendingRefund | null;
   reason: string;
   saving: boolean;
   error: string;
-  pick(refund: PendingRefund): void;
   setReason(reason: string): void;
   cancel(): void;
   confirm(): Promise<void>;
@@ -48,18 +35,22 @@ export function refundFailure(t: Translate, failure: ApiFailure): string {
 }
 
 /**
- * The refund of a row of `list`: `POST /api/admin/purchases/{id}/refund` or its extra payment's; or, for a pending
- * `decline`, `POST /api/admin/purchases/{id}/refund-request/decline` with the typed text as its note.
+ * The refund `pending` of a row of `list` (`close` ends it): `POST /api/admin/purchases/{id}/refund` or its extra
+ * payment's; or, for a pending `decline`, `POST /api/admin/purchases/{id}/refund-request/decline` with the typed text
+ * as its note.
  */
-export function useRefund(list: AdminList<AdminPurchaseRow, AdminPurchasePage>): Refund {
+export function useRefund(
+  list: AdminList<AdminPurchaseRow, AdminPurchasePage>,
+  pending: PendingRefund | null,
+  close: () => void,
+): Refund {
   const t = useT();
-  const [pending, setPending] = useState<PendingRefund | null>(null);
   const [reason, setReason] = useState("");
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState("");
 
   const cancel = () => {
-    setPending(null);
+    close();
     setError("");
     setReason("");
   };
@@ -94,5 +85,5 @@ export function useRefund(list: AdminList<AdminPurchaseRow, AdminPurchasePage>):
     list.reload();
   };
 
-  return { pending, reason, saving, error, pick: setPending, setReason, cancel, confirm };
+  return { pending, reason, saving, error, setReason, cancel, confirm };
 }

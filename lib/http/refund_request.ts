@@ -1,7 +1,8 @@
 /**
  * The admin's refund requests (docs/api.md, Money operations; docs/decisions.md, Money operations, "Refunds"):
  * `POST /api/admin/purchases/{id}/refund` and `POST /api/admin/purchases/{id}/extra-payments/{paymentId}/refund`
- * differ only in the payment they name, so both answer through `answerRefund`.
+ * differ only in the payment they name, so both answer through `answerRefund`; the admin purchases page's plain form
+ * refunds through `refundAsAdmin`, as they do.
  */
 import { z } from "zod";
 import { assertSignedIn } from "./guards.ts";
@@ -23,13 +24,18 @@ export const RefundBodySchema = z.object({
  * `{purchase}` as it ends up. Errors are the domain's (see `refundPayment`).
  */
 export async function answerRefund(req: Request, state: AppState, target: RefundTarget): Promise<Response> {
-  assertSignedIn(state);
   const { reason } = await readBody(req, RefundBodySchema);
-  const record = await refundPayment(paymentContext(state.services), {
-    by: state.user,
-    target,
-    reason: reason ?? null,
-  });
+  return Response.json({ purchase: purchaseView(await refundAsAdmin(state, target, reason ?? null)) });
+}
+
+/**
+ * Refunds `target` for the signed-in admin of `state` with `reason` (validated by `RefundBodySchema`), then appends
+ * the audit log's entry; returns the purchase as it ends up. The JSON routes and the admin purchases page's plain form
+ * (`POST /admin/purchases`) both refund through it. Errors are the domain's (see `refundPayment`).
+ */
+export async function refundAsAdmin(state: AppState, target: RefundTarget, reason: string | null) {
+  assertSignedIn(state);
+  const record = await refundPayment(paymentContext(state.services), { by: state.user, target, reason });
   const payment = target.paymentId ? `payment ${target.paymentId}` : "";
   const summary = [payment, reason ?? ""].filter(Boolean).join(": ") || undefined;
   await logAdminWrite(state, {
@@ -38,5 +44,5 @@ export async function answerRefund(req: Request, state: AppState, target: Refund
     targetId: target.purchaseId,
     summary,
   });
-  return Response.json({ purchase: purchaseView(record) });
+  return record;
 }

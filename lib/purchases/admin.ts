@@ -17,6 +17,7 @@ import { getToolkitsByIds } from "@/lib/toolkits/catalog.ts";
 import { type User, userIdByEmail, userKey } from "@/lib/users/users.ts";
 import { usersWithWord } from "@/lib/users/user_index.ts";
 import {
+  getPurchaseEntry,
   PAYMENT_STATUSES,
   type PaymentStatus,
   type Purchase,
@@ -138,13 +139,32 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
     return (!query.status || record.paymentStatus === query.status) && (!query.refundRequest || open) &&
       (!query.gatewayRefund || partly);
   });
-  const page = matching.slice(query.offset, query.offset + query.limit);
+  const purchases = await rowsOf(kv, matching.slice(query.offset, query.offset + query.limit), toolkits);
+  const { limit, offset } = query;
+  const total = matching.length;
+  return { purchases, pagination: { limit, offset, total, hasMore: offset + purchases.length < total }, counts };
+}
+
+/** The row of purchase `id` as the list shows it, or null when there is no such purchase. */
+export async function adminPurchaseRow(kv: Deno.Kv, id: string): Promise<AdminPurchaseRow | null> {
+  const record = (await getPurchaseEntry(kv, id)).value;
+  if (!record) return null;
+  const [row] = await rowsOf(kv, [record], await getToolkitsByIds(kv, [record.toolkitId]));
+  return row;
+}
+
+/** The rows of `page`: each record with its buyer (read here), toolkit (of `toolkits`) and policy facts. */
+async function rowsOf(
+  kv: Deno.Kv,
+  page: PurchaseRecord[],
+  toolkits: Map<string, { id: string; title: string }>,
+): Promise<AdminPurchaseRow[]> {
   const buyers = await usersByIds(kv, [...new Set(page.flatMap((r) => r.userId ? [r.userId] : []))]);
   const now = Date.now();
   const policies = await Promise.all(
     page.map((record) => record.paymentStatus === "paid" ? refundPolicyFacts(kv, record, now) : null),
   );
-  const purchases = page.map((record, i): AdminPurchaseRow => {
+  return page.map((record, i): AdminPurchaseRow => {
     const user = record.userId ? buyers.get(record.userId) : undefined;
     const toolkit = toolkits.get(record.toolkitId);
     return {
@@ -164,7 +184,4 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
       policy: policies[i],
     };
   });
-  const { limit, offset } = query;
-  const total = matching.length;
-  return { purchases, pagination: { limit, offset, total, hasMore: offset + purchases.length < total }, counts };
 }

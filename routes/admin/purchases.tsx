@@ -1,20 +1,165 @@
 /**
  * `/admin/purchases`: every purchase with status tabs, search and refunds (admins only, by `_middleware.ts`); `?tab=`
- * opens a tab, e.g. `asked` (the purchases whose refund request waits, the dashboard's "Refunds asked").
+ * opens a tab, e.g. `asked` (the purchases whose refund request waits, the dashboard's "Refunds asked"). The tab's
+ * first page is read here, so its rows are in the HTML. Without JavaScript (docs/decisions.md, Islands, "Forms work
+ * without JavaScript") a row's "Refund" opens this page with `?refund={id}` (and `&payment={paymentId}` for an extra
+ * payment), "Decline request" with `?decline={id}`: a confirmation whose plain form posts here (`intent` `refund` or
+ * `decline`); `POST` refunds or declines as the JSON API does and answers 303 back with `?refunded=` or `?declined=`,
+ * or the page again with the confirmation and the refusal in the page's language.
  */
+import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { RefundConfirmation } from "@/components/purchases/RefundConfirmation.tsx";
 import AdminPurchasesTable, {
   ADMIN_PURCHASES_TEXT,
+  PAGE_SIZE,
   PURCHASE_TABS,
   type PurchaseTab,
+  tabQuery,
 } from "@/islands/AdminPurchasesTable.tsx";
+import { type PendingRefund, pendingRefundOf } from "@/lib/browser/pending_refund.ts";
+import { DomainError, NotFoundError } from "@/lib/errors.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
+import { formFields, readForm, seeOther } from "@/lib/http/form_posts.ts";
+import { validate } from "@/lib/http/json.ts";
+import { refundAsAdmin, RefundBodySchema } from "@/lib/http/refund_request.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
+import {
+  type AdminPurchasePage,
+  adminPurchaseQuerySchema,
+  adminPurchaseRow,
+  listPurchasesForAdmin,
+} from "@/lib/purchases/admin.ts";
+import { paymentContext } from "@/lib/purchases/payment_context.ts";
+import { declineRefundRequest, RefundDeclineBodySchema } from "@/lib/purchases/refund_requests.ts";
+import { REFUSALS, refusalText } from "@/lib/refusals.ts";
 
-export default define.page(function AdminPurchasesPage({ url }) {
+interface Data {
+  tab: PurchaseTab;
+  page: AdminPurchasePage;
+  /** The refund or decline to confirm without JavaScript. */
+  confirming: PendingRefund | null;
+  /** What a refused post had typed, and why it was refused, in the page's language. */
+  refused?: { text: string; error: string };
+  /** The sentence saying what was done (after `?refunded=` or `?declined=`). */
+  done: string | null;
+}
+
+const id = z.string().min(1).max(100);
+
+/** The fields of the page's plain form: a refund (with an optional reason) or a decline (with its note). */
+const PurchaseFormSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("refund"),
+    purchaseId: id,
+    paymentId: id.optional().or(z.literal("").transform(() => undefined)),
+    reason: RefundBodySchema.shape.reason,
+  }),
+  z.object({ intent: z.literal("decline"), purchaseId: id, note: RefundDeclineBodySchema.shape.note }),
+]);
+
+/** The tab `url` names (`?tab=`), else all. */
+function tabOf(url: URL): PurchaseTab {
+  return PURCHASE_TABS.find((value) => value === url.searchParams.get("tab")) ?? "all";
+}
+
+/** The first page of `tab`, as the island asks for it. */
+function firstPage(kv: Deno.Kv, tab: PurchaseTab): Promise<AdminPurchasePage> {
+  const query = validate(adminPurchaseQuerySchema, { limit: String(PAGE_SIZE), offset: "0", ...tabQuery(tab) });
+  return listPurchasesForAdmin(kv, query);
+}
+
+/**
+ * The refund (`refund`, with `payment` for an extra payment) or decline (`decline`) of a purchase to confirm, or null.
+ * @throws NotFoundError "Purchase not found" or "Payment not found".
+ */
+async function confirmingOf(
+  kv: Deno.Kv,
+  { purchaseId, paymentId, decline }: { purchaseId: string | null; paymentId: string | null; decline: boolean },
+): Promise<PendingRefund | null> {
+  if (!purchaseId) return null;
+  const row = await adminPurchaseRow(kv, purchaseId);
+  if (!row) throw new NotFoundError(REFUSALS.purchaseNotFound);
+  const pending = pendingRefundOf(row, { paymentId, decline });
+  if (!pending) throw new NotFoundError(REFUSALS.paymentNotFound);
+  return pending;
+}
+
+/** The sentence of what `?refunded=` or `?declined=` says was done, or null. */
+async function doneOf(kv: Deno.Kv, t: Translate, params: URLSearchParams): Promise<string | null> {
+  const purchaseId = params.get("refunded") ?? params.get("declined");
+  const row = purchaseId ? await adminPurchaseRow(kv, purchaseId) : null;
+  if (!row) return null;
+  const name = row.user?.name ?? t("admin.refund.deletedUser");
+  if (params.has("declined")) return t("admin.refund.declined", { name });
+  const extra = row.extraPayments.find((p) => p.paymentId === params.get("payment"));
+  const refund = extra ? extra.refund : row.refund;
+  return refund ? t("admin.refund.done", { amount: t.minorUnits(refund.amount, extra?.currency), name }) : null;
+}
+
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
+    const { kv } = ctx.state.services;
+    const params = ctx.url.searchParams;
+    const tab = tabOf(ctx.url);
+    const [page, confirming, done] = await Promise.all([
+      firstPage(kv, tab),
+      confirmingOf(kv, {
+        purchaseId: params.get("refund") ?? params.get("decline"),
+        paymentId: params.get("refund") ? params.get("payment") : null,
+        decline: !params.get("refund") && params.has("decline"),
+      }),
+      doneOf(kv, ctx.state.t, params),
+    ]);
+    return ctx.render({ tab, page, confirming, done });
+  },
+  async POST(req, ctx) {
+    const { services } = ctx.state;
+    const form = validate(
+      PurchaseFormSchema,
+      formFields(await readForm(req), ["intent", "purchaseId", "paymentId", "reason", "note"]),
+    );
+    try {
+      if (form.intent === "decline") {
+        const audit = adminAudit(ctx.state, {
+          action: "purchase.declineRefund",
+          targetKind: "purchase",
+          summary: form.note,
+        });
+        await declineRefundRequest(paymentContext(services), { purchaseId: form.purchaseId, note: form.note, audit });
+        return seeOther(`/admin/purchases?declined=${encodeURIComponent(form.purchaseId)}`);
+      }
+      const target = { purchaseId: form.purchaseId, ...form.paymentId ? { paymentId: form.paymentId } : {} };
+      await refundAsAdmin(ctx.state, target, form.reason ?? null);
+      const done = new URLSearchParams({
+        refunded: form.purchaseId,
+        ...form.paymentId ? { payment: form.paymentId } : {},
+      });
+      return seeOther(`/admin/purchases?${done}`);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const confirming = await confirmingOf(services.kv, {
+        purchaseId: form.purchaseId,
+        paymentId: form.intent === "refund" ? form.paymentId ?? null : null,
+        decline: form.intent === "decline",
+      });
+      const text = form.intent === "decline" ? form.note : form.reason ?? "";
+      const refused = { text, error: refusalText(ctx.state.t, error) };
+      const page = await firstPage(services.kv, "all");
+      return ctx.render({ tab: "all", page, confirming, refused, done: null }, {
+        status: errorResponse(error).status,
+      });
+    }
+  },
+});
+
+export default define.page<Data>(function AdminPurchasesPage({ data }) {
   const t = useT();
-  const asked = url.searchParams.get("tab");
-  const tab = PURCHASE_TABS.find((value) => value === asked) as PurchaseTab | undefined;
+  const { tab, page, confirming, refused, done } = data;
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageHead title={t("admin.pageTitle", { page: t("admin.nav.purchases") })} />
@@ -22,7 +167,16 @@ export default define.page(function AdminPurchasesPage({ url }) {
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.purchases")}</h1>
         <p class="mt-2 text-slate-700">{t("admin.purchases.lead")}</p>
       </div>
-      <AdminPurchasesTable text={t.island(ADMIN_PURCHASES_TEXT)} tab={tab} />
+      {done && <Notice kind="success">{done}</Notice>}
+      {confirming && (
+        <RefundConfirmation
+          pending={confirming}
+          text={refused?.text}
+          error={refused?.error}
+          cancelHref={tab === "all" ? "/admin/purchases" : `/admin/purchases?tab=${tab}`}
+        />
+      )}
+      <AdminPurchasesTable text={t.island(ADMIN_PURCHASES_TEXT)} tab={tab} page={page} />
     </section>
   );
 });

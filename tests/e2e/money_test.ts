@@ -162,6 +162,53 @@ Deno.test("a purchase refunded in part at the gateway is flagged; the admin's re
   await page.getByRole("button", { name: "Partly refunded (0)" }).waitFor();
 });
 
+Deno.test("without JavaScript, on a 360 px phone, the admin declines one refund request and refunds another", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
+  const rohan = await createTestUser(t, "user", { name: "Rohan Mehta" });
+  const sara = await createTestUser(t, "user", { name: "Sara Khan" });
+  const { toolkit } = await addToolkitWithLessons({ t, admin }, { ...TOOLKIT, lessons: ["Joins"] });
+  for (const buyer of [rohan, sara]) {
+    const { purchaseId } = await buy({ t, fake }, buyer, toolkit.id);
+    const asked = await t.json("POST", `/api/purchases/${purchaseId}/refund-request`, {
+      body: { reason: "Wrong toolkit" },
+      headers: buyer.headers,
+    });
+    assertEquals(asked.status, 200);
+    await asked.body?.cancel();
+  }
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled: false });
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/purchases?tab=asked`);
+
+  await page.getByRole("row", { name: /Rohan Mehta/ }).getByRole("button", { name: /Decline request/ }).click();
+  const declining = page.getByRole("region", { name: "Decline this refund request?" });
+  assert((await declining.innerText()).includes("Decline Rohan Mehta's refund request"), await declining.innerText());
+  await declining.getByLabel("Note to the buyer (required)").fill("The lessons were all opened already");
+  await assertAccessibleWithoutScript(page, "decline confirmation without JavaScript");
+  await declining.getByRole("button", { name: "Decline the request" }).click();
+  await page.getByText("Declined Rohan Mehta's refund request.").waitFor();
+
+  await page.getByRole("row", { name: /Sara Khan/ }).getByRole("button", { name: /^Refund/ }).click();
+  const refunding = page.getByRole("region", { name: "Refund this payment?" });
+  assert((await refunding.innerText()).includes("Refund ₹799 to Sara Khan"), await refunding.innerText());
+  await refunding.getByLabel("Reason (optional)").fill("Asked within 7 days");
+  fake.mode = "fail";
+  await refunding.getByRole("button", { name: "Refund ₹799" }).click();
+  const refused = page.getByRole("region", { name: "Refund this payment?" });
+  assert((await refused.innerText()).includes("Nothing was refunded"), await refused.innerText());
+  assertEquals(await refused.getByLabel("Reason (optional)").inputValue(), "Asked within 7 days", "kept as typed");
+  fake.mode = "ok";
+  await refused.getByRole("button", { name: "Refund ₹799" }).click();
+  await page.getByText("Refunded ₹799 to Sara Khan.").waitFor();
+  assertEquals(fake.refunds.map((r) => [r.amount, r.notes.reason]), [[79900, "Asked within 7 days"]]);
+  assert(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), "no sideways scroll at 360 px");
+  await assertAccessibleWithoutScript(page, "admin purchases without JavaScript");
+});
+
 Deno.test("a learner completes the last lesson and opens their certificate; it prints on one page", async () => {
   await using fake = startFakeRazorpay();
   await using t = await createTestApp({ listen: true, env: fake.env });

@@ -1,0 +1,78 @@
+/**
+ * The confirmation of a refund or of declining a refund request without JavaScript (docs/decisions.md, Islands, "Forms
+ * work without JavaScript"): a row's "Refund" or "Decline request" opens `/admin/purchases` again with this box, which
+ * says what the refund does (`RefundSummary`) and holds a plain form posting to the page (`intent`, the purchase and
+ * payment ids, the optional reason or the required note), with what went wrong when a post was refused, and a
+ * "Cancel" link back. Hydrated, the row opens the island's dialog instead.
+ */
+import { Notice } from "@/components/forms.tsx";
+import { type PendingRefund, REFUND_CONFIRMATION_ID } from "@/lib/browser/pending_refund.ts";
+import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { useT } from "@/lib/i18n/context.ts";
+import { REFUND_TEXT_MAX } from "@/lib/purchases/refund_policy.ts";
+import { RefundSummary } from "./RefundSummary.tsx";
+
+/** Props: what to confirm, the text typed before a refused post and why it was refused, and where Cancel goes. */
+export function RefundConfirmation({ pending, text = "", error, cancelHref }: {
+  pending: PendingRefund;
+  text?: string;
+  error?: string;
+  cancelHref: string;
+}) {
+  const t = useT();
+  const id = REFUND_CONFIRMATION_ID;
+  const decline = pending.decline === true;
+  const field = `${id}-text`;
+  return (
+    <section
+      id={id}
+      aria-labelledby={`${id}-title`}
+      class="scroll-mt-20 rounded-lg border border-red-300 bg-red-50 p-4 text-slate-900"
+    >
+      <h2 id={`${id}-title`} class="font-semibold">
+        {t(decline ? "admin.refund.declineTitle" : "admin.refund.title")}
+      </h2>
+      <p class="mt-1 text-slate-800">
+        <RefundSummary pending={pending} />
+      </p>
+      <form method="post" action="/admin/purchases" class="mt-3 space-y-2">
+        <input type="hidden" name="intent" value={decline ? "decline" : "refund"} />
+        <input type="hidden" name="purchaseId" value={pending.row.id} />
+        {pending.extraPaymentId && <input type="hidden" name="paymentId" value={pending.extraPaymentId} />}
+        <label for={field} class="block text-sm font-medium text-slate-800">
+          {t(decline ? "admin.refund.note" : "admin.refund.reason")}
+        </label>
+        <textarea
+          id={field}
+          name={decline ? "note" : "reason"}
+          maxLength={REFUND_TEXT_MAX}
+          rows={2}
+          required={decline}
+          aria-describedby={`${field}-hint`}
+          class={INPUT}
+        >
+          {text}
+        </textarea>
+        <p id={`${field}-hint`} class="text-xs text-slate-700">
+          {t(decline ? "admin.refund.noteHint" : "admin.refund.reasonHint")}
+        </p>
+        {error && (
+          <Notice kind="error" title={t(decline ? "admin.refund.declineFailed" : "admin.refund.failed")}>
+            {error}
+          </Notice>
+        )}
+        <div class="flex flex-wrap items-center gap-3">
+          <button
+            type="submit"
+            class="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800"
+          >
+            {decline
+              ? t("admin.refund.declineConfirm")
+              : t("admin.refund.confirm", { amount: t.minorUnits(pending.amount, pending.currency) })}
+          </button>
+          <a href={cancelHref} class={SECONDARY_BUTTON}>{t("common.cancel")}</a>
+        </div>
+      </form>
+    </section>
+  );
+}
