@@ -1,6 +1,6 @@
 /**
  * What an admin confirms of a refund or of declining a refund request (docs/decisions.md, Money operations,
- * "Refunds", "Refund requests"): the amount, who gets it back, what was refunded of the payment at the gateway already
+ * "Refunds"; "Refund requests"): the amount, who gets it back, what was refunded of the payment at the gateway already
  * and what the refund does, or whose request is declined, and the refund policy's facts. The island's dialog
  * (`RefundDialog`) and the page's plain form (`RefundConfirmation`) both say it.
  */

@@ -1,6 +1,6 @@
 /**
  * Browser-safe: a refund an admin picked in the purchases list, waiting for their confirmation (docs/decisions.md,
- * Money operations, "Refunds", "Refund requests"), as the island's dialog and the page's plain form without JavaScript
+ * Money operations, "Refunds"), as the island's dialog and the page's plain form without JavaScript
  * (`components/purchases/RefundConfirmation.tsx`) both show it.
  */
 import type { AdminPurchaseRow } from "@/lib/purchases/admin.ts";
