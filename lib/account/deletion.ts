@@ -38,6 +38,7 @@ import { deleteSubscriptionsOf } from "@/lib/push/subscriptions.ts";
 import { deletePushMessagesOf } from "@/lib/push/outbox.ts";
 import { deleteAlertsOf } from "@/lib/alerts/alerts.ts";
 import { deleteRemindedOf } from "@/lib/alerts/reminders.ts";
+import { deleteToldOf } from "@/lib/alerts/digest.ts";
 import { deleteUnsubscribeTokensOf } from "@/lib/alerts/unsubscribe.ts";
 import { deleteReactionsOf, forgetCommentAuthor } from "@/lib/comments/store.ts";
 import { deleteMailsOf, queueMailOps } from "@/lib/mail/outbox.ts";
@@ -94,6 +95,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "alerts", run: deleteAlertsOf },
   { name: "unsubscribe links", run: deleteUnsubscribeTokensOf },
   { name: "reminders sent", run: deleteRemindedOf },
+  { name: "alert listings told", run: deleteToldOf },
   { name: "comments", run: (kv, userId, _files, renew) => forgetCommentAuthor(kv, userId, { renew }) },
   { name: "reactions", run: (kv, userId, _files, renew) => deleteReactionsOf(kv, userId, { renew }) },
   { name: "e-mails", run: (kv, userId, _files, renew) => deleteMailsOf(kv, userId, { renew }) },

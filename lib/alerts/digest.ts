@@ -16,6 +16,11 @@
  * process with requests: after every `SLICE_MS` of work it gives way to the requests being answered
  * (`InFlightRequests.giveWay`).
  *
+ * A person is told about a listing once (docs/decisions.md, Alerts, "Told once"): the write of a digest marks each
+ * listing it shows `["alerts_told", userId, kind, listingId]` (kept `TOLD_KEPT_MS`), and a later digest leaves out the
+ * listings marked, so one hidden and listed again (public again, so new in the next window) is not mailed twice. The
+ * marks of a batch's people are read together, for each alert's first `CANDIDATES` matches.
+ *
  * An e-mail fits the outbox (`fitMail`): past `MAIL_BUDGET` the matches left out are counted in a line linking to
  * the list with the alert's filters. One person's digest cannot stop the run: an error planning or writing it is
  * logged with the person's id and counted as `failed`, and their claims are released with the alerts' `failedRuns`
@@ -49,9 +54,22 @@ const SLICE_MS = 1;
 const LEASE_MS = 5 * 60 * 1000;
 /** Most listings of one alert in one digest. */
 export const MAX_PER_ALERT = 20;
+/** Matches of an alert whose told marks are read: enough to fill `MAX_PER_ALERT` after those already told. */
+const CANDIDATES = 2 * MAX_PER_ALERT;
+/** How long a listing shown in a digest stays marked told to its reader (ms): 90 days. */
+export const TOLD_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
+/** Most mutations one write of plans carries (KV allows 1,000); a single plan over it goes alone. */
+const MUTATIONS_PER_WRITE = 800;
 /** Runs in a row an alert's digest may fail before its window is passed over. */
 export const MAX_FAILED_RUNS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+const toldKey = (userId: string, kind: AlertRecord["kind"], listingId: string): Deno.KvKey => [
+  "alerts_told",
+  userId,
+  kind,
+  listingId,
+];
 
 /**
  * What a run did: people e-mailed, alerts listed in those e-mails, people skipped (unverified, claimed, nothing due),
@@ -73,7 +91,7 @@ function windowStart(alert: AlertRecord, now: number): string {
 /** What one run reuses: the listings new in each window, and the matches of each filter and window. */
 class RunState {
   readonly #listings = new Map<string, Promise<NewInternships | NewOpportunities>>();
-  readonly #matches = new Map<string, MailItem[]>();
+  readonly #matches = new Map<string, Matches>();
 
   /** `pause` gives way to requests once the run has worked a slice (`slicer`). */
   constructor(readonly ctx: JobContext, readonly pause: () => Promise<void>) {}
@@ -93,10 +111,10 @@ class RunState {
   }
 
   /**
-   * The new listings matching `alert` in its window, newest first, at most `MAX_PER_ALERT`, their facts in `t`'s
-   * language (shared, do not change).
+   * The new listings matching `alert` in its window, newest first, the first `CANDIDATES` of them, their facts in
+   * `t`'s language (shared, do not change).
    */
-  async matches(alert: AlertRecord, t: Translate): Promise<MailItem[]> {
+  async matches(alert: AlertRecord, t: Translate): Promise<Matches> {
     const since = windowStart(alert, this.ctx.now.getTime());
     const key = `${alert.kind}\0${since}\0${JSON.stringify(alert.query)}\0${t.lang}`;
     let found = this.#matches.get(key);
@@ -104,18 +122,51 @@ class RunState {
     const listings = await this.listings(alert.kind, since);
     const { appUrl } = this.ctx.config;
     const params = queryParams(alert.query);
+    let ids: string[], items: MailItem[];
     if (alert.kind === "internships") {
       const query = InternshipQuerySchema.parse(params);
-      found = (listings as NewInternships).matching(query).slice(0, MAX_PER_ALERT)
-        .map((i) => internshipItem(appUrl, i, t));
+      const views = (listings as NewInternships).matching(query).slice(0, CANDIDATES);
+      [ids, items] = [views.map((i) => i.id), views.map((i) => internshipItem(appUrl, i, t))];
     } else {
       const query = OpportunityQuerySchema.parse(params);
-      found = (listings as NewOpportunities).matching(query).slice(0, MAX_PER_ALERT)
-        .map((o) => opportunityItem(appUrl, o, t));
+      const views = (listings as NewOpportunities).matching(query).slice(0, CANDIDATES);
+      [ids, items] = [views.map((o) => o.id), views.map((o) => opportunityItem(appUrl, o, t))];
     }
+    found = { ids, items, first: items.slice(0, MAX_PER_ALERT) };
     this.#matches.set(key, found);
     return found;
   }
+}
+
+/**
+ * An alert's matches in a window: the first `CANDIDATES` listings' ids and items, and the first `MAX_PER_ALERT` items
+ * (one array shared by everyone told about none of them, so the list is rendered once).
+ */
+interface Matches {
+  ids: string[];
+  items: MailItem[];
+  first: MailItem[];
+}
+
+/**
+ * The listings `people` (each with their alerts' matches) were already told about, as `kind` and id joined by a
+ * space, per person: the told marks of every candidate, read 10 keys a `getMany`, all at once.
+ */
+async function toldOf(
+  kv: Deno.Kv,
+  people: { userId: string; alerts: { kind: AlertRecord["kind"]; matches: Matches }[] }[],
+): Promise<Set<string>[]> {
+  const keys = people.map(({ userId, alerts }) =>
+    [
+      ...new Set(alerts.flatMap(({ kind, matches }) => matches.ids.map((id) => `${kind} ${id}`))),
+    ].map((told) => ({ told, key: toldKey(userId, ...told.split(" ") as [AlertRecord["kind"], string]) }))
+  );
+  const flat = keys.flat();
+  const reads = [];
+  for (let i = 0; i < flat.length; i += 10) reads.push(kv.getMany(flat.slice(i, i + 10).map(({ key }) => key)));
+  const marked = (await Promise.all(reads)).flat().map((entry) => entry.value !== null);
+  let at = 0;
+  return keys.map((list) => new Set(list.filter(() => marked[at++]).map(({ told }) => told)));
 }
 
 /** One person's due alerts, claimed, and the person. */
@@ -174,18 +225,37 @@ interface Plan {
   userId: string;
   claimed: Deno.KvEntry<AlertRecord>[];
   write: (op: Deno.AtomicOperation) => void;
-  /** How many alerts the e-mail lists (0: no e-mail), and its size in bytes. */
+  /** How many alerts the e-mail lists (0: no e-mail), its size in bytes, and the mutations of `write`. */
   listed: number;
   bytes: number;
+  mutations: number;
 }
 
-/** The digest of `user` for the alerts `claimed` (see the module docstring). */
-async function planDigest(run: RunState, { user, alerts: claimed }: Claimed): Promise<Plan> {
+/**
+ * The items of `matches` for a person told about `told` already (`kind` and id): the first `MAX_PER_ALERT` of the others,
+ * with their ids.
+ */
+function untold(kind: AlertRecord["kind"], matches: Matches, told: Set<string>): { ids: string[]; items: MailItem[] } {
+  const ids = matches.ids.slice(0, MAX_PER_ALERT);
+  if (!ids.some((id) => told.has(`${kind} ${id}`))) return { ids, items: matches.first };
+  const kept = matches.ids.flatMap((id, i) => told.has(`${kind} ${id}`) ? [] : [i]).slice(0, MAX_PER_ALERT);
+  return { ids: kept.map((i) => matches.ids[i]), items: kept.map((i) => matches.items[i]) };
+}
+
+/**
+ * The digest of `user` for the alerts `claimed`, whose matches are `matches` (in order), leaving out the listings in
+ * `told` (see the module docstring).
+ */
+async function planDigest(
+  run: RunState,
+  { user, alerts: claimed }: Claimed,
+  { matches, told }: { matches: Matches[]; told: Set<string> },
+): Promise<Plan> {
   const { ctx } = run;
   const until = ctx.now.toISOString();
   const t = translatorOfPerson(user);
-  const found = await Promise.all(claimed.map((entry) => run.matches(entry.value, t)));
-  const listed = claimed.filter((_, i) => found[i].length > 0);
+  const found = claimed.map((entry, i) => untold(entry.value.kind, matches[i], told));
+  const listed = claimed.filter((_, i) => found[i].items.length > 0);
   const tokens: NewUnsubscribeToken[] = [];
   const link = async (alertIds: string[]) => {
     const token = await newUnsubscribeToken({ userId: user.id, kind: "alerts", alertIds });
@@ -193,12 +263,11 @@ async function planDigest(run: RunState, { user, alerts: claimed }: Claimed): Pr
     return `${ctx.config.appUrl}/unsubscribe/${token.token}`;
   };
   const sections: DigestSection[] = [];
+  const sectionIds: string[][] = [];
   for (const entry of listed) {
-    sections.push({
-      alert: entry.value,
-      items: found[claimed.indexOf(entry)],
-      unsubscribeUrl: await link([entry.value.id]),
-    });
+    const { ids, items } = found[claimed.indexOf(entry)];
+    sections.push({ alert: entry.value, items, unsubscribeUrl: await link([entry.value.id]) });
+    sectionIds.push(ids.map((id) => `${entry.value.kind} ${id}`));
   }
   // One alert: its own link stops everything the e-mail was sent for.
   const unsubscribeUrl = listed.length > 1 ? await link(listed.map((e) => e.value.id)) : sections[0]?.unsubscribeUrl;
@@ -212,21 +281,29 @@ async function planDigest(run: RunState, { user, alerts: claimed }: Claimed): Pr
     });
   const total = sections.reduce((n, section) => n + section.items.length, 0);
   const { appUrl } = ctx.config;
-  const mail = listed.length === 0 ? null : fitMail(
+  const fitted = listed.length === 0 ? null : fitMail(
     total,
     (kept) => digestMail({ to: user.email, name: user.name, appUrl, sections: cut(kept), t, unsubscribeUrl }),
-  ).mail;
+  );
+  const mail = fitted?.mail ?? null;
+  // The listings the e-mail shows (the first `kept`, in the order of the sections), each once.
+  const shown = [...new Set(sectionIds.flat().slice(0, fitted?.kept ?? 0))];
   return {
     userId: user.id,
     claimed,
     listed: listed.length,
     bytes: mail ? mail.text.length + mail.html.length : 0,
+    mutations: claimed.length + 2 * tokens.length + shown.length + 4,
     write(op) {
       for (const entry of claimed) {
         const lastSentAt = listed.includes(entry) ? until : entry.value.lastSentAt;
         op.check(entry).set(entry.key, { ...entry.value, lease: null, lastRunAt: until, lastSentAt, failedRuns: 0 });
       }
       for (const token of tokens) token.write(op);
+      for (const told of shown) {
+        const [kind, id] = told.split(" ") as [AlertRecord["kind"], string];
+        op.set(toldKey(user.id, kind, id), true, { expireIn: TOLD_KEPT_MS });
+      }
       if (mail) queueMailOps(op, { ...mail, userId: user.id }, ctx.now.getTime());
     },
   };
@@ -266,7 +343,7 @@ async function recordFailure(
 }
 
 /**
- * Commits `plans` in writes of at most `BYTES_PER_WRITE` of e-mail, each checked against every claim it settles, giving
+ * Commits `plans` in writes of at most `BYTES_PER_WRITE` of e-mail and `MUTATIONS_PER_WRITE` mutations, each checked against every claim it settles, giving
  * way to requests between writes; when such a write fails (a claim was lost, or it threw), each of its plans is settled
  * on its own (`settle`), so only the lost ones are skipped and only the failing ones recorded as failed.
  */
@@ -282,9 +359,12 @@ async function commitPlans(
   };
   for (let i = 0; i < plans.length;) {
     const group: Plan[] = [];
-    let bytes = 0;
-    while (i < plans.length && (group.length === 0 || bytes + plans[i].bytes <= BYTES_PER_WRITE)) {
+    let bytes = 0, mutations = 0;
+    const fits = (plan: Plan) =>
+      bytes + plan.bytes <= BYTES_PER_WRITE && mutations + plan.mutations <= MUTATIONS_PER_WRITE;
+    while (i < plans.length && (group.length === 0 || fits(plans[i]))) {
       bytes += plans[i].bytes;
+      mutations += plans[i].mutations;
       group.push(plans[i++]);
     }
     const together = async () => {
@@ -324,9 +404,31 @@ export async function runAlertsDigest(ctx: JobContext): Promise<DigestCounts> {
   const run = new RunState(ctx, pause);
   const work = async (people: Deno.KvEntry<AlertRecord>[][]) => {
     const plans: Plan[] = [];
-    for (const person of await claimDue(run, people, counts)) {
+    const claimed = await claimDue(run, people, counts);
+    // Each person's matches (in their language), then what they were told about already, for all of them at once.
+    const found = await Promise.all(claimed.map(async (person) => {
+      const t = translatorOfPerson(person.user);
       try {
-        plans.push(await planDigest(run, person));
+        return await Promise.all(person.alerts.map((entry) => run.matches(entry.value, t)));
+      } catch (error) {
+        return error instanceof Error ? error : new Error(String(error));
+      }
+    }));
+    const told = await toldOf(
+      ctx.kv,
+      claimed.map((person, i) => {
+        const matches = found[i];
+        const alerts = matches instanceof Error
+          ? []
+          : person.alerts.map((entry, j) => ({ kind: entry.value.kind, matches: matches[j] }));
+        return { userId: person.user.id, alerts };
+      }),
+    );
+    for (const [i, person] of claimed.entries()) {
+      try {
+        const matches = found[i];
+        if (matches instanceof Error) throw matches;
+        plans.push(await planDigest(run, person, { matches, told: told[i] }));
       } catch (error) {
         await recordFailure(ctx, { userId: person.user.id, claimed: person.alerts, error, counts });
       }
@@ -355,3 +457,17 @@ export async function runAlertsDigest(ctx: JobContext): Promise<DigestCounts> {
 
 /** The job of the registry. */
 export const alertsDigestJob: Job = { name: "alerts-digest", schedule: DAILY_AT_9_IST, run: runAlertsDigest };
+
+/** Deletes `userId`'s told marks (account deletion), 500 a write; idempotent. */
+export async function deleteToldOf(kv: Deno.Kv, userId: string): Promise<void> {
+  let op = kv.atomic(), n = 0;
+  for await (const entry of kv.list({ prefix: ["alerts_told", userId] }, { batchSize: 500 })) {
+    op.delete(entry.key);
+    if (++n === 500) {
+      await op.commit();
+      op = kv.atomic();
+      n = 0;
+    }
+  }
+  await op.commit();
+}

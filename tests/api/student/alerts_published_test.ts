@@ -1,7 +1,8 @@
 /**
  * Alert digests pick listings by when they became public, not when they were created (docs/decisions.md, Alerts,
  * "Published, not created"): a student's opportunity approved after a digest run, an internship released from a hold
- * and one an admin makes active again all reach the next digest, once.
+ * and one an admin makes active again all reach the next digest, once; a listing hidden and listed again is not mailed
+ * again to whoever a digest already told about it (docs/decisions.md, Alerts, "Told once").
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -85,4 +86,41 @@ Deno.test("an internship released from a hold, or made active again by an admin,
   assert(!second.texts[0].includes("Open Analyst Intern"), "the one mailed before is not mailed again");
   await later();
   assertEquals((await digest(t, admin, watcher)).texts, [], "and only once");
+});
+
+Deno.test("an internship hidden and listed again is not mailed twice to whoever was told about it", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const watcher = await createTestUser(t, "user");
+  const alert = { kind: "internships", query: { search: "analyst" } };
+  assertEquals((await call(t, watcher, "POST", "/api/me/alerts", alert)).status, 201);
+  await later();
+  const relisted = await postInternship(t, member, { title: "Relisted Analyst Intern" });
+  await later();
+  const first = await digest(t, admin, watcher);
+  assertEquals(first.texts.length, 1);
+  assert(first.texts[0].includes("Relisted Analyst Intern"), first.texts[0]);
+  await later();
+  assertEquals((await call(t, admin, "PUT", `/api/internships/${relisted.id}`, { isActive: false })).status, 200);
+  await later();
+  assertEquals((await call(t, admin, "PUT", `/api/internships/${relisted.id}`, { isActive: true })).status, 200);
+  await postInternship(t, member, { title: "Fresh Analyst Intern" });
+  await later();
+  // A second watcher, whose alert is new, was never told about it: they get it.
+  const newcomer = await createTestUser(t, "user");
+  const since = new Date(Date.now() - 60_000).toISOString();
+  const made = await call(t, newcomer, "POST", "/api/me/alerts", alert);
+  assertEquals(made.status, 201);
+  const key = ["alerts", newcomer.user.id, made.body.alert.id];
+  const record = (await t.kv.get<Record<string, unknown>>(key)).value!;
+  await t.kv.set(key, { ...record, lastRunAt: since });
+  const before = t.mails.length;
+  const second = await digest(t, admin, watcher);
+  assertEquals(second.texts.length, 1);
+  assert(second.texts[0].includes("Fresh Analyst Intern"), second.texts[0]);
+  assert(!second.texts[0].includes("Relisted Analyst Intern"), "the relisted one was told before");
+  const theirs = t.mails.slice(before).filter((m) => m.to === newcomer.user.email).map((m) => m.text);
+  assertEquals(theirs.length, 1);
+  assert(theirs[0].includes("Relisted Analyst Intern") && theirs[0].includes("Fresh Analyst Intern"), theirs[0]);
 });
