@@ -16,10 +16,12 @@
  * process with requests: after every `SLICE_MS` of work it gives way to the requests being answered
  * (`InFlightRequests.giveWay`).
  *
- * A person is told about a listing once (docs/decisions.md, Alerts, "Told once"): the write of a digest marks each
- * listing it shows `["alerts_told", userId, kind, listingId]` (kept `TOLD_KEPT_MS`), and a later digest leaves out the
- * listings marked, so one hidden and listed again (public again, so new in the next window) is not mailed twice. The
- * marks of a batch's people are read together, for each alert's first `CANDIDATES` matches.
+ * A person is told about a listing once (docs/decisions.md, Alerts, "Told once"): the write of a digest records the
+ * listings its e-mail shows, `["alerts_told", userId, runAt]` → `kind` and id of each (kept `TOLD_KEPT_MS`), and a
+ * later digest leaves out the listings recorded, so one hidden and listed again (public again, so new in the next
+ * window) is not mailed twice. Only a listing made public after its creation (`republished`) can have been told
+ * before: the records of a batch's people with such a listing among an alert's first `CANDIDATES` matches are read
+ * together, one list each.
  *
  * An e-mail fits the outbox (`fitMail`): past `MAIL_BUDGET` the matches left out are counted in a line linking to
  * the list with the alert's filters. One person's digest cannot stop the run: an error planning or writing it is
@@ -56,20 +58,13 @@ const LEASE_MS = 5 * 60 * 1000;
 export const MAX_PER_ALERT = 20;
 /** Matches of an alert whose told marks are read: enough to fill `MAX_PER_ALERT` after those already told. */
 const CANDIDATES = 2 * MAX_PER_ALERT;
-/** How long a listing shown in a digest stays marked told to its reader (ms): 90 days. */
+/** How long the record of what a digest showed its reader is kept (ms): 90 days. */
 export const TOLD_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
-/** Most mutations one write of plans carries (KV allows 1,000); a single plan over it goes alone. */
-const MUTATIONS_PER_WRITE = 800;
 /** Runs in a row an alert's digest may fail before its window is passed over. */
 export const MAX_FAILED_RUNS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const toldKey = (userId: string, kind: AlertRecord["kind"], listingId: string): Deno.KvKey => [
-  "alerts_told",
-  userId,
-  kind,
-  listingId,
-];
+const toldKey = (userId: string, runAt: string): Deno.KvKey => ["alerts_told", userId, runAt];
 
 /**
  * What a run did: people e-mailed, alerts listed in those e-mails, people skipped (unverified, claimed, nothing due),
@@ -132,7 +127,8 @@ class RunState {
       const views = (listings as NewOpportunities).matching(query).slice(0, CANDIDATES);
       [ids, items] = [views.map((o) => o.id), views.map((o) => opportunityItem(appUrl, o, t))];
     }
-    found = { ids, items, first: items.slice(0, MAX_PER_ALERT) };
+    const { republished } = listings;
+    found = { ids, items, first: items.slice(0, MAX_PER_ALERT), maybeTold: ids.filter((id) => republished.has(id)) };
     this.#matches.set(key, found);
     return found;
   }
@@ -146,27 +142,27 @@ interface Matches {
   ids: string[];
   items: MailItem[];
   first: MailItem[];
+  /** Those of `ids` a reader may have been told about before (`republished`): the only ones whose marks are read. */
+  maybeTold: string[];
 }
 
 /**
  * The listings `people` (each with their alerts' matches) were already told about, as `kind` and id joined by a
- * space, per person: the told marks of every candidate, read 10 keys a `getMany`, all at once.
+ * space, per person: the records of what digests showed them, read (one list each, all at once) only for a person with
+ * a candidate made public after its creation (no one was told about a listing before its first publication).
  */
 async function toldOf(
   kv: Deno.Kv,
-  people: { userId: string; alerts: { kind: AlertRecord["kind"]; matches: Matches }[] }[],
+  people: { userId: string; alerts: { matches: Matches }[] }[],
 ): Promise<Set<string>[]> {
-  const keys = people.map(({ userId, alerts }) =>
-    [
-      ...new Set(alerts.flatMap(({ kind, matches }) => matches.ids.map((id) => `${kind} ${id}`))),
-    ].map((told) => ({ told, key: toldKey(userId, ...told.split(" ") as [AlertRecord["kind"], string]) }))
-  );
-  const flat = keys.flat();
-  const reads = [];
-  for (let i = 0; i < flat.length; i += 10) reads.push(kv.getMany(flat.slice(i, i + 10).map(({ key }) => key)));
-  const marked = (await Promise.all(reads)).flat().map((entry) => entry.value !== null);
-  let at = 0;
-  return keys.map((list) => new Set(list.filter(() => marked[at++]).map(({ told }) => told)));
+  return await Promise.all(people.map(async ({ userId, alerts }) => {
+    const told = new Set<string>();
+    if (alerts.every(({ matches }) => matches.maybeTold.length === 0)) return told;
+    for await (const { value } of kv.list<string[]>({ prefix: ["alerts_told", userId] }, { batchSize: 100 })) {
+      for (const listing of value) told.add(listing);
+    }
+    return told;
+  }));
 }
 
 /** One person's due alerts, claimed, and the person. */
@@ -225,10 +221,9 @@ interface Plan {
   userId: string;
   claimed: Deno.KvEntry<AlertRecord>[];
   write: (op: Deno.AtomicOperation) => void;
-  /** How many alerts the e-mail lists (0: no e-mail), its size in bytes, and the mutations of `write`. */
+  /** How many alerts the e-mail lists (0: no e-mail), and its size in bytes with the record of what it shows. */
   listed: number;
   bytes: number;
-  mutations: number;
 }
 
 /**
@@ -292,18 +287,14 @@ async function planDigest(
     userId: user.id,
     claimed,
     listed: listed.length,
-    bytes: mail ? mail.text.length + mail.html.length : 0,
-    mutations: claimed.length + 2 * tokens.length + shown.length + 4,
+    bytes: mail ? mail.text.length + mail.html.length + JSON.stringify(shown).length : 0,
     write(op) {
       for (const entry of claimed) {
         const lastSentAt = listed.includes(entry) ? until : entry.value.lastSentAt;
         op.check(entry).set(entry.key, { ...entry.value, lease: null, lastRunAt: until, lastSentAt, failedRuns: 0 });
       }
       for (const token of tokens) token.write(op);
-      for (const told of shown) {
-        const [kind, id] = told.split(" ") as [AlertRecord["kind"], string];
-        op.set(toldKey(user.id, kind, id), true, { expireIn: TOLD_KEPT_MS });
-      }
+      if (shown.length > 0) op.set(toldKey(user.id, until), shown, { expireIn: TOLD_KEPT_MS });
       if (mail) queueMailOps(op, { ...mail, userId: user.id }, ctx.now.getTime());
     },
   };
@@ -343,7 +334,7 @@ async function recordFailure(
 }
 
 /**
- * Commits `plans` in writes of at most `BYTES_PER_WRITE` of e-mail and `MUTATIONS_PER_WRITE` mutations, each checked against every claim it settles, giving
+ * Commits `plans` in writes of at most `BYTES_PER_WRITE` of e-mail, each checked against every claim it settles, giving
  * way to requests between writes; when such a write fails (a claim was lost, or it threw), each of its plans is settled
  * on its own (`settle`), so only the lost ones are skipped and only the failing ones recorded as failed.
  */
@@ -359,12 +350,9 @@ async function commitPlans(
   };
   for (let i = 0; i < plans.length;) {
     const group: Plan[] = [];
-    let bytes = 0, mutations = 0;
-    const fits = (plan: Plan) =>
-      bytes + plan.bytes <= BYTES_PER_WRITE && mutations + plan.mutations <= MUTATIONS_PER_WRITE;
-    while (i < plans.length && (group.length === 0 || fits(plans[i]))) {
+    let bytes = 0;
+    while (i < plans.length && (group.length === 0 || bytes + plans[i].bytes <= BYTES_PER_WRITE)) {
       bytes += plans[i].bytes;
-      mutations += plans[i].mutations;
       group.push(plans[i++]);
     }
     const together = async () => {
@@ -418,9 +406,7 @@ export async function runAlertsDigest(ctx: JobContext): Promise<DigestCounts> {
       ctx.kv,
       claimed.map((person, i) => {
         const matches = found[i];
-        const alerts = matches instanceof Error
-          ? []
-          : person.alerts.map((entry, j) => ({ kind: entry.value.kind, matches: matches[j] }));
+        const alerts = matches instanceof Error ? [] : matches.map((found) => ({ matches: found }));
         return { userId: person.user.id, alerts };
       }),
     );

@@ -195,7 +195,12 @@ export interface NewInternships {
   /** How many public listings became public in the window. */
   count: number;
   /** Those matching `query`'s filters as the public list applies them (closed ones left out), newest first. */
-  matching(query: InternshipQuery): InternshipView[];
+  matching(query: InternshipQuery): InternshipView[]; /**
+   * The ids of those that became public after they were created (approved, released, made active again): the only
+   * ones a reader may have been told about before (docs/decisions.md, Alerts, "Told once").
+   */
+
+  republished: ReadonlySet<string>;
 }
 
 /**
@@ -232,6 +237,7 @@ export async function newInternships(
   const verified = await verifiedSet(store);
   return {
     count: found.length,
+    republished: new Set(records.flatMap((r) => r.publishedAt && r.publishedAt !== r.createdAt ? [r.id] : [])),
     matching: (query) =>
       filterSlots(model.columns, slotFilterOf(query, null, today, verified), { slots: found, texts }).map((slot) =>
         views.get(slot)!

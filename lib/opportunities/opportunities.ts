@@ -358,7 +358,12 @@ export interface NewOpportunities {
   /** How many open opportunities became public in the window. */
   count: number;
   /** Those matching `query`'s type and search words as the public list applies them, newest first. */
-  matching(query: Pick<OpportunityQuery, "type" | "search">): OpportunityView[];
+  matching(query: Pick<OpportunityQuery, "type" | "search">): OpportunityView[]; /**
+   * The ids of those that became public after they were created (approved, released, made active again): the only
+   * ones a reader may have been told about before (docs/decisions.md, Alerts, "Told once").
+   */
+
+  republished: ReadonlySet<string>;
 }
 
 /**
@@ -387,6 +392,7 @@ export async function newOpportunities(
   const found = records.map((record) => model.slotOf(record.id)!);
   return {
     count: records.length,
+    republished: new Set(records.flatMap((r) => r.publishedAt && r.publishedAt !== r.createdAt ? [r.id] : [])),
     matching({ type, search }) {
       const ofType = typeTest(model, type);
       return views.filter((_, i) =>

@@ -123,4 +123,11 @@ Deno.test("an internship hidden and listed again is not mailed twice to whoever 
   const theirs = t.mails.slice(before).filter((m) => m.to === newcomer.user.email).map((m) => m.text);
   assertEquals(theirs.length, 1);
   assert(theirs[0].includes("Relisted Analyst Intern") && theirs[0].includes("Fresh Analyst Intern"), theirs[0]);
+  // What the digests showed a person goes with their account.
+  const told = () => Array.fromAsync(t.kv.list({ prefix: ["alerts_told", watcher.user.id] }));
+  assertEquals((await told()).length, 2, "one record a digest");
+  const gone = await t.json("DELETE", "/api/me", { body: { confirm: watcher.user.email }, headers: watcher.headers });
+  assertEquals(gone.status, 200);
+  await t.settled();
+  assertEquals(await told(), []);
 });
