@@ -1,10 +1,16 @@
 /**
  * An admin on a 360 px phone with JavaScript off (docs/decisions.md, Islands, "Forms work without JavaScript"):
- * `/admin/users` searches, filters by role and pages through plain `GET` forms and links.
+ * `/admin/users` searches, filters by role and pages through plain `GET` forms and links; `/admin/banners` adds a banner
+ * with its image (a multipart form, a refused link shown at its field), saves a row's order and Active with its Save
+ * button, and deletes one after the page's confirmation.
  */
-import { assertEquals } from "@/tests/helpers/assert.ts";
+import { Buffer } from "node:buffer";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
+import { listBanners } from "@/lib/ungatekeep/banners.ts";
+import { PNG } from "@/tests/fixtures/posts.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
 
@@ -42,4 +48,62 @@ Deno.test("without JavaScript an admin searches, filters and pages /admin/users"
   await page.getByText("1–1 of 1").waitFor();
   await page.getByRole("row", { name: /Meera Member/ }).waitFor();
   assertEquals(await page.getByLabel("Role", { exact: true }).inputValue(), "member");
+});
+
+Deno.test("without JavaScript an admin adds banners with an image, saves order and Active, and deletes one", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/banners`);
+
+  const link = page.getByLabel("Link (a path such as /internships, or an https:// URL)");
+  await page.getByLabel("Title").fill("Exam season");
+  await link.fill("internships");
+  await page.getByRole("button", { name: "Add banner" }).click();
+  await page.locator("#banner-linkUrl-error").getByText(translatorFor("en")("fields.linkOrPath")).waitFor();
+  assertEquals(await page.getByLabel("Title").inputValue(), "Exam season");
+  await assertAccessibleWithoutScript(page, "banner form refused without JavaScript at 360 px");
+  await link.fill("/internships");
+  await page.getByLabel("Image (optional)").setInputFiles({
+    name: "exams.png",
+    mimeType: "image/png",
+    buffer: Buffer.from(PNG),
+  });
+  await page.getByRole("button", { name: "Add banner" }).click();
+  await page.getByText("“Exam season” added.").waitFor();
+  await page.getByLabel("Title").fill("Jobs fair");
+  await page.getByRole("button", { name: "Add banner" }).click();
+  await page.getByText("“Jobs fair” added.").waitFor();
+  const [exams, jobs] = await listBanners(t.kv, false);
+  assertEquals([exams.title, exams.linkUrl, exams.orderIndex, jobs.title, jobs.orderIndex], [
+    "Exam season",
+    "/internships",
+    0,
+    "Jobs fair",
+    1,
+  ]);
+  assert(exams.imageId !== null && jobs.imageId === null, "only the first banner has an image");
+  assertEquals(await page.locator(`img[src="/api/files/${exams.imageId}"]`).count(), 1);
+
+  const examsRow = page.getByRole("listitem").filter({ hasText: "Exam season" });
+  await examsRow.getByRole("spinbutton", { name: "Order" }).fill("5");
+  await examsRow.getByRole("checkbox", { name: "Active" }).uncheck();
+  await examsRow.getByRole("button", { name: "Save Exam season" }).click();
+  await page.getByText("“Exam season” saved.").waitFor();
+  assertEquals((await listBanners(t.kv, false)).map((b) => [b.title, b.orderIndex, b.isActive]), [
+    ["Jobs fair", 1, true],
+    ["Exam season", 5, false],
+  ]);
+  await assertAccessibleWithoutScript(page, "banners without JavaScript at 360 px");
+
+  await page.getByRole("listitem").filter({ hasText: "Jobs fair" }).getByRole("link", { name: "Delete Jobs fair" })
+    .click();
+  const confirmation = page.getByRole("region", { name: "Delete this banner?" });
+  await confirmation.getByText("“Jobs fair” and its image").waitFor();
+  await confirmation.getByRole("button", { name: "Delete" }).click();
+  await page.getByText("The banner is deleted.").waitFor();
+  assertEquals((await listBanners(t.kv, false)).map((b) => b.title), ["Exam season"]);
 });

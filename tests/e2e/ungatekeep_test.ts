@@ -55,6 +55,12 @@ Deno.test("an admin publishes a pinned post with two images and four others; a g
   }
   await openHydrated(page, `${t.origin}/admin/banners`);
   await page.getByRole("button", { name: "Delete Second banner" }).waitFor();
+  await page.getByText("An order is saved when you leave its box").waitFor();
+  const second = page.getByRole("listitem").filter({ hasText: "Second banner" });
+  await second.getByRole("spinbutton", { name: "Order" }).fill("3");
+  await second.getByRole("spinbutton", { name: "Order" }).blur();
+  await second.getByText("Saved", { exact: true }).waitFor();
+  assertEquals(await page.getByRole("button", { name: /^Save/ }).count(), 0);
   await assertAccessible(page, "/admin/banners");
   const guest = await browser.newPage();
   await openHydrated(guest, `${t.origin}/ungatekeep`);

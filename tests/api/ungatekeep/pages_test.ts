@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
+import { listBanners } from "@/lib/ungatekeep/banners.ts";
 
 const cards = (html: string) => html.match(/href="\/ungatekeep\/[0-9a-f-]{36}"/g)?.length ?? 0;
 
@@ -70,4 +71,40 @@ Deno.test("admin pages: posts table, editor and banners render for admins, 403 f
   );
   const unknown = await (await t.fetch("/admin/ungatekeep?saved=nothing", { headers: admin.headers })).text();
   assert(!unknown.includes("is saved."), "no notice for a post that is not there");
+});
+
+Deno.test("POST /admin/banners: a file that is no image, a bad order and an unknown banner get the page with the refusal; nothing is stored", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const post = async (fields: Record<string, string | File>) => {
+    const body = new FormData();
+    for (const [name, value] of Object.entries(fields)) body.set(name, value);
+    const res = await t.fetch("/admin/banners", {
+      method: "POST",
+      body,
+      headers: { ...admin.headers, accept: "text/html" },
+    });
+    return { status: res.status, html: await res.text() };
+  };
+  const notImage = await post({
+    intent: "add",
+    title: "Exam season",
+    linkUrl: "",
+    image: new File(["not an image"], "notes.png", { type: "image/png" }),
+  });
+  assertEquals(notImage.status, 400);
+  assertMatch(notImage.html, /File must be a PNG, JPEG, WebP or GIF image\./);
+  assertMatch(notImage.html, /value="Exam season"/);
+  assertEquals((await listBanners(t.kv, false)).length, 0);
+
+  const added = await post({ intent: "add", title: "Exam season", linkUrl: "/internships" });
+  assertEquals(added.status, 303);
+  const [banner] = await listBanners(t.kv, false);
+  const badOrder = await post({ intent: "update", id: banner.id, orderIndex: "-2", isActive: "true" });
+  assertEquals(badOrder.status, 400);
+  assertMatch(badOrder.html, /Write the order as a whole number, 0 or more\./);
+  const unknown = await post({ intent: "update", id: "no-such-banner", orderIndex: "1", isActive: "true" });
+  assertEquals(unknown.status, 404);
+  assertMatch(unknown.html, /Banner not found\./);
+  assertEquals((await listBanners(t.kv, false)).map((b) => [b.orderIndex, b.isActive]), [[0, true]]);
 });
