@@ -65,7 +65,7 @@ import {
   UNVERIFIED,
   WAITING,
 } from "./schema.ts";
-import { applicationOps, personEntries, personKey, readApplications, recordKey } from "./store.ts";
+import { applicationOps, personEntries, personKey, readApplications, recordKey, statusIndex } from "./store.ts";
 import { valueBytes } from "@/lib/kv/value_size.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { pipelinePage } from "./pipeline.ts";
@@ -680,6 +680,46 @@ export async function changeMany(
     }
   }
   return { updated, mailIds };
+}
+
+/** Applications read at once by `stopCounting` (written in runs of at most 500 KB by estimate, as a bulk move's). */
+const UNCOUNT_READ = 20;
+
+/**
+ * Stops counting the applications of internship `internshipId` toward organization `organizationId`, once its listing
+ * was unlinked from it (docs/decisions.md, Trust, "Who lists under a verified name"): each one recorded with that
+ * organization gets `organizationId: null`, and its track record counts are taken back in the same write
+ * (`applicationOps`); writes of at most 20 applications and 500 KB by estimate, each checked against its records as
+ * read (a lost race reads them again); after at least `limit` changed, it stops.
+ * @returns how many changed, and whether it looked at every application of the internship (none is left).
+ * @throws BusyError after 30 s of lost races on one write (those done stay done).
+ */
+export async function stopCounting(
+  kv: Deno.Kv,
+  { internshipId, organizationId, limit }: { internshipId: string; organizationId: string; limit: number },
+): Promise<{ changed: number; done: boolean }> {
+  const ids: string[] = [];
+  for await (const { id } of statusIndex(kv, internshipId)) ids.push(id);
+  let changed = 0;
+  for (let i = 0; i < ids.length; i += UNCOUNT_READ) {
+    if (changed >= limit) return { changed, done: false };
+    const slice = ids.slice(i, i + UNCOUNT_READ);
+    await retrying(async () => {
+      const counted = [...(await readApplications(kv, slice)).values()]
+        .filter((entry) => entry.value.organizationId === organizationId);
+      for (const run of byBytes(counted, (entry) => moveBytes(entry.value, null), BULK_BYTES)) {
+        const op = kv.atomic();
+        for (const entry of run) {
+          op.check(entry);
+          applicationOps(op, entry.value, { ...entry.value, organizationId: null });
+        }
+        if (!(await op.commit()).ok) return false;
+        changed += run.length;
+      }
+      return true;
+    }, RETRY_BUDGET_MS);
+  }
+  return { changed, done: true };
 }
 
 /**

@@ -95,7 +95,10 @@ export interface ApplicantSnapshot {
 export interface ApplicationRecord {
   id: string;
   internshipId: string;
-  /** The internship's organization when the application was sent (its track record counts it), or null. */
+  /**
+   * The internship's organization when the application was sent (its track record counts it), or null; null too once
+   * its listing was unlinked from that organization when it was verified (`stopCounting`).
+   */
   organizationId: string | null;
   /** The applicant; null once they deleted their account. */
   applicantId: string | null;

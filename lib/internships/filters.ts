@@ -390,6 +390,24 @@ export function blockTest(filter: SlotFilter, { state = true }: { state?: boolea
 }
 
 /**
+ * The archive's listings linked to organization `id` (any state) as a test of its blocks: a block's positions whose
+ * organization is `id` (docs/decisions.md, Trust, "Who lists under a verified name").
+ */
+export function organizationBlockTest(id: string): BlockTest<InternshipEntry> {
+  const selected = new Uint16Array(BLOCK_MAX_ENTRIES);
+  const marks = new Uint8Array(BLOCK_MAX_ENTRIES);
+  const linked = (organization: unknown) => organization === id;
+  return (block) => {
+    selected.set(EVERY_POSITION);
+    const count = block.narrow(ORGANIZATION, linked, selected, block.count);
+    if (count === 0) return null;
+    marks.fill(0, 0, block.count);
+    for (let j = 0; j < count; j++) marks[selected[j]] = 1;
+    return marks;
+  };
+}
+
+/**
  * `filter` as the AND of clauses of the archive (`Archive.matchesOfAll`): its state test, and each of its fields (the
  * types, the stipend range, the location, the tags, the deadline, the verified test) and search words on its own, so
  * that random filters, which combine a few values of each field, share the marks of their clauses over the archive.

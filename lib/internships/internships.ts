@@ -17,6 +17,7 @@ import {
   filterKey,
   filterSlots,
   matchList,
+  organizationBlockTest,
   selectPage,
   type SlotFilter,
   sortedMatchList,
@@ -337,6 +338,21 @@ export async function internshipDeadlinesBetween(
     if (day >= first && day <= last) days.set(id, new Date(day * DAY_MS).toISOString().slice(0, 10));
   }
   return days;
+}
+
+/**
+ * Every internship linked to organization `organizationId`, in every state (deleted ones included): those of the read
+ * model from its postings, the archived ones from a test of the archive's blocks.
+ */
+export async function internshipsOfOrganization(kv: Deno.Kv, organizationId: string): Promise<Internship[]> {
+  const { model, archive } = await internshipStore(kv);
+  const live = await model.recordsOf(model.columns.organizationOrder(organizationId));
+  const ids = await archive.reading(async () => {
+    const matches = await archive.matches(`organization\0${organizationId}`, organizationBlockTest(organizationId));
+    return (await archive.keysOf(matches, 0, matches.count)).map((key) => key[1]);
+  });
+  const archived = await archive.records(ids);
+  return [...live, ...ids.flatMap((id) => archived.get(id) ?? [])];
 }
 
 /** Every internship `userId` posted, in every state (deleted ones included), newest first. */

@@ -216,6 +216,33 @@ export async function updateInternship(
   return view;
 }
 
+/**
+ * Unlinks internship `id` from organization `organizationId`, a listing of someone else than its managers and admins
+ * when the organization is verified (docs/decisions.md, Trust, "Who lists under a verified name"), as
+ * `organizationsForPoster` would have posted it: `organization: null`, the name kept as posted, in one write (live or
+ * archived) with the organization's listing count and `also`'s mutations. Nothing is written when the listing is not
+ * (or no longer) linked to it.
+ * @returns whether it was unlinked. @throws BusyError after 30 s of races lost to other processes.
+ */
+export async function unlinkInternship(
+  kv: Deno.Kv,
+  { id, organizationId, also }: { id: string; organizationId: string; also?: (op: Deno.AtomicOperation) => void },
+): Promise<boolean> {
+  let unlinked = false;
+  await updateAnywhere(kv, await internshipStore(kv), {
+    id,
+    change: (record) => {
+      unlinked = record.organizationId === organizationId;
+      return unlinked ? withOrganization(record, null) : record;
+    },
+    also: (op, next, previous) => {
+      countOps(op, organizationCounts(previous), organizationCounts(next));
+      also?.(op);
+    },
+  });
+  return unlinked;
+}
+
 /** `record` with applications closed at `closedAt`, or open (until its deadline) for null. */
 function withClosedAt(record: Internship, closedAt: string | null): Internship {
   const { closedAt: _, ...rest } = record;

@@ -10,6 +10,7 @@ import { alertsDigestJob } from "@/lib/alerts/digest.ts";
 import { deadlineRemindersJob } from "@/lib/alerts/reminders.ts";
 import { reconcilePaymentsJob } from "@/lib/purchases/reconcile.ts";
 import { organizationsLinkJob } from "@/lib/organizations/link.ts";
+import { organizationsUnlinkJob } from "@/lib/organizations/unlink.ts";
 import { closeListingsJob } from "./close_listings.ts";
 import { applicationsTimeoutJob } from "@/lib/applications/timeout.ts";
 import { postDeletionsJob, postsAdminIndexJob } from "@/lib/ungatekeep/posts.ts";
@@ -26,6 +27,7 @@ export const JOBS: readonly Job[] = [
   deadlineRemindersJob,
   reconcilePaymentsJob,
   organizationsLinkJob,
+  organizationsUnlinkJob,
   closeListingsJob,
   applicationsTimeoutJob,
   postDeletionsJob,

@@ -13,6 +13,8 @@
  * - `["organization_counts", id, "internships"]` → KvU64, the live listings posted under it
  * - `["organizations_meta", "changes"]` → KvU64, one more at every change of an existing organization, so other
  *   processes drop their copies of its summary
+ * - `["organizations_unlink", id]` → `{since}`: an organization verified (written by the write that verifies it) whose
+ *   listings posted by others than its managers and admins the `organizations-unlink` job has still to unlink
  */
 import { BusyError } from "@/lib/errors.ts";
 import { counterValue } from "@/lib/stats/counters.ts";
@@ -27,6 +29,7 @@ const managerKey = (id: string, userId: string): Deno.KvKey => ["organization_ma
 const managedKey = (userId: string, id: string): Deno.KvKey => ["organizations_managed", userId, id];
 const countKey = (id: string): Deno.KvKey => ["organization_counts", id, "internships"];
 const CHANGES: Deno.KvKey = ["organizations_meta", "changes"];
+const unlinkKey = (id: string): Deno.KvKey => ["organizations_unlink", id];
 
 /** How often (ms) a process checks whether another one changed an organization. */
 const CHECK_INTERVAL_MS = 1000;
@@ -250,7 +253,8 @@ export async function internshipCount(kv: Deno.Kv, id: string): Promise<number> 
 
 /**
  * Replaces the organization `entry` (as read) with `next` in one write checked against it, with its indexes: a new name
- * key (kept beside the old ones; refused when another organization has it), the verified entry, and the change marker.
+ * key (kept beside the old ones; refused when another organization has it), the verified entry, and the change marker;
+ * one that becomes verified is queued for the `organizations-unlink` job (`["organizations_unlink", id]`).
  * `also` adds the caller's mutations. Returns false when `entry` changed meanwhile.
  * @returns "taken" when another organization already has `next`'s name.
  */
@@ -267,7 +271,7 @@ export async function replaceOrganization(
     if (byName.value && byName.value !== next.id) return "taken";
     op.check(byName).set(nameIndexKey(key), next.id);
   }
-  if (next.isVerified && !entry.value.isVerified) op.set(verifiedKey(next.id), true);
+  if (next.isVerified && !entry.value.isVerified) queueUnlinkOps(op.set(verifiedKey(next.id), true), next.id);
   if (!next.isVerified && entry.value.isVerified) op.delete(verifiedKey(next.id));
   also?.(op);
   if (!(await op.commit()).ok) return "lost";
@@ -316,6 +320,21 @@ export async function forgetManager(kv: Deno.Kv, userId: string): Promise<void> 
   for (const id of await managedBy(kv, userId)) {
     await kv.atomic().delete(managerKey(id, userId)).delete(managedKey(userId, id)).commit();
   }
+}
+
+/** Adds to `op` the queueing of organization `id` for the `organizations-unlink` job (verified at `now`). */
+export function queueUnlinkOps(op: Deno.AtomicOperation, id: string, now = new Date()): void {
+  op.set(unlinkKey(id), { since: now.toISOString() });
+}
+
+/** The organizations queued for the `organizations-unlink` job (verified since), as read: at most `limit`. */
+export async function unlinkQueue(kv: Deno.Kv, limit: number): Promise<Deno.KvEntry<{ since: string }>[]> {
+  return await Array.fromAsync(kv.list<{ since: string }>({ prefix: ["organizations_unlink"] }, { limit }));
+}
+
+/** Takes `entry` (as read) off the unlink queue; false when it changed meanwhile (verified again: kept). */
+export async function dropFromUnlinkQueue(kv: Deno.Kv, entry: Deno.KvEntry<{ since: string }>): Promise<boolean> {
+  return (await kv.atomic().check(entry).delete(entry.key).commit()).ok;
 }
 
 /** Every organization, in key order (for the admin list; an admin-only scan). */

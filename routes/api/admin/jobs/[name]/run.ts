@@ -22,7 +22,9 @@ export const apiDocs = describeRoute({
       "`{job, rejected, postponed, told, skipped, dayCounts}` (applications rejected, applications moved to a later " +
       "due time as their internship's deadline moved, applicants told, applications left for the next run, " +
       "poster-notice day counters " +
-      "dropped; all 0 while another run holds its lease), `post-deletions` `{job, finished}` (post deletions that " +
+      "dropped; all 0 while another run holds its lease), `organizations-unlink` " +
+      "`{job, organizations, listings, applications}` (verified organizations done, strangers' listings unlinked from " +
+      "them, applications no longer counted toward them), `post-deletions` `{job, finished}` (post deletions that " +
       "had stopped midway, finished), `users-index` `{job, indexed}` (users stored before the admin lists' indexes, " +
       "indexed), `posts-admin-index` `{job, indexed}` (posts stored before the admin list's index, indexed).",
     access: ["admin"],

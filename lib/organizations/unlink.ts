@@ -1,0 +1,164 @@
+/**
+ * The `organizations-unlink` job (docs/decisions.md, Trust, "Who lists under a verified name"): once an organization
+ * is verified (a claim followed, or an admin's edit), the listings linked to it whose owner is neither one of its
+ * managers nor an admin (an ingest key's listings are its admin's) are unlinked, as `organizationsForPoster` would have
+ * posted them, and their applications stop counting toward its track record.
+ *
+ * The write that verifies an organization queues it (`["organizations_unlink", id]`, `store.ts`). Every minute a run
+ * works through the queue: per organization it reads its listings (the read model's postings and the archive's blocks)
+ * and their owners once, and unlinks each stranger's listing in a write of its own, live or archived, with the
+ * organization's listing count and a note that the listing's applications still count
+ * (`["organizations_unlinked", organizationId, internshipId]`); then, per note, it takes those applications off the
+ * track record (`stopCounting`: writes of at most 20, each checked against its records) and drops the note. The
+ * organization leaves the queue once nothing is left, checked against its entry as read (a verification meanwhile keeps
+ * it queued). An organization un-verified before its turn keeps its listings (an unverified one links anyone's), but
+ * the applications of listings already unlinked are still taken off. A run does at most 200 listings and 2,000
+ * applications and gives way to requests between writes; the next run goes on from what is stored. Each write judges
+ * the record as stored and is checked, so two runs at once do some work twice at worst and never count twice.
+ *
+ * Organizations verified before this rule are queued by the first run (`["organizations_unlink_meta"]` says so).
+ *
+ * Keys (owned by this module only):
+ * - `["organizations_unlinked", organizationId, internshipId]` → true: a listing unlinked whose applications may still
+ *   count toward the organization
+ * - `["organizations_unlink_meta"]` → `{at}`: when the organizations verified before the rule were queued
+ */
+import { stopCounting } from "@/lib/applications/applications.ts";
+import { internshipsOfOrganization } from "@/lib/internships/internships.ts";
+import { canModerate } from "@/lib/internships/policy.ts";
+import { unlinkInternship } from "@/lib/internships/writes.ts";
+import type { Job, JobContext } from "@/lib/jobs/job.ts";
+import { getUsers } from "@/lib/users/users.ts";
+import {
+  dropFromUnlinkQueue,
+  getOrganization,
+  managersOf,
+  queueUnlinkOps,
+  unlinkQueue,
+  verifiedOrganizations,
+} from "./store.ts";
+
+/** Most listings one run unlinks (each its own write), and most applications it takes off a track record. */
+const LISTINGS_PER_RUN = 200;
+const APPLICATIONS_PER_RUN = 2_000;
+/** Queued organizations read at once. */
+const QUEUE_PAGE = 20;
+/** Organizations queued per write by the first run. */
+const QUEUE_WRITE = 100;
+
+const noteKey = (organizationId: string, internshipId: string): Deno.KvKey => [
+  "organizations_unlinked",
+  organizationId,
+  internshipId,
+];
+const META: Deno.KvKey = ["organizations_unlink_meta"];
+
+/** What a run did: organizations done (off the queue), listings unlinked, applications no longer counted. */
+export interface UnlinkRun {
+  organizations: number;
+  listings: number;
+  applications: number;
+}
+
+/** What a run may still do. */
+interface Budget {
+  listings: number;
+  applications: number;
+}
+
+/** Queues every organization verified before the rule, once (the first run). */
+async function queueVerifiedBefore(kv: Deno.Kv, now: Date): Promise<void> {
+  const meta = await kv.get(META);
+  if (meta.value) return;
+  const ids = (await verifiedOrganizations(kv)).map((organization) => organization.id);
+  for (let i = 0; i < ids.length; i += QUEUE_WRITE) {
+    const op = kv.atomic();
+    for (const id of ids.slice(i, i + QUEUE_WRITE)) queueUnlinkOps(op, id, now);
+    await op.commit();
+  }
+  await kv.atomic().check(meta).set(META, { at: now.toISOString() }).commit();
+}
+
+/**
+ * Unlinks the listings of organization `organizationId` whose owner is neither one of its managers nor an admin (a
+ * forgotten or unknown owner is neither), each in its own write noting it for `uncountNoted`, within `budget`.
+ * @returns whether every such listing was seen.
+ */
+async function unlinkListings(
+  ctx: Pick<JobContext, "kv" | "requests">,
+  { organizationId, budget, run }: { organizationId: string; budget: Budget; run: UnlinkRun },
+): Promise<boolean> {
+  const { kv } = ctx;
+  const [records, managers] = await Promise.all([
+    internshipsOfOrganization(kv, organizationId),
+    managersOf(kv, organizationId),
+  ]);
+  const managerIds = new Set(managers.map((manager) => manager.userId));
+  const owners = await getUsers(kv, records.flatMap((record) => record.userId ?? []));
+  const strangers = records.filter((record) => {
+    const owner = record.userId === null ? undefined : owners.get(record.userId);
+    return !canModerate(owner) && !(owner && managerIds.has(owner.id));
+  });
+  for (const { id } of strangers) {
+    if (budget.listings === 0) return false;
+    budget.listings--;
+    const also = (op: Deno.AtomicOperation) => op.set(noteKey(organizationId, id), true);
+    if (await unlinkInternship(kv, { id, organizationId, also })) run.listings++;
+    await ctx.requests.giveWay();
+  }
+  return true;
+}
+
+/**
+ * Takes the applications of each listing noted for `organizationId` off its track record (`stopCounting`) and drops
+ * the note, within `budget`. @returns whether no note is left.
+ */
+async function uncountNoted(
+  ctx: Pick<JobContext, "kv" | "requests">,
+  { organizationId, budget, run }: { organizationId: string; budget: Budget; run: UnlinkRun },
+): Promise<boolean> {
+  const { kv } = ctx;
+  const notes = await Array.fromAsync(kv.list({ prefix: ["organizations_unlinked", organizationId] }));
+  for (const note of notes) {
+    if (budget.applications <= 0) return false;
+    const internshipId = note.key[2] as string;
+    const { changed, done } = await stopCounting(kv, { internshipId, organizationId, limit: budget.applications });
+    budget.applications -= changed;
+    run.applications += changed;
+    if (!done) return false;
+    await kv.delete(note.key);
+    await ctx.requests.giveWay();
+  }
+  return true;
+}
+
+/**
+ * One run of the job: the queued organizations in turn, until the queue is empty or the run's budget is spent.
+ * @returns what it did (`UnlinkRun`).
+ * @throws BusyError when a write keeps losing races (what was done stays done; the next run goes on).
+ */
+export async function unlinkStrangers(ctx: Pick<JobContext, "kv" | "requests" | "now">): Promise<UnlinkRun> {
+  const { kv } = ctx;
+  const run: UnlinkRun = { organizations: 0, listings: 0, applications: 0 };
+  await queueVerifiedBefore(kv, ctx.now);
+  const budget: Budget = { listings: LISTINGS_PER_RUN, applications: APPLICATIONS_PER_RUN };
+  for (const entry of await unlinkQueue(kv, QUEUE_PAGE)) {
+    const organizationId = entry.key[1] as string;
+    const organization = (await getOrganization(kv, organizationId)).value;
+    const listed = !organization?.isVerified || await unlinkListings(ctx, { organizationId, budget, run });
+    const uncounted = await uncountNoted(ctx, { organizationId, budget, run });
+    if (listed && uncounted && await dropFromUnlinkQueue(kv, entry)) run.organizations++;
+    if (budget.listings === 0 || budget.applications <= 0) break;
+  }
+  return run;
+}
+
+/**
+ * The `organizations-unlink` job: every minute (two short reads when the queue is empty). A run by hand
+ * (`POST /api/admin/jobs/organizations-unlink/run`, `deno task job organizations-unlink`) does the same.
+ */
+export const organizationsUnlinkJob: Job = {
+  name: "organizations-unlink",
+  schedule: "* * * * *",
+  run: async (ctx) => ({ ...await unlinkStrangers(ctx) }),
+};

@@ -1,0 +1,92 @@
+/**
+ * A stranger's listings under an organization's name once it is verified (docs/decisions.md, Trust, "Who lists under a
+ * verified name"): verified by a claim or by an admin, the `organizations-unlink` job unlinks the listings of owners
+ * who neither manage it nor are admins (live and archived), moves its listing count, and takes their applications off
+ * its track record; an admin's listing stays linked; a later application counts toward nobody; a second run does
+ * nothing; organizations verified before the rule are queued by the first run.
+ */
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { people } from "@/tests/fixtures/people.ts";
+import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { trackRecordOf } from "@/lib/applications/track_record.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
+import { call, confirmClaim } from "./helpers.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+const unlink = (t: TestApp) => runJob(findJob("organizations-unlink")!, t.services);
+
+/** The organization a listing answers now, or null. */
+async function organizationOf(t: TestApp, id: string) {
+  return (await call(t, undefined, "GET", `/api/internships/${id}`)).body.internship.organization;
+}
+
+Deno.test("a claim verifies Infosys: a stranger's listings are unlinked, their applications leave its record", async () => {
+  await using t = await createTestApp();
+  const { admin, member: stranger } = await people(t);
+  const open = await platformInternship(t, stranger, { title: "Dev Intern", hiringOrganization: "Infosys" });
+  const closed = await platformInternship(t, stranger, { title: "QA Intern", hiringOrganization: "Infosys" });
+  const official = await platformInternship(t, admin, { title: "Ops Intern", hiringOrganization: "Infosys" });
+  const organization = open.organization!;
+  assertEquals([closed.organization?.id, official.organization?.id], [organization.id, organization.id]);
+  for (const name of ["A One", "B Two", "C Three", "D Four", "E Five"]) {
+    await applyTo(t, await applicant(t, name), open);
+  }
+  await applyTo(t, await applicant(t, "F Six"), official);
+  // One of the stranger's listings closed (archived), with an application sent before.
+  await applyTo(t, await applicant(t, "G Seven"), closed);
+  assertEquals((await call(t, stranger, "PUT", `/api/internships/${closed.id}`, { closed: true })).status, 200);
+  assertEquals((await internshipStore(t.kv)).model.slotOf(closed.id), undefined, "in the archive");
+  const later = Date.now() + 8 * DAY;
+  assertEquals((await trackRecordOf(t.kv, organization.id, later)).applications, 7);
+  assertEquals(
+    (await call(t, admin, "PATCH", `/api/admin/organizations/${organization.id}`, {
+      website: "https://www.infosys.com",
+    })).status,
+    200,
+  );
+  assertEquals((await unlink(t)).organizations, 0, "nothing is queued before a verification");
+
+  // Someone at Infosys claims its page.
+  const employee = await createTestUser(t, "user", { name: "Ira Infosys" });
+  const claimed = await call(t, employee, "POST", `/api/organizations/${organization.slug}/claim`, {
+    email: "ira@infosys.com",
+  });
+  assertEquals(claimed.status, 202);
+  await t.settled();
+  assertEquals((await confirmClaim(t, employee, new URL(t.mails.at(-1)!.link).pathname)).status, 200);
+
+  const run = await unlink(t);
+  assertEquals([run.organizations, run.listings, run.applications], [1, 2, 6]);
+  assertEquals([await organizationOf(t, open.id), await organizationOf(t, closed.id)], [null, null]);
+  assertEquals(await organizationOf(t, official.id), { ...organization, isVerified: true }, "an admin's stays");
+  const profile = (await call(t, undefined, "GET", `/api/organizations/${organization.slug}`)).body;
+  assertEquals(profile.stats.internships, 1, "the listing count moved with them");
+  assertEquals((await trackRecordOf(t.kv, organization.id, later)).applications, 1, "only the admin's listing's");
+
+  // The stranger's open listing takes applications still, counted toward nobody; the listing stays unlinked.
+  await applyTo(t, await applicant(t, "H Eight"), open);
+  const edited = await call(t, stranger, "PUT", `/api/internships/${open.id}`, { title: "Developer Intern" });
+  assertEquals([edited.status, edited.body.internship?.organization ?? null], [200, null]);
+  assertEquals((await trackRecordOf(t.kv, organization.id, later)).applications, 1);
+  const again = await unlink(t);
+  assertEquals([again.organizations, again.listings, again.applications], [0, 0, 0]);
+});
+
+Deno.test("an admin's verification queues it too; the first run queues organizations verified before the rule", async () => {
+  await using t = await createTestApp();
+  const { admin, member: stranger } = await people(t);
+  const listing = await platformInternship(t, stranger, { hiringOrganization: "Wipro" });
+  const other = await platformInternship(t, stranger, { hiringOrganization: "TCS" });
+  const verify = (id: string) => call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { isVerified: true });
+  assertEquals((await verify(listing.organization!.id)).status, 200);
+  // TCS verified before the rule: as stored then, with no entry in the queue.
+  assertEquals((await verify(other.organization!.id)).status, 200);
+  await t.kv.delete(["organizations_unlink", other.organization!.id]);
+
+  const run = await unlink(t);
+  assertEquals([run.organizations, run.listings], [2, 2]);
+  assertEquals([await organizationOf(t, listing.id), await organizationOf(t, other.id)], [null, null]);
+});
