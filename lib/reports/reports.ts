@@ -2,7 +2,8 @@
  * Reports (docs/api.md, Trust; docs/decisions.md, Trust, "Reports"): a signed-in person with a verified e-mail reports
  * a listing, an organization, a post or a comment; admins see the reports grouped by target, most reported first, and
  * resolve a target's open reports at once (dismiss, hide, delete), which tells each reporter and, for what was hidden
- * or deleted, its owner. Three different people's reports of money or impersonation hold a listing. The routes count
+ * or deleted, its owner. Three different people's reports of money or impersonation hold a listing; once an admin
+ * dismissed someone's reports of a target, their later reports of it are filed but hold nothing. The routes count
  * new reports against the person's daily limit (`RATE_LIMITS.reportsPerPerson`) between `checkReport` and
  * `createReport`.
  *
@@ -22,6 +23,8 @@ import { getUserSummaries, type User } from "@/lib/users/users.ts";
 import {
   type AdminReportQuery,
   type AdminReportView,
+  countsToHold,
+  DISMISSED_REPORTERS_MAX,
   HOLD_REASONS,
   HOLD_REPORTERS,
   type Report,
@@ -50,8 +53,13 @@ interface TargetSummary {
   words?: Target["words"];
   open: number;
   openReasons: Partial<Record<ReportReason, number>>;
-  /** Open reports of `HOLD_REASONS` (one per person, so the people who sent them). */
+  /** Open reports that count toward the hold (`countsToHold`; one per person, so the people who sent them). */
   holdReports: number;
+  /**
+   * The people whose reports of `HOLD_REASONS` an admin dismissed, the latest last, at most `DISMISSED_REPORTERS_MAX`:
+   * their later reports of the target are filed and shown but do not count toward the hold (absent: nobody yet).
+   */
+  dismissedReporters?: string[];
   /**
    * When `holdReports` last reached `HOLD_REPORTERS`; absent below it (and in summaries written before it was kept).
    * While set, every report of the listing holds it again unless an admin decided on it since (a lost hold is redone).
@@ -88,6 +96,11 @@ function counted(counts: Partial<Record<ReportReason, number>>, reason: ReportRe
   const next = { ...counts, [reason]: (counts[reason] ?? 0) + by };
   if (next[reason]! <= 0) delete next[reason];
   return next;
+}
+
+/** `people` with `userId` added last (moved there when it was in), the oldest dropped past `DISMISSED_REPORTERS_MAX`. */
+function remembered(people: string[] | undefined, userId: string): string[] {
+  return [...(people ?? []).filter((id) => id !== userId), userId].slice(-DISMISSED_REPORTERS_MAX);
 }
 
 /** The result of a report: the report, and whether it was made now (false: the person's open one of the target). */
@@ -129,6 +142,7 @@ export async function checkReport(kv: Deno.Kv, user: User, input: ReportCreate):
  * one write (another report of theirs made meanwhile is answered instead); when it makes three different people's
  * open reports of money or impersonation on a listing, the listing is held, and so is it by every later report while
  * they stay three unless an admin decided on it since (so a hold lost to a crash after the report's write is redone).
+ * A report from someone whose reports of the target an admin dismissed before does not count toward the three.
  * @throws BusyError after lost races.
  */
 export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate, target: Target): Promise<Filed> {
@@ -142,6 +156,7 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       if (first) return { report: reportView(first), created: false };
     }
     const now = new Date().toISOString();
+    const dismissedBefore = summaryEntry.value?.dismissedReporters?.includes(user.id) ?? false;
     const report: Report = {
       id: crypto.randomUUID(),
       kind: input.kind,
@@ -153,6 +168,7 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       createdAt: now,
       resolvedAt: null,
       resolution: null,
+      countsToHold: HOLD_REASONS.has(input.reason) && !dismissedBefore,
     };
     const before: TargetSummary = summaryEntry.value ?? {
       kind: input.kind,
@@ -166,7 +182,7 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       resolvedReasons: {},
       lastReportedAt: now,
     };
-    const holds = HOLD_REASONS.has(input.reason);
+    const holds = countsToHold(report);
     const summary: TargetSummary = {
       ...before,
       title: target.title,
@@ -312,7 +328,8 @@ export async function targetReports(
  * then the reports in writes of 50, each write also telling their reporters (`report_resolved`, never naming the
  * others) and updating the target's summary; the owner of what was hidden or deleted is told once
  * (`content_removed`); the first of those writes holds the audit log's entry (`report.resolve`, after the action's own
- * write). Returns how many reports were resolved (0 when none was open), and whether a dismissed listing stays held
+ * write). A dismissal also adds the reporters of its `HOLD_REASONS` reports to the summary's `dismissedReporters`, so
+ * their later reports of the target hold nothing (docs/decisions.md, Trust, "Dismissed reporters"). Returns how many reports were resolved (0 when none was open), and whether a dismissed listing stays held
  * because the never-pay rule holds it too (the admin is told to decide on it in moderation).
  * @throws NotFoundError when nobody reported it; InvalidInputError for an action the kind does not take.
  */
@@ -367,10 +384,13 @@ export async function resolveTarget(
           ...next,
           open: next.open - 1,
           openReasons: counted(next.openReasons, report.reason, -1),
-          holdReports: next.holdReports - (HOLD_REASONS.has(report.reason) ? 1 : 0),
+          holdReports: next.holdReports - (countsToHold(report) ? 1 : 0),
           resolved: next.resolved + 1,
           resolvedReasons: counted(next.resolvedReasons, report.reason, 1),
         };
+        if (body.action === "dismiss" && report.userId && HOLD_REASONS.has(report.reason)) {
+          next.dismissedReporters = remembered(next.dismissedReporters, report.userId);
+        }
       }
       if (next.holdReports < HOLD_REPORTERS) delete next.thresholdAt;
       op.set(summaryKey(kind, targetId), next);
@@ -407,7 +427,8 @@ export async function reportsBy(kv: Deno.Kv, userId: string) {
 
 /**
  * Keeps the reports `userId` sent without them (account deletion): each report's `userId` becomes null and their
- * indexes go; the reports stay for the admins. Idempotent.
+ * indexes go, and the report's target summary forgets them among its `dismissedReporters`; the reports stay for the
+ * admins. Idempotent.
  */
 export async function forgetReporter(kv: Deno.Kv, userId: string): Promise<void> {
   for await (const entry of kv.list({ prefix: ["reports_by_reporter", userId] })) {
@@ -418,6 +439,14 @@ export async function forgetReporter(kv: Deno.Kv, userId: string): Promise<void>
       if (report.value) {
         op.set(report.key, { ...report.value, userId: null });
         op.delete(openKey(userId, report.value.kind, report.value.targetId));
+        const summary = await kv.get<TargetSummary>(summaryKey(report.value.kind, report.value.targetId));
+        const people = summary.value?.dismissedReporters;
+        if (people?.includes(userId)) {
+          op.check(summary).set(summary.key, {
+            ...summary.value,
+            dismissedReporters: people.filter((id) => id !== userId),
+          });
+        }
       }
       if ((await op.commit()).ok) break;
     }

@@ -26,6 +26,8 @@ export type ReportReason = typeof REPORT_REASONS[number];
 export const HOLD_REASONS: ReadonlySet<ReportReason> = new Set(["asks_for_money", "fake_or_impersonation"]);
 /** How many different people's reports of `HOLD_REASONS` hold a listing. */
 export const HOLD_REPORTERS = 3;
+/** How many people whose reports of a target were dismissed its summary remembers (the latest), to leave out of holds. */
+export const DISMISSED_REPORTERS_MAX = 200;
 /** At most this many reports per person a day. */
 export const REPORTS_PER_DAY = 20;
 /** The longest `details`, in characters. */
@@ -55,6 +57,16 @@ export interface Report {
   createdAt: string;
   resolvedAt: string | null;
   resolution: Resolution | null;
+  /**
+   * Whether it counts toward the hold: a reason of `HOLD_REASONS` from someone whose reports of the target were not
+   * dismissed before (absent on reports filed before it was kept: its reason alone decides).
+   */
+  countsToHold?: boolean;
+}
+
+/** Whether `report` counts toward holding its target (`Report.countsToHold`). */
+export function countsToHold(report: Pick<Report, "reason" | "countsToHold">): boolean {
+  return report.countsToHold ?? HOLD_REASONS.has(report.reason);
 }
 
 /** A report as its reporter reads it (`POST /api/reports`). */

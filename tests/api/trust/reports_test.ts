@@ -1,7 +1,8 @@
 /**
  * Reports (docs/api.md, Trust; docs/decisions.md, Trust, "Reports"): the endpoint per role with bad input (an unknown
  * target, a bad reason, `other` without details, details over 1,000 characters, a 21st report in a day), one open
- * report per person and target, the hold after three different people's reports, the admin list grouped by target and
+ * report per person and target, the hold after three different people's reports (not again from people whose reports
+ * of it were dismissed), the admin list grouped by target and
  * the detail, and resolving with each action, with the notifications to reporters and owners.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -328,6 +329,42 @@ Deno.test("dismiss releases a listing the reports held; a listing the never-pay 
   assertEquals(await held(), HELD_TO_PAY);
   assertEquals((await call(t, undefined, "GET", `/api/internships/${again.id}`)).status, 404);
   assertEquals((await call(t, admin, "GET", "/api/admin/moderation")).body.pagination.total, 1);
+});
+
+Deno.test("reporters whose reports were dismissed do not hold the same listing again; new people's reports do", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const first = await Promise.all([1, 2, 3].map(() => createTestUser(t, "user")));
+  const listing = await postInternship(t, member, { title: "Honest Intern" });
+  const path = `/api/internships/${listing.id}`;
+  const reportAll = async (who: TestUser[]) => {
+    for (const one of who) {
+      const sent = await report(t, one, { kind: "internship", id: listing.id, reason: "asks_for_money" });
+      assertEquals(sent.status, 201);
+    }
+  };
+  await reportAll(first);
+  assertEquals((await call(t, undefined, "GET", path)).status, 404, "three people's reports hold it");
+  const dismissed = await call(t, admin, "POST", `/api/admin/reports/internship/${listing.id}/resolve`, {
+    action: "dismiss",
+  });
+  assertEquals(dismissed.body, { resolved: 3 });
+  // The same three report it again at once: their reports are filed and shown, but hold nothing.
+  await reportAll(first);
+  assertEquals((await call(t, undefined, "GET", path)).status, 200, "still listed");
+  assertEquals((await call(t, member, "GET", path)).body.internship.moderation, CLEAR);
+  const detail = await call(t, admin, "GET", `/api/admin/reports/internship/${listing.id}`);
+  assertEquals(detail.body.reports.filter((one: { status: string }) => one.status === "open").length, 3);
+  // Two new people make five open reports, of which two count: still listed; a third new person holds it.
+  const fresh = await Promise.all([1, 2, 3].map(() => createTestUser(t, "user")));
+  await reportAll(fresh.slice(0, 2));
+  assertEquals((await call(t, undefined, "GET", path)).status, 200, "two counted reports do not hold it");
+  await reportAll(fresh.slice(2));
+  assertEquals((await call(t, member, "GET", path)).body.internship.moderation, {
+    status: "held",
+    reasons: ["Reported by students"],
+  });
 });
 
 Deno.test("hide and delete act on each kind; the owner is told why, the reporters what was done", async () => {
