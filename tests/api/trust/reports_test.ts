@@ -2,8 +2,8 @@
  * Reports (docs/api.md, Trust; docs/decisions.md, Trust, "Reports"): the endpoint per role with bad input (an unknown
  * target, a bad reason, `other` without details, details over 1,000 characters, a 21st report in a day), one open
  * report per person and target, the hold after three different people's reports (not again from people whose reports
- * of it were dismissed), the admin list grouped by target and
- * the detail, and resolving with each action, with the notifications to reporters and owners.
+ * of it were dismissed), the admin list grouped by target and the detail, and resolving with each action, with the
+ * notifications to reporters and owners.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
