@@ -5,7 +5,8 @@
  * `PATCH /api/admin/users/{id}`. The admin's own row cannot be changed. A refused role is shown
  * at the row's role control; other refusals in the dialog. Loading and errors are announced; a
  * stale answer never overwrites a newer one. Each row shows a "Suspended" badge with the date and reason, or not,
- * and its plain form (docs/decisions.md, Admin, "Suspension"): "Suspend" with a reason, or "Lift suspension", which
+ * and its plain form (docs/decisions.md, Admin, "Suspension"): "Suspend" with a reason and "Also hide their open
+ * listings" (ticked), or "Lift suspension", which
  * post to the page without JavaScript and call `POST`/`DELETE /api/admin/users/{id}/suspension` with it. The page
  * renders the page its query asks for (`initial`, of `search` and `role`; `suspended`: the suspended accounts only, a
  * link of the page); without JavaScript the search and role filter are a `GET` form to the page and Previous and Next
@@ -103,23 +104,29 @@ function UsersTable({ currentUserId, initial, search, suspended, ...props }: Omi
   const changeSuspension = async (event: Event, user: AdminUserRow) => {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
-    const reason = String(new FormData(form).get("reason") ?? "").trim();
+    const fields = new FormData(form);
+    const reason = String(fields.get("reason") ?? "").trim();
     const lifting = user.suspension !== null;
     if (!lifting && reason === "") {
       setSuspensionError({ userId: user.id, message: t("admin.users.reasonProblem") });
       return;
     }
     setSuspensionError(null);
-    const result = await fetchJson<{ user: SuspensionChanged }>(
+    const result = await fetchJson<{ user: SuspensionChanged; hiddenListings?: number }>(
       `/api/admin/users/${encodeURIComponent(user.id)}/suspension`,
-      lifting ? { method: "DELETE" } : { method: "POST", body: { reason } },
+      lifting ? { method: "DELETE" } : { method: "POST", body: { reason, hideListings: fields.has("hideListings") } },
     );
     if (!result.ok) {
       setSuspensionError({ userId: user.id, message: failureMessage(t, result) });
       return;
     }
     list.replaceRow({ id: user.id, suspension: result.data.user.suspension });
-    list.announce(t(lifting ? "admin.users.liftedDone" : "admin.users.suspendedDone"));
+    const hidden = result.data.hiddenListings;
+    list.announce(
+      lifting
+        ? t("admin.users.liftedDone")
+        : `${t("admin.users.suspendedDone")} ${t("admin.users.listingsHidden", { count: hidden ?? 0 })}`,
+    );
   };
   const [pending, setPending] = useState<{ user: AdminUserRow; role: Role } | null>(null);
   const [saving, setSaving] = useState(false);
@@ -366,6 +373,10 @@ function SuspensionControls({ user, own, suspendedView, error, onSubmit }: Suspe
           aria-describedby={`${reasonId}-hint`}
           class={INPUT}
         />
+        <label class="flex items-start gap-2 text-sm text-slate-800">
+          <input type="checkbox" name="hideListings" value="1" checked class="mt-0.5 h-4 w-4" />
+          {t("admin.users.hideListings")}
+        </label>
         <button
           type="submit"
           class="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800"

@@ -25,6 +25,7 @@ export async function seedSuspension(
     actorId: admin.id,
     targetId: user.id,
     reason: "Posted an internship that asked applicants for a ₹2,000 registration fee",
+    hideListings: false,
     appUrl,
   });
   return [`Suspended account: ${SUSPENDED_EMAIL} (see /admin/users, "Suspended accounts")`];

@@ -15,6 +15,7 @@ import { closeListingsJob } from "./close_listings.ts";
 import { applicationsTimeoutJob } from "@/lib/applications/timeout.ts";
 import { postDeletionsJob, postsAdminIndexJob } from "@/lib/ungatekeep/posts.ts";
 import { usersIndexJob } from "@/lib/users/user_index.ts";
+import { posterHidesJob } from "@/lib/moderation/poster_hides.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job } from "./job.ts";
 
@@ -33,6 +34,7 @@ export const JOBS: readonly Job[] = [
   postDeletionsJob,
   usersIndexJob,
   postsAdminIndexJob,
+  posterHidesJob,
 ];
 
 /** The job named `name`, or undefined. */

@@ -1,6 +1,7 @@
 /**
  * Suspending an account and lifting the suspension (docs/decisions.md, Admin, "Suspension"; docs/api.md, Admin): an
- * admin stops a person from signing in without touching what they wrote.
+ * admin stops a person from signing in and, unless they choose otherwise, hides their open listings
+ * (`lib/moderation/poster_hides.ts`); the rest of what they wrote stays.
  *
  * Keys (owned by this module only):
  * - `["suspended_users", userId]` → the id of the admin who suspended them (null once that admin's account is
@@ -16,13 +17,20 @@ import { suspensionLiftedMail, suspensionMail } from "@/lib/mail/templates.tsx";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { endSessionsPatch, updateUserOps, type User, userKey } from "./users.ts";
 import { isAdmin } from "./roles.ts";
+import { cancelPosterHideOps, posterHideOps } from "@/lib/moderation/poster_hides.ts";
 
 /** The longest reason, in characters. */
 export const SUSPENSION_REASON_MAX = 500;
 
-/** Body of `POST /api/admin/users/{id}/suspension`: why, in words the person reads (1–500 characters). */
+/**
+ * Body of `POST /api/admin/users/{id}/suspension`: why, in words the person reads (1–500 characters), and whether to
+ * hide their open listings too (default true).
+ */
 export const suspensionSchema = z.object({
   reason: TextSchema.trim().min(1).max(SUSPENSION_REASON_MAX).describe("Why; the person reads it in the e-mail"),
+  hideListings: z.boolean().default(true).describe(
+    "Also hide their open internships and opportunities (rejected by moderation; lifting does not list them again)",
+  ),
 });
 
 /** Ids are UUIDs; a longer path segment names no user (and would exceed KV's key size). */
@@ -67,14 +75,16 @@ function changed(user: User): SuspensionChanged {
  * as read (so a target promoted meanwhile is not suspended, and the actor is still an admin): the user's `suspension`
  * (`{at, reason, by}`), their next session epoch (every session ends at once, as "Sign out everywhere else" does;
  * docs/decisions.md, Sessions, "Ending sessions"), the filter's entry, the audit log's `user.suspend` (the reason as
- * its summary) and the e-mail telling the person, in their language, without the admin's name.
+ * its summary) and the e-mail telling the person, in their language, without the admin's name; with `hideListings`,
+ * also the hide of their open listings (`posterHideOps`, noted in their language with the reason), which the caller
+ * runs next (`hidePosterListings`).
  * @throws ForbiddenError "You cannot suspend your own account", or the default 403 when the actor is no longer an
  *   admin; NotFoundError "User not found"; ConflictError (409) "An admin cannot be suspended…" or "This account is
  *   already suspended".
  */
 export async function suspendUser(
   kv: Deno.Kv,
-  { reason, ...parties }: Parties & { reason: string },
+  { reason, hideListings, ...parties }: Parties & { reason: string; hideListings: boolean },
 ): Promise<SuspensionResult> {
   if (parties.actorId === parties.targetId) throw new ForbiddenError(REFUSALS.ownSuspension);
   for (;;) {
@@ -95,12 +105,21 @@ export async function suspendUser(
       targetId: user.id,
       summary: reason,
     });
+    const t = translatorOfPerson(user);
+    if (hideListings) {
+      posterHideOps(op, {
+        userId: user.id,
+        adminId: parties.actorId,
+        note: t("trust.moderation.posterSuspended", { reason }),
+      });
+    }
     const mail = suspensionMail({
       to: user.email,
       name: user.emailVerified ? user.name : null,
       reason,
+      listingsHidden: hideListings,
       contactUrl: `${parties.appUrl}/contact`,
-      t: translatorOfPerson(user),
+      t,
     });
     const mailId = queueMailOps(op, { ...mail, userId: user.id, retryable: true });
     if ((await op.commit()).ok) return { user: changed(user), mailId };
@@ -109,8 +128,8 @@ export async function suspendUser(
 
 /**
  * Lifts the suspension of `targetId` on behalf of admin `actorId`, in one atomic write checked as `suspendUser`'s: the
- * user's `suspension` null, the filter's entry gone, the audit log's `user.unsuspend` and the e-mail telling the
- * person they may sign in again.
+ * user's `suspension` null, the filter's entry gone, a hide of their listings still under way ended (those hidden stay
+ * hidden), the audit log's `user.unsuspend` and the e-mail telling the person they may sign in again.
  * @throws ForbiddenError (default sentence) when the actor is no longer an admin; NotFoundError "User not found";
  *   ConflictError (409) "This account is not suspended".
  */
@@ -121,6 +140,7 @@ export async function liftSuspension(kv: Deno.Kv, parties: Parties): Promise<Sus
     const op = kv.atomic().check(actor);
     const user = updateUserOps(op, target, { suspension: null });
     op.delete(suspendedKey(user.id));
+    cancelPosterHideOps(op, user.id);
     appendAdminLogOps(op, {
       adminId: parties.actorId,
       action: "user.unsuspend",

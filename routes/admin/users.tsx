@@ -2,10 +2,11 @@
  * `/admin/users`: the user table with search, role and suspension filters, pages, role changes and suspensions (admins
  * only, by `_middleware.ts`; docs/decisions.md, Admin, "Suspension"). The server renders the page the query asks for
  * (`search`, `role`, `offset`; `suspended=1`: the suspended accounts; a value the list refuses is dropped), so the search
- * form (a `GET` form), "Previous" and "Next" (links) work without JavaScript, and each row's "Suspend" (with its reason)
- * and "Lift suspension" are plain forms: `POST` (fields `userId`, `action` `suspend` or `lift`, `reason`, `suspended`)
- * answers 303 back with `done`, or renders the first page again with the refusal's sentence (400, 403, 404, 409). The
- * island enhances the rest.
+ * form (a `GET` form), "Previous" and "Next" (links) work without JavaScript, and each row's "Suspend" (with its reason
+ * and "Also hide their open listings") and "Lift suspension" are plain forms: `POST` (fields `userId`, `action`
+ * `suspend` or `lift`, `reason`, `hideListings` `1` when ticked, `suspended`) answers 303 back with `done` (and
+ * `hidden`, how many listings were hidden, when asked), or renders the first page again with the refusal's sentence
+ * (400, 403, 404, 409). The island enhances the rest.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -21,6 +22,7 @@ import {
 } from "@/lib/users/admin.ts";
 import type { Role } from "@/lib/users/roles.ts";
 import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
+import { hidePosterListings } from "@/lib/moderation/poster_hides.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { DomainError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
@@ -37,6 +39,8 @@ interface Data {
   role: Role | "";
   suspended: boolean;
   done: "suspended" | "lifted" | null;
+  /** How many listings the suspension hid (its `hidden` parameter), or null. */
+  hidden: number | null;
   /** A refused form's sentence, in the reader's language. */
   problem: string | null;
 }
@@ -62,12 +66,14 @@ export const handler = define.handlers<Data>({
     const suspended = params.get("suspended") === "1";
     const done = params.get("done");
     const query = pageQuery(params, suspended);
+    const hidden = /^\d{1,6}$/.test(params.get("hidden") ?? "") ? Number(params.get("hidden")) : null;
     return ctx.render({
       page: await listUsersForAdmin(ctx.state.services.kv, query),
       search: query.search ?? "",
       role: query.role ?? "",
       suspended,
       done: done && DONE.has(done) ? done as Data["done"] : null,
+      hidden: done === "suspended" ? hidden : null,
       problem: null,
     });
   },
@@ -75,18 +81,23 @@ export const handler = define.handlers<Data>({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const { services, t } = ctx.state;
-    const form = await readFormFields(req, ["userId", "action", "reason", "suspended"]);
+    const form = await readFormFields(req, ["userId", "action", "reason", "hideListings", "suspended"]);
     const suspended = form.suspended === "1";
     const parties = { actorId: ctx.state.user.id, targetId: form.userId, appUrl: services.config.appUrl };
     const again = async (status: number, problem: string) => {
       const page = await listUsersForAdmin(services.kv, pageQuery(new URLSearchParams(), suspended));
-      return ctx.render({ page, search: "", role: "", suspended, done: null, problem }, { status });
+      return ctx.render({ page, search: "", role: "", suspended, done: null, hidden: null, problem }, { status });
     };
+    let hidden: number | null = null;
     try {
       if (form.action === "suspend") {
-        const body = suspensionSchema.safeParse({ reason: form.reason });
+        const body = suspensionSchema.safeParse({ reason: form.reason, hideListings: form.hideListings === "1" });
         if (!body.success) return await again(400, t("admin.users.reasonProblem"));
-        deliverSoon(services, (await suspendUser(services.kv, { ...parties, reason: body.data.reason })).mailId);
+        const { user, mailId } = await suspendUser(services.kv, { ...parties, ...body.data });
+        deliverSoon(services, mailId);
+        if (body.data.hideListings) {
+          hidden = await hidePosterListings(services.kv, { userId: user.id, now: Date.now() });
+        }
       } else if (form.action === "lift") {
         deliverSoon(services, (await liftSuspension(services.kv, parties)).mailId);
       } else return await again(400, t("admin.users.reasonProblem"));
@@ -94,7 +105,7 @@ export const handler = define.handlers<Data>({
       if (!(error instanceof DomainError)) throw error;
       return await again(errorResponse(error).status, refusalText(t, error));
     }
-    const done = form.action === "suspend" ? "suspended" : "lifted";
+    const done = form.action === "lift" ? "lifted" : `suspended${hidden === null ? "" : `&hidden=${hidden}`}`;
     return seeOther(`/admin/users?done=${done}${suspended ? "&suspended=1" : ""}`);
   },
 });
@@ -114,6 +125,7 @@ export default define.page<Data>(function AdminUsersPage({ data, state }) {
           kind="success"
           title={t(data.done === "suspended" ? "admin.users.suspendedDone" : "admin.users.liftedDone")}
         >
+          {data.hidden !== null && `${t("admin.users.listingsHidden", { count: data.hidden })} `}
           {t("admin.users.toldByMail")}
         </Notice>
       )}

@@ -1,7 +1,7 @@
 /**
  * Suspending an account and lifting it (docs/decisions.md, Admin, "Suspension"): the endpoints and their refusals, the
  * one write (record, sessions, audit log, e-mail), every way in refused while suspended, the admin page's plain forms
- * and filter, and the deletion of the admin who suspended.
+ * and filter, the deletion of the admin who suspended, and the hide of the poster's open listings (and its job).
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -14,6 +14,11 @@ import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { lastMailTo } from "./auth/helpers.ts";
 import { signInSocially, socialSetup } from "./auth/social_helpers.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { notificationsOf } from "@/lib/notifications/notifications.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
 
 const REASON = "Posted a listing that asked for a deposit";
 
@@ -201,4 +206,104 @@ Deno.test("deleting the admin who suspended keeps the suspension without their i
   await deleteAccount(t.services, { user: kept!, session: now }, { confirm: target.user.email });
   await t.settled();
   assertEquals((await t.kv.get(["suspended_users", target.user.id])).versionstamp, null);
+});
+
+Deno.test("a suspension hides the poster's open listings by default, logged; lifting lists none again; without it they stay", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const scammer = await createTestUser(t, "member");
+  const bystander = await createTestUser(t, "member");
+  const scams = [
+    await postInternship(t, scammer, { title: "Scam Intern Zyx" }),
+    await postInternship(t, scammer, { title: "Scam Intern Qwv" }),
+  ];
+  const hack = await submitOpportunity(t, scammer, "Scam Hack Zyx");
+  const approved = await t.json("PATCH", `/api/admin/opportunities/${hack.id}`, {
+    body: { action: "approve" },
+    headers: admin.headers,
+  });
+  assertEquals(approved.status, 200);
+  await approved.body?.cancel();
+  const honest = await postInternship(t, bystander, { title: "Honest Intern" });
+  const status = async (path: string) => {
+    const res = await t.fetch(path);
+    await res.body?.cancel();
+    return res.status;
+  };
+  assertEquals(await status(`/api/opportunities/${hack.id}`), 200);
+
+  const res = await suspend(t, admin, scammer.user.id);
+  const body = await res.json();
+  assertEquals([res.status, body.hiddenListings], [200, 3]);
+  for (const scam of scams) assertEquals(await status(`/api/internships/${scam.id}`), 404);
+  assertEquals(await status(`/api/opportunities/${hack.id}`), 404);
+  assertEquals(await status(`/api/internships/${honest.id}`), 200);
+  const rss = await (await t.fetch("/internships/rss.xml")).text();
+  assert(!rss.includes("Scam Intern") && rss.includes("Honest Intern"), "out of the RSS feed");
+  const list = await (await t.fetch("/api/internships")).json();
+  assertEquals(list.internships.map((one: { id: string }) => one.id), [honest.id]);
+  const read = await t.json("GET", `/api/internships/${scams[0].id}`, { headers: admin.headers });
+  assertEquals((await read.json()).internship.moderation, { status: "rejected", reasons: ["Rejected by an admin"] });
+  const log = await listAdminLog(t.kv, { action: "moderation.decide", limit: 10 });
+  assertEquals(
+    log.entries.map((e) => [e.adminId, e.targetId, e.summary]).sort(),
+    [...scams.map((scam) => scam.id), hack.id].map((id) => [admin.user.id, id, "reject"]).sort(),
+  );
+  const queue = await (await t.json("GET", "/api/admin/moderation?status=rejected", { headers: admin.headers })).json();
+  assertEquals(queue.pagination.total, 3, "in the moderation queue, where an admin approves each");
+  const mail = await lastMailTo(t, scammer.user.email);
+  assert(mail.text.includes(translatorFor("en")("mail.suspended.listingsHidden")), mail.text);
+  const told = (await notificationsOf(t.kv, scammer.user)).filter((n) => n.type === "listing_moderated");
+  assertEquals(told.length, 0, "told once, by the suspension's e-mail");
+  const store = await internshipStore(t.kv);
+  const [stored] = await store.model.recordsOf([store.model.slotOf(scams[0].id)!]);
+  assertEquals(stored.moderation?.note, `Hidden because the poster's account was suspended: ${REASON}`);
+
+  assertEquals((await lift(t, admin, scammer.user.id)).status, 200);
+  for (const scam of scams) assertEquals(await status(`/api/internships/${scam.id}`), 404, "lifting lists none again");
+  assertEquals(await status(`/api/opportunities/${hack.id}`), 404);
+
+  const kept = await createTestUser(t, "member");
+  const keptListing = await postInternship(t, kept, { title: "Kept Intern" });
+  const without = await suspend(t, admin, kept.user.id, { reason: REASON, hideListings: false });
+  assertEquals([without.status, (await without.json()).hiddenListings], [200, 0]);
+  assertEquals(await status(`/api/internships/${keptListing.id}`), 200, "without the hide the listing stays");
+  const wrong = await suspend(t, admin, bystander.user.id, { reason: REASON, hideListings: "yes" });
+  assertEquals(wrong.status, 400);
+  await wrong.body?.cancel();
+});
+
+Deno.test("a hide whose run stopped is finished by the poster-hides job; the page's form hides and says how many", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const scammer = await createTestUser(t, "member");
+  const scam = await postInternship(t, scammer, { title: "Scam Intern Zyx" });
+  // The form, ticked as the page renders it: the redirect carries the count, the page words it.
+  const done = await postForm(t, admin, "/admin/users", {
+    userId: scammer.user.id,
+    action: "suspend",
+    reason: REASON,
+    hideListings: "1",
+  });
+  assertEquals(done.headers.get("location"), "/admin/users?done=suspended&hidden=1");
+  assertEquals((await t.fetch(`/api/internships/${scam.id}`)).status, 404);
+  for (const [lang, words] of [["en", "1 open listing of theirs was hidden."], ["hi", "उनकी 1 खुली लिस्टिंग छिपाई गई।"]]) {
+    const page = await (await t.fetch(`/admin/users?done=suspended&hidden=1&lang=${lang}`, { headers: admin.headers }))
+      .text();
+    assert(page.includes(words), lang);
+  }
+
+  // A run that stopped midway leaves its hide with a lease that runs out; the job finishes it.
+  const other = await createTestUser(t, "member");
+  const listing = await postInternship(t, other, { title: "Other Scam" });
+  const note = "Hidden because the poster's account was suspended: test";
+  await t.kv.set(["poster_hides", other.user.id], {
+    adminId: admin.user.id,
+    note,
+    lease: { holder: "gone", until: 0 },
+  });
+  assertEquals(await runJob(findJob("poster-hides")!, t.services), { job: "poster-hides", hidden: 1 });
+  assertEquals((await t.fetch(`/api/internships/${listing.id}`)).status, 404);
+  assertEquals((await t.kv.get(["poster_hides", other.user.id])).value, null, "done: the hide is gone");
+  assertEquals(await runJob(findJob("poster-hides")!, t.services), { job: "poster-hides", hidden: 0 });
 });

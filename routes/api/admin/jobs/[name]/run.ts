@@ -26,7 +26,8 @@ export const apiDocs = describeRoute({
       "`{job, organizations, listings, applications}` (verified organizations done, strangers' listings unlinked from " +
       "them, applications no longer counted toward them), `post-deletions` `{job, finished}` (post deletions that " +
       "had stopped midway, finished), `users-index` `{job, indexed}` (users stored before the admin lists' indexes, " +
-      "indexed), `posts-admin-index` `{job, indexed}` (posts stored before the admin list's index, indexed).",
+      "indexed), `posts-admin-index` `{job, indexed}` (posts stored before the admin list's index, indexed), " +
+      "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by hides that had stopped midway).",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },

@@ -6,6 +6,7 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readJson, validate } from "@/lib/http/json.ts";
 import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
+import { hidePosterListings } from "@/lib/moderation/poster_hides.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SuspendedUserSchema } from "@/lib/openapi/resources.ts";
@@ -16,19 +17,30 @@ const changed = {
   schema: z.strictObject({ user: SuspendedUserSchema }),
 };
 
+const suspended = {
+  description: "The user with their suspension, and how many open listings of theirs were hidden now",
+  schema: z.strictObject({
+    user: SuspendedUserSchema,
+    hiddenListings: z.number().int().min(0).describe("Internships and opportunities rejected now (0 without the hide)"),
+  }),
+};
+
 export const apiDocs = describeRoute({
   section: "Admin",
   POST: {
     summary: "Suspend an account",
     description: "Ends every session of the person at once; until lifted they cannot sign in (403 " +
-      "`ACCOUNT_SUSPENDED`) and no session or key of theirs works. What they posted stays. Never one's own account " +
+      "`ACCOUNT_SUSPENDED`) and no session or key of theirs works. With `hideListings` (the default) each open " +
+      "internship and opportunity of theirs is rejected by moderation with a note that the poster was suspended " +
+      "(logged as `moderation.decide` each; a job finishes a hide that stopped midway), and lifting the suspension " +
+      "does not list them again; the rest of what they posted stays. Never one's own account " +
       "nor an admin's (change their role first). The person is told by e-mail, with the reason and without the " +
       "admin's name; the audit log records `user.suspend`.",
     access: ["admin"],
     body: suspensionSchema,
     responses: {
-      200: changed,
-      400: "A missing, empty or too long `reason` (with `fields`)",
+      200: suspended,
+      400: "A missing, empty or too long `reason`, or a `hideListings` not a boolean (with `fields`)",
       403: "You cannot suspend your own account (or a write from another origin)",
       404: "User not found",
       409: "An admin cannot be suspended (change their role first), or the account is already suspended",
@@ -36,7 +48,8 @@ export const apiDocs = describeRoute({
   },
   DELETE: {
     summary: "Lift a suspension",
-    description: "The person may sign in again and is told by e-mail; the audit log records `user.unsuspend`.",
+    description: "The person may sign in again and is told by e-mail; the audit log records `user.unsuspend`. " +
+      "Listings hidden with the suspension stay hidden (an admin approves each in moderation).",
     access: ["admin"],
     responses: { 200: changed, 404: "User not found", 409: "This account is not suspended" },
   },
@@ -45,16 +58,18 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
-    const { reason } = validate(suspensionSchema, await readJson(req));
+    const { reason, hideListings } = validate(suspensionSchema, await readJson(req));
     const { services } = ctx.state;
     const { user, mailId } = await suspendUser(services.kv, {
       actorId: ctx.state.user.id,
       targetId: ctx.params.id,
       reason,
+      hideListings,
       appUrl: services.config.appUrl,
     });
     deliverSoon(services, mailId);
-    return Response.json({ user });
+    const hiddenListings = await hidePosterListings(services.kv, { userId: user.id, now: Date.now() });
+    return Response.json({ user, hiddenListings });
   },
   async DELETE(_req, ctx) {
     assertSignedIn(ctx.state);

@@ -1,0 +1,134 @@
+/**
+ * Hiding a suspended poster's open listings (docs/decisions.md, Admin, "Suspension"): when an admin suspends someone
+ * with "Also hide their open listings", the suspension's write records a hide (`posterHideOps`), and
+ * `hidePosterListings` rejects each open internship and opportunity of theirs by moderation, as an admin's `reject`
+ * does (the audit log's `moderation.decide` in each listing's write), with the note the hide carries. The request that
+ * suspends runs it at once; the `poster-hides` job finishes a hide whose run stopped (its lease ran out).
+ *
+ * Keys (owned by this module only):
+ * - `["poster_hides", userId]` → `PosterHide`, from the suspension's write until every open listing is hidden (or the
+ *   suspension is lifted: `cancelPosterHideOps`)
+ */
+import { claim, claimTime, HOLDER, type Lease } from "@/lib/jobs/lease.ts";
+import type { Job } from "@/lib/jobs/job.ts";
+import { moderateInternship } from "@/lib/internships/writes.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
+import { moderateOpportunity } from "@/lib/opportunities/opportunities.ts";
+import { opportunityStore } from "@/lib/opportunities/store.ts";
+import { statusOf } from "@/lib/opportunities/schema.ts";
+import { auditOps } from "@/lib/admin_log/admin_log.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import type { User } from "@/lib/users/users.ts";
+import { moderationOf } from "./moderation.ts";
+
+/** A hide still to do: who asked it (null once their account is gone), the note each listing gets, its lease. */
+export interface PosterHide {
+  adminId: string | null;
+  /** The note to the owner on each hidden listing, in the owner's language (they read it when the suspension ends). */
+  note: string;
+  lease: Lease | null;
+}
+
+/** How long a run holds a hide (ms); renewed after every `BATCH` listings. */
+const LEASE_MS = 2 * 60_000;
+/** Listings hidden between two renewals of the lease (each is one write). */
+const BATCH = 20;
+
+const hideKey = (userId: string): Deno.KvKey => ["poster_hides", userId];
+
+/**
+ * Adds to `op` (the suspension's write) the hide of `userId`'s open listings, leased to this process for the request
+ * that runs it right after the commit (`hidePosterListings`).
+ */
+export function posterHideOps(
+  op: Deno.AtomicOperation,
+  { userId, adminId, note }: { userId: string; adminId: string; note: string },
+): void {
+  const hide: PosterHide = { adminId, note, lease: { holder: HOLDER, until: Date.now() + LEASE_MS } };
+  op.set(hideKey(userId), hide);
+}
+
+/** Adds to `op` (the lifting's write) the end of a hide of `userId`'s listings still under way: the rest stay listed. */
+export function cancelPosterHideOps(op: Deno.AtomicOperation, userId: string): void {
+  op.delete(hideKey(userId));
+}
+
+/** `userId`'s open internships and opportunities not rejected yet, as ids by kind (read from the read models). */
+async function openListingsOf(kv: Deno.Kv, userId: string) {
+  const [internships, opportunities] = await Promise.all([internshipStore(kv), opportunityStore(kv)]);
+  const internshipRecords = await internships.model.recordsOf(internships.model.columns.ownerOrder(userId));
+  const opportunityRecords = await opportunities.model.recordsOf(opportunities.model.columns.ownerOrder(userId));
+  return [
+    ...internshipRecords
+      .filter((record) => !record.deletedAt && moderationOf(record).status !== "rejected")
+      .map((record) => ({ kind: "internship" as const, id: record.id })),
+    ...opportunityRecords
+      .filter((record) => statusOf(record) !== "rejected" && moderationOf(record).status !== "rejected")
+      .map((record) => ({ kind: "opportunity" as const, id: record.id })),
+  ];
+}
+
+/**
+ * Runs the hide of `userId`'s open listings, when one is recorded and this process may hold it (its own lease, or a
+ * lease that ran out at `now`, ms): rejects each open internship and opportunity of theirs by moderation with the
+ * hide's note, one write each with the audit log's `moderation.decide` (`reject`) in the name of the admin who
+ * suspended them, renewing the lease after every 20; then deletes the hide. Stops early, leaving the rest to the
+ * holder, when another process took the hide over or the suspension was lifted meanwhile. A listing gone meanwhile is
+ * skipped. Returns how many listings this run hid.
+ * @throws BusyError after 30 s of races lost on one listing (the hide stays, and the `poster-hides` job goes on later).
+ */
+export async function hidePosterListings(
+  kv: Deno.Kv,
+  { userId, now }: { userId: string; now: number },
+): Promise<number> {
+  const entry = await kv.get<PosterHide>(hideKey(userId));
+  if (!entry.value) return 0;
+  let held: Deno.KvEntry<PosterHide> | null = entry.value.lease?.holder === HOLDER
+    ? entry as Deno.KvEntry<PosterHide>
+    : await claim(kv, entry, { now: claimTime(now), leaseMs: LEASE_MS });
+  if (!held) return 0;
+  const { adminId, note } = held.value;
+  const admin = { id: adminId ?? "", role: "admin", emailVerified: true } as User;
+  let hidden = 0;
+  for (const [i, listing] of (await openListingsOf(kv, userId)).entries()) {
+    if (i > 0 && i % BATCH === 0) {
+      held = await renew(kv, held);
+      if (!held) return hidden;
+    }
+    const audit = auditOps({ adminId, action: "moderation.decide", targetKind: listing.kind, summary: "reject" });
+    try {
+      if (listing.kind === "internship") {
+        await moderateInternship(kv, { id: listing.id, admin, decision: "reject", note, notify: false, audit });
+      } else await moderateOpportunity(kv, { id: listing.id, decision: "reject", note, notify: false, audit });
+      hidden++;
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  await kv.atomic().check(held).delete(held.key).commit();
+  return hidden;
+}
+
+/** `held` with its lease renewed, or null when it changed meanwhile (taken over, or lifted with the suspension). */
+async function renew(kv: Deno.Kv, held: Deno.KvEntry<PosterHide>): Promise<Deno.KvEntry<PosterHide> | null> {
+  const value = { ...held.value, lease: { holder: HOLDER, until: Date.now() + LEASE_MS } };
+  const result = await kv.atomic().check(held).set(held.key, value).commit();
+  return result.ok ? { key: held.key, value, versionstamp: result.versionstamp } : null;
+}
+
+/**
+ * The `poster-hides` job (every 5 minutes): finishes each hide whose run stopped before the end (its lease ran out).
+ * Counts `hidden` listings.
+ */
+export const posterHidesJob: Job = {
+  name: "poster-hides",
+  schedule: "*/5 * * * *",
+  async run({ kv, now }) {
+    let hidden = 0;
+    for await (const { key, value } of kv.list<PosterHide>({ prefix: ["poster_hides"] })) {
+      if (value.lease && value.lease.until > now.getTime()) continue;
+      hidden += await hidePosterListings(kv, { userId: key[1] as string, now: now.getTime() });
+    }
+    return { hidden };
+  },
+};
