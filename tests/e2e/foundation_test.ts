@@ -337,10 +337,11 @@ Deno.test("an admin changes a user's role in the admin table after confirming", 
   const grace = page.getByRole("row", { name: /Grace Hopper/ });
   await grace.getByText("Suspend… Grace Hopper").click();
   await grace.getByLabel("Reason").fill("Asked applicants for a deposit");
+  assert(await grace.getByLabel("Also hide their open listings").isChecked(), "hiding is on by default");
   await assertAccessible(page, "admin users: suspend form");
   await grace.getByRole("button", { name: "Suspend Grace Hopper" }).click();
   await grace.getByText("Asked applicants for a deposit").waitFor();
-  await page.getByText("The account is suspended.").waitFor();
+  await page.getByText("The account is suspended. No open listing of theirs was hidden.").waitFor();
   assertEquals((await getUser(t.kv, student.user.id))!.suspension?.reason, "Asked applicants for a deposit");
   await grace.getByRole("button", { name: "Lift suspension Grace Hopper" }).click();
   await grace.getByText("Suspend… Grace Hopper").waitFor();

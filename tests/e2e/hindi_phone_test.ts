@@ -189,6 +189,12 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
     await fetchesDrawn(page);
     if (await page.locator("html").getAttribute("lang") !== "hi") found.push(`${path}: not in Hindi`);
     if (!await page.getByText("एडमिन मेन्यू").isVisible()) found.push(`${path}: the admin menu is not in Hindi`);
+    if (path === "/admin/users") {
+      // A row's suspend form, open: its reason and the ticked "also hide their open listings" fit the screen too.
+      await page.getByText("सस्पेंड करें…").first().click();
+      const hide = page.getByLabel("उनकी खुली लिस्टिंग भी छिपाएँ").first();
+      if (!await hide.isVisible() || !await hide.isChecked()) found.push(`${path}: no ticked box to hide listings`);
+    }
     if (path === "/admin/purchases" && !await page.getByText(/वापस देना है: दो बार पेमेंट हुआ/).isVisible()) {
       found.push(`${path}: no reason for the payment owed back`);
     }
