@@ -142,7 +142,7 @@ function PurchasesTable({ initialTab, initialPage }: { initialTab: PurchaseTab; 
         ]}
         empty={t(list.query !== "" || tab !== "all" ? "admin.purchases.noMatch" : "admin.purchases.none")}
       >
-        {purchases.map((p) => <PurchaseRow key={p.id} p={p} busy={pending !== null} onRefund={pick} />)}
+        {purchases.map((p) => <PurchaseRow key={p.id} p={p} busy={pending !== null} onRefund={pick} tab={tab} />)}
       </AdminTable>
 
       <ListPages

@@ -32,13 +32,18 @@ const EXTRA_REASON_KEY: Record<ExtraPaymentReason | "unknown", string> = {
   unknown: "admin.purchases.extraReason.unknown",
 };
 
-/** The row of purchase `p`; `onRefund` picks one of its payments to refund, unless `busy`. */
-export function PurchaseRow({ p, busy, onRefund }: {
+/**
+ * The row of purchase `p`; `onRefund` picks one of its payments to refund, unless `busy`; `tab`, the list's tab, is
+ * kept by the confirmation without JavaScript.
+ */
+export function PurchaseRow({ p, busy, onRefund, tab = "all" }: {
   p: AdminPurchaseRow;
   busy: boolean;
   onRefund: (refund: PendingRefund) => void;
+  tab?: string;
 }) {
   const t = useT();
+  const kept: Record<string, string> = tab === "all" ? {} : { tab };
   const who = () => (
     <span class="sr-only">
       {t("admin.purchases.refundWho", { name: p.user?.name ?? t("admin.purchases.deletedUserLower") })}
@@ -104,7 +109,7 @@ export function PurchaseRow({ p, busy, onRefund }: {
         <div class="flex flex-wrap gap-2">
           {p.paymentStatus === "paid" && p.amountPaid > 0 && (
             <PickForm
-              fields={{ refund: p.id }}
+              fields={{ ...kept, refund: p.id }}
               busy={busy}
               onPick={() => onRefund(pendingRefundOf(p)!)}
             >
@@ -113,7 +118,7 @@ export function PurchaseRow({ p, busy, onRefund }: {
           )}
           {p.refundRequest?.status === "open" && (
             <PickForm
-              fields={{ decline: p.id }}
+              fields={{ ...kept, decline: p.id }}
               busy={busy}
               onPick={() => onRefund(pendingRefundOf(p, { decline: true })!)}
             >
@@ -125,7 +130,7 @@ export function PurchaseRow({ p, busy, onRefund }: {
               ? (
                 <PickForm
                   key={extra.paymentId}
-                  fields={{ refund: p.id, payment: extra.paymentId }}
+                  fields={{ ...kept, refund: p.id, payment: extra.paymentId }}
                   busy={busy}
                   onPick={() => onRefund(pendingRefundOf(p, { paymentId: extra.paymentId })!)}
                 >
@@ -149,8 +154,8 @@ export function PurchaseRow({ p, busy, onRefund }: {
 
 /**
  * A row action that works without JavaScript: a GET form opening the page again with its confirmation (`fields`:
- * `refund` or `decline` with the purchase id, `payment` for an extra payment); hydrated, `onPick` opens the island's
- * dialog instead.
+ * `refund` or `decline` with the purchase id, `payment` for an extra payment, and the list's `tab`); hydrated, `onPick`
+ * opens the island's dialog instead.
  */
 function PickForm({ fields, busy, onPick, children }: {
   fields: Record<string, string>;

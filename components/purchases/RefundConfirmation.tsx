@@ -2,7 +2,7 @@
  * The confirmation of a refund or of declining a refund request without JavaScript (docs/decisions.md, Islands, "Forms
  * work without JavaScript"): a row's "Refund" or "Decline request" opens `/admin/purchases` again with this box, which
  * says what the refund does (`RefundSummary`) and holds a plain form posting to the page (`intent`, the purchase and
- * payment ids, the optional reason or the required note), with what went wrong when a post was refused, and a
+ * payment ids, the optional reason or the required note, the list's tab), with what went wrong when a post was refused, and a
  * "Cancel" link back. Hydrated, the row opens the island's dialog instead.
  */
 import { Notice } from "@/components/forms.tsx";
@@ -12,12 +12,15 @@ import { useT } from "@/lib/i18n/context.ts";
 import { REFUND_TEXT_MAX } from "@/lib/purchases/refund_policy.ts";
 import { RefundSummary } from "./RefundSummary.tsx";
 
-/** Props: what to confirm, the text typed before a refused post and why it was refused, and where Cancel goes. */
-export function RefundConfirmation({ pending, text = "", error, cancelHref }: {
+/**
+ * Props: what to confirm, the text typed before a refused post and why it was refused, and the list's tab (kept by the
+ * post's answer and by Cancel).
+ */
+export function RefundConfirmation({ pending, text = "", error, tab }: {
   pending: PendingRefund;
   text?: string;
   error?: string;
-  cancelHref: string;
+  tab: string;
 }) {
   const t = useT();
   const id = REFUND_CONFIRMATION_ID;
@@ -37,6 +40,7 @@ export function RefundConfirmation({ pending, text = "", error, cancelHref }: {
       </p>
       <form method="post" action="/admin/purchases" class="mt-3 space-y-2">
         <input type="hidden" name="intent" value={decline ? "decline" : "refund"} />
+        {tab !== "all" && <input type="hidden" name="tab" value={tab} />}
         <input type="hidden" name="purchaseId" value={pending.row.id} />
         {pending.extraPaymentId && <input type="hidden" name="paymentId" value={pending.extraPaymentId} />}
         <label for={field} class="block text-sm font-medium text-slate-800">
@@ -70,7 +74,9 @@ export function RefundConfirmation({ pending, text = "", error, cancelHref }: {
               ? t("admin.refund.declineConfirm")
               : t("admin.refund.confirm", { amount: t.minorUnits(pending.amount, pending.currency) })}
           </button>
-          <a href={cancelHref} class={SECONDARY_BUTTON}>{t("common.cancel")}</a>
+          <a href={tab === "all" ? "/admin/purchases" : `/admin/purchases?tab=${tab}`} class={SECONDARY_BUTTON}>
+            {t("common.cancel")}
+          </a>
         </div>
       </form>
     </section>

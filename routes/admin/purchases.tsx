@@ -3,9 +3,10 @@
  * opens a tab, e.g. `asked` (the purchases whose refund request waits, the dashboard's "Refunds asked"). The tab's
  * first page is read here, so its rows are in the HTML. Without JavaScript (docs/decisions.md, Islands, "Forms work
  * without JavaScript") a row's "Refund" opens this page with `?refund={id}` (and `&payment={paymentId}` for an extra
- * payment), "Decline request" with `?decline={id}`: a confirmation whose plain form posts here (`intent` `refund` or
- * `decline`); `POST` refunds or declines as the JSON API does and answers 303 back with `?refunded=` or `?declined=`,
- * or the page again with the confirmation and the refusal in the page's language.
+ * payment), "Decline request" with `?decline={id}` (each with the list's `tab`): a confirmation whose plain form posts
+ * here (`intent` `refund` or `decline`); `POST` refunds or declines as the JSON API does and answers 303 back to the
+ * tab with `?refunded=` or `?declined=`, or the page again with the confirmation and the refusal in the page's
+ * language.
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -50,17 +51,25 @@ interface Data {
 }
 
 const id = z.string().min(1).max(100);
+/** The list's tab the form came from ("": all). */
+const tab = z.enum(PURCHASE_TABS).or(z.literal("").transform(() => "all" as const));
 
 /** The fields of the page's plain form: a refund (with an optional reason) or a decline (with its note). */
 const PurchaseFormSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("refund"),
+    tab,
     purchaseId: id,
     paymentId: id.optional().or(z.literal("").transform(() => undefined)),
     reason: RefundBodySchema.shape.reason,
   }),
-  z.object({ intent: z.literal("decline"), purchaseId: id, note: RefundDeclineBodySchema.shape.note }),
+  z.object({ intent: z.literal("decline"), tab, purchaseId: id, note: RefundDeclineBodySchema.shape.note }),
 ]);
+
+/** The query of the page on `tab` with `params` (what was done). */
+function back(tab: PurchaseTab, params: Record<string, string>): URLSearchParams {
+  return new URLSearchParams({ ...tab === "all" ? {} : { tab }, ...params });
+}
 
 /** The tab `url` names (`?tab=`), else all. */
 function tabOf(url: URL): PurchaseTab {
@@ -121,7 +130,7 @@ export const handler = define.handlers<Data>({
     const { services } = ctx.state;
     const form = validate(
       PurchaseFormSchema,
-      formFields(await readForm(req), ["intent", "purchaseId", "paymentId", "reason", "note"]),
+      formFields(await readForm(req), ["intent", "tab", "purchaseId", "paymentId", "reason", "note"]),
     );
     try {
       if (form.intent === "decline") {
@@ -131,15 +140,12 @@ export const handler = define.handlers<Data>({
           summary: form.note,
         });
         await declineRefundRequest(paymentContext(services), { purchaseId: form.purchaseId, note: form.note, audit });
-        return seeOther(`/admin/purchases?declined=${encodeURIComponent(form.purchaseId)}`);
+        return seeOther(`/admin/purchases?${back(form.tab, { declined: form.purchaseId })}`);
       }
       const target = { purchaseId: form.purchaseId, ...form.paymentId ? { paymentId: form.paymentId } : {} };
       await refundAsAdmin(ctx.state, target, form.reason ?? null);
-      const done = new URLSearchParams({
-        refunded: form.purchaseId,
-        ...form.paymentId ? { payment: form.paymentId } : {},
-      });
-      return seeOther(`/admin/purchases?${done}`);
+      const done = { refunded: form.purchaseId, ...form.paymentId ? { payment: form.paymentId } : {} };
+      return seeOther(`/admin/purchases?${back(form.tab, done)}`);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const confirming = await confirmingOf(services.kv, {
@@ -149,8 +155,8 @@ export const handler = define.handlers<Data>({
       });
       const text = form.intent === "decline" ? form.note : form.reason ?? "";
       const refused = { text, error: refusalText(ctx.state.t, error) };
-      const page = await firstPage(services.kv, "all");
-      return ctx.render({ tab: "all", page, confirming, refused, done: null }, {
+      const page = await firstPage(services.kv, form.tab);
+      return ctx.render({ tab: form.tab, page, confirming, refused, done: null }, {
         status: errorResponse(error).status,
       });
     }
@@ -173,7 +179,7 @@ export default define.page<Data>(function AdminPurchasesPage({ data }) {
           pending={confirming}
           text={refused?.text}
           error={refused?.error}
-          cancelHref={tab === "all" ? "/admin/purchases" : `/admin/purchases?tab=${tab}`}
+          tab={tab}
         />
       )}
       <AdminPurchasesTable text={t.island(ADMIN_PURCHASES_TEXT)} tab={tab} page={page} />

@@ -191,6 +191,8 @@ Deno.test("without JavaScript, on a 360 px phone, the admin declines one refund 
   await assertAccessibleWithoutScript(page, "decline confirmation without JavaScript");
   await declining.getByRole("button", { name: "Decline the request" }).click();
   await page.getByText("Declined Rohan Mehta's refund request.").waitFor();
+  assertEquals(new URL(page.url()).searchParams.get("tab"), "asked", "back on the tab it was declined from");
+  assertEquals(await page.getByRole("row", { name: /Rohan Mehta/ }).count(), 0, "no longer asked");
 
   await page.getByRole("row", { name: /Sara Khan/ }).getByRole("button", { name: /^Refund/ }).click();
   const refunding = page.getByRole("region", { name: "Refund this payment?" });
