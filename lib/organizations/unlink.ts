@@ -8,10 +8,10 @@
  * works through the queue: per organization it reads its listings (the read model's postings and the archive's blocks)
  * and their owners once, and unlinks each stranger's listing in a write of its own, live or archived, with the
  * organization's listing count and a note that the listing's applications still count
- * (`["organizations_unlinked", organizationId, internshipId]`); then, per note, it takes those applications off the
- * track record (`stopCounting`: writes of at most 20, each checked against its records) and drops the note. The
- * organization leaves the queue once nothing is left, checked against its entry as read (a verification meanwhile keeps
- * it queued). An organization un-verified before its turn keeps its listings (an unverified one links anyone's), but
+ * (`["organizations_unlinked", organizationId, internshipId]`); then, per note at least a minute old (an application
+ * that read the listing still linked has committed by then), it takes those applications off the track record
+ * (`stopCounting`: writes of at most 20, each checked against its records) and drops the note. The organization leaves
+ * the queue once nothing is left, checked against its entry as read (a verification meanwhile keeps it queued). An organization un-verified before its turn keeps its listings (an unverified one links anyone's), but
  * the applications of listings already unlinked are still taken off. A run does at most 200 listings and 2,000
  * applications and gives way to requests between writes; the next run goes on from what is stored. Each write judges
  * the record as stored and is checked, so two runs at once do some work twice at worst and never count twice.
@@ -19,8 +19,8 @@
  * Organizations verified before this rule are queued by the first run (`["organizations_unlink_meta"]` says so).
  *
  * Keys (owned by this module only):
- * - `["organizations_unlinked", organizationId, internshipId]` → true: a listing unlinked whose applications may still
- *   count toward the organization
+ * - `["organizations_unlinked", organizationId, internshipId]` → `{at}`: a listing unlinked (when) whose applications
+ *   may still count toward the organization
  * - `["organizations_unlink_meta"]` → `{at}`: when the organizations verified before the rule were queued
  */
 import { stopCounting } from "@/lib/applications/applications.ts";
@@ -52,6 +52,11 @@ const noteKey = (organizationId: string, internshipId: string): Deno.KvKey => [
   internshipId,
 ];
 const META: Deno.KvKey = ["organizations_unlink_meta"];
+/**
+ * How long (ms) after a listing was unlinked its applications are taken off: an application sent meanwhile read the
+ * listing while it was still linked and may commit just after, so they are walked by a run at least a minute later.
+ */
+const SETTLE_MS = 60_000;
 
 /** What a run did: organizations done (off the queue), listings unlinked, applications no longer counted. */
 export interface UnlinkRun {
@@ -85,7 +90,7 @@ async function queueVerifiedBefore(kv: Deno.Kv, now: Date): Promise<void> {
  * @returns whether every such listing was seen.
  */
 async function unlinkListings(
-  ctx: Pick<JobContext, "kv" | "requests">,
+  ctx: Pick<JobContext, "kv" | "requests" | "now">,
   { organizationId, budget, run }: { organizationId: string; budget: Budget; run: UnlinkRun },
 ): Promise<boolean> {
   const { kv } = ctx;
@@ -102,7 +107,7 @@ async function unlinkListings(
   for (const { id } of strangers) {
     if (budget.listings === 0) return false;
     budget.listings--;
-    const also = (op: Deno.AtomicOperation) => op.set(noteKey(organizationId, id), true);
+    const also = (op: Deno.AtomicOperation) => op.set(noteKey(organizationId, id), { at: new Date().toISOString() });
     if (await unlinkInternship(kv, { id, organizationId, also })) run.listings++;
     await ctx.requests.giveWay();
   }
@@ -110,16 +115,21 @@ async function unlinkListings(
 }
 
 /**
- * Takes the applications of each listing noted for `organizationId` off its track record (`stopCounting`) and drops
- * the note, within `budget`. @returns whether no note is left.
+ * Takes the applications of each listing noted for `organizationId` at least a minute before the run (`SETTLE_MS`)
+ * off its track record (`stopCounting`) and drops the note, within `budget`. @returns whether no note is left.
  */
 async function uncountNoted(
-  ctx: Pick<JobContext, "kv" | "requests">,
+  ctx: Pick<JobContext, "kv" | "requests" | "now">,
   { organizationId, budget, run }: { organizationId: string; budget: Budget; run: UnlinkRun },
 ): Promise<boolean> {
   const { kv } = ctx;
-  const notes = await Array.fromAsync(kv.list({ prefix: ["organizations_unlinked", organizationId] }));
+  const notes = await Array.fromAsync(kv.list<{ at: string }>({ prefix: ["organizations_unlinked", organizationId] }));
+  let left = false;
   for (const note of notes) {
+    if (Date.parse(note.value.at) > ctx.now.getTime() - SETTLE_MS) {
+      left = true;
+      continue;
+    }
     if (budget.applications <= 0) return false;
     const internshipId = note.key[2] as string;
     const { changed, done } = await stopCounting(kv, { internshipId, organizationId, limit: budget.applications });
@@ -129,7 +139,7 @@ async function uncountNoted(
     await kv.delete(note.key);
     await ctx.requests.giveWay();
   }
-  return true;
+  return !left;
 }
 
 /**

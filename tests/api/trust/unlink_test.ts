@@ -16,7 +16,9 @@ import { call, confirmClaim } from "./helpers.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
-const unlink = (t: TestApp) => runJob(findJob("organizations-unlink")!, t.services);
+/** Runs the unlink job `minutes` from now. */
+const unlink = (t: TestApp, minutes = 0) =>
+  runJob(findJob("organizations-unlink")!, t.services, new Date(Date.now() + minutes * 60_000));
 
 /** The organization a listing answers now, or null. */
 async function organizationOf(t: TestApp, id: string) {
@@ -59,11 +61,15 @@ Deno.test("a claim verifies Infosys: a stranger's listings are unlinked, their a
   assertEquals((await confirmClaim(t, employee, new URL(t.mails.at(-1)!.link).pathname)).status, 200);
 
   const run = await unlink(t);
-  assertEquals([run.organizations, run.listings, run.applications], [1, 2, 6]);
+  assertEquals([run.organizations, run.listings, run.applications], [0, 2, 0]);
   assertEquals([await organizationOf(t, open.id), await organizationOf(t, closed.id)], [null, null]);
   assertEquals(await organizationOf(t, official.id), { ...organization, isVerified: true }, "an admin's stays");
   const profile = (await call(t, undefined, "GET", `/api/organizations/${organization.slug}`)).body;
   assertEquals(profile.stats.internships, 1, "the listing count moved with them");
+  // Their applications are taken off a minute later (an application that read the listing linked has landed by then).
+  assertEquals((await trackRecordOf(t.kv, organization.id, later)).applications, 7);
+  const settled = await unlink(t, 2);
+  assertEquals([settled.organizations, settled.listings, settled.applications], [1, 0, 6]);
   assertEquals((await trackRecordOf(t.kv, organization.id, later)).applications, 1, "only the admin's listing's");
 
   // The stranger's open listing takes applications still, counted toward nobody; the listing stays unlinked.
@@ -71,7 +77,7 @@ Deno.test("a claim verifies Infosys: a stranger's listings are unlinked, their a
   const edited = await call(t, stranger, "PUT", `/api/internships/${open.id}`, { title: "Developer Intern" });
   assertEquals([edited.status, edited.body.internship?.organization ?? null], [200, null]);
   assertEquals((await trackRecordOf(t.kv, organization.id, later)).applications, 1);
-  const again = await unlink(t);
+  const again = await unlink(t, 4);
   assertEquals([again.organizations, again.listings, again.applications], [0, 0, 0]);
 });
 
@@ -87,6 +93,9 @@ Deno.test("an admin's verification queues it too; the first run queues organizat
   await t.kv.delete(["organizations_unlink", other.organization!.id]);
 
   const run = await unlink(t);
-  assertEquals([run.organizations, run.listings], [2, 2]);
+  assertEquals([run.organizations, run.listings], [0, 2]);
   assertEquals([await organizationOf(t, listing.id), await organizationOf(t, other.id)], [null, null]);
+  const settled = await unlink(t, 2);
+  assertEquals([settled.organizations, settled.listings], [2, 0], "done once their applications were looked at");
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["organizations_unlink"] })), [], "the queue is empty");
 });
