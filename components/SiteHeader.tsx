@@ -113,9 +113,12 @@ function AccountMenu({ user, path }: { user: User; path: string }) {
 
 /**
  * The header of every page: `path` is the page's path (the current link is marked), `pageUrl` its path and query as `selfLink` hands it on
- * (where the language switch comes back to).
+ * (where the language switch comes back to); `unreadCount` the person's unread count when the page read it (the bell
+ * shows it before it hydrates).
  */
-export function SiteHeader({ user, path, pageUrl }: { user?: User; path: string; pageUrl: string }) {
+export function SiteHeader(
+  { user, unreadCount, path, pageUrl }: { user?: User; unreadCount?: number; path: string; pageUrl: string },
+) {
   const t = useT();
   const links: typeof NAV = isAdmin(user) ? [...NAV, { href: "/admin", label: "layout.nav.admin" }] : NAV;
   return (
@@ -129,7 +132,7 @@ export function SiteHeader({ user, path, pageUrl }: { user?: User; path: string;
         </a>
         {user && (
           <div class="ml-auto shrink-0 lg:order-2 lg:ml-0">
-            <NotificationBell text={t.island(BELL_TEXT)} />
+            <NotificationBell unreadCount={unreadCount} text={t.island(BELL_TEXT)} />
           </div>
         )}
         <details

@@ -4,7 +4,8 @@
  * `GET /api/me/notifications` when the page loads and each time the panel opens; when the tab comes back into view it
  * reads again only if the last read is at least a minute old (no polling loop). Escape or a click outside closes it.
  * Until it hydrates (and without JavaScript) the bell is a plain link to `/me/notifications` (docs/decisions.md,
- * Islands, "Forms work without JavaScript"); once it knows the unread count, the count is in its accessible name.
+ * Islands, "Forms work without JavaScript"); once it knows the unread count, the count is in its accessible name. A page
+ * that read the count anyway passes it (`unreadCount`), and the bell shows it from the start, without JavaScript too.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
@@ -25,7 +26,8 @@ const SHOWN_MAX = 99;
 /** The least time between two reads that are not asked for by opening the panel, in ms. */
 const REFRESH_MS = 60_000;
 
-export default function NotificationBell({ text }: { text: IslandText }) {
+/** Props: the unread count when the page read it (absent: unknown until the bell reads it), and the messages. */
+export default function NotificationBell({ unreadCount, text }: { unreadCount?: number; text: IslandText }) {
   const t = translatorOf(text);
   const hydrated = useHydrated();
   const [answer, setAnswer] = useState<NotificationPage | null>(null);
@@ -77,7 +79,7 @@ export default function NotificationBell({ text }: { text: IslandText }) {
     if (res.ok) load();
   };
 
-  const count = answer?.unreadCount ?? 0;
+  const count = answer?.unreadCount ?? unreadCount ?? 0;
   const face = (
     <>
       <svg aria-hidden="true" viewBox="0 0 20 20" class="h-5 w-5 fill-none stroke-current" stroke-width="1.6">

@@ -34,7 +34,12 @@ export default define.layout(function App({ Component, state, url }) {
             {t("layout.skipToContent")}
           </a>
           <SiteContext.Provider value={{ origin: config.appUrl, path: url.pathname, lang }}>
-            <SiteHeader user={state.user} path={url.pathname} pageUrl={selfLink(url, config.appUrl)} />
+            <SiteHeader
+              user={state.user}
+              unreadCount={state.unreadCount}
+              path={url.pathname}
+              pageUrl={selfLink(url, config.appUrl)}
+            />
             <main id="main" class="flex-1 w-full max-w-6xl mx-auto px-4 py-8">
               <OfflineNotice />
               <Component />

@@ -57,6 +57,11 @@ export interface AppState {
   t: Translate;
   user?: User;
   session?: Session;
+  /**
+   * The signed-in person's unread count (up to `UNREAD_COUNT_MAX`) when the page read it anyway, for the header's bell
+   * to show without JavaScript (docs/decisions.md, Notifications, "The bell"); absent on other pages.
+   */
+  unreadCount?: number;
 }
 
 /** `ctx.state` after `assertSignedIn`. */

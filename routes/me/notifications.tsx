@@ -42,6 +42,7 @@ export const handler = define.handlers<Data>({
         offset,
       },
     });
+    ctx.state.unreadCount = page.unreadCount;
     return ctx.render({
       notifications: page.notifications.slice(0, PAGE_SIZE),
       unreadCount: page.unreadCount,

@@ -3,7 +3,8 @@
  * the `opportunity_reviewed` notification raised by approve and reject in the review's own write, listing, unread
  * count, marking read, the 90-day limit, isolation between people, and `GET`/`PATCH /api/me/settings`.
  */
-import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import {
   addNotification,
@@ -55,6 +56,32 @@ Deno.test("the header's bell is a link to the notifications page until it hydrat
   const bell = html.match(/<a href="\/me\/notifications"[^>]*><svg aria-hidden="true"[\s\S]*?<\/a>/);
   assert(bell && bell[0].includes('<span class="sr-only">Notifications</span>'), "the bell is a named link");
   assert(!html.includes('aria-controls="notification-panel"'), "no toggle that does nothing without JavaScript");
+});
+
+Deno.test("the bell shows the unread count in the page's HTML where the page reads it anyway; no page reads it for the bell", async () => {
+  const reads = kvReads();
+  await using t = await createTestApp({ kvReads: reads });
+  const student = await createTestUser(t, "user");
+  for (const title of ["T1", "T2", "T3"]) {
+    await notify(t, { userId: student.user.id, type: "comment_reply", title, body: "b", url: "/" });
+  }
+  const unreadLists = async (path: string) => {
+    reads.lists.length = 0;
+    const html = (await page(t, path, student)).html;
+    const lists = reads.lists.filter(({ selector }) =>
+      "start" in selector && selector.start[0] === "notifications_unread"
+    );
+    return { html, lists: lists.length };
+  };
+  const notifications = await unreadLists("/me/notifications");
+  assertEquals(notifications.lists, 1, "the page's own count, no second read");
+  assertMatch(notifications.html, /<span class="sr-only">Notifications, 3 unread<\/span>/);
+  assertMatch(notifications.html, /data-testid="unread-count"[^>]*>3<\/span>/);
+  for (const path of ["/me/tracker", "/"]) {
+    const other = await unreadLists(path);
+    assertEquals(other.lists, 0, path);
+    assert(!other.html.includes('data-testid="unread-count"'), path);
+  }
 });
 
 Deno.test("an admin's review of a submission and moderation of a listing are e-mailed by default; turned off, only the bell", async () => {
@@ -212,7 +239,9 @@ Deno.test("the unread count is exact up to 99 and stops at 100, which the list s
   const answer = (await get(t, student, "/api/me/notifications?limit=5")).body;
   assertEquals(answer.unreadCount, 100, "102 unread count as 100, that many or more");
   assertEquals(answer.notifications.map((n: { title: string }) => n.title), ["T101", "T100", "T99", "T98", "T97"]);
-  assert(paragraphs(await page(t, "/me/notifications", student)).includes("More than 99 unread"), "the list says so");
+  const over = await page(t, "/me/notifications", student);
+  assert(paragraphs(over).includes("More than 99 unread"), "the list says so");
+  assertMatch(over.html, /data-testid="unread-count"[^>]*>99\+<\/span>/);
   assert(paragraphs(await page(t, "/me/notifications?lang=hi", student)).includes("99 से ज़्यादा बिना पढ़ी"), "in Hindi");
 
   const read = await t.json("POST", "/api/me/notifications/read", {
