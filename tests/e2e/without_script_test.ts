@@ -277,7 +277,7 @@ Deno.test("without JavaScript Mark all read marks every notification read; the b
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   await page.goto(`${t.origin}/me/notifications`);
-  await page.getByText("2 unread").waitFor();
+  await page.getByText("2 unread", { exact: true }).waitFor();
   // The page read the count anyway: the header's bell shows it too.
   const header = page.getByRole("banner");
   await header.getByRole("link", { name: "Notifications, 2 unread" }).waitFor();
