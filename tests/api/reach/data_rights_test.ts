@@ -394,8 +394,16 @@ Deno.test("the last admin cannot delete their account; with another admin they c
 
 Deno.test("deletion removes every trace of the person and keeps exactly what the law and accounting need", async () => {
   await using t = await createTestApp();
-  await createTestUser(t, "admin");
+  const other = await createTestUser(t, "admin");
   const me = await buildPerson(t);
+  // A report of money an admin dismissed: the target's summary remembers the reporter (until the deletion).
+  const money = { kind: "internship", id: me.ids.platform, reason: "asks_for_money" };
+  const reported = await t.json("POST", "/api/reports", { body: money, headers: me.headers });
+  assertEquals(reported.status, 201);
+  await reported.body?.cancel();
+  const dismissal = { body: { action: "dismiss" }, headers: other.headers };
+  const dismissed = await t.json("POST", `/api/admin/reports/internship/${me.ids.platform}/resolve`, dismissal);
+  assertEquals([dismissed.status, await dismissed.json()], [200, { resolved: 1 }]);
   // A saved internship closing tomorrow: the reminders job marks it reminded and mails an unsubscribe link.
   const tomorrow = istToday(new Date(Date.now() + 24 * 60 * 60 * 1000));
   const closingId = (await postInternship(t, me, { deadline: tomorrow })).id;
