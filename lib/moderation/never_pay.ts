@@ -34,18 +34,34 @@ export interface NeverPayPhrase {
 
 /** A fee word in English: "fee" or "fees", "charge" or "charges". */
 const FEE = "(?:fees?|charges?)";
+/** A fee word in Hindi: "शुल्क", "फीस" ("फ़ीस" once the nukta is folded away), "चार्ज". */
+const HINDI_FEE = "(?:शुल्क|फीस|चार्ज)";
+/** A currency before an amount: the rupee sign, "Rs", "INR" or "rupees". */
+const CURRENCY = "(?:₹|rs|inr|rupees)";
 /**
  * How a label ends whose phrase holds an amount ("pay ₹ (an amount)"); a page writes it in its reader's language
  * (`lib/browser/moderation_format.ts`).
  */
 export const AMOUNT_SUFFIX = " (an amount)";
-/** An amount after a currency: digits, possibly grouped ("1 500" once the comma is folded to a space). */
-const AMOUNT = "\\d[\\d ]*";
+/**
+ * An amount: digits of any script ("500", "५००"), possibly grouped ("1 500" once the comma is folded to a space).
+ */
+const AMOUNT = "\\p{Nd}[\\p{Nd} ]*";
 /**
  * "pay" as the applicant's payment: not after words that make it the employer's ("we pay ₹10,000 a month", "our pay:
  * Rs 8,000") or a noun ("your pay", "the monthly pay").
  */
 const APPLICANT_PAYS = "(?<! (?:we|we will|we ll|we shall|our|your|the|monthly|stipend|salary) )pay(?: only| just)?";
+/**
+ * Not the employer's money: "we deposit ₹8,000 every month", "stipend payment of ₹5,000", "monthly payment of ₹8,000"
+ * are what the intern is paid.
+ */
+const NOT_EMPLOYERS = "(?<! (?:we|will|ll|shall|our|your|monthly|stipend|salary) )";
+/**
+ * Not after a word that makes a phrase of its own ("registration fee ₹500" is named "registration fee", not twice).
+ */
+const NOT_NAMED = "(?<! (?:registration|training|processing|joining|kit|enrol?ment|enrollment|onboarding|" +
+  "certificat(?:e|ion)|entry|security|refundable|laptop|caution|पंजीकरण|प्रशिक्षण|रजिस्ट्रेशन|ट्रेनिंग) )";
 
 /**
  * The phrases: the forms fake internships use to ask for money, in English and Hindi (Devanagari). Each is documented
@@ -54,8 +70,9 @@ const APPLICANT_PAYS = "(?<! (?:we|we will|we ll|we shall|our|your|the|monthly|s
 export const NEVER_PAY_PHRASES: readonly NeverPayPhrase[] = [
   { label: "registration fee", pattern: "registration fees?" },
   { label: "registration charges", pattern: "registration (?:charges?|amount)" },
-  { label: "security deposit", pattern: "security deposits?" },
+  { label: "security deposit", pattern: "security (?:deposits?|amount|money)" },
   { label: "refundable deposit", pattern: "refundable (?:security )?deposits?" },
+  { label: "caution money", pattern: "caution (?:money|deposits?|amount)" },
   { label: "training fee", pattern: `training ${FEE}` },
   { label: "processing fee", pattern: `processing ${FEE}` },
   { label: "joining fee", pattern: `joining ${FEE}` },
@@ -66,13 +83,29 @@ export const NEVER_PAY_PHRASES: readonly NeverPayPhrase[] = [
   { label: "certificate fee", pattern: `certificat(?:e|ion) ${FEE}` },
   { label: "entry fee", pattern: `entry ${FEE}` },
   { label: `pay ₹${AMOUNT_SUFFIX}`, pattern: `${APPLICANT_PAYS} ₹ ?${AMOUNT}` },
-  { label: `pay Rs${AMOUNT_SUFFIX}`, pattern: `${APPLICANT_PAYS} (?:rs|inr|rupees) ?${AMOUNT}` },
-  { label: `a fee of ₹/Rs${AMOUNT_SUFFIX}`, pattern: `${FEE} of (?:₹|rs|inr|rupees) ?${AMOUNT}` },
-  { label: "पंजीकरण शुल्क", pattern: "पंजीकरण शुल्क" },
+  {
+    label: `pay Rs${AMOUNT_SUFFIX}`,
+    pattern: `${APPLICANT_PAYS} (?:(?:rs|inr|rupees) ?${AMOUNT}|${AMOUNT} (?:rs|inr|rupees|only))`,
+  },
+  { label: `a fee of ₹/Rs${AMOUNT_SUFFIX}`, pattern: `${FEE} of ${CURRENCY} ?${AMOUNT}` },
+  { label: `fee ₹/Rs${AMOUNT_SUFFIX}`, pattern: `${NOT_NAMED}${FEE} (?:is |are )?${CURRENCY} ?${AMOUNT}` },
+  {
+    label: `registration ₹/Rs${AMOUNT_SUFFIX}`,
+    pattern: `(?:registration|enrol?ment|enrollment) ${CURRENCY} ?${AMOUNT}|` +
+      `(?:₹|rs|inr) ?${AMOUNT} (?:rupees )?(?:registration|enrol?ment|enrollment)(?! (?:fees?|charges?|amount) )`,
+  },
+  { label: `deposit ₹/Rs${AMOUNT_SUFFIX}`, pattern: `${NOT_EMPLOYERS}${NOT_NAMED}deposits? (?:of )?${CURRENCY} ?${AMOUNT}` },
+  { label: `payment of ₹/Rs${AMOUNT_SUFFIX}`, pattern: `${NOT_EMPLOYERS}payments? of ${CURRENCY} ?${AMOUNT}` },
+  { label: `send ₹/Rs${AMOUNT_SUFFIX}`, pattern: `${NOT_EMPLOYERS}(?:send|transfer) ${CURRENCY} ?${AMOUNT}` },
+  { label: "पंजीकरण शुल्क", pattern: `पंजीकरण ${HINDI_FEE}` },
   { label: "सुरक्षा जमा", pattern: "सुरक्षा (?:जमा|राशि)" },
-  { label: "प्रशिक्षण शुल्क", pattern: "प्रशिक्षण शुल्क" },
-  { label: "रजिस्ट्रेशन फीस", pattern: "रजिस्ट्रेशन (?:फीस|शुल्क)" },
-  { label: "ट्रेनिंग फीस", pattern: "ट्रेनिंग (?:फीस|शुल्क)" },
+  { label: "प्रशिक्षण शुल्क", pattern: `प्रशिक्षण ${HINDI_FEE}` },
+  { label: "रजिस्ट्रेशन फीस", pattern: `रजिस्ट्रेशन ${HINDI_FEE}` },
+  { label: "ट्रेनिंग फीस", pattern: `ट्रेनिंग ${HINDI_FEE}` },
+  {
+    label: `शुल्क ₹${AMOUNT_SUFFIX}`,
+    pattern: `${NOT_NAMED}${HINDI_FEE} (?:₹|rs|रु|रुपये) ?${AMOUNT}|(?:₹|rs|रु) ?${AMOUNT} (?:रुपये )?${HINDI_FEE}`,
+  },
 ];
 
 /** The reason a listing held by this rule carries (`moderation.reasons`). */
@@ -82,15 +115,37 @@ export const ASKS_TO_PAY = "Asks applicants to pay";
 const SEPARATORS = /[^\p{L}\p{M}\p{N}₹]+/gu;
 /** Invisible format characters (zero-width joiners, soft hyphens, bidi marks): dropped, so "fe\u00ADe" is "fee". */
 const FORMAT = /\p{Cf}/gu;
+/** The Devanagari nukta: dropped, so "फ़ीस" is "फीस" (NFKC splits the letters written with it into letter and nukta). */
+const NUKTA = /\u093C/gu;
+/**
+ * Cyrillic and Greek letters that look like Latin ones, with the Latin letter each is read as: "rеgistration fее"
+ * written with Cyrillic "е" is "registration fee". Only letters whose shape is the Latin one's in common fonts.
+ */
+const LATIN_OF: Readonly<Record<string, string>> = Object.fromEntries(
+  [
+    ["АВЕЁЅІЈКМНОРСТХУԚԜ", "ABEESIJKMHOPCTXYQW"],
+    ["аеёѕіјкорсхуԁһԛԝӏ", "aeesijkopcxydhqwl"],
+    ["ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX"],
+    ["αεικνορυχγ", "aeikvopuxy"],
+  ].flatMap(([from, to]) => [...from].map((letter, i) => [letter, to[i]])),
+);
+/** Any letter of `LATIN_OF`. */
+const LOOK_ALIKE = new RegExp(`[${Object.keys(LATIN_OF).join("")}]`, "gu");
 
 /**
- * `text` folded for matching: NFKC, lower case, format characters removed, every other run of non-word characters one
- * space, the rupee sign a word of its own ("₹500" → "₹ 500"), with a space at each end.
+ * `text` prepared for splitting into words: NFKC, Cyrillic and Greek look-alikes read as Latin (`LATIN_OF`), lower
+ * case, format characters and the nukta removed, the rupee sign a word of its own ("₹500" → " ₹ 500").
+ */
+function prepared(text: string): string {
+  return text.normalize("NFKC").replace(LOOK_ALIKE, (letter) => LATIN_OF[letter]).toLowerCase().replace(FORMAT, "")
+    .replace(NUKTA, "").replaceAll("₹", " ₹ ");
+}
+
+/**
+ * `text` folded for matching (`prepared`), every run of non-word characters one space, with a space at each end.
  */
 export function foldForMatching(text: string): string {
-  const folded = text.normalize("NFKC").toLowerCase().replace(FORMAT, "").replaceAll("₹", " ₹ ")
-    .replace(SEPARATORS, " ").trim().replace(/ +/g, " ");
-  return ` ${folded} `;
+  return ` ${prepared(text).replace(SEPARATORS, " ").trim().replace(/ +/g, " ")} `;
 }
 
 /** Each phrase's pattern between word boundaries of folded text (every occurrence, each with a space either side). */
@@ -126,19 +181,32 @@ const CONDITIONS = wordSet(
 );
 /**
  * The words that may stand between a negating word and the phrase it negates: articles and quantifiers, the verbs of
- * asking and paying, who pays, "or"/"and"/"nor" and the words of the phrases themselves (so one negation covers a list
- * of them), amounts. Any other word ends the negation ("No worries: registration fee ₹500" still matches).
+ * asking and paying, who pays, "or"/"nor" and the words of the phrases themselves, amounts. Any other word ends the
+ * negation ("No worries: registration fee ₹500" still matches), and so does a phrase found before (one negation covers
+ * a list of phrases only when "or" joins them: `LIST_JOINERS`) and a conjunction (`CONJUNCTIONS`).
  */
 const NEGATION_SCOPE = wordSet(
-  `a an any the such hidden extra additional other kind kinds type types sort of for from in as or and nor
+  `a an any the such hidden extra additional other kind kinds type types sort of for from in as or nor
    is are was be will there we do does did you us to ask asks asked asking charge charges charged charging
    collect collects collected take takes taken require requires required need needs needed demand demands
-   pay paying paid upfront applicants candidates interns students anyone anybody money
-   registration training processing joining security refundable laptop kit enrolment enrollment onboarding
+   pay paying paid upfront applicants candidates interns students anyone anybody money payment payments
+   registration training processing joining security refundable caution laptop kit enrolment enrollment onboarding
    certificate certification entry fee fees deposit deposits amount ₹ rs inr rupees
-   कोई किसी भी प्रकार का की के और या पंजीकरण शुल्क सुरक्षा जमा राशि प्रशिक्षण रजिस्ट्रेशन ट्रेनिंग फीस
+   कोई किसी भी प्रकार का की के या पंजीकरण शुल्क सुरक्षा जमा राशि प्रशिक्षण रजिस्ट्रेशन ट्रेनिंग फीस चार्ज
    koi kisi bhi`,
 );
+/**
+ * The words that may join a phrase to a negated one before it so that the negation covers both: "No registration fee or
+ * training fee", "कोई पंजीकरण शुल्क या प्रशिक्षण शुल्क". Anything else between them ("No registration fee, you pay a training
+ * fee") leaves the second asserted.
+ */
+const LIST_JOINERS = wordSet("or nor या ya a an any the other");
+/**
+ * Conjunctions that end a clause as punctuation does: a negation never reaches across one ("No registration fee and
+ * you pay a training fee of ₹5000", "कोई पंजीकरण शुल्क नहीं लेकिन प्रशिक्षण शुल्क ₹500"), and each side is judged on its
+ * own ("No registration fee and no security deposit").
+ */
+const CONJUNCTIONS = wordSet("and but however whereas और लेकिन मगर परंतु किंतु aur lekin magar");
 /** "नहीं" (or "nahi") after a phrase negates it, with at most three words of `HINDI_AFTER` between. */
 const HINDI_NOT = wordSet("नहीं nahi nahin");
 /** After "नहीं", the word that makes it "otherwise" ("नहीं तो"), not a negation. */
@@ -150,23 +218,22 @@ const HINDI_AFTER = wordSet(
 /** Punctuation that ends a clause: the words on either side are not negated across it. */
 const CLAUSE_END = /[.,;:!?।॥|\n\u2013\u2014]/u;
 
-/** A folded text's words, each with whether a clause ends before it (from the text's punctuation). */
+/** A folded text's words, each with whether a clause ends before it (at the text's punctuation or a conjunction). */
 interface Words {
   words: string[];
   clauseStart: boolean[];
 }
 
-/** `text` as `foldForMatching` splits it into words, with the clause ends between them. */
+/** `text` as `foldForMatching` splits it into words, with the clause ends between them (after a conjunction). */
 function wordsOf(text: string): Words {
-  const prepared = text.normalize("NFKC").toLowerCase().replace(FORMAT, "").replaceAll("₹", " ₹ ");
   const words: string[] = [];
   const clauseStart: boolean[] = [];
   let pendingEnd = false;
-  for (const [run] of prepared.matchAll(/[\p{L}\p{M}\p{N}₹]+|[^\p{L}\p{M}\p{N}₹]+/gu)) {
+  for (const [run] of prepared(text).matchAll(/[\p{L}\p{M}\p{N}₹]+|[^\p{L}\p{M}\p{N}₹]+/gu)) {
     if (/^[\p{L}\p{M}\p{N}₹]/u.test(run)) {
       words.push(run);
       clauseStart.push(pendingEnd);
-      pendingEnd = false;
+      pendingEnd = CONJUNCTIONS.has(run);
     } else if (CLAUSE_END.test(run)) pendingEnd = true;
   }
   return { words, clauseStart };
@@ -196,34 +263,85 @@ function clauseInDoubt({ words, clauseStart }: Words, start: number, end: number
   return negations > 1;
 }
 
-/** Whether the phrase at words `start` to `end` (exclusive) of `text` is negated (see the module's docstring). */
-function isNegated(text: Words, start: number, end: number): boolean {
-  return negationNear(text, start, end) && !clauseInDoubt(text, start, end);
+/**
+ * The phrases found in one text as spans of its words: for each word where one or more end, the first word of the
+ * longest; for each word where one or more start, the end of the longest.
+ */
+interface Spans {
+  startOf: Map<number, number>;
+  endOf: Map<number, number>;
 }
 
-/** Whether a negating word stands before the phrase at `start` to `end`, or "नहीं" after it, in its scope. */
-function negationNear({ words, clauseStart }: Words, start: number, end: number): boolean {
+/**
+ * Whether the phrase at words `start` to `end` (exclusive) of `text` is negated (see the module's docstring), `spans`
+ * being the text's phrases.
+ */
+function isNegated(text: Words, spans: Spans, start: number, end: number): boolean {
+  return negationNear(text, spans, start, end) && !clauseInDoubt(text, start, end);
+}
+
+/** Whether words `from` to `to` (exclusive) are all `LIST_JOINERS` (none at all included). */
+function joinedAsList(words: string[], from: number, to: number): boolean {
+  return words.slice(from, to).every((word) => LIST_JOINERS.has(word));
+}
+
+/** Whether `word` is an amount's digits (of any script). */
+function isDigits(word: string): boolean {
+  return /^\p{Nd}+$/u.test(word);
+}
+
+/**
+ * Whether a negating word stands before the phrase at `start` to `end`, or "नहीं" after it, in its scope: across the
+ * words of `NEGATION_SCOPE` (or `HINDI_AFTER`) and across other phrases joined to it by `LIST_JOINERS` only.
+ */
+function negationNear({ words, clauseStart }: Words, { startOf, endOf }: Spans, start: number, end: number): boolean {
+  let listStart = start;
   for (let i = start - 1; i >= 0 && !clauseStart[i + 1]; i--) {
+    const earlier = startOf.get(i + 1);
+    if (earlier !== undefined) {
+      if (!joinedAsList(words, i + 1, listStart)) break;
+      listStart = earlier;
+      i = earlier;
+      continue;
+    }
     const word = words[i];
     if (NEGATORS.has(word) || (word === "t" && NOT_CONTRACTED.has(words[i - 1]))) return true;
     if (word === "of" && words[i - 1] === "free") return true;
-    if (!NEGATION_SCOPE.has(word) && !/^\d+$/.test(word)) break;
+    if (!NEGATION_SCOPE.has(word) && !isDigits(word)) break;
   }
-  for (let i = end; i < words.length && i < end + 4 && !clauseStart[i]; i++) {
+  let listEnd = end;
+  for (let i = end; i < words.length && i < listEnd + 4 && !clauseStart[i]; i++) {
+    const later = endOf.get(i);
+    if (later !== undefined) {
+      if (!joinedAsList(words, listEnd, i)) break;
+      listEnd = later;
+      i = later - 1;
+      continue;
+    }
+    if (LIST_JOINERS.has(words[i])) continue;
+    if (words.slice(listEnd, i).some((word) => LIST_JOINERS.has(word))) break; // "या" not followed by a phrase
     if (HINDI_NOT.has(words[i])) return clauseStart[i + 1] || !OTHERWISE.has(words[i + 1]);
-    if (!HINDI_AFTER.has(words[i]) && !/^\d+$/.test(words[i]) && words[i] !== "₹") break;
+    if (!HINDI_AFTER.has(words[i]) && !isDigits(words[i]) && words[i] !== "₹") break;
   }
   return false;
 }
 
-/** Whether `regex` finds an occurrence in `folded` (the text `words` splits) that is not negated. */
-function assertedIn(regex: RegExp, folded: string, words: Words): boolean {
-  for (const match of folded.matchAll(regex)) {
-    const start = folded.slice(0, match.index).split(" ").length - 2;
-    const end = start + match[0].split(" ").length;
-    if (!isNegated(words, start, end)) return true;
+/** The labels of the phrases `text` holds that it does not negate. */
+function assertedIn(text: string): string[] {
+  const folded = foldForMatching(text);
+  const found = MATCHERS.flatMap(({ phrase, regex }) =>
+    [...folded.matchAll(regex)].map((match) => {
+      const start = folded.slice(0, match.index).split(" ").length - 2;
+      return { label: phrase.label, start, end: start + match[0].split(" ").length };
+    })
+  );
+  const spans: Spans = { startOf: new Map(), endOf: new Map() };
+  for (const { start, end } of found) {
+    spans.startOf.set(end, Math.min(start, spans.startOf.get(end) ?? start));
+    spans.endOf.set(start, Math.max(end, spans.endOf.get(start) ?? end));
   }
-  return false;
+  const words = wordsOf(text);
+  return found.filter(({ start, end }) => !isNegated(words, spans, start, end)).map(({ label }) => label);
 }
 
 /**
@@ -231,10 +349,6 @@ function assertedIn(regex: RegExp, folded: string, words: Words): boolean {
  * empty when none.
  */
 export function moneyPhrasesIn(...texts: (string | null | undefined)[]): string[] {
-  const read = texts.filter((text): text is string => Boolean(text)).map((text) => ({
-    folded: foldForMatching(text),
-    words: wordsOf(text),
-  }));
-  return MATCHERS.filter(({ regex }) => read.some(({ folded, words }) => assertedIn(regex, folded, words)))
-    .map(({ phrase }) => phrase.label);
+  const asserted = new Set(texts.flatMap((text) => text ? assertedIn(text) : []));
+  return NEVER_PAY_PHRASES.filter(({ label }) => asserted.has(label)).map(({ label }) => label);
 }
