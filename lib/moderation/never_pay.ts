@@ -5,17 +5,22 @@
  * (no imports): the admin review queue's island words the phrases a listing was held for.
  *
  * Matching is case-insensitive and ignores extra spaces and punctuation between words: the text is folded with NFKC
- * (full-width and other compatibility forms become plain letters), lower-cased, invisible format characters are
- * removed, and every run of characters that is neither a letter, a mark (Devanagari vowel signs are marks), a digit
- * nor the rupee sign becomes one space. A phrase then matches as whole words of that text, so "Registration-Fee",
- * "registration   fees" and "REGISTRATION, FEE" all match, while "preregistration feedback" does not.
+ * (full-width and other compatibility forms become plain letters), Cyrillic and Greek letters shaped like Latin ones
+ * are read as those ("rеgistration" with a Cyrillic "е"), it is lower-cased, invisible format characters and the
+ * Devanagari nukta are removed, and every run of characters that is neither a letter, a mark (Devanagari vowel signs
+ * are marks), a digit nor the rupee sign becomes one space. A phrase then matches as whole words of that text, so
+ * "Registration-Fee", "registration   fees" and "REGISTRATION, FEE" all match, while "preregistration feedback" does
+ * not. An amount is digits of any script ("₹५००").
  *
  * A phrase that is negated does not count, so a listing that reassures students ("No registration fee", "We never
  * charge a registration fee", "कोई पंजीकरण शुल्क नहीं") is not held: a negating word ("no", "zero", "never", "not", "n't",
- * "free of") before it in the same clause, with only the words of `NEGATION_SCOPE` between (so "There is no
- * registration fee or training fee" negates both, and "we do not ask you to pay ₹500" the payment), or "नहीं" ("nahi")
- * after it with only the words of `HINDI_AFTER` between ("शुल्क नहीं लिया जाता"; never "नहीं तो", otherwise). A clause
- * ends at sentence punctuation, a comma or a dash, so "No hidden charges, pay ₹500 to join" still matches.
+ * "free of") before it in the same clause, with only the words of `NEGATION_SCOPE` between ("we do not ask you to pay
+ * ₹500"), or "नहीं" ("nahi") after it with only the words of `HINDI_AFTER` between ("शुल्क नहीं लिया जाता"; never "नहीं
+ * तो", otherwise). One negation covers a list of phrases joined by "or" ("There is no registration fee or training
+ * fee", "कोई पंजीकरण शुल्क या प्रशिक्षण शुल्क नहीं"), and no other phrase: "No registration fee, you pay a training fee"
+ * asks for the second. A clause ends at sentence punctuation, a comma, a dash or a conjunction ("and", "but", "और",
+ * "लेकिन"), so "No hidden charges, pay ₹500 to join" and "No registration fee and you pay a training fee of ₹5000" still
+ * match.
  *
  * When in doubt the phrase counts (a false hold waits for an admin; a missed demand reaches students): a negation is
  * honoured only in a clause with no second negation ("who do not pay … will not be selected", "can't join without a
@@ -94,7 +99,10 @@ export const NEVER_PAY_PHRASES: readonly NeverPayPhrase[] = [
     pattern: `(?:registration|enrol?ment|enrollment) ${CURRENCY} ?${AMOUNT}|` +
       `(?:₹|rs|inr) ?${AMOUNT} (?:rupees )?(?:registration|enrol?ment|enrollment)(?! (?:fees?|charges?|amount) )`,
   },
-  { label: `deposit ₹/Rs${AMOUNT_SUFFIX}`, pattern: `${NOT_EMPLOYERS}${NOT_NAMED}deposits? (?:of )?${CURRENCY} ?${AMOUNT}` },
+  {
+    label: `deposit ₹/Rs${AMOUNT_SUFFIX}`,
+    pattern: `${NOT_EMPLOYERS}${NOT_NAMED}deposits? (?:of )?${CURRENCY} ?${AMOUNT}`,
+  },
   { label: `payment of ₹/Rs${AMOUNT_SUFFIX}`, pattern: `${NOT_EMPLOYERS}payments? of ${CURRENCY} ?${AMOUNT}` },
   { label: `send ₹/Rs${AMOUNT_SUFFIX}`, pattern: `${NOT_EMPLOYERS}(?:send|transfer) ${CURRENCY} ?${AMOUNT}` },
   { label: "पंजीकरण शुल्क", pattern: `पंजीकरण ${HINDI_FEE}` },
@@ -189,7 +197,7 @@ const NEGATION_SCOPE = wordSet(
   `a an any the such hidden extra additional other kind kinds type types sort of for from in as or nor
    is are was be will there we do does did you us to ask asks asked asking charge charges charged charging
    collect collects collected take takes taken require requires required need needs needed demand demands
-   pay paying paid upfront applicants candidates interns students anyone anybody money payment payments
+   have has pay paying paid upfront applicants candidates interns students anyone anybody money payment payments
    registration training processing joining security refundable caution laptop kit enrolment enrollment onboarding
    certificate certification entry fee fees deposit deposits amount ₹ rs inr rupees
    कोई किसी भी प्रकार का की के या पंजीकरण शुल्क सुरक्षा जमा राशि प्रशिक्षण रजिस्ट्रेशन ट्रेनिंग फीस चार्ज
@@ -203,8 +211,8 @@ const NEGATION_SCOPE = wordSet(
 const LIST_JOINERS = wordSet("or nor या ya a an any the other");
 /**
  * Conjunctions that end a clause as punctuation does: a negation never reaches across one ("No registration fee and
- * you pay a training fee of ₹5000", "कोई पंजीकरण शुल्क नहीं लेकिन प्रशिक्षण शुल्क ₹500"), and each side is judged on its
- * own ("No registration fee and no security deposit").
+ * you pay a training fee of ₹5000", "No registration fee but a training fee"), and each side is judged on its own ("No
+ * registration fee and no security deposit").
  */
 const CONJUNCTIONS = wordSet("and but however whereas और लेकिन मगर परंतु किंतु aur lekin magar");
 /** "नहीं" (or "nahi") after a phrase negates it, with at most three words of `HINDI_AFTER` between. */

@@ -74,6 +74,7 @@ Deno.test("a phrase is found in any of the texts given, null and undefined skipp
 Deno.test("folding keeps letters, marks, digits and the rupee sign, one space between words", () => {
   assertEquals(foldForMatching("  Pay: ₹1,500!! "), " pay ₹ 1 500 ");
   assertEquals(foldForMatching("प्रशिक्षण—शुल्क"), " प्रशिक्षण शुल्क ");
+  assertEquals(foldForMatching("Р\u0430y ₹५००: f\u0435\u0435, फ़ीस"), " pay ₹ ५०० fee फीस ");
   assertEquals(NEVER_PAY_PHRASES.every((p) => p.label.length > 0), true);
 });
 
@@ -132,4 +133,99 @@ Deno.test("a negation beside a condition, a refund or a second negation does not
     ["बिना किसी पंजीकरण शुल्क के आवेदन करें", ["पंजीकरण शुल्क"]],
   ];
   for (const [text, labels] of cases) assertEquals(moneyPhrasesIn(text), labels, text);
+});
+
+Deno.test("a negation reaches no phrase across 'and', 'but' or another phrase; 'or' joins a list it covers", () => {
+  const cases: [string, string[]][] = [
+    ["No registration fee and you pay a training fee of ₹5000", ["training fee", "a fee of ₹/Rs (an amount)"]],
+    ["There is no joining fee and we ask you to pay ₹5000 training fee", ["training fee", "pay ₹ (an amount)"]],
+    ["No hidden charges and you pay ₹2000 security deposit", ["security deposit", "pay ₹ (an amount)"]],
+    ["Zero registration fee and we charge a training fee", ["training fee"]],
+    ["No registration fee but a training fee of ₹5000", ["training fee", "a fee of ₹/Rs (an amount)"]],
+    ["No registration fee you pay a training fee", ["training fee"]],
+    ["no registration fee or you pay training fee", ["training fee"]],
+    ["koi registration fee nahi aur training fee ₹500", ["training fee"]],
+    ["कोई पंजीकरण शुल्क नहीं लेकिन प्रशिक्षण शुल्क ₹500", ["प्रशिक्षण शुल्क"]],
+    ["No stipend and you pay ₹500", ["pay ₹ (an amount)"]],
+  ];
+  for (const [text, labels] of cases) assertEquals(moneyPhrasesIn(text), labels, text);
+  for (
+    const text of [
+      "No fee",
+      "there is no registration fee and no deposit",
+      "No registration fee and no security deposit",
+      "No hidden charges and no registration fee",
+      "100% free: no registration fee, no training fee and no deposit",
+      "There is no registration fee or any training fee.",
+      "We never ask for a registration fee or a security deposit",
+      "We don't ask you to send ₹500 or any money",
+      "You never have to pay ₹1 to us",
+      "कोई फीस नहीं",
+      "कोई पंजीकरण फ़ीस नहीं",
+      "कोई पंजीकरण शुल्क या प्रशिक्षण शुल्क नहीं",
+      "कोई शुल्क नहीं लिया जाएगा",
+    ]
+  ) assertEquals(moneyPhrasesIn(text), [], text);
+});
+
+Deno.test("common ways of writing a fee are found: amounts beside fee words, other verbs, Hindi, look-alikes", () => {
+  const cases: [string, string[]][] = [
+    ["₹ 500 registration", ["registration ₹/Rs (an amount)"]],
+    ["Registration: ₹499 (one time)", ["registration ₹/Rs (an amount)"]],
+    ["fee: ₹500", ["fee ₹/Rs (an amount)"]],
+    ["Fees: INR 1500", ["fee ₹/Rs (an amount)"]],
+    ["reg. fee ₹500", ["fee ₹/Rs (an amount)"]],
+    ["Charges: Rs. 300", ["fee ₹/Rs (an amount)"]],
+    ["Pay 500 rupees to confirm your seat", ["pay Rs (an amount)"]],
+    ["Pay 499/- only", ["pay Rs (an amount)"]],
+    ["Deposit ₹2000 before joining", ["deposit ₹/Rs (an amount)"]],
+    ["A deposit of ₹1000 is needed", ["deposit ₹/Rs (an amount)"]],
+    ["A one-time payment of ₹999 is required", ["payment of ₹/Rs (an amount)"]],
+    ["Send ₹500 via UPI", ["send ₹/Rs (an amount)"]],
+    ["Transfer Rs 700 to confirm", ["send ₹/Rs (an amount)"]],
+    ["Security amount ₹1000", ["security deposit"]],
+    ["Refundable caution money ₹3000", ["caution money"]],
+    ["पंजीकरण फीस ₹500", ["पंजीकरण शुल्क"]],
+    ["पंजीकरण फ़ीस ₹500", ["पंजीकरण शुल्क"]],
+    ["₹500 शुल्क देना होगा", ["शुल्क ₹ (an amount)"]],
+    ["फीस: ₹ 1,000", ["शुल्क ₹ (an amount)"]],
+    ["रजिस्ट्रेशन चार्ज 500", ["रजिस्ट्रेशन फीस"]],
+    ["प्रशिक्षण चार्ज देना होगा", ["प्रशिक्षण शुल्क"]],
+    ["r\u0435gistration f\u0435\u0435", ["registration fee"]],
+    ["\u03A4R\u0391\u0399\u039DING F\u0395\u0395", ["training fee"]],
+    ["you pay ₹५००", ["pay ₹ (an amount)"]],
+    ["pay ₹٥٠٠", ["pay ₹ (an amount)"]],
+    ["Fee ₹५००", ["fee ₹/Rs (an amount)"]],
+  ];
+  for (const [text, labels] of cases) assertEquals(moneyPhrasesIn(text), labels, text);
+});
+
+Deno.test("money the intern is paid, and reassurances, beside the new fee forms stay clear", () => {
+  for (
+    const text of [
+      "stipend ₹5000",
+      "Stipend: ₹10,000/month",
+      "we pay ₹5000 a month",
+      "We pay 5000 rupees a month",
+      "Our interns are paid 5000 rupees",
+      "पैसे नहीं लगेंगे",
+      "no deposit needed",
+      "Joining bonus ₹5000",
+      "₹5000 training stipend",
+      "We deposit ₹8000 in your bank account every month",
+      "Stipend payment of ₹5000 each month",
+      "Monthly payment of ₹8000",
+      "We'll send ₹2000 for travel",
+      "Travel allowance ₹2000",
+      "Fee reimbursement up to ₹2000",
+      "Free registration, stipend ₹6000",
+      "Registration closes on 5 May",
+      "Class of 2025 registration",
+      "₹8000 मासिक वजीफा",
+      "पंजीकरण निःशुल्क है",
+      "There is no security amount",
+      "No caution money",
+      "No payment of ₹ any kind",
+    ]
+  ) assertEquals(moneyPhrasesIn(text), [], text);
 });
