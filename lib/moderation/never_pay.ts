@@ -125,28 +125,25 @@ const SEPARATORS = /[^\p{L}\p{M}\p{N}₹]+/gu;
 const FORMAT = /\p{Cf}/gu;
 /** The Devanagari nukta: dropped, so "फ़ीस" is "फीस" (NFKC splits the letters written with it into letter and nukta). */
 const NUKTA = /\u093C/gu;
+/** Greek and Cyrillic letters (a letter of these blocks is looked up in `LOOK_ALIKES`). */
+const GREEK_OR_CYRILLIC = /[\u0370-\u03FF\u0400-\u052F]/gu;
 /**
- * Cyrillic and Greek letters that look like Latin ones, with the Latin letter each is read as: "rеgistration fее"
- * written with Cyrillic "е" is "registration fee". Only letters whose shape is the Latin one's in common fonts.
+ * Cyrillic and Greek letters that look like Latin ones, and at the same place in `LATIN_LETTERS` the Latin letter each
+ * is read as: "rеgistration fее" written with Cyrillic "е" is "registration fee". Only letters whose shape is the Latin
+ * one's in common fonts.
  */
-const LATIN_OF: Readonly<Record<string, string>> = Object.fromEntries(
-  [
-    ["АВЕЁЅІЈКМНОРСТХУԚԜ", "ABEESIJKMHOPCTXYQW"],
-    ["аеёѕіјкорсхуԁһԛԝӏ", "aeesijkopcxydhqwl"],
-    ["ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX"],
-    ["αεικνορυχγ", "aeikvopuxy"],
-  ].flatMap(([from, to]) => [...from].map((letter, i) => [letter, to[i]])),
-);
-/** Any letter of `LATIN_OF`. */
-const LOOK_ALIKE = new RegExp(`[${Object.keys(LATIN_OF).join("")}]`, "gu");
+const LOOK_ALIKES = "АВЕЁЅІЈКМНОРСТХУԚԜаеёѕіјкорсхуԁһԛԝӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧαεικνορυχγ";
+/** The Latin letter of each letter of `LOOK_ALIKES`, in the same order. */
+const LATIN_LETTERS = "ABEESIJKMHOPCTXYQWaeesijkopcxydhqwlABEZHIKMNOPTYXaeikvopuxy";
 
 /**
- * `text` prepared for splitting into words: NFKC, Cyrillic and Greek look-alikes read as Latin (`LATIN_OF`), lower
+ * `text` prepared for splitting into words: NFKC, Cyrillic and Greek look-alikes read as Latin (`LOOK_ALIKES`), lower
  * case, format characters and the nukta removed, the rupee sign a word of its own ("₹500" → " ₹ 500").
  */
 function prepared(text: string): string {
-  return text.normalize("NFKC").replace(LOOK_ALIKE, (letter) => LATIN_OF[letter]).toLowerCase().replace(FORMAT, "")
-    .replace(NUKTA, "").replaceAll("₹", " ₹ ");
+  return text.normalize("NFKC")
+    .replace(GREEK_OR_CYRILLIC, (letter) => LATIN_LETTERS[LOOK_ALIKES.indexOf(letter)] ?? letter)
+    .toLowerCase().replace(FORMAT, "").replace(NUKTA, "").replaceAll("₹", " ₹ ");
 }
 
 /**
@@ -156,14 +153,26 @@ export function foldForMatching(text: string): string {
   return ` ${prepared(text).replace(SEPARATORS, " ").trim().replace(/ +/g, " ")} `;
 }
 
-/** Each phrase's pattern between word boundaries of folded text (every occurrence, each with a space either side). */
-const MATCHERS = NEVER_PAY_PHRASES.map((phrase) => ({
-  phrase,
-  regex: new RegExp(`(?<= )(?:${phrase.pattern.normalize("NFKC")})(?= )`, "gu"),
-}));
+/** Each phrase's pattern between word boundaries of folded text, made on first use (`matchers`). */
+let compiled: { phrase: NeverPayPhrase; regex: RegExp }[] | undefined;
 
-/** The words of `text` (separated by white space) as folded text has them (NFKC, as the phrases' patterns are). */
-function wordSet(text: string): ReadonlySet<string> {
+/**
+ * Each phrase's pattern between word boundaries of folded text (every occurrence, each with a space either side). Made
+ * on first use, so that a bundle needing only `ASKS_TO_PAY` leaves the phrases out.
+ */
+function matchers(): { phrase: NeverPayPhrase; regex: RegExp }[] {
+  compiled ??= NEVER_PAY_PHRASES.map((phrase) => ({
+    phrase,
+    regex: new RegExp(`(?<= )(?:${phrase.pattern.normalize("NFKC")})(?= )`, "gu"),
+  }));
+  return compiled;
+}
+
+/**
+ * The words of `text` (separated by white space) as folded text has them (NFKC, as the phrases' patterns are).
+ * Marked free of side effects, so that a bundle using none of the word lists leaves them out.
+ */
+/* @__NO_SIDE_EFFECTS__ */ function wordSet(text: string): ReadonlySet<string> {
   return new Set(text.normalize("NFKC").trim().split(/\s+/));
 }
 
@@ -337,7 +346,7 @@ function negationNear({ words, clauseStart }: Words, { startOf, endOf }: Spans, 
 /** The labels of the phrases `text` holds that it does not negate. */
 function assertedIn(text: string): string[] {
   const folded = foldForMatching(text);
-  const found = MATCHERS.flatMap(({ phrase, regex }) =>
+  const found = matchers().flatMap(({ phrase, regex }) =>
     [...folded.matchAll(regex)].map((match) => {
       const start = folded.slice(0, match.index).split(" ").length - 2;
       return { label: phrase.label, start, end: start + match[0].split(" ").length };
