@@ -19,6 +19,7 @@ import {
   moderationOnDismissal,
   moderationOnReports,
   moderationOnUpdate,
+  textsChanged,
 } from "@/lib/moderation/moderation.ts";
 import { moderationQueueOps } from "@/lib/moderation/queue.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
@@ -177,7 +178,9 @@ async function updateAnywhere(
  * reads that adds a never-pay phrase holds the listing (`moderationOnUpdate`); a new `hiringOrganization` (or
  * any change of a listing not linked yet) links it to its organization, made when new; a verified one only when the
  * listing's owner (whoever edits it) manages it or is an admin, else the listing is left unlinked (docs/decisions.md,
- * Trust, "Who lists under a verified name").
+ * Trust, "Who lists under a verified name"). An edit by anyone but an admin that changes what students read
+ * (`readsDifferently`) takes an admin's "Checked" off (`isVerified` false) in the same write (docs/decisions.md, Trust,
+ * "Trust filters"); an admin's edit keeps it.
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
  * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed);
  * BusyError after 30 s of races lost to other processes (nothing is changed).
@@ -207,6 +210,9 @@ export async function updateInternship(
       if (closed !== undefined) next = withClosedAt(next, closed ? record.closedAt ?? now : null);
       if (organizationId !== undefined && next.hiringOrganization === name) {
         next = withOrganization(next, organizationId);
+      }
+      if (next.isVerified && !canModerate(actor) && readsDifferently(record, next)) {
+        next = { ...next, isVerified: false };
       }
       const moderation = moderationOnUpdate(moderationOf(record), { before: record, after: next }, now);
       return moderation === moderationOf(record) ? next : { ...next, moderation };
@@ -241,6 +247,15 @@ export async function unlinkInternship(
     },
   });
   return unlinked;
+}
+
+/**
+ * Whether `after` reads differently from `before` to the never-pay rule or a student: any of its texts
+ * (`listingTexts`: title, description, location, organization and the rest), its apply link or its stipend.
+ */
+function readsDifferently(before: Internship, after: Internship): boolean {
+  return textsChanged(before, after) || (before.link ?? null) !== (after.link ?? null) ||
+    (before.stipend ?? null) !== (after.stipend ?? null);
 }
 
 /** `record` with applications closed at `closedAt`, or open (until its deadline) for null. */

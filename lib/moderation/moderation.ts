@@ -103,6 +103,12 @@ export function listingTexts(listing: ListingText): string[] {
   ].filter((text): text is string => Boolean(text));
 }
 
+/** Whether any text of `listingTexts` differs between `before` and `after` (one added or taken away included). */
+export function textsChanged(before: ListingText, after: ListingText): boolean {
+  const [old, next] = [listingTexts(before), listingTexts(after)];
+  return old.length !== next.length || old.some((text, i) => text !== next[i]);
+}
+
 /** `current` held at `now` with `reason` added (a held one keeps its time and its other reasons). */
 function holdWith(current: Moderation, reason: string, now: string): Moderation {
   if (current.status === "held") {
@@ -129,11 +135,9 @@ export function moderationOnUpdate(
   { before, after }: { before: ListingText; after: ListingText },
   now: string,
 ): Moderation {
-  if (current.status === "rejected") return current;
-  const [old, next] = [listingTexts(before), listingTexts(after)];
-  if (old.length === next.length && old.every((text, i) => text === next[i])) return current;
-  const had = new Set(moneyPhrasesIn(...old));
-  const added = moneyPhrasesIn(...next).filter((phrase) => !had.has(phrase));
+  if (current.status === "rejected" || !textsChanged(before, after)) return current;
+  const had = new Set(moneyPhrasesIn(...listingTexts(before)));
+  const added = moneyPhrasesIn(...listingTexts(after)).filter((phrase) => !had.has(phrase));
   return added.length > 0 ? holdWith(current, ASKS_TO_PAY, now) : current;
 }
 

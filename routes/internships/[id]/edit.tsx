@@ -1,7 +1,9 @@
 /**
  * `/internships/{id}/edit`: the owner's or an admin's edit form, saving with
  * `PUT /api/internships/{id}` (docs/api.md, Internships, "Who may do what"). Guests are sent to
- * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page.
+ * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page. The owner of a listing an
+ * admin checked reads that an edit of what students read takes the "Checked" tick off (docs/decisions.md, Trust,
+ * "Trust filters").
  *
  * `POST /internships/{id}/edit` is the form without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): the changed fields, checked and saved as `PUT /api/internships/{id}` does (`lib/internships/form.ts`);
@@ -14,7 +16,7 @@ import { MessagePage } from "@/components/internships/MessagePage.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
 import InternshipForm, { INTERNSHIP_FORM_TEXT, type InternshipFormProps } from "@/islands/InternshipForm.tsx";
 import { getInternship, type InternshipView } from "@/lib/internships/internships.ts";
-import { canManage } from "@/lib/internships/policy.ts";
+import { canManage, canModerate } from "@/lib/internships/policy.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readForm, seeOther } from "@/lib/http/form_posts.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
@@ -32,6 +34,8 @@ export const routeOptions: RouteOptions = { personLimit: "submissions" };
 interface Data {
   internship: InternshipView;
   allowed: boolean;
+  /** Whether the form says that saving a change takes an admin's "Checked" off: the listing has it, the editor is no admin. */
+  losesCheck: boolean;
   /** What a refused plain HTML submit typed, with the problems at their fields. */
   refused?: Omit<InternshipFormProps, "id" | "text">;
 }
@@ -46,20 +50,24 @@ export const handler = define.handlers<Data>({
       audience: "owner",
     });
     const allowed = canManage(user, internship);
-    return ctx.render({ internship, allowed }, { status: allowed ? 200 : 403 });
+    const losesCheck = internship.isVerified && !canModerate(user);
+    return ctx.render({ internship, allowed, losesCheck }, { status: allowed ? 200 : 403 });
   },
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const { user } = ctx.state;
     const { kv } = ctx.state.services;
     const internship = await getInternship(kv, { id: ctx.params.id, viewer: user, audience: "owner" });
-    if (!canManage(user, internship)) return ctx.render({ internship, allowed: false }, { status: 403 });
+    if (!canManage(user, internship)) {
+      return ctx.render({ internship, allowed: false, losesCheck: false }, { status: 403 });
+    }
+    const losesCheck = internship.isVerified && !canModerate(user);
     const start = { values: formValuesOf(internship), apply: applyValuesOf(internship) };
     const posted = postedInternship(await readForm(req), start.apply);
     const refuse = (problems: FieldProblem[], formError?: string) => {
       const errors = Object.fromEntries(problems.map((problem) => [problem.field, fieldText(ctx.state.t, problem)]));
       const refused = { values: posted.values, apply: applyOf(posted), errors, formError };
-      return ctx.render({ internship, allowed: true, refused }, { status: 400 });
+      return ctx.render({ internship, allowed: true, losesCheck, refused }, { status: 400 });
     };
     const checked = checkInternshipEdit(posted, start);
     if (!checked.ok) return refuse(checked.problems);
@@ -77,7 +85,7 @@ export const handler = define.handlers<Data>({
   },
 });
 
-export default define.page<Data>(function EditInternshipPage({ data: { internship, allowed, refused } }) {
+export default define.page<Data>(function EditInternshipPage({ data: { internship, allowed, losesCheck, refused } }) {
   const t = useT();
   if (!allowed) {
     return (
@@ -97,6 +105,7 @@ export default define.page<Data>(function EditInternshipPage({ data: { internshi
         {t("internships.edit.back")}
       </a>
       <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">{title}</h1>
+      {losesCheck && <p class="mt-2 text-sm text-slate-700">{t("internships.edit.checkedNote")}</p>}
       <div class="mt-6">
         <InternshipForm
           id={internship.id}

@@ -2,7 +2,8 @@
  * The trust filters (docs/decisions.md, Trust, "Trust filters"): `verifiedOnly` (the internship or its organization
  * verified) and `paidOnly` (a stipend of at least ₹1) on the list API, the page's filter form without JavaScript, the RSS
  * feed and alerts; the list follows an organization's verification at once; cards say the stipend, "Unpaid" or
- * "Stipend not stated" and show the badge.
+ * "Stipend not stated" and show the badge; an edit of what students read by anyone but an admin takes an admin's
+ * "Checked" off, as the edit form tells the owner.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -163,4 +164,58 @@ Deno.test("alerts keep verifiedOnly and paidOnly; the digest mails only what mat
     assert(!mail.text.includes(title), title);
   }
   assert(mail.text.includes("verified only") && mail.text.includes("paid only"), "the alert is named in words");
+});
+
+Deno.test("an edit of what students read by anyone but an admin takes the Checked tick off; an admin's keeps it", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const listing = await postInternship(t, member, { title: "Data Intern", description: "Real work." });
+  const check = async () =>
+    assertEquals((await call(t, admin, "PUT", `/api/internships/${listing.id}`, { isVerified: true })).status, 200);
+  const edit = async (who: TestUser, patch: Record<string, unknown>) => {
+    const res = await call(t, who, "PUT", `/api/internships/${listing.id}`, patch);
+    assertEquals(res.status, 200, JSON.stringify(res.body));
+    return res.body.internship.isVerified;
+  };
+  await check();
+  assertEquals(await edit(member, { deadline: "2099-01-31", type: "remote" }), true, "facts no check covers");
+  assertEquals(await edit(admin, { description: "Real work, reviewed." }), true, "an admin's edit keeps it");
+  assertEquals(await titles(t, "verifiedOnly=true"), ["Data Intern"]);
+  for (
+    const patch of [
+      { title: "Data Intern (WhatsApp first)" },
+      { description: "Real work, and more." },
+      { link: "https://pay.example/seat" },
+      { hiringOrganization: "Other Co" },
+      { stipend: 5000 },
+      { location: "Pune" },
+      { tags: ["python"] },
+    ]
+  ) {
+    await check();
+    assertEquals(await edit(member, patch), false, JSON.stringify(patch));
+    assertEquals(await titles(t, "verifiedOnly=true"), [], `out of verifiedOnly after ${JSON.stringify(patch)}`);
+  }
+  assertEquals(await titles(t, "verifiedOnly=false"), ["Data Intern (WhatsApp first)"], "still listed");
+  // The review's attack: a fee after a reassurance joined by "and" is held, and the tick is gone.
+  await check();
+  const scam = await call(t, member, "PUT", `/api/internships/${listing.id}`, {
+    description: "No registration fee and you pay a training fee of ₹5000 before day one.",
+  });
+  assertEquals([scam.body.internship.isVerified, scam.body.internship.moderation.status], [false, "held"]);
+  assertEquals((await call(t, undefined, "GET", `/api/internships/${listing.id}`)).status, 404);
+});
+
+Deno.test("the edit form tells the owner of a checked listing that an edit takes the tick off, in Hindi too", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const listing = await postInternship(t, member, { title: "Data Intern" });
+  const form = async (who: TestUser, lang = "en") =>
+    await (await t.fetch(`/internships/${listing.id}/edit?lang=${lang}`, { headers: who.headers })).text();
+  const line = "Saving a change to what students read";
+  assert(!(await form(member)).includes(line), "not before an admin checked it");
+  await call(t, admin, "PUT", `/api/internships/${listing.id}`, { isVerified: true });
+  assert((await form(member)).includes(line), "the owner reads it");
+  assert((await form(member, "hi")).includes("“जाँची गई” का निशान हट जाएगा"), "in Hindi");
+  assert(!(await form(admin)).includes(line), "an admin's edit keeps the tick");
 });
