@@ -153,18 +153,26 @@ export function foldForMatching(text: string): string {
   return ` ${prepared(text).replace(SEPARATORS, " ").trim().replace(/ +/g, " ")} `;
 }
 
-/** Each phrase's pattern between word boundaries of folded text, made on first use (`matchers`). */
-let compiled: { phrase: NeverPayPhrase; regex: RegExp }[] | undefined;
+/** The phrases' patterns compiled, made on first use (`matchers`). */
+let compiled: Matchers | undefined;
+
+/** Each phrase with its pattern between word boundaries of folded text, and one pattern matching any of them. */
+interface Matchers {
+  each: { phrase: NeverPayPhrase; regex: RegExp }[];
+  any: RegExp;
+}
 
 /**
- * Each phrase's pattern between word boundaries of folded text (every occurrence, each with a space either side). Made
- * on first use, so that a bundle needing only `ASKS_TO_PAY` leaves the phrases out.
+ * Each phrase's pattern between word boundaries of folded text (every occurrence, each with a space either side), and
+ * all of them in one (most texts hold none, and one search says so). Made on first use, so that a bundle needing only
+ * `ASKS_TO_PAY` leaves the phrases out.
  */
-function matchers(): { phrase: NeverPayPhrase; regex: RegExp }[] {
-  compiled ??= NEVER_PAY_PHRASES.map((phrase) => ({
-    phrase,
-    regex: new RegExp(`(?<= )(?:${phrase.pattern.normalize("NFKC")})(?= )`, "gu"),
-  }));
+function matchers(): Matchers {
+  const between = (pattern: string) => `(?<= )(?:${pattern.normalize("NFKC")})(?= )`;
+  compiled ??= {
+    each: NEVER_PAY_PHRASES.map((phrase) => ({ phrase, regex: new RegExp(between(phrase.pattern), "gu") })),
+    any: new RegExp(between(NEVER_PAY_PHRASES.map(({ pattern }) => `(?:${pattern})`).join("|")), "u"),
+  };
   return compiled;
 }
 
@@ -346,7 +354,9 @@ function negationNear({ words, clauseStart }: Words, { startOf, endOf }: Spans, 
 /** The labels of the phrases `text` holds that it does not negate. */
 function assertedIn(text: string): string[] {
   const folded = foldForMatching(text);
-  const found = matchers().flatMap(({ phrase, regex }) =>
+  const { each, any } = matchers();
+  if (!any.test(folded)) return [];
+  const found = each.flatMap(({ phrase, regex }) =>
     [...folded.matchAll(regex)].map((match) => {
       const start = folded.slice(0, match.index).split(" ").length - 2;
       return { label: phrase.label, start, end: start + match[0].split(" ").length };
