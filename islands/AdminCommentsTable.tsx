@@ -1,6 +1,7 @@
 /**
  * The admin comments table (docs/decisions.md, Comments and reactions, "Moderation"): every live comment, newest
- * first, searched by content or author (loaded from `GET /api/admin/comments` through the shared admin list hook), each
+ * first, searched by content or author among the newest 2,000 (a line says so when there are more; loaded from
+ * `GET /api/admin/comments` through the shared admin list hook), each
  * with a link to it on its post and Delete after a confirmation dialog; pages of 50.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
@@ -132,6 +133,9 @@ function CommentsTable({ initial, pagination }: Omit<AdminCommentsTableProps, "t
           </tr>
         ))}
       </AdminTable>
+      {list.data?.searchedNewest && (
+        <p class="text-sm text-slate-700">{t("admin.comments.searchedNewest", { count: list.data.searchedNewest })}</p>
+      )}
       <ListPages
         label={t("admin.comments.pages")}
         list={list}

@@ -1,6 +1,6 @@
 /**
- * The admin posts table (docs/decisions.md, Ungatekeep and banners): search and tag filter (loaded from
- * `GET /api/admin/ungatekeep`), a published/draft switch and a pin switch per post (each saved
+ * The admin posts table (docs/decisions.md, Ungatekeep and banners): search (among the newest 1,000 posts; a line says
+ * so when there are more) and tag filter (loaded from `GET /api/admin/ungatekeep`), a published/draft switch and a pin switch per post (each saved
  * at once with `PATCH`), and delete after a confirmation dialog. Drafts and scheduled posts are
  * listed and marked.
  */
@@ -50,7 +50,7 @@ function PostsTable({ initial }: { initial: PostRow[] }) {
   const column = (field: Switch) => t(field === "isPublished" ? "admin.posts.publishedColumn" : "admin.posts.pinned");
   const hydrated = useHydrated();
   const [tag, setTag] = useState<PostTag | "">("");
-  const list = useAdminList<PostRow, { posts: PostRow[] }>({
+  const list = useAdminList<PostRow, { posts: PostRow[]; searchedNewest: number | null }>({
     path: ({ query }) => {
       const params = new URLSearchParams({ limit: "100" });
       if (query) params.set("search", query);
@@ -151,6 +151,9 @@ function PostsTable({ initial }: { initial: PostRow[] }) {
           </tr>
         ))}
       </AdminTable>
+      {list.data?.searchedNewest && (
+        <p class="text-sm text-slate-700">{t("admin.posts.searchedNewest", { count: list.data.searchedNewest })}</p>
+      )}
       <ConfirmDialog {...remove.dialog} title={t("admin.posts.deleteTitle")}>
         {t("admin.posts.deleteText", { title: remove.target?.title ?? "" })}
       </ConfirmDialog>

@@ -85,7 +85,12 @@ export interface CommentPage {
 export interface AdminCommentPage {
   comments: AdminCommentView[];
   pagination: Pagination;
+  /** When a search looked through the newest `SEARCHED_COMMENTS` live comments only (there are more): that number. */
+  searchedNewest: number | null;
 }
+
+/** How many of the newest live comments a search without `postId` looks through. */
+export const SEARCHED_COMMENTS = 2000;
 
 function viewOf(comment: Comment, users: ReadonlyMap<string, UserSummary>): CommentView {
   const { userId, ...rest } = comment;
@@ -402,7 +407,8 @@ export async function removeComment(kv: Deno.Kv, id: string, actor: User): Promi
 /**
  * Every live comment for the admin list, newest first: of one post with `postId`; `search` matches every word
  * (case-insensitive) in the content or at the start of a word of the author's name (the users' word index,
- * `usersWithWord`, so authors are not read to match). Each carries its post's id and title. Only the shown page's
+ * `usersWithWord`, so authors are not read to match), among the post's comments, or without `postId` among the newest
+ * `SEARCHED_COMMENTS` (`searchedNewest` says so when there are more). Each carries its post's id and title. Only the shown page's
  * authors are read, except for a word that starts more than `USER_COUNT_LIMIT` (`user_index.ts`) users' words: the authors of the
  * comments whose content lacks it are read to match it.
  * @throws ForbiddenError for anyone but an admin.
@@ -417,12 +423,18 @@ export async function listCommentsForAdmin(
   let page: Comment[];
   let total: number;
   let users: Map<string, UserSummary>;
+  let searchedNewest: number | null = null;
   if (words.length === 0 && !query.postId) {
     ({ comments: page, total } = await readRecentComments(kv, query.limit, query.offset));
     users = await authorsOf(kv, page);
   } else {
+    const newest = async () => {
+      const { comments, total } = await readRecentComments(kv, SEARCHED_COMMENTS, 0);
+      if (total > SEARCHED_COMMENTS) searchedNewest = SEARCHED_COMMENTS;
+      return comments;
+    };
     const [all, named] = await Promise.all([
-      scanComments(kv, query.postId),
+      query.postId ? scanComments(kv, query.postId) : newest(),
       Promise.all(words.map((word) => usersWithWord(kv, word))),
     ]);
     /** Whether word `i` is in `comment`'s content or starts a word of its author's name (`names`: read authors). */
@@ -451,5 +463,6 @@ export async function listCommentsForAdmin(
       return { ...viewOf(c, users), post: title === undefined ? null : { id: c.postId, title } };
     }),
     pagination: { limit: query.limit, offset: query.offset, total, hasMore: query.offset + page.length < total },
+    searchedNewest,
   };
 }

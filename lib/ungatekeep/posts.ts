@@ -62,7 +62,12 @@ export interface FeedPage {
 export interface AdminPostPage {
   posts: PostListItem[];
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };
+  /** When a search looked through the newest `SEARCHED_POSTS` posts (of the tag) only (there are more): that number. */
+  searchedNewest: number | null;
 }
+
+/** How many of the newest posts (of the tag, when given) a search looks through. */
+export const SEARCHED_POSTS = 1000;
 
 const NOT_FOUND = REFUSALS.postNotFound;
 const MAX_RETRIES = 10;
@@ -378,8 +383,8 @@ function sortTime(post: Post): string {
 /**
  * Every post for the admin list, drafts and scheduled ones included, newest (by `publishedAt`,
  * else `createdAt`) first; `tag` filters, `search` matches every word (case-insensitive) in the
- * title or content. Without a search it reads the admin index (a small entry a post) and the page's records only;
- * a search reads every post. Posts are listed as the feed lists them, with their excerpt, not rendered (`getPostForAdmin`
+ * title or content among the newest `SEARCHED_POSTS` (`searchedNewest` says so when there are more). It reads the
+ * admin index (a small entry a post), then the page's records only, or for a search those posts' records. Posts are listed as the feed lists them, with their excerpt, not rendered (`getPostForAdmin`
  * renders one).
  */
 export async function listPostsForAdmin(kv: Deno.Kv, query: AdminPostQuery): Promise<AdminPostPage> {
@@ -387,30 +392,33 @@ export async function listPostsForAdmin(kv: Deno.Kv, query: AdminPostQuery): Pro
   const { limit, offset } = query;
   let page: Post[];
   let total: number;
-  if (words.length === 0) {
-    const ids: string[] = [];
-    const options = { reverse: true, batchSize: LIST_BATCH };
-    for await (const { key, value } of kv.list<PostTag>({ prefix: ["ungatekeep_admin"] }, options)) {
-      if (!query.tag || value === query.tag) ids.push(key[2] as string);
+  let searchedNewest: number | null = null;
+  const ids: string[] = [];
+  const options = { reverse: true, batchSize: LIST_BATCH };
+  for await (const { key, value } of kv.list<PostTag>({ prefix: ["ungatekeep_admin"] }, options)) {
+    if (query.tag && value !== query.tag) continue;
+    if (words.length > 0 && ids.length === SEARCHED_POSTS) {
+      searchedNewest = SEARCHED_POSTS;
+      break;
     }
+    ids.push(key[2] as string);
+  }
+  if (words.length === 0) {
     const entries = await getMany<Post>(kv, ids.slice(offset, offset + limit).map(recordKey));
     page = entries.flatMap((entry) => entry.value ? [entry.value] : []);
     total = ids.length;
   } else {
-    const matches: Post[] = [];
-    for await (const entry of kv.list<Post>({ prefix: POSTS_PREFIX }, { batchSize: LIST_BATCH })) {
-      const post = entry.value;
-      if (query.tag && post.tag !== query.tag) continue;
-      const text = `${post.title}\n${post.content}`.toLowerCase();
-      if (words.every((word) => text.includes(word))) matches.push(post);
-    }
-    matches.sort((a, b) => sortTime(b).localeCompare(sortTime(a)) || b.id.localeCompare(a.id));
+    const matches = (await getMany<Post>(kv, ids.map(recordKey))).flatMap(({ value: post }) => {
+      const text = post && `${post.title}\n${post.content}`.toLowerCase();
+      return text && words.every((word) => text.includes(word)) ? [post] : [];
+    });
     page = matches.slice(offset, offset + limit);
     total = matches.length;
   }
   return {
     posts: await listItemsOf(kv, page),
     pagination: { limit, offset, total, hasMore: offset + page.length < total },
+    searchedNewest,
   };
 }
 

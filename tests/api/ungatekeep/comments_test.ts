@@ -12,7 +12,13 @@ import { seedDemoData } from "@/lib/demo/seed.ts";
 import { DISCUSSED_POST } from "@/lib/demo/comments.ts";
 import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
 import { deletePost } from "@/lib/ungatekeep/posts.ts";
-import { createComment, editComment, listCommentsForAdmin, removeComment } from "@/lib/comments/comments.ts";
+import {
+  createComment,
+  editComment,
+  listCommentsForAdmin,
+  removeComment,
+  SEARCHED_COMMENTS,
+} from "@/lib/comments/comments.ts";
 import { kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
 import {
   commentsOf,
@@ -1066,4 +1072,29 @@ Deno.test("a post page shows each thread's first 3 replies; More replies opens t
   assert(location.startsWith(`${here}?thread=${top.id}#comment-`), location);
   page = await pageOf(location.slice(here.length).split("#")[0]);
   assertEquals(shown(page).at(-1), location.split("#comment-")[1]);
+});
+
+Deno.test("the admin comment search looks through the newest 2,000 comments and says so; a post's are all searched", async () => {
+  await using t = await createTestApp();
+  const { admin, post } = await setup(t);
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const write = async (content: string, i: number) => {
+    if (i % 10 === 0) await t.kv.delete(["comment_rate", ravi.user.id]); // past the limit of 10 a minute
+    await createComment(t.kv, { postId: post.id, author: ravi.user, input: { content }, appUrl: t.origin });
+  };
+  await write("The oldest needle", 0);
+  for (let i = 1; i <= SEARCHED_COMMENTS; i++) await write(`Tip ${i}${i === SEARCHED_COMMENTS ? " needle" : ""}`, i);
+  const search = async (query: string) => {
+    const res = await t.fetch(`/api/admin/comments?search=needle${query}`, { headers: admin.headers });
+    assertEquals(res.status, 200);
+    return await res.json();
+  };
+  const newest = await search("");
+  assertEquals(newest.comments.map((c: { content: string }) => c.content), [`Tip ${SEARCHED_COMMENTS} needle`]);
+  assertEquals([newest.pagination.total, newest.searchedNewest], [1, SEARCHED_COMMENTS]);
+  const ofPost = await search(`&postId=${post.id}`);
+  assertEquals(ofPost.pagination.total, 2, "one post's comments are all searched");
+  assertEquals(ofPost.searchedNewest, null);
+  const plain = await (await t.fetch("/api/admin/comments?limit=1", { headers: admin.headers })).json();
+  assertEquals([plain.pagination.total, plain.searchedNewest], [SEARCHED_COMMENTS + 1, null]);
 });

@@ -2,10 +2,17 @@ import { assert, assertEquals, assertMatch, assertRejects } from "@/tests/helper
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
 import { NotFoundError } from "@/lib/errors.ts";
-import { getPost, listFeed, listPostsForAdmin } from "@/lib/ungatekeep/posts.ts";
+import {
+  createPost as storePost,
+  getPost,
+  listFeed,
+  listPostsForAdmin,
+  SEARCHED_POSTS,
+} from "@/lib/ungatekeep/posts.ts";
+import { createUser } from "@/lib/users/users.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { type KvReads, kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
-import { FeedQuerySchema, MAX_CONTENT_LENGTH } from "@/lib/ungatekeep/schema.ts";
+import { FeedQuerySchema, MAX_CONTENT_LENGTH, PostCreateSchema } from "@/lib/ungatekeep/schema.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { createPost, postBody, uploadedId } from "@/tests/fixtures/posts.ts";
 
@@ -522,4 +529,22 @@ Deno.test("post size: content is counted as KV stores it, so no mix of scripts p
   await t.services.kv.set(key, { ...stored, content: "a".repeat(40_000) });
   assertEquals((await send("PATCH", `/api/admin/ungatekeep/${post.id}`, { isPinned: true })).status, 200);
   assertEquals(await fieldsOf(await send("PATCH", `/api/admin/ungatekeep/${post.id}`, { linkTitle: "More" })), tooLong);
+});
+
+Deno.test("the admin post search looks through the newest 1,000 posts and says so", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const files = new KvObjectStore(kv);
+  const author = await createUser(kv, { name: "Admin", email: "admin@example.in", emailVerified: true, role: "admin" });
+  const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+  const write = (title: string, i: number) =>
+    storePost(kv, { files, author, input: PostCreateSchema.parse(postBody({ title, publishedAt: at(i) })) });
+  await write("The oldest needle", 0);
+  for (let i = 1; i <= SEARCHED_POSTS; i++) await write(`Post ${i}${i === SEARCHED_POSTS ? " needle" : ""}`, i);
+  const found = await listPostsForAdmin(kv, { limit: 50, offset: 0, search: "needle" });
+  assertEquals(found.posts.map((p) => p.title), [`Post ${SEARCHED_POSTS} needle`]);
+  assertEquals([found.pagination.total, found.searchedNewest], [1, SEARCHED_POSTS]);
+  const plain = await listPostsForAdmin(kv, { limit: 1, offset: 0 });
+  assertEquals([plain.pagination.total, plain.searchedNewest], [SEARCHED_POSTS + 1, null]);
+  const resources = await listPostsForAdmin(kv, { limit: 1, offset: 0, search: "post", tag: "resources" });
+  assertEquals([resources.pagination.total, resources.searchedNewest], [0, null], "none of that tag");
 });

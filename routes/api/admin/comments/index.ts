@@ -15,13 +15,21 @@ export const apiDocs = describeRoute({
   GET: {
     summary: "Every live comment, newest first, for moderation",
     description: "Each with its post's `{id, title}` (null once deleted). `search` matches every word in the content " +
-      "or the author's name; `postId` keeps one post's comments.",
+      "or the author's name, among the newest 2,000 live comments (`searchedNewest` says so when there are more) or " +
+      "with `postId` among one post's comments; `postId` keeps one post's comments.",
     access: ["admin"],
     query: AdminCommentQuerySchema,
     responses: {
       200: {
         description: "A page of comments",
-        schema: z.strictObject({ comments: z.array(AdminCommentSchema), pagination: PaginationSchema }),
+        schema: z.strictObject({
+          comments: z.array(AdminCommentSchema),
+          pagination: PaginationSchema,
+          searchedNewest: z.number().int().nullable().describe(
+            "When a search without `postId` looked through the newest 2,000 live comments only (there are more): " +
+              "2000; else null",
+          ),
+        }),
       },
     },
   },

@@ -17,14 +17,20 @@ export const apiDocs = describeRoute({
   GET: {
     summary: "Every post, drafts and scheduled ones included",
     description: "Newest (by `publishedAt`, else `createdAt`) first; `tag` filters, `search` matches every word in " +
-      "the title or content. Posts come as the feed lists them (an excerpt, no `contentHtml`); " +
+      "the title or content, among the newest 1,000 posts (`searchedNewest` says so when there are more). Posts come as the feed lists them (an excerpt, no `contentHtml`); " +
       "`GET /api/admin/ungatekeep/{id}` renders one.",
     access: ["admin"],
     query: AdminPostQuerySchema,
     responses: {
       200: {
         description: "A page of posts",
-        schema: z.strictObject({ posts: z.array(PostListItemSchema), pagination: PaginationSchema }),
+        schema: z.strictObject({
+          posts: z.array(PostListItemSchema),
+          pagination: PaginationSchema,
+          searchedNewest: z.number().int().nullable().describe(
+            "When a search looked through the newest 1,000 posts (of the tag) only (there are more): 1000; else null",
+          ),
+        }),
       },
     },
   },
