@@ -95,6 +95,7 @@ export const handler = define.handlers<Data>({
         input: fields.data,
         verifyTarget: onboardingPath(callbackURL),
         persistent: rememberMe,
+        language: ctx.state.lang,
       });
       const next = await needsOnboarding(kv, user) ? onboardingPath(callbackURL) : callbackURL ?? "/";
       return seeOther(next, cookies);

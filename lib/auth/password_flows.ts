@@ -31,19 +31,21 @@ export const SignUpFields = z.object({ name: UserNameSchema, email: EmailField, 
  * to `verifyTarget` (at most one per 5 minutes), bound to the browser's verification binding
  * cookie value `binding` when it has one. The browser's previous session (`previousCookie`)
  * ends; the new one is `persistent` ("Remember me", default true) or lasts the browser session
- * through its renewals too. The caller has counted the try (`signInSubject`).
+ * through its renewals too; `language`, the page's, becomes the person's setting when they have none
+ * (`createSession`). The caller has counted the try (`signInSubject`).
  * @returns the user and the new session's cookie value.
  * @throws AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `ACCOUNT_SUSPENDED` (403, before any verification link),
  *   `EMAIL_NOT_VERIFIED` (403).
  */
 export async function signInWithPassword(
   services: Services,
-  { input, verifyTarget, previousCookie, binding, persistent }: {
+  { input, verifyTarget, previousCookie, binding, persistent, language }: {
     input: z.infer<typeof SignInFields>;
     verifyTarget: string;
     previousCookie: string | undefined;
     binding: string | undefined;
     persistent?: boolean;
+    language?: Lang;
   },
 ): Promise<{ user: User; token: string }> {
   const { kv } = services;
@@ -53,7 +55,13 @@ export async function signInWithPassword(
     await sendVerificationMail(services, user, { callbackURL: verifyTarget, binding });
     throw new AuthError("EMAIL_NOT_VERIFIED", "Email not verified");
   }
-  const { token } = await replaceSession(kv, { userId: user.id, previousToken: previousCookie, guard, persistent });
+  const { token } = await replaceSession(kv, {
+    userId: user.id,
+    previousToken: previousCookie,
+    guard,
+    persistent,
+    language,
+  });
   return { user, token };
 }
 

@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import type { Services } from "@/lib/platform/state.ts";
 import type { User } from "@/lib/users/users.ts";
+import type { Lang } from "@/lib/i18n/languages.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { type SignInFields, signInSubject, signInWithPassword } from "@/lib/auth/password_flows.ts";
@@ -21,7 +22,8 @@ import {
 /**
  * Signs `input` in from `req` (the caller has counted the try per client address `clientIp`): counts it per e-mail and
  * address, then per known device when the browser is one of the account's, else per e-mail; signs in, ending the
- * browser's previous session (`persistent`: "Keep me signed in"); marks the browser a known device. An unverified
+ * browser's previous session (`persistent`: "Keep me signed in"), and saves `language` (the page's) as the person's
+ * setting when they have none; marks the browser a known device. An unverified
  * e-mail gets a fresh verification link to `verifyTarget`.
  * @returns the user and the two `Set-Cookie` headers (the session, the known device).
  * @throws RateLimitedError (429); AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `ACCOUNT_SUSPENDED` or
@@ -30,11 +32,12 @@ import {
 export async function passwordSignIn(
   services: Services,
   req: Request,
-  { clientIp, input, verifyTarget, persistent }: {
+  { clientIp, input, verifyTarget, persistent, language }: {
     clientIp: string;
     input: z.infer<typeof SignInFields>;
     verifyTarget: string;
     persistent: boolean;
+    language: Lang;
   },
 ): Promise<{ user: User; cookies: [string, string][] }> {
   const { kv, config, rateLimits } = services;
@@ -48,6 +51,7 @@ export async function passwordSignIn(
     previousCookie: readSessionCookie(req, config.secure),
     binding: readVerifyBindingCookie(req, config.secure),
     persistent,
+    language,
   });
   const { deviceId, setCookie } = signedInDevice(req, config.secure);
   await rememberDevice(kv, { userId: user.id, email: user.email, deviceId });

@@ -75,6 +75,7 @@ export const handler = define.handlers({
     const { token: session } = await replaceSession(kv, {
       userId: verified.user.id,
       previousToken: readSessionCookie(req, config.secure),
+      language: ctx.state.lang,
     });
     const cookie = sessionCookie(config.secure, session);
     if (callbackURL) {

@@ -1,13 +1,14 @@
 /**
  * The language of a page (docs/decisions.md, Languages): the order URL, setting, cookie, `Accept-Language`, English;
  * `?lang=` keeping the cookie for a year; the header's switch; the `language` setting; `hreflang` and the canonical
- * URL; the guest cache per language; sign-up and e-mails in the person's language; API errors in English.
+ * URL; the guest cache per language; sign-up and sign-in keeping the page's language, e-mails in the person's; API errors
+ * in English.
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { page } from "@/tests/fixtures/html.ts";
 import { getUserByEmail, updateUser } from "@/lib/users/users.ts";
-import { people } from "@/tests/fixtures/people.ts";
+import { PASSWORD, passwordUser, people } from "@/tests/fixtures/people.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { addInternships, postInternship } from "@/tests/fixtures/internships.ts";
 import { createAlert } from "@/lib/alerts/alerts.ts";
@@ -176,6 +177,35 @@ Deno.test("sign-up keeps the page's language, and the verification e-mail is in 
     t.mails.find((m) => m.to === "ben@example.com")?.subject,
     "Verify your email address for Career Community",
   );
+});
+
+Deno.test("a sign-in saves the page's language for a person without a setting, never over one", async () => {
+  await using t = await createTestApp();
+  const rohan = await passwordUser(t, { email: "rohan@example.com" });
+  const meera = await passwordUser(t, { email: "meera@example.com" });
+  await updateUser(t.kv, meera.id, { language: "en" });
+  const signIn = (email: string) =>
+    t.fetch("/sign-in", {
+      method: "POST",
+      headers: { origin: t.origin, cookie: "lang=hi", "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email, password: PASSWORD }),
+      redirect: "manual",
+    });
+  for (const email of [rohan.email, meera.email]) {
+    const res = await signIn(email);
+    await res.body?.cancel();
+    assertEquals(res.status, 303, email);
+  }
+  assertEquals((await getUserByEmail(t.kv, rohan.email))?.language, "hi", "the page's language, saved");
+  assertEquals((await getUserByEmail(t.kv, meera.email))?.language, "en", "a setting stays as chosen");
+
+  const api = await passwordUser(t, { email: "api@example.com" });
+  const res = await t.json("POST", "/api/auth/sign-in/email", {
+    body: { email: api.email, password: PASSWORD },
+    headers: { "accept-language": "hi-IN,hi;q=0.9,en;q=0.8" },
+  });
+  assertEquals(res.status, 200);
+  assertEquals((await getUserByEmail(t.kv, api.email))?.language, "hi", "the API's request language");
 });
 
 Deno.test("the unsubscribe page is in the language of the person its token names, unless ?lang= asks", async () => {

@@ -57,6 +57,7 @@ export const handler = define.handlers({
         userId: user.id,
         previousToken: readSessionCookie(req, config.secure),
         authenticatedAt: identity.authenticatedAt,
+        language: ctx.state.lang,
       });
       return new Response(null, {
         status: 302,
