@@ -1,8 +1,8 @@
 /**
  * The language of a page (docs/decisions.md, Languages): the order URL, setting, cookie, `Accept-Language`, English;
  * `?lang=` keeping the cookie for a year; the header's switch; the `language` setting; `hreflang` and the canonical
- * URL; the guest cache per language; sign-up and sign-in keeping the page's language, e-mails in the person's; API errors
- * in English.
+ * URL; the guest cache per language; sign-up and sign-in keeping the page's language, e-mails in the person's; API
+ * errors in English.
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
