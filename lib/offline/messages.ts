@@ -13,11 +13,15 @@ export function offlinePagePath(lang: Lang): string {
   return `/offline?${LANG_PARAM}=${lang}`;
 }
 
-/** Keep the pages `urls` offline as the group `group` (a toolkit's id); drop a group; or list what is offline. */
+/**
+ * Keep the pages `urls` offline as the group `group` (a toolkit's id); drop a group; list what is offline; or note the
+ * language a page is in (its `<html lang>`, which `lib/web/client/register_sw.ts` sends unanswered).
+ */
 export type OfflineRequest =
   | { type: "keep"; group: string; urls: string[] }
   | { type: "unkeep"; group: string }
-  | { type: "contents" };
+  | { type: "contents" }
+  | { type: "language"; lang: string };
 
 /** The answer to `keep` and `unkeep`: how many pages are now kept; `failed` when the work broke off. */
 export interface KeepReply {

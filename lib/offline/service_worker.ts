@@ -14,12 +14,13 @@
  * the person whose `Offline-Scope` they were saved under: a page answered under another scope (someone else signed
  * in, or nobody) deletes them first, and a page that now answers a redirect or 401/403/404/410 leaves both. With no
  * network a visited or kept page opens with its "may be out of date" notice shown; any other page gets the offline
- * page, in the language the pages last came in (their `Content-Language`, remembered), else the browser's, else
- * English (docs/decisions.md, Languages, "The offline page"). It also shows push notifications and opens their page.
+ * page, in the language the pages last came in (their `Content-Language`, or the `<html lang>` each page tells the
+ * worker once it is active: a new worker after signing out controls no page yet), else the browser's, else English
+ * (docs/decisions.md, Languages, "The offline page"). It also shows push notifications and opens their page.
  */
 import type { ServiceWorkerBuild } from "@/lib/web/build.ts";
 import { formatDateTime } from "@/lib/dates.ts";
-import { DEFAULT_LANG, isLang, type Lang } from "@/lib/i18n/languages.ts";
+import { DEFAULT_LANG, isLang, type Lang, LANG_PARAM } from "@/lib/i18n/languages.ts";
 import { cacheNames, isVersionedCache } from "./caches.ts";
 import { type KeepReply, type OfflineContents, offlinePagePath, type OfflineRequest } from "./messages.ts";
 
@@ -81,9 +82,11 @@ const SCOPE = "offline-scope";
 
 const origin = worker.location.origin;
 const sameOrigin = (url: URL) => url.origin === origin;
+/** The key a page is saved under: its URL without the fragment or `lang` (one copy in whichever language it came). */
 const pageKey = (url: string) => {
   const parsed = new URL(url);
   parsed.hash = "";
+  if (parsed.searchParams.has(LANG_PARAM)) parsed.searchParams.delete(LANG_PARAM);
   return parsed.href;
 };
 
@@ -147,9 +150,11 @@ async function navigate(event: FetchEvent): Promise<Response> {
   const slow = saved.then((copy) =>
     copy ? new Promise<null>((resolve) => setTimeout(() => resolve(null), NETWORK_WAIT_MS)) : network
   );
-  event.waitUntil(
-    network.then((res) => Promise.all([noteLanguage(res), remember(request.url, res.clone())])).catch(() => {}),
-  );
+  const kept = network.then((res) => {
+    const lang = res.headers.get("content-language");
+    return Promise.all([noteLanguage(lang), remember(request.url, res.clone())]);
+  });
+  event.waitUntil(kept.catch(() => {}));
   const res = await Promise.race([network, slow]).catch(() => null);
   if (res) return res;
   const copy = await saved;
@@ -167,9 +172,11 @@ function rememberedLanguage(): Promise<Lang | null> {
   return lastLanguage;
 }
 
-/** Remembers the language of the page `res` (its `Content-Language`) when it differs from the one remembered. */
-async function noteLanguage(res: Response): Promise<void> {
-  const lang = res.headers.get("content-language");
+/**
+ * Remembers `lang`, a page's language (its `Content-Language`, or the `<html lang>` a page tells the worker, also one it
+ * does not control yet), when it differs from the one remembered.
+ */
+async function noteLanguage(lang: string | null): Promise<void> {
   if (!isLang(lang) || (await rememberedLanguage()) === lang) return;
   lastLanguage = Promise.resolve(lang);
   await (await caches.open(STATE)).put(LANG_KEY, new Response(lang));
@@ -215,9 +222,9 @@ async function enterScope(scope: string): Promise<void> {
   await (await caches.open(STATE)).put(SCOPE_KEY, new Response(scope));
 }
 
-/** The title of a page, from its `<title>`. */
+/** The title of a page, from its `<title>` without the site's name after its last " · " (`components/PageHead.tsx`). */
 function titleOf(html: string): string {
-  const raw = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
+  const raw = (/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "").replace(/ · [^·]*$/, "");
   return raw.replace(/&(amp|lt|gt|quot|#39);/g, (_, name) =>
     ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[
       name as "amp"
@@ -377,6 +384,7 @@ worker.addEventListener("message", (event: MessageEventOfWorker) => {
   const { data } = event;
   const work = (async () => {
     if (data.type === "contents") return reply(await contents());
+    if (data.type === "language") return await noteLanguage(data.lang);
     const scope = await currentScope();
     if (data.type === "keep") {
       const kept = scope && scope !== "guest" ? await keep(data.urls, data.group, scope) : 0;

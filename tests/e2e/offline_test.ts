@@ -2,8 +2,8 @@
  * The installable, offline platform in Chromium at 360 px (docs/decisions.md, Installable and offline): Chromium finds
  * nothing stopping an install; with the network gone a page visited before opens with its "may be out of date"
  * notice, the tracker and a lesson kept offline (never visited) open, a page never visited shows the offline page
- * naming what is kept, in the language the pages last came in (Hindi after a Hindi page); after signing out nothing of
- * the person is shown. The module's one Chromium runs on a profile
+ * naming what is kept, in the language the pages last came in (Hindi after a Hindi page, also after signing out), each
+ * page once and without the site's name; after signing out nothing of the person is shown. The module's one Chromium runs on a profile
  * on disk (Chromium does not offer installing from an incognito context, which every new context is), and each test
  * opens its page in it on an origin of its own.
  */
@@ -150,7 +150,7 @@ Deno.test("offline: visited pages with a notice, the tracker and kept lessons op
   await context.setOffline(false);
   await page.goto(`${t.origin}/privacy?lang=hi`);
   await page.waitForFunction(async () => await (await caches.match("/offline-state/lang"))?.text() === "hi");
-  await saved(page, "/privacy?lang=hi");
+  await page.waitForFunction(async () => (await (await caches.match("/privacy"))?.text())?.includes('<html lang="hi"'));
   await context.setOffline(true);
   await page.goto(`${t.origin}/opportunities`);
   await page.getByRole("heading", { name: "आप ऑफ़लाइन हैं" }).waitFor();
@@ -158,6 +158,52 @@ Deno.test("offline: visited pages with a notice, the tracker and kept lessons op
   await page.getByRole("region", { name: "पहले खोले गए पेज" }).getByRole("link").first().waitFor();
   await page.getByText(/^सेव किया गया: \d+ [\u0900-\u097F]+ \d{4}/).first().waitFor();
   await assertAccessible(page, "the offline page in Hindi");
+});
+
+Deno.test("offline on a Hindi phone: each page listed once without the site's name; still Hindi after signing out", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user");
+  await using tab = await phonePage();
+  const { context, page } = tab;
+  await signInBrowser(context, t.origin, student);
+  await page.goto(`${t.origin}/privacy?lang=hi`);
+  await controlled(page);
+  await page.goto(`${t.origin}/`);
+  await saved(page, "/");
+  const savedAt = () =>
+    page.evaluate(async () =>
+      (await Promise.all(["/", "/?lang=hi"].map((url) => caches.match(url))))
+        .map((res) => res?.headers.get("offline-saved-at") ?? "").sort().at(-1)
+    );
+  const first = await savedAt();
+  await page.goto(`${t.origin}/?lang=hi`);
+  await page.waitForFunction(async (before) => {
+    const copies = await Promise.all(["/", "/?lang=hi"].map((url) => caches.match(url)));
+    return copies.some((res) => (res?.headers.get("offline-saved-at") ?? "") > before);
+  }, first);
+  await page.goto(`${t.origin}/privacy`);
+  await page.waitForFunction(async () => (await (await caches.match("/privacy"))?.text())?.includes('<html lang="hi"'));
+
+  await context.setOffline(true);
+  await page.goto(`${t.origin}/opportunities`);
+  const visited = page.getByRole("region", { name: "पहले खोले गए पेज" }).getByRole("link");
+  await visited.first().waitFor();
+  const titles = await visited.allInnerTexts();
+  assert(titles.includes("गोपनीयता नीति"), titles.join(" | "));
+  assertEquals(titles.filter((title) => title.includes("Career Community")), [], "no title repeats the site's name");
+  assertEquals(new Set(titles).size, titles.length, `each page once: ${titles.join(" | ")}`);
+
+  // Signing out wipes what the worker remembered; the next one learns the language from the page, not the browser's.
+  await context.setOffline(false);
+  await page.goto(`${t.origin}/terms`);
+  await page.locator("form[action='/sign-out'] button").first().evaluate((button: HTMLButtonElement) => button.click());
+  await page.waitForURL(`${t.origin}/`);
+  await controlled(page);
+  await page.waitForFunction(async () => await (await caches.match("/offline-state/lang"))?.text() === "hi");
+  await context.setOffline(true);
+  await page.goto(`${t.origin}/opportunities`);
+  await page.getByRole("heading", { name: "आप ऑफ़लाइन हैं" }).waitFor();
+  await page.getByText("इस डिवाइस पर अभी कुछ भी सेव नहीं है।").waitFor();
 });
 
 Deno.test("offline: a kept lesson that now answers 404 (its toolkit deleted) leaves the phone", async () => {

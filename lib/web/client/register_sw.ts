@@ -1,9 +1,17 @@
 /**
  * Registers the build's service worker (`/sw.js`, scope `/`) once the page has loaded, so that neither its script nor
- * what it precaches competes with the page's first paint. Browsers without service workers skip it.
+ * what it precaches competes with the page's first paint, then tells the active worker the page's language
+ * (`{type: "language", lang}`, its `<html lang>`; `lib/offline/messages.ts`): a worker installed after signing out
+ * controls no page until the next one, so it would not know which offline page to show. Browsers without service
+ * workers skip it.
  */
 if ("serviceWorker" in navigator) {
-  const register = () => void navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {});
+  const container = navigator.serviceWorker;
+  const register = () =>
+    void container.register("/sw.js", { scope: "/" })
+      .then(() => container.ready)
+      .then(({ active }) => active?.postMessage({ type: "language", lang: document.documentElement.lang }))
+      .catch(() => {});
   if (document.readyState === "complete") register();
   else addEventListener("load", register, { once: true });
 }
