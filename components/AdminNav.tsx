@@ -2,7 +2,8 @@
  * The admin area's navigation. Each admin capability adds its page to `ADMIN_LINKS`. From `md` up
  * it is a column of links beside the page; on a phone it is one row, a "Menu" disclosure naming
  * the current page (a `<details>`, so it opens without JavaScript) that opens the links in two
- * columns, so the page's content starts near the top. The current page is marked `aria-current`.
+ * columns, so the page's content starts near the top; Escape closes it (`data-menu`, as the header's menus). The
+ * current page is marked `aria-current`.
  */
 import { useT } from "@/lib/i18n/context.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
@@ -36,7 +37,10 @@ export function AdminNav({ path }: { path: string }) {
   const current = ADMIN_LINKS.find((link) => isCurrent(path, link.href));
   return (
     <nav aria-label={t("admin.nav.label")} class="md:w-48 md:shrink-0">
-      <details class="group rounded-md border border-slate-300 bg-white md:border-0 md:bg-transparent md:details-content:[content-visibility:visible]">
+      <details
+        data-menu
+        class="group rounded-md border border-slate-300 bg-white md:border-0 md:bg-transparent md:details-content:[content-visibility:visible]"
+      >
         <summary class="flex cursor-pointer list-none items-center justify-between gap-2 px-3 py-2 text-sm md:hidden [&::-webkit-details-marker]:hidden">
           <span class="min-w-0 truncate">
             <span class="font-semibold text-slate-800">{t("admin.nav.menu")}</span>

@@ -8,7 +8,8 @@
  * `<details>`, named by the person's name) after the bell, as sites usually place them, so the
  * header stays one row at every width. Both account menus list the profile first. On a phone the
  * bell and the Menu button keep their size and the brand wraps when the screen is narrower than
- * 360 px, so nothing sticks out even at 320 px. The language switch (`LanguageSwitch`) stands before the Menu
+ * 360 px, so nothing sticks out even at 320 px. Both `<details>` are `data-menu`: Escape closes them and returns the
+ * focus to their button (`lib/web/client/register_sw.ts`). The language switch (`LanguageSwitch`) stands before the Menu
  * button on a phone and at the end of the row from `lg` up, so it is one tap away at every width.
  */
 import type { User } from "@/lib/users/users.ts";
@@ -86,7 +87,7 @@ const MENU_ITEM =
 function AccountMenu({ user, path }: { user: User; path: string }) {
   const t = useT();
   return (
-    <details class="group relative hidden text-sm lg:order-3 lg:block">
+    <details data-menu class="group relative hidden text-sm lg:order-3 lg:block">
       <summary class="flex cursor-pointer list-none items-center gap-1 rounded-md border border-slate-300 px-3 py-1.5 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden">
         <span class="sr-only">{t("layout.account.menu")}</span> <span class="max-w-48 truncate">{user.name}</span>
         <svg aria-hidden="true" viewBox="0 0 20 20" class="h-4 w-4 shrink-0 fill-current group-open:rotate-180">
@@ -136,6 +137,7 @@ export function SiteHeader(
           </div>
         )}
         <details
+          data-menu
           class={`group shrink-0 ${
             user ? "" : "ml-auto"
           } lg:order-1 lg:ml-0 lg:flex-1 lg:shrink lg:details-content:[content-visibility:visible]`}

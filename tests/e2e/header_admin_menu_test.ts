@@ -2,7 +2,8 @@
  * What a screenshot review asked of the page frame, in Chromium: on a wide screen the header is one
  * row from 768 to 1280 px, its notification bell before the account menu, which holds the person's own pages and sign-out; on a 360 px phone the admin navigation is
  * one row (a menu naming the current page) before the content, with the current page marked and
- * no sideways scroll; the reaction buttons and counts show icons that need no emoji font.
+ * no sideways scroll; the reaction buttons and counts show icons that need no emoji font. Escape closes each menu
+ * (the phone's, the account menu, the admin menu) and returns the focus to its button.
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -106,4 +107,40 @@ Deno.test("the bell before the account links, the admin menu in one row on a pho
     await assertAccessible(page, "the feed");
     await context.close();
   });
+});
+
+/** Presses Escape in `page` and checks that the menu whose button is `summary` closed and that its button has the focus. */
+async function escapeCloses(page: Page, summary: string | RegExp): Promise<void> {
+  const button = page.locator("summary", { hasText: summary });
+  const details = button.locator("xpath=..");
+  assertEquals(await details.evaluate((menu: HTMLDetailsElement) => menu.open), true, `${summary} is open`);
+  await page.keyboard.press("Escape");
+  assertEquals(await details.evaluate((menu: HTMLDetailsElement) => menu.open), false, `Escape closes ${summary}`);
+  assertEquals(await button.evaluate((node) => node === document.activeElement), true, `the focus is on ${summary}`);
+}
+
+Deno.test("Escape closes the header's menus and the admin menu, and returns the focus to their button", async () => {
+  await using app = await createTestApp({ listen: true });
+  const admin = await createTestUser(app, "admin", { name: "Asha Admin" });
+  await using browser = await openBrowser();
+
+  const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  await signInBrowser(phone, app.origin, admin);
+  const page = await phone.newPage();
+  await openHydrated(page, `${app.origin}/?lang=hi`);
+  await page.locator("summary", { hasText: /^\s*मेन्यू\s*$/ }).focus();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Tab");
+  await escapeCloses(page, /^\s*मेन्यू\s*$/);
+
+  await openHydrated(page, `${app.origin}/admin/coupons?lang=en`);
+  await page.getByRole("navigation", { name: "Admin" }).getByText("Admin menu").click();
+  await escapeCloses(page, "Admin menu");
+
+  const desktop = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await signInBrowser(desktop.context(), app.origin, admin);
+  await openHydrated(desktop, `${app.origin}/internships`);
+  await openAccountMenu(desktop);
+  await desktop.keyboard.press("Tab");
+  await escapeCloses(desktop, "Account menu: Asha Admin");
 });
