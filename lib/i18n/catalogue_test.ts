@@ -107,6 +107,15 @@ Deno.test("Hindi words one idea one way: optional is ज़रूरी नह�
   assertEquals(twice, []);
 });
 
+Deno.test("the tracker's columns and an application's statuses name a status they share in the same words", () => {
+  for (const lang of ["en", "hi"] as const) {
+    const t = translatorFor(lang);
+    for (const status of ["applied", "offer", "rejected"] as const) {
+      assertEquals(t(`me.tracker.status.${status}`), t(`applications.status.${status}`), `${lang}: ${status}`);
+    }
+  }
+});
+
 Deno.test("the server's translators format every message that needs no values", () => {
   for (const lang of ["en", "hi"] as const) {
     const t = translatorFor(lang);

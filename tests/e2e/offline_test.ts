@@ -1,11 +1,11 @@
 /**
  * The installable, offline platform in Chromium at 360 px (docs/decisions.md, Installable and offline): Chromium finds
  * nothing stopping an install; with the network gone a page visited before opens with its "may be out of date"
- * notice, the tracker and a lesson kept offline (never visited) open, a page never visited shows the offline page
- * naming what is kept, in the language the pages last came in (Hindi after a Hindi page, also after signing out), each
- * page once and without the site's name; after signing out nothing of the person is shown. The module's one Chromium runs on a profile
- * on disk (Chromium does not offer installing from an incognito context, which every new context is), and each test
- * opens its page in it on an origin of its own.
+ * notice, the tracker and a lesson kept offline (never visited, its hint saying signing out removes it) open, a page
+ * never visited shows the offline page naming what is kept, each page once and without the site's name, in the
+ * language the pages last came in (Hindi after a Hindi page, also after signing out); after signing out nothing of the
+ * person is shown. The module's one Chromium runs on a profile on disk (Chromium does not offer installing from an
+ * incognito context, which every new context is), and each test opens its page in it on an origin of its own.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -108,6 +108,7 @@ Deno.test("offline: visited pages with a notice, the tracker and kept lessons op
   await hydrated(page);
   await page.getByRole("button", { name: "Keep offline" }).click();
   await page.getByText("2 lessons saved on this device").waitFor();
+  await page.getByText("Signing out removes them from this device.").waitFor();
   await assertAccessible(page, "lesson page with Keep offline");
 
   await context.setOffline(true);
