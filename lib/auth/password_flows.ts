@@ -31,7 +31,7 @@ export const SignUpFields = z.object({ name: UserNameSchema, email: EmailField, 
  * to `verifyTarget` (at most one per 5 minutes), bound to the browser's verification binding
  * cookie value `binding` when it has one. The browser's previous session (`previousCookie`)
  * ends; the new one is `persistent` ("Remember me", default true) or lasts the browser session
- * through its renewals too; `language`, the page's, becomes the person's setting when they have none
+ * through its renewals too; `language`, the page's, becomes the person's setting when they have none and it is not English
  * (`createSession`). The caller has counted the try (`signInSubject`).
  * @returns the user and the new session's cookie value.
  * @throws AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `ACCOUNT_SUSPENDED` (403, before any verification link),

@@ -19,7 +19,7 @@ import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { endSessionsPatch, updateUserOps, type User, userKey } from "@/lib/users/users.ts";
 import { AuthError, ConflictError, NotFoundError } from "@/lib/errors.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
-import type { Lang } from "@/lib/i18n/languages.ts";
+import { DEFAULT_LANG, type Lang } from "@/lib/i18n/languages.ts";
 import { keepSessionSubscriptionsOps } from "@/lib/push/subscriptions.ts";
 
 /** Session lifetime in ms. */
@@ -72,8 +72,9 @@ export interface SessionOptions {
   /** The provider's time of the person's last login there (ISO), kept when it came before the session. */
   authenticatedAt?: string;
   /**
-   * The language of the page (or request) the sign-in happened on: saved as the person's `language` setting when they
-   * have none yet, in the session's write (docs/decisions.md, Languages, "The setting").
+   * The language of the page (or request) the sign-in happened on: saved as the person's `language` setting, in the
+   * session's write, when they have none yet and it is not English, which having none already means for e-mails
+   * (saved, it would also outrank the `lang` cookie on their pages; docs/decisions.md, Languages, "The setting").
    */
   language?: Lang;
 }
@@ -83,8 +84,8 @@ export interface SessionOptions {
  * against the user record as read, so no session key is ever written for a user who is gone (an account deletion
  * landing meanwhile; docs/decisions.md, Data rights); `persistent` (default true) is whether its cookie outlives the
  * browser session; `authenticatedAt`, a social provider's login time, is kept when it is earlier than now, so a sign-in
- * through a provider's old session is no fresh sign-in (`freshSignIn`); `language` becomes the user's `language`
- * setting, in the same write, when they have none. Returns the record and the token for the cookie.
+ * through a provider's old session is no fresh sign-in (`freshSignIn`); `language`, unless English, becomes the
+ * user's `language` setting, in the same write, when they have none. Returns the record and the token for the cookie.
  * @throws `guard.error` when the guard's check fails, or (without a guard) NotFoundError when the user is gone;
  *   AuthError 403 `ACCOUNT_SUSPENDED` while the user is suspended (`refuseSuspended`); ConflictError after `ATTEMPTS`
  *   lost races with writes of the user record.
@@ -111,8 +112,9 @@ export async function createSession(
       ...(authenticatedAt && Date.parse(authenticatedAt) < now ? { authenticatedAt } : {}),
     };
     const op = kv.atomic();
-    if (language && !user.value.language) updateUserOps(op, user as Deno.KvEntry<User>, { language });
-    else op.check(user);
+    if (language && language !== DEFAULT_LANG && !user.value.language) {
+      updateUserOps(op, user as Deno.KvEntry<User>, { language });
+    } else op.check(user);
     op.set(["sessions", hash], session, { expireIn: SESSION_TTL_MS })
       .set(["sessions_by_user", userId, hash], session.id, { expireIn: SESSION_TTL_MS });
     if (guard) op.check(guard.check);

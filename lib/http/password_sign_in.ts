@@ -23,7 +23,7 @@ import {
  * Signs `input` in from `req` (the caller has counted the try per client address `clientIp`): counts it per e-mail and
  * address, then per known device when the browser is one of the account's, else per e-mail; signs in, ending the
  * browser's previous session (`persistent`: "Keep me signed in"), and saves `language` (the page's) as the person's
- * setting when they have none; marks the browser a known device. An unverified
+ * setting when they have none (unless English, `createSession`); marks the browser a known device. An unverified
  * e-mail gets a fresh verification link to `verifyTarget`.
  * @returns the user and the two `Set-Cookie` headers (the session, the known device).
  * @throws RateLimitedError (429); AuthError `INVALID_EMAIL_OR_PASSWORD` (401), `ACCOUNT_SUSPENDED` or

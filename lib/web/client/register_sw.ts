@@ -9,10 +9,9 @@
  * took is left.
  */
 if ("serviceWorker" in navigator) {
-  const container = navigator.serviceWorker;
   const register = () =>
-    void container.register("/sw.js", { scope: "/" })
-      .then(() => container.ready)
+    void navigator.serviceWorker.register("/sw.js", { scope: "/" })
+      .then(() => navigator.serviceWorker.ready)
       .then(({ active }) => active?.postMessage({ type: "language", lang: document.documentElement.lang }))
       .catch(() => {});
   if (document.readyState === "complete") register();

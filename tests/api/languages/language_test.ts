@@ -179,7 +179,7 @@ Deno.test("sign-up keeps the page's language, and the verification e-mail is in 
   );
 });
 
-Deno.test("a sign-in saves the page's language for a person without a setting, never over one", async () => {
+Deno.test("a sign-in on a Hindi page saves Hindi for a person without a setting, never over one", async () => {
   await using t = await createTestApp();
   const rohan = await passwordUser(t, { email: "rohan@example.com" });
   const meera = await passwordUser(t, { email: "meera@example.com" });
@@ -206,6 +206,11 @@ Deno.test("a sign-in saves the page's language for a person without a setting, n
   });
   assertEquals(res.status, 200);
   assertEquals((await getUserByEmail(t.kv, api.email))?.language, "hi", "the API's request language");
+
+  const english = await passwordUser(t, { email: "english@example.com" });
+  const plain = await t.json("POST", "/api/auth/sign-in/email", { body: { email: english.email, password: PASSWORD } });
+  assertEquals(plain.status, 200);
+  assertEquals(await getUserByEmail(t.kv, english.email), english, "English, what no setting means: no write");
 });
 
 Deno.test("the unsubscribe page is in the language of the person its token names, unless ?lang= asks", async () => {

@@ -33,7 +33,7 @@ export const apiDocs = describeRoute({
       "and ends the " +
       "browser's previous session, and marks the browser a known device of the account (the `known_device` cookie, " +
       `${duration(KNOWN_DEVICE_TTL_MS)}): its later tries count against the device's limit, not the e-mail's. ` +
-      "An account without a `language` setting gets the request's language (as sign-up does). " +
+      "An account without a `language` setting gets the request's language when that is Hindi (none means English). " +
       "A suspended account is 403 `ACCOUNT_SUSPENDED` (its sentence says how to appeal). " +
       "An unverified e-mail is 403 `EMAIL_NOT_VERIFIED`, and a fresh verification " +
       `e-mail linking on to \`callbackURL\` is sent (at most one per ${duration(VERIFICATION_MAIL_GAP_MS)}).`,
