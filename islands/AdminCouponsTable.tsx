@@ -127,6 +127,7 @@ function CouponsTable() {
     <div class="space-y-6">
       <form
         ref={submit.form}
+        noValidate
         onSubmit={create}
         class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
         aria-labelledby="new-coupon-heading"

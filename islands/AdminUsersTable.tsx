@@ -360,7 +360,7 @@ function SuspensionControls({ user, own, suspendedView, error, onSubmit }: Suspe
         {t("admin.users.suspend")}
         <span class="sr-only">{` ${user.name}`}</span>
       </summary>
-      <form method="post" action="/admin/users" onSubmit={onSubmit} class="mt-2 space-y-2">
+      <form method="post" action="/admin/users" noValidate onSubmit={onSubmit} class="mt-2 space-y-2">
         {fields("suspend")}
         <label for={reasonId} class="block text-sm font-medium text-slate-800">{t("admin.users.reason")}</label>
         <p id={`${reasonId}-hint`} class="text-xs text-slate-700">{t("admin.users.reasonHint")}</p>

@@ -223,6 +223,7 @@ function Banners({ initial, notice, refused, ...props }: Omit<BannerManagerProps
         method="post"
         action="/admin/banners"
         encType="multipart/form-data"
+        noValidate
         onSubmit={add}
         class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
         aria-labelledby="add-banner-heading"

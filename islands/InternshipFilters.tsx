@@ -332,6 +332,7 @@ export default function InternshipFilters({ params, signedIn, text }: Internship
             role="search"
             aria-label={t("internships.filters.filterForm")}
             class="mt-4 space-y-5 rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+            noValidate
             onSubmit={submit}
           >
             {carry(["search", "sort", "limit"], true)}

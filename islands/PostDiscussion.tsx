@@ -41,6 +41,8 @@ export const POST_DISCUSSION_TEXT = [
   "ungatekeep.reaction.",
   ...DELETE_DIALOG_TEXT,
   "common.errors.",
+  // An empty comment is refused here, before the API is asked.
+  "fields.required",
   ...refusalPrefixes(
     "verifyToComment",
     "commentTooFast",
@@ -134,15 +136,19 @@ function CommentForm(props: {
   const t = useT();
   const [content, setContent] = useState(props.draft ?? props.initial ?? "");
   const [busy, setBusy] = useState(false);
+  const [empty, setEmpty] = useState(false);
+  const error = empty ? t("fields.required") : props.error;
   const submit = async (e: Event) => {
     e.preventDefault();
+    setEmpty(content.trim() === "");
+    if (content.trim() === "") return;
     setBusy(true);
     const ok = await props.onSubmit(content);
     setBusy(false);
     if (ok && props.initial === undefined) setContent("");
   };
   return (
-    <form method="post" action={props.action} onSubmit={submit} class="mt-2 space-y-2">
+    <form method="post" action={props.action} noValidate onSubmit={submit} class="mt-2 space-y-2">
       <input type="hidden" name="intent" value={props.commentId ? "editComment" : "comment"} />
       {props.commentId && <input type="hidden" name="id" value={props.commentId} />}
       {props.parentId && <input type="hidden" name="parentId" value={props.parentId} />}
@@ -158,11 +164,11 @@ function CommentForm(props: {
         maxLength={COMMENT_MAX_LENGTH}
         value={content}
         onInput={(e) => setContent(e.currentTarget.value)}
-        aria-invalid={props.error ? "true" : undefined}
-        aria-describedby={`${props.error ? `${props.id}-error ` : ""}${props.id}-count`}
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={`${error ? `${props.id}-error ` : ""}${props.id}-count`}
         class={INPUT}
       />
-      {props.error && <p id={`${props.id}-error`} class="text-sm text-red-700">{props.error}</p>}
+      {error && <p id={`${props.id}-error`} class="text-sm text-red-700">{error}</p>}
       <div class="flex flex-wrap items-center gap-2">
         <SubmitButton
           busy={busy}

@@ -24,7 +24,7 @@ export interface ReportFormProps {
 export function ReportForm({ kind, id, back, prefix = "report", reason, details, error }: ReportFormProps) {
   const t = useT();
   return (
-    <form method="post" action="/report" class="space-y-3">
+    <form method="post" action="/report" noValidate class="space-y-3">
       <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="back" value={back} />

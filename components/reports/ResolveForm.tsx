@@ -13,7 +13,7 @@ export function ResolveForm({ kind, targetId, from }: { kind: ReportKind; target
   const t = useT();
   const actions = RESOLVE_ACTIONS.filter((action) => !(kind === "organization" && action === "delete"));
   return (
-    <form method="post" action="/admin/reports" class="space-y-3">
+    <form method="post" action="/admin/reports" noValidate class="space-y-3">
       <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="targetId" value={targetId} />
       <input type="hidden" name="from" value={from} />

@@ -126,7 +126,7 @@ export default define.page<Data>(function DeleteAccountPage({ data }) {
 function DeleteForm({ data }: { data: Data }) {
   const t = useT();
   return (
-    <form method="post" action="/profile/delete" class="space-y-4">
+    <form method="post" action="/profile/delete" noValidate class="space-y-4">
       <TextField
         id="delete-confirm"
         name="confirm"

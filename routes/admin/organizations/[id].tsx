@@ -119,7 +119,7 @@ export default define.page<Data>(function AdminOrganizationPage({ data, url }) {
             : t("common.errors.refused", { error: data.error.refused })}
         </Notice>
       )}
-      <form method="post" class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <form method="post" noValidate class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <TextField
           id="name"
           label={t("admin.organizations.name")}
