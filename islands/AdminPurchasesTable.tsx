@@ -34,6 +34,8 @@ export const ADMIN_PURCHASES_TEXT = [
     "gatewayRefusedRefund",
     "gatewayRefusedOrderPayments",
     "noOpenRefundRequest",
+    "gatewayUnavailable",
+    "paymentsNotConfigured",
   ),
 ] as const;
 

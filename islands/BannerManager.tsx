@@ -28,7 +28,7 @@ export const BANNER_MANAGER_TEXT = [
   ...DELETE_DIALOG_TEXT,
   "common.errors.",
   "fields.",
-  ...refusalPrefixes("bannerNotFound", "imageTooLarge", "imageType"),
+  ...refusalPrefixes("bannerNotFound", "imageTooLarge", "imageType", "imageNotFound"),
 ] as const;
 
 /** A banner as the admin API returns it (a type-only import: nothing of the domain reaches the bundle). */

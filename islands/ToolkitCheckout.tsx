@@ -43,6 +43,8 @@ export const TOOLKIT_CHECKOUT_TEXT = [
     "checkoutBusy",
     "purchaseNotFound",
     "notYourPurchase",
+    "gatewayUnavailable",
+    "paymentsNotConfigured",
   ),
 ] as const;
 

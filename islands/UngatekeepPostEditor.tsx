@@ -26,7 +26,7 @@ export const POST_EDITOR_TEXT = [
   "common.choose",
   "common.errors.",
   "fields.",
-  ...refusalPrefixes("postNotFound", "imageTooLarge", "imageType", "postTooLong"),
+  ...refusalPrefixes("postNotFound", "imageTooLarge", "imageType", "postTooLong", "imageNotFound"),
 ] as const;
 
 /** The editable fields of a post (`id` null for a new one). */
