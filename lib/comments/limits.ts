@@ -24,10 +24,3 @@ export const COMMENT_RATE_WINDOW_MS = 60 * 1000;
 /** The reaction types, in the order pages show them. */
 export const REACTION_TYPES = ["helpful", "insightful", "celebrate"] as const;
 export type ReactionType = typeof REACTION_TYPES[number];
-
-/** How each reaction is named (its icon is `components/ungatekeep/ReactionIcon.tsx`). */
-export const REACTION_LABELS: Record<ReactionType, { label: string }> = {
-  helpful: { label: "Helpful" },
-  insightful: { label: "Insightful" },
-  celebrate: { label: "Celebrate" },
-};

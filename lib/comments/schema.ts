@@ -68,8 +68,7 @@ export interface Pagination {
   hasMore: boolean;
 }
 
-const contentField = TextSchema.trim().min(1, "Write something first")
-  .max(COMMENT_MAX_LENGTH, `At most ${COMMENT_MAX_LENGTH} characters`);
+const contentField = TextSchema.trim().min(1).max(COMMENT_MAX_LENGTH);
 
 /** Body of `POST /api/ungatekeep/{id}/comments`: `content`, and `parentId` for a reply. */
 export const CommentCreateSchema = z.object({

@@ -50,7 +50,7 @@ export interface Coupon extends Omit<CouponRecord, "discountAmount"> {
   usedCount: number;
 }
 
-const CodeSchema = z.string().trim().min(3).max(40).regex(/^[A-Za-z0-9_-]+$/, "Letters, digits, - and _ only")
+const CodeSchema = z.string().trim().min(3).max(40).regex(/^[A-Za-z0-9_-]+$/, "fields.codeCharacters")
   .transform((code) => code.toUpperCase());
 
 const CouponFieldsSchema = z.object({
@@ -58,7 +58,7 @@ const CouponFieldsSchema = z.object({
   discountType: z.enum(DISCOUNT_TYPES),
   discountValue: z.number().positive().max(MAX_PRICE_RUPEES).refine(
     hasAtMostTwoDecimals,
-    "Use at most 2 decimal places.",
+    "fields.twoDecimals",
   ),
   isActive: z.boolean(),
   expiresAt: z.iso.datetime({ offset: true }).nullable(),

@@ -663,7 +663,9 @@ export const StatsSchema = z.strictObject({
     refunds: z.number(),
     refundRequests: z.int().describe("Buyers' refund requests waiting for an answer"),
   }),
-  topToolkits: z.array(z.strictObject({ id: z.string(), title: z.string(), sales: z.int(), revenue: z.number() })),
+  topToolkits: z.array(
+    z.strictObject({ id: z.string(), title: z.string().nullable(), sales: z.int(), revenue: z.number() }),
+  ),
   coupons: z.array(z.strictObject({ code: z.string(), uses: z.int(), discountGiven: z.number() })),
 }).meta({ id: "Stats" }) satisfies z.ZodType<Stats>;
 

@@ -45,7 +45,8 @@ export interface Stats {
     /** Refund requests waiting for an admin's answer. */
     refundRequests: number;
   };
-  topToolkits: { id: string; title: string; sales: number; revenue: number }[];
+  /** The best sellers; `title` null for a toolkit that was removed. */
+  topToolkits: { id: string; title: string | null; sales: number; revenue: number }[];
   coupons: { code: string; uses: number; discountGiven: number }[];
 }
 
@@ -101,7 +102,7 @@ export async function readStats(kv: Deno.Kv, days: number, today = istToday()): 
     .sort((a, b) => b.revenue - a.revenue || b.sales - a.sales)
     .slice(0, TOP);
   const titles = await getToolkitsByIds(kv, ranked.map((t) => t.id));
-  const topToolkits = ranked.map((t) => ({ ...t, title: titles.get(t.id)?.title ?? "A toolkit that was removed" }));
+  const topToolkits = ranked.map((t) => ({ ...t, title: titles.get(t.id)?.title ?? null }));
 
   const usedCoupons = [...couponGroups].map(([id, c]) => ({ id, uses: c.uses ?? 0, discountGiven: c.discount ?? 0 }))
     .filter((c) => c.uses > 0)

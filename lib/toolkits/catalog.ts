@@ -75,7 +75,7 @@ export function toolkitView(record: ToolkitRecord, creatorName: string): Toolkit
 async function creatorNames(kv: Deno.Kv, records: ToolkitRecord[]): Promise<Map<string, string>> {
   const ids = [...new Set(records.flatMap((r) => r.userId ?? []))];
   const users = await Promise.all(ids.map((id) => getUser(kv, id)));
-  return new Map(ids.map((id, i) => [id, users[i]?.name ?? "Unknown creator"]));
+  return new Map(ids.map((id, i) => [id, users[i]?.name ?? FORMER_MEMBER]));
 }
 
 async function views(kv: Deno.Kv, records: ToolkitRecord[]): Promise<Toolkit[]> {

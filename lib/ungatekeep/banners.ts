@@ -42,7 +42,7 @@ const bannerKey = (id: string): Deno.KvKey => [...BANNERS_PREFIX, id];
 
 /** A path on this site (one leading slash) or an http(s) URL. */
 const LinkSchema = z.union([
-  z.string().regex(/^\/(?![/\\])[^\s\\]*$/, "Must be a path or an http(s) URL").max(2048),
+  z.string().regex(/^\/(?![/\\])[^\s\\]*$/, "fields.linkOrPath").max(2048),
   HttpUrlSchema,
 ], { error: "fields.linkOrPath" });
 

@@ -74,11 +74,11 @@ export const HttpUrlSchema = z.string().trim().max(2048).refine((value) => {
   } catch {
     return false;
   }
-}, "Must be an http(s) URL");
+}, "fields.url");
 
 /** An http(s) URL or the path of an uploaded file (`/api/files/<id>`). */
 export const ImageUrlSchema = z.union([
-  z.string().regex(/^\/api\/files\/[0-9a-f-]{36}$/, "Must be an http(s) URL or an uploaded file"),
+  z.string().regex(/^\/api\/files\/[0-9a-f-]{36}$/, "fields.imageReference"),
   HttpUrlSchema,
 ]);
 
@@ -89,7 +89,7 @@ const TimestampSchema = z.iso.datetime({ offset: true }).transform((value) => ne
 const fields = {
   title: TextSchema.trim().min(1).max(200),
   content: TextSchema.min(1).max(MAX_CONTENT_LENGTH),
-  images: z.array(z.string().max(100)).max(MAX_POST_IMAGES, `At most ${MAX_POST_IMAGES} images`),
+  images: z.array(z.string().max(100)).max(MAX_POST_IMAGES),
   linkUrl: HttpUrlSchema.nullable(),
   linkTitle: TextSchema.trim().max(200).nullable(),
   linkImage: ImageUrlSchema.nullable(),

@@ -97,7 +97,9 @@ export default define.page<Stats>(function AdminDashboard({ data: stats }) {
                 <tbody class="divide-y divide-slate-200">
                   {stats.topToolkits.map((toolkit) => (
                     <tr key={toolkit.id}>
-                      <th scope="row" class="py-1.5 font-normal">{toolkit.title}</th>
+                      <th scope="row" class="py-1.5 font-normal">
+                        {toolkit.title ?? t("admin.dashboard.removedToolkit")}
+                      </th>
                       <td class="py-1.5 text-right tabular-nums">{count(toolkit.sales)}</td>
                       <td class="py-1.5 text-right tabular-nums">{t.rupees(toolkit.revenue)}</td>
                     </tr>

@@ -91,11 +91,15 @@ const TECHNICAL_ATTRIBUTES = new Set([
   "width",
   "height",
   "list",
+  "sameSite",
 ]);
 
-/** Calls whose string arguments are developer text: errors, logs, assertions, lookups. */
+/**
+ * Calls whose string arguments are developer text: errors, logs (`ctx.log?.warn`, an image clean-up's log line),
+ * assertions, lookups and comparisons, a schema's `describe` (the API reference's).
+ */
 const DEVELOPER_CALLS =
-  /^((\w+\.)*background\.start|console\.\w+|log\.\w+|\w*[Ll]og(ger)?\.\w+|fail|assert\w*|querySelector\w*|getElementById|closest|matchMedia|addEventListener|removeEventListener|dispatchEvent|setAttribute|getAttribute|fetchJson|fetch|t|t\.\w+|useT|define\.\w+|describeRoute)$/;
+  /^((\w+\??\.)*(background\.start|log\??\.\w+|includes|startsWith|endsWith|has|get|getAll)|[^]+\.describe|deleteUnusedImages|console\.\w+|log\.\w+|\w*[Ll]og(ger)?\.\w+|fail|assert\w*|querySelector\w*|getElementById|closest|matchMedia|addEventListener|removeEventListener|dispatchEvent|setAttribute|getAttribute|fetchJson|fetch|t|t\.\w+|useT|define\.\w+|describeRoute)$/;
 
 /** A string that reads as words: a capitalised word, then a space or a sentence's punctuation or its end. */
 const PROSE = /^[\s"'“(]*[A-Z][a-z’']+(\s+\S|[.:!?…,]|$)/;

@@ -38,6 +38,7 @@ import { initiatePurchase } from "@/lib/purchases/checkout.ts";
 import { type PendingCheckout, pendingCheckout } from "@/lib/purchases/pending_checkout.ts";
 import { buyerStateOf } from "@/lib/purchases/place_of_supply.ts";
 import type { User } from "@/lib/users/users.ts";
+import { FORMER_MEMBER } from "@/lib/users/roles.ts";
 import { toolkitCourse } from "@/lib/seo/json_ld.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -178,7 +179,12 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
             <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{toolkit.title}</h1>
             <p class="whitespace-pre-line text-slate-800">{toolkit.description}</p>
             <p class="text-sm text-slate-700">
-              {t("toolkits.page.byline", { facts: lessonFacts(t, toolkit), name: toolkit.creatorName })}
+              {t("toolkits.page.byline", {
+                facts: lessonFacts(t, toolkit),
+                name: toolkit.userId === null || toolkit.creatorName === FORMER_MEMBER
+                  ? t("common.formerMember")
+                  : toolkit.creatorName,
+              })}
             </p>
             {!toolkit.isActive && (
               <Notice kind="info" title={t("toolkits.page.draftTitle")}>{t("toolkits.page.draftText")}</Notice>
