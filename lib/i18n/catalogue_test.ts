@@ -95,13 +95,44 @@ Deno.test("a Hindi message the same as its English one is on the list of names k
   assertEquals(same, []);
 });
 
+/**
+ * Words a Hindi message must not use, each with the one the catalogue uses for its idea (docs/decisions.md, Languages,
+ * "Hindi for students"); स्टूडेंट is checked apart, as it is kept in the admin area and set phrases.
+ */
+const NOT_OUR_WORD: Record<string, string> = {
+  "वैकल्पिक": "ज़रूरी नहीं",
+  "अगर चाहें": "ज़रूरी नहीं",
+  "नोटिफ़िकेशन": "सूचना, सूचनाएँ",
+  "सर्टिफ़िकेट": "प्रमाणपत्र",
+  "रिव्यू": "जाँच",
+  "सप्ताह": "हफ़्ता",
+  "कृपया": "the request said plainly",
+  "खत्म": "ख़त्म",
+  "गलत": "ग़लत",
+};
+
+/** The text of a message's literals (what a reader sees, without placeholders, tags' names or choices' keys). */
+function literalText(elements: MessageFormatElement[]): string {
+  return elements.map((element) => {
+    if (element.type === TYPE.literal) return element.value;
+    if (element.type === TYPE.tag) return ` ${literalText(element.children)} `;
+    if (element.type === TYPE.select || element.type === TYPE.plural) {
+      return Object.values(element.options).map((option) => ` ${literalText(option.value)} `).join("");
+    }
+    return " ";
+  }).join("");
+}
+
 Deno.test("Hindi words one idea one way: optional is ज़रूरी नहीं, a receipt रसीद (a tax invoice named inside it)", () => {
   const twice: string[] = [];
   for (const [area, hindi] of Object.entries(CATALOGUES.hi)) {
+    const english = CATALOGUES.en[area as keyof typeof CATALOGUES.en] as Record<string, string>;
     for (const [key, text] of Object.entries(hindi as Record<string, string>)) {
-      if (text.includes("वैकल्पिक") || text.replaceAll("रसीद (टैक्स इनवॉइस)", "").includes("इनवॉइस")) {
-        twice.push(`${area}.${key}`);
-      }
+      const words = Object.keys(NOT_OUR_WORD).filter((word) => text.includes(word));
+      if (text.replaceAll("रसीद (टैक्स इनवॉइस)", "").includes("इनवॉइस")) words.push("इनवॉइस");
+      if (area !== "admin" && text.replaceAll("स्टूडेंट सोसाइटी", "").includes("स्टूडेंट")) words.push("स्टूडेंट");
+      if (/\(optional/i.test(english[key]) && !text.includes("ज़रूरी नहीं")) words.push("optional");
+      if (words.length > 0) twice.push(`${area}.${key}: ${words.join(", ")}`);
     }
   }
   assertEquals(twice, []);
@@ -114,6 +145,38 @@ Deno.test("the tracker's columns and an application's statuses name a status the
       assertEquals(t(`me.tracker.status.${status}`), t(`applications.status.${status}`), `${lang}: ${status}`);
     }
   }
+});
+
+/**
+ * Latin words a Hindi message may hold: names, formats and units, and the English a reader types or sees as it is
+ * (addresses and paths are told apart by their `://`, `@`, `.` or `/`).
+ */
+const LATIN_IN_HINDI = new Set([
+  ..."Career Community Ungatekeep Google LinkedIn Razorpay UPI GST GSTIN PDF RSS API JSON HTML IST URL ID".split(" "),
+  ..."Markdown JavaScript PNG JPEG WebP GIF KB MB UG PG AI http https YYYY-MM-DD".split(" "),
+]);
+
+/** Hindi messages whose Latin words are examples of what to type, in English as typed. */
+const LATIN_EXAMPLES = new Set<MessageKey>([
+  "me.alerts.tagsHint",
+  "internships.filters.tagsHint",
+  "internships.form.tagsHint",
+  "internships.form.titlePlaceholder",
+  "profile.form.roleHint",
+]);
+
+Deno.test("a Hindi message holds no Latin word but names, formats and examples", () => {
+  const latin: string[] = [];
+  for (const [area, hindi] of Object.entries(CATALOGUES.hi)) {
+    for (const [key, text] of Object.entries(hindi as Record<string, string>)) {
+      if (LATIN_EXAMPLES.has(`${area}.${key}` as MessageKey)) continue;
+      const words = literalText(parse(text)).split(/[\s,;()"“”'।:?!]+/)
+        .filter((word) => /[A-Za-z]/.test(word) && !/^\/|:\/\/|@|\w[./]\w/.test(word))
+        .filter((word) => !LATIN_IN_HINDI.has(word.replace(/[.]$/, "")));
+      if (words.length > 0) latin.push(`${area}.${key}: ${words.join(" ")}`);
+    }
+  }
+  assertEquals(latin, []);
 });
 
 Deno.test("the server's translators format every message that needs no values", () => {
