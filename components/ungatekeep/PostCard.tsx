@@ -32,12 +32,15 @@ export function EngagementSummary({ post }: { post: Pick<PostListItem, "id" | "c
   );
 }
 
-/** The post's date: relative, with the exact one in `title` and `datetime`. */
+/** The post's date: relative, in the catalogue's words, with the exact one in `title` and `datetime`. */
 export function PostDate({ iso, now }: { iso: string; now?: Date }) {
   const t = useT();
+  const relative = relativeTime(iso, now);
   return (
     <time dateTime={iso} title={t.dateTime(iso)}>
-      {relativeTime(iso, now, t.lang) ?? t("ungatekeep.card.justNow")}
+      {relative
+        ? t.dynamic(`ungatekeep.card.${relative.past ? "ago" : "in"}.${relative.unit}`, { count: relative.count })
+        : t("ungatekeep.card.justNow")}
     </time>
   );
 }

@@ -1,28 +1,35 @@
 /**
- * Browser-safe: how a post reads on its card: its date relative to now ("3 days ago"; the exact date is
- * `formatDateTime` of `lib/dates.ts`), and its thumbnail.
+ * Browser-safe: how a post reads on its card: its date relative to now (its unit and count, which the page words from
+ * its catalogue as "3 days ago", "3 दिन पहले"; the exact date is `formatDateTime` of `lib/dates.ts`), and its
+ * thumbnail.
  */
 import type { PostView } from "@/lib/ungatekeep/schema.ts";
-import { type Lang, LOCALES } from "@/lib/i18n/languages.ts";
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ["year", 365 * 24 * 3600],
-  ["month", 30 * 24 * 3600],
-  ["week", 7 * 24 * 3600],
-  ["day", 24 * 3600],
-  ["hour", 3600],
-  ["minute", 60],
-];
+/** The units a relative date is told in, largest first. */
+export const RELATIVE_UNITS = ["year", "month", "week", "day", "hour", "minute"] as const;
+export type RelativeUnit = typeof RELATIVE_UNITS[number];
+
+const SECONDS: Record<RelativeUnit, number> = {
+  year: 365 * 24 * 3600,
+  month: 30 * 24 * 3600,
+  week: 7 * 24 * 3600,
+  day: 24 * 3600,
+  hour: 3600,
+  minute: 60,
+};
 
 /**
- * "3 days ago", "in 2 hours" ("3 दिन पहले", "2 घंटे में" in Hindi) for the ISO timestamp `iso` seen at `now`; null for
- * less than a minute, which the page says as "just now" from its catalogue.
+ * How far the ISO timestamp `iso` is from `now`: the largest whole unit, its count, and whether it is past; null for
+ * less than a minute, which the page says as "just now".
  */
-export function relativeTime(iso: string, now = new Date(), lang: Lang = "en"): string | null {
-  const relative = new Intl.RelativeTimeFormat(LOCALES[lang], { numeric: "auto" });
+export function relativeTime(
+  iso: string,
+  now = new Date(),
+): { unit: RelativeUnit; count: number; past: boolean } | null {
   const seconds = (new Date(iso).getTime() - now.getTime()) / 1000;
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return relative.format(Math.trunc(seconds / size), unit);
+  for (const unit of RELATIVE_UNITS) {
+    const count = Math.trunc(Math.abs(seconds) / SECONDS[unit]);
+    if (count >= 1) return { unit, count, past: seconds < 0 };
   }
   return null;
 }
