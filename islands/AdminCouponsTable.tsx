@@ -90,7 +90,7 @@ function CouponsTable() {
       call: () =>
         fetchJson<{ coupon: Coupon }>("/api/admin/coupons", {
           body: {
-            code: form.code.trim(),
+            code: form.code,
             discountType: form.discountType,
             discountValue: Number(form.discountValue),
             usageLimit: form.usageLimit.trim() === "" ? null : Number(form.usageLimit),
@@ -158,7 +158,7 @@ function CouponsTable() {
             {...bound("discountValue")}
           />
           {LIMITS.map(([field, label]) => (
-            <TextField key={field} label={t(label)} type="number" min={1} step={1} {...bound(field)} />
+            <TextField key={field} label={t(label)} type="number" min={1} {...bound(field)} />
           ))}
           <TextField label={t("admin.coupons.expires")} type="datetime-local" {...bound("expiresAt")} />
         </div>
