@@ -143,50 +143,51 @@ import * as $139 from "./routes/internships/mine.tsx";
 import * as $140 from "./routes/internships/new.tsx";
 import * as $141 from "./routes/internships/rss.xml.ts";
 import * as $142 from "./routes/language.ts";
-import * as $143 from "./routes/me/alerts.tsx";
-import * as $144 from "./routes/me/applications/[id]/stipend-report.ts";
-import * as $145 from "./routes/me/applications/[id]/withdraw.ts";
-import * as $146 from "./routes/me/notifications.tsx";
-import * as $147 from "./routes/me/settings.tsx";
-import * as $148 from "./routes/me/tracker.tsx";
-import * as $149 from "./routes/offline.tsx";
-import * as $150 from "./routes/onboarding.tsx";
-import * as $151 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $152 from "./routes/opportunities/[id]/edit.tsx";
-import * as $153 from "./routes/opportunities/[id]/index.tsx";
-import * as $154 from "./routes/opportunities/index.tsx";
-import * as $155 from "./routes/opportunities/mine.tsx";
-import * as $156 from "./routes/opportunities/new.tsx";
-import * as $157 from "./routes/organizations/[slug].tsx";
-import * as $158 from "./routes/organizations/claim/[token].tsx";
-import * as $159 from "./routes/privacy.tsx";
-import * as $160 from "./routes/profile.tsx";
-import * as $161 from "./routes/profile/delete.tsx";
-import * as $162 from "./routes/profile/remove-provider.ts";
-import * as $163 from "./routes/profile/resume.ts";
-import * as $164 from "./routes/profile/sign-out-others.ts";
-import * as $165 from "./routes/purchases/[id]/receipt.tsx";
-import * as $166 from "./routes/purchases/[id]/refund-request.ts";
-import * as $167 from "./routes/refunds.tsx";
-import * as $168 from "./routes/report.tsx";
-import * as $169 from "./routes/reset-password.tsx";
-import * as $170 from "./routes/robots.txt.ts";
-import * as $171 from "./routes/sign-in.tsx";
-import * as $172 from "./routes/sign-out.ts";
-import * as $173 from "./routes/sign-up.tsx";
-import * as $174 from "./routes/sitemap.xml.ts";
-import * as $175 from "./routes/sitemap/[file].ts";
-import * as $176 from "./routes/terms.tsx";
-import * as $177 from "./routes/toolkits/[id]/index.tsx";
-import * as $178 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $179 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $180 from "./routes/toolkits/index.tsx";
-import * as $181 from "./routes/toolkits/mine.tsx";
-import * as $182 from "./routes/ungatekeep/[id].tsx";
-import * as $183 from "./routes/ungatekeep/index.tsx";
-import * as $184 from "./routes/ungatekeep/rss.xml.ts";
-import * as $185 from "./routes/unsubscribe/[token].tsx";
-import * as $186 from "./routes/verify-email.tsx";
+import * as $143 from "./routes/manifest.webmanifest.ts";
+import * as $144 from "./routes/me/alerts.tsx";
+import * as $145 from "./routes/me/applications/[id]/stipend-report.ts";
+import * as $146 from "./routes/me/applications/[id]/withdraw.ts";
+import * as $147 from "./routes/me/notifications.tsx";
+import * as $148 from "./routes/me/settings.tsx";
+import * as $149 from "./routes/me/tracker.tsx";
+import * as $150 from "./routes/offline.tsx";
+import * as $151 from "./routes/onboarding.tsx";
+import * as $152 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $153 from "./routes/opportunities/[id]/edit.tsx";
+import * as $154 from "./routes/opportunities/[id]/index.tsx";
+import * as $155 from "./routes/opportunities/index.tsx";
+import * as $156 from "./routes/opportunities/mine.tsx";
+import * as $157 from "./routes/opportunities/new.tsx";
+import * as $158 from "./routes/organizations/[slug].tsx";
+import * as $159 from "./routes/organizations/claim/[token].tsx";
+import * as $160 from "./routes/privacy.tsx";
+import * as $161 from "./routes/profile.tsx";
+import * as $162 from "./routes/profile/delete.tsx";
+import * as $163 from "./routes/profile/remove-provider.ts";
+import * as $164 from "./routes/profile/resume.ts";
+import * as $165 from "./routes/profile/sign-out-others.ts";
+import * as $166 from "./routes/purchases/[id]/receipt.tsx";
+import * as $167 from "./routes/purchases/[id]/refund-request.ts";
+import * as $168 from "./routes/refunds.tsx";
+import * as $169 from "./routes/report.tsx";
+import * as $170 from "./routes/reset-password.tsx";
+import * as $171 from "./routes/robots.txt.ts";
+import * as $172 from "./routes/sign-in.tsx";
+import * as $173 from "./routes/sign-out.ts";
+import * as $174 from "./routes/sign-up.tsx";
+import * as $175 from "./routes/sitemap.xml.ts";
+import * as $176 from "./routes/sitemap/[file].ts";
+import * as $177 from "./routes/terms.tsx";
+import * as $178 from "./routes/toolkits/[id]/index.tsx";
+import * as $179 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $180 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $181 from "./routes/toolkits/index.tsx";
+import * as $182 from "./routes/toolkits/mine.tsx";
+import * as $183 from "./routes/ungatekeep/[id].tsx";
+import * as $184 from "./routes/ungatekeep/index.tsx";
+import * as $185 from "./routes/ungatekeep/rss.xml.ts";
+import * as $186 from "./routes/unsubscribe/[token].tsx";
+import * as $187 from "./routes/verify-email.tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -375,50 +376,51 @@ const manifest: Manifest = {
     "./routes/internships/new.tsx": $140,
     "./routes/internships/rss.xml.ts": $141,
     "./routes/language.ts": $142,
-    "./routes/me/alerts.tsx": $143,
-    "./routes/me/applications/[id]/stipend-report.ts": $144,
-    "./routes/me/applications/[id]/withdraw.ts": $145,
-    "./routes/me/notifications.tsx": $146,
-    "./routes/me/settings.tsx": $147,
-    "./routes/me/tracker.tsx": $148,
-    "./routes/offline.tsx": $149,
-    "./routes/onboarding.tsx": $150,
-    "./routes/opportunities/[id]/calendar.ics.ts": $151,
-    "./routes/opportunities/[id]/edit.tsx": $152,
-    "./routes/opportunities/[id]/index.tsx": $153,
-    "./routes/opportunities/index.tsx": $154,
-    "./routes/opportunities/mine.tsx": $155,
-    "./routes/opportunities/new.tsx": $156,
-    "./routes/organizations/[slug].tsx": $157,
-    "./routes/organizations/claim/[token].tsx": $158,
-    "./routes/privacy.tsx": $159,
-    "./routes/profile.tsx": $160,
-    "./routes/profile/delete.tsx": $161,
-    "./routes/profile/remove-provider.ts": $162,
-    "./routes/profile/resume.ts": $163,
-    "./routes/profile/sign-out-others.ts": $164,
-    "./routes/purchases/[id]/receipt.tsx": $165,
-    "./routes/purchases/[id]/refund-request.ts": $166,
-    "./routes/refunds.tsx": $167,
-    "./routes/report.tsx": $168,
-    "./routes/reset-password.tsx": $169,
-    "./routes/robots.txt.ts": $170,
-    "./routes/sign-in.tsx": $171,
-    "./routes/sign-out.ts": $172,
-    "./routes/sign-up.tsx": $173,
-    "./routes/sitemap.xml.ts": $174,
-    "./routes/sitemap/[file].ts": $175,
-    "./routes/terms.tsx": $176,
-    "./routes/toolkits/[id]/index.tsx": $177,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $178,
-    "./routes/toolkits/[id]/learn/index.tsx": $179,
-    "./routes/toolkits/index.tsx": $180,
-    "./routes/toolkits/mine.tsx": $181,
-    "./routes/ungatekeep/[id].tsx": $182,
-    "./routes/ungatekeep/index.tsx": $183,
-    "./routes/ungatekeep/rss.xml.ts": $184,
-    "./routes/unsubscribe/[token].tsx": $185,
-    "./routes/verify-email.tsx": $186,
+    "./routes/manifest.webmanifest.ts": $143,
+    "./routes/me/alerts.tsx": $144,
+    "./routes/me/applications/[id]/stipend-report.ts": $145,
+    "./routes/me/applications/[id]/withdraw.ts": $146,
+    "./routes/me/notifications.tsx": $147,
+    "./routes/me/settings.tsx": $148,
+    "./routes/me/tracker.tsx": $149,
+    "./routes/offline.tsx": $150,
+    "./routes/onboarding.tsx": $151,
+    "./routes/opportunities/[id]/calendar.ics.ts": $152,
+    "./routes/opportunities/[id]/edit.tsx": $153,
+    "./routes/opportunities/[id]/index.tsx": $154,
+    "./routes/opportunities/index.tsx": $155,
+    "./routes/opportunities/mine.tsx": $156,
+    "./routes/opportunities/new.tsx": $157,
+    "./routes/organizations/[slug].tsx": $158,
+    "./routes/organizations/claim/[token].tsx": $159,
+    "./routes/privacy.tsx": $160,
+    "./routes/profile.tsx": $161,
+    "./routes/profile/delete.tsx": $162,
+    "./routes/profile/remove-provider.ts": $163,
+    "./routes/profile/resume.ts": $164,
+    "./routes/profile/sign-out-others.ts": $165,
+    "./routes/purchases/[id]/receipt.tsx": $166,
+    "./routes/purchases/[id]/refund-request.ts": $167,
+    "./routes/refunds.tsx": $168,
+    "./routes/report.tsx": $169,
+    "./routes/reset-password.tsx": $170,
+    "./routes/robots.txt.ts": $171,
+    "./routes/sign-in.tsx": $172,
+    "./routes/sign-out.ts": $173,
+    "./routes/sign-up.tsx": $174,
+    "./routes/sitemap.xml.ts": $175,
+    "./routes/sitemap/[file].ts": $176,
+    "./routes/terms.tsx": $177,
+    "./routes/toolkits/[id]/index.tsx": $178,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $179,
+    "./routes/toolkits/[id]/learn/index.tsx": $180,
+    "./routes/toolkits/index.tsx": $181,
+    "./routes/toolkits/mine.tsx": $182,
+    "./routes/ungatekeep/[id].tsx": $183,
+    "./routes/ungatekeep/index.tsx": $184,
+    "./routes/ungatekeep/rss.xml.ts": $185,
+    "./routes/unsubscribe/[token].tsx": $186,
+    "./routes/verify-email.tsx": $187,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

@@ -10,6 +10,7 @@ import { SiteFooter } from "@/components/SiteFooter.tsx";
 import { SiteContext } from "@/components/PageHead.tsx";
 import { OfflineNotice } from "@/components/OfflineNotice.tsx";
 import { selfLink } from "@/lib/auth/redirects.ts";
+import { webManifestPath } from "@/lib/offline/web_manifest.ts";
 
 export default define.layout(function App({ Component, state, url }) {
   const { config } = state.services;
@@ -21,7 +22,7 @@ export default define.layout(function App({ Component, state, url }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{t("layout.siteName")}</title>
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        <link rel="manifest" href="/manifest.webmanifest" />
+        <link rel="manifest" href={webManifestPath(lang)} />
         <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
         <meta name="theme-color" content="#4338ca" />
       </head>

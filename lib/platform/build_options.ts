@@ -7,16 +7,17 @@ import type { BuildOptions } from "@/lib/web/build.ts";
 import type { Manifest } from "@/lib/web/types.ts";
 import { LANGUAGES } from "@/lib/i18n/languages.ts";
 import { offlinePagePath } from "@/lib/offline/messages.ts";
+import { webManifestPath } from "@/lib/offline/web_manifest.ts";
 
 const root = new URL("../..", import.meta.url).pathname;
 
 /**
  * The shell the service worker precaches, besides the boot module: the offline page in each language
- * (docs/decisions.md, Languages, "The offline page"), the manifest and the icons.
+ * (docs/decisions.md, Languages, "The offline page"), the manifest in each language and the icons.
  */
 export const OFFLINE_SHELL = [
   ...LANGUAGES.map(offlinePagePath),
-  "/manifest.webmanifest",
+  ...LANGUAGES.map(webManifestPath),
   "/favicon.svg",
   "/icons/icon-192.png",
 ];

@@ -346,7 +346,7 @@ Deno.test("a member who chose Hindi posts and edits an internship on a phone, an
   await assertHindiPage(page, "/internships/new");
   await page.getByLabel("आवेदन का लिंक", { exact: true }).fill("not a link");
   await page.getByRole("button", { name: "इंटर्नशिप पोस्ट करें" }).click();
-  await page.getByText("कृपया हाइलाइट किए गए फ़ील्ड ठीक करें").waitFor();
+  await page.getByText("हाइलाइट किए गए फ़ील्ड ठीक करें।").waitFor();
   assertEquals(
     await page.locator("#internship-link-error").innerText(),
     "आवेदन का लिंक पूरे वेब पते के रूप में डालें, जो https:// या http:// से शुरू हो।",

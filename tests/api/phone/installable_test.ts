@@ -31,6 +31,33 @@ Deno.test("the web app manifest names the app, its scope and colours", async () 
   assertMatch(manifest.background_color, /^#[0-9a-f]{6}$/);
 });
 
+Deno.test("the manifest comes in the language asked for: lang, description and shortcuts in Hindi", async () => {
+  await using t = await createTestApp();
+  const res = await t.fetch("/manifest.webmanifest?lang=hi");
+  assertEquals(res.headers.get("content-type"), "application/manifest+json");
+  const manifest = await res.json();
+  assertEquals(manifest.lang, "hi");
+  assertEquals(manifest.name, "Career Community");
+  assertEquals(
+    manifest.description,
+    "पूरे भारत के छात्रों और करियर की शुरुआत करने वालों के लिए इंटर्नशिप, हैकाथॉन, ग्रांट और टूलकिट।",
+  );
+  assertEquals(manifest.shortcuts.map((s: { name: string; url: string }) => [s.name, s.url]), [
+    ["इंटर्नशिप", "/internships"],
+    ["मेरे आवेदन", "/me/tracker"],
+  ]);
+  const byHeader = await (await t.fetch("/manifest.webmanifest", { headers: { "accept-language": "hi" } })).json();
+  assertEquals(byHeader.lang, "hi", "the request's language without ?lang=");
+  const english = await t.fetch("/manifest.webmanifest?lang=en");
+  assertEquals((await english.json()).shortcuts[0].name, "Internships");
+  assert(english.headers.get("etag") !== res.headers.get("etag"), "each language has its own ETag");
+  const again = await t.fetch("/manifest.webmanifest?lang=hi", {
+    headers: { "if-none-match": res.headers.get("etag")! },
+  });
+  assertEquals(again.status, 304);
+  await again.body?.cancel();
+});
+
 Deno.test("the manifest's icons are PNGs of the sizes they claim, 192 and 512 px, one maskable", async () => {
   await using t = await createTestApp();
   const { icons } = await (await t.fetch("/manifest.webmanifest")).json() as { icons: ManifestIcon[] };
@@ -57,9 +84,15 @@ Deno.test("every page links the manifest, the theme colour and a touch icon", as
     ["/no-such-page", {}],
     ["/me/tracker", student.headers],
   ];
+  const hindi = await (await t.fetch("/internships?lang=hi")).text();
+  assertMatch(
+    hindi,
+    /<link rel="manifest" href="\/manifest.webmanifest\?lang=hi"/,
+    "a Hindi page links the Hindi manifest",
+  );
   for (const [path, headers] of pages) {
     const html = await (await t.fetch(path, { headers })).text();
-    assertMatch(html, /<link rel="manifest" href="\/manifest.webmanifest"/, path);
+    assertMatch(html, /<link rel="manifest" href="\/manifest.webmanifest\?lang=en"/, path);
     assertMatch(html, /<meta name="theme-color" content="#[0-9a-f]{6}"/, path);
     assertMatch(html, /<link rel="apple-touch-icon" href="\/icons\/apple-touch-icon.png"/, path);
   }

@@ -179,6 +179,8 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
   assert(shown.get("/admin/internships")!.includes("Former member"), "the admin list names a former member");
   assert(shown.get(`/toolkits/${toolkits[0].id}`)!.includes("Former member"), "the toolkit page");
   assert(shown.get(`/ungatekeep/${posts[0].id}`)!.includes("Former member"), "the post page");
+  const hindi = await (await t.fetch(`/toolkits/${toolkits[0].id}?lang=hi`, { headers: { cookie: admin } })).text();
+  assert(hindi.includes("पूर्व सदस्य") && !hindi.includes("Former member"), "the toolkit page in Hindi");
 });
 
 Deno.test("while an account's deletion runs, its listings and posts show a former member, never an unknown user", async () => {
