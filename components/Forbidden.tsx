@@ -10,7 +10,7 @@ export function Forbidden({ refusal }: { refusal?: string }) {
   const t = useT();
   return (
     <section aria-labelledby="page-title" class="py-16 text-center">
-      <PageHead title={t("layout.forbidden.title")} />
+      <PageHead title={t("layout.forbidden.title")} error />
       <h1 id="page-title" class="text-3xl font-bold text-slate-900">{t("layout.forbidden.heading")}</h1>
       <p class="mt-3 text-slate-700">
         {refusal ? refusalText(t, refusal) : `${t("layout.forbidden.admins")} ${t("layout.forbidden.askAdmin")}`}

@@ -5,7 +5,8 @@
  * canonical URL is the path without its query, unless the page names its own (a list page keeps its page position and
  * category, and drops search and filters). A page crawlers may read (`isPublicPath`) also names its other language
  * (docs/decisions.md, Languages, "Search engines"): `hreflang` alternates for `en` (the canonical URL), `hi` (the same
- * with `lang=hi`) and `x-default` (English); the Hindi page's canonical URL is its Hindi URL.
+ * with `lang=hi`) and `x-default` (English); the Hindi page's canonical URL is its Hindi URL. A page that answers an
+ * error (`error`: not found, forbidden, refused) names neither: its address is no page to index.
  */
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
@@ -57,16 +58,18 @@ export interface PageHeadProps {
   jsonLd?: JsonLd | null;
   /** RSS feeds of the page's content, as `<link rel="alternate">`. */
   feeds?: { title: string; href: string }[];
+  /** The page answers an error status (404, 403, …): no canonical URL and no `hreflang` alternates. */
+  error?: boolean;
 }
 
 /** Writes the page's head tags (see the module docstring); renders nothing in place. */
 export function PageHead(
-  { title, description, image, canonical, type = "website", jsonLd, feeds = [] }: PageHeadProps,
+  { title, description, image, canonical, type = "website", jsonLd, feeds = [], error = false }: PageHeadProps,
 ) {
   const { origin, path, lang } = useContext(SiteContext);
   const t = useT();
   const english = canonical ?? path;
-  const alternates = isPublicPath(path)
+  const alternates = !error && isPublicPath(path)
     ? { en: absoluteUrl(origin, english), hi: absoluteUrl(origin, withLang(english, "hi")) }
     : null;
   const url = absoluteUrl(origin, lang === "en" ? english : withLang(english, lang));
@@ -76,7 +79,7 @@ export function PageHead(
     <Head>
       <title>{`${title} · ${SITE_NAME}`}</title>
       <meta name="description" content={text} />
-      <link rel="canonical" href={url} />
+      {!error && <link rel="canonical" href={url} />}
       {alternates && <link rel="alternate" hreflang="en" href={alternates.en} />}
       {alternates && <link rel="alternate" hreflang="hi" href={alternates.hi} />}
       {alternates && <link rel="alternate" hreflang="x-default" href={alternates.en} />}

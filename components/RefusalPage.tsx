@@ -19,6 +19,11 @@ const WORDS: Record<RefusalKind, { title: MessageKey; text: MessageKey }> = {
   unreadable: { title: "common.refusalPage.unreadable.title", text: "common.refusalPage.unreadable.text" },
   tooMany: { title: "common.refusalPage.tooMany.title", text: "common.refusalPage.tooMany.text" },
   unavailable: { title: "common.refusalPage.unavailable.title", text: "common.refusalPage.unavailable.text" },
+  pathTooLong: { title: "common.refusalPage.pathTooLong.title", text: "common.refusalPage.pathTooLong.text" },
+  methodNotAllowed: {
+    title: "common.refusalPage.methodNotAllowed.title",
+    text: "common.refusalPage.methodNotAllowed.text",
+  },
 };
 
 /**
@@ -43,6 +48,7 @@ export function RefusalPage({ refusal }: { refusal: PlainFormRefusal }) {
   return (
     <MessagePage
       title={t(WORDS[kind].title)}
+      error
       link={{ href: back, label: back === "/" ? t("layout.home") : t("common.refusalPage.back") }}
     >
       <p>{sentence}</p>

@@ -98,6 +98,22 @@ export class NotFoundError extends DomainError {
   }
 }
 
+/** A URL path longer than the platform reads (`PATH_LIMIT`, `lib/http/limits.ts`). */
+export class PathTooLongError extends DomainError {
+  override name = "PathTooLongError";
+  constructor() {
+    super("URL path is too long");
+  }
+}
+
+/** A method the route does not answer; `allow` lists those it does. */
+export class MethodNotAllowedError extends DomainError {
+  override name = "MethodNotAllowedError";
+  constructor(readonly allow: string[]) {
+    super("Method not allowed");
+  }
+}
+
 /** A uniqueness or state conflict. */
 export class ConflictError extends DomainError {
   override name = "ConflictError";

@@ -3,11 +3,17 @@ import type { ComponentChildren } from "preact";
 import { PageHead } from "@/components/PageHead.tsx";
 
 export function MessagePage(
-  { title, children, link }: { title: string; children: ComponentChildren; link: { href: string; label: string } },
+  { title, children, link, error = false }: {
+    title: string;
+    children: ComponentChildren;
+    link: { href: string; label: string };
+    /** The page answers an error status: its head names no canonical URL (`PageHead`). */
+    error?: boolean;
+  },
 ) {
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-xl py-12 text-center">
-      <PageHead title={title} />
+      <PageHead title={title} error={error} />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{title}</h1>
       <div class="mt-3 text-slate-700">{children}</div>
       <a

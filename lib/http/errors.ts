@@ -13,8 +13,10 @@ import {
   DomainError,
   ForbiddenError,
   InvalidInputError,
+  MethodNotAllowedError,
   NotConfiguredError,
   NotFoundError,
+  PathTooLongError,
   RateLimitedError,
   RequestTimeoutError,
   TooLargeError,
@@ -41,10 +43,12 @@ const STATUS: [new (...args: never[]) => DomainError, number][] = [
   [UnauthenticatedError, 401],
   [ForbiddenError, 403],
   [NotFoundError, 404],
+  [MethodNotAllowedError, 405],
   [RequestTimeoutError, 408],
   [ConflictError, 409],
   [UpstreamRefusalError, 409],
   [TooLargeError, 413],
+  [PathTooLongError, 414],
   [UnsupportedMediaTypeError, 415],
   [RateLimitedError, 429],
   [UpstreamError, 502],
@@ -83,6 +87,7 @@ function headersOf(error: DomainError): Record<string, string> {
   if (error instanceof RateLimitedError || error instanceof BusyError) {
     headers["retry-after"] = String(Math.max(1, Math.ceil(error.retryAfterSeconds)));
   }
+  if (error instanceof MethodNotAllowedError) headers.allow = error.allow.join(", ");
   return headers;
 }
 

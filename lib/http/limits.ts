@@ -1,7 +1,7 @@
 /**
  * Request limits of `routes/_middleware.ts` (docs/decisions.md, Errors and limits):
- * - `pathLimit`: a URL path longer than `PATH_LIMIT` characters is 414 `{error}` (ids must stay
- *   within KV's key size);
+ * - `pathLimit`: a URL path longer than `PATH_LIMIT` characters is refused (`PathTooLongError`: 414 `{error}`, for a
+ *   page path its page in the reader's language; ids must stay within KV's key size);
  * - `bodyLimits`: a write's body larger than the route's `bodyLimitBytes` (1 MB unless the route
  *   declares more) fails with `TooLargeError` (413 `{error}`; Hono's `bodyLimit`), and one that stalls, no bytes for
  *   `config.bodyIdleMs` (`BODY_IDLE_MS` by default), fails its read with `RequestTimeoutError` (408). Headers, and bodies
@@ -11,7 +11,7 @@
  *   still sending it sees the answer.
  */
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
-import { ClientAbortError, RequestTimeoutError, TooLargeError } from "@/lib/errors.ts";
+import { ClientAbortError, PathTooLongError, RequestTimeoutError, TooLargeError } from "@/lib/errors.ts";
 import { isPageFormPost } from "@/lib/http/form_posts.ts";
 import { readRouteOptions } from "@/lib/platform/route_options.ts";
 import type { AppState } from "@/lib/platform/state.ts";
@@ -26,11 +26,14 @@ export const BODY_IDLE_MS = 15_000;
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** 414 `{error}` for a path over `PATH_LIMIT` characters. */
-export const pathLimit: MiddlewareHandler<AppState> = (_req, ctx) =>
-  ctx.url.pathname.length <= PATH_LIMIT
-    ? ctx.next()
-    : Promise.resolve(Response.json({ error: "URL path is too long" }, { status: 414 }));
+/**
+ * Refuses a path over `PATH_LIMIT` characters.
+ * @throws PathTooLongError (414)
+ */
+export const pathLimit: MiddlewareHandler<AppState> = (_req, ctx) => {
+  if (ctx.url.pathname.length > PATH_LIMIT) throw new PathTooLongError();
+  return ctx.next();
+};
 
 /**
  * `body` that fails with `RequestTimeoutError` when no chunk arrives for `idleMs`, and with

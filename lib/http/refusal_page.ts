@@ -32,7 +32,9 @@ export type RefusalKind =
   | "tooLarge"
   | "unreadable"
   | "tooMany"
-  | "unavailable";
+  | "unavailable"
+  | "pathTooLong"
+  | "methodNotAllowed";
 
 /** The page of one refused plain form. */
 export interface PlainFormRefusal {

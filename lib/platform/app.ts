@@ -15,7 +15,9 @@ import {
   CrossSiteError,
   DomainError,
   ForbiddenError,
+  MethodNotAllowedError,
   NotFoundError,
+  PathTooLongError,
   UnauthenticatedError,
 } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
@@ -25,6 +27,7 @@ import { signInRedirect } from "@/lib/auth/redirects.ts";
 import { refusalKey } from "@/lib/refusals.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { DEFAULT_LANG } from "@/lib/i18n/languages.ts";
+import { requestLanguage } from "@/lib/http/language.ts";
 import { resolveRouteOptions } from "./route_options.ts";
 import type { AppState, Services } from "./state.ts";
 
@@ -72,8 +75,9 @@ export function createApp(services: Services, parts: AppParts): Hono<Env> {
     initialState: () => ({ services, lang: DEFAULT_LANG, t: translatorFor(DEFAULT_LANG) } as Partial<AppState>),
     routeOptions: resolveRouteOptions,
     notFound: (req, pages) => isApi(new URL(req.url)) ? errorResponse(new NotFoundError()) : pages.renderNotFound(),
-    methodNotAllowed: (_req, allow) =>
-      Response.json({ error: "Method not allowed" }, { status: 405, headers: { allow: allow.join(", ") } }),
+    methodNotAllowed: (_req, allow) => {
+      throw new MethodNotAllowedError(allow);
+    },
     onError(error, { req, state, pages }) {
       const url = new URL(req.url);
       const isPageRead = !isApi(url) && (req.method === "GET" || req.method === "HEAD");
@@ -84,6 +88,26 @@ export function createApp(services: Services, parts: AppParts): Hono<Env> {
       // A page's form refused by the origin check gets that page too, whatever it accepts: it was not what it seemed.
       const isCrossSite = isPageForm && error instanceof CrossSiteError;
       const { appUrl } = services.config;
+      // A page path too long to read, or read when it only takes a form, gets a page, not the API's JSON.
+      if (
+        (!isApi(url) && error instanceof PathTooLongError) || (isPageRead && error instanceof MethodNotAllowedError)
+      ) {
+        const tooLong = error instanceof PathTooLongError;
+        // Refused before the session and language steps: in the language the URL, cookie or Accept-Language asks.
+        const lang = tooLong ? requestLanguage(req, url, undefined).lang : undefined;
+        if (lang) Object.assign(state, { lang, t: translatorFor(lang) });
+        const refusal: PlainFormRefusal = {
+          kind: tooLong ? "pathTooLong" : "methodNotAllowed",
+          problems: [],
+          sendsFiles: false,
+          back: "/",
+        };
+        const page = pages.render(() => h(parts.refusalPage, { refusal }), tooLong ? 414 : 405);
+        if (error instanceof MethodNotAllowedError) page.headers.set("allow", error.allow.join(", "));
+        if (lang) page.headers.set("vary", "Accept-Language, Cookie");
+        if (lang) page.headers.set("content-language", lang);
+        return page;
+      }
       if (isPageRead && error instanceof UnauthenticatedError) return signInRedirect(url);
       if (isPlainForm && error instanceof UnauthenticatedError) {
         return signInRedirect(new URL(formPage(req, appUrl), url));

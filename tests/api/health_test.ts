@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { assertEquals, assertMatch, assertNotMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 
 Deno.test("GET /api/health answers ok with a request id", async () => {
@@ -111,4 +111,32 @@ Deno.test("a URL path over 1024 characters is refused with 414, not passed to KV
   });
   assertEquals(res.status, 414);
   assertEquals(await res.json(), { error: "URL path is too long" });
+});
+
+Deno.test("a page path too long, or read when it only takes a form, is a page in the reader's language", async () => {
+  await using t = await createTestApp();
+  const long = await t.fetch(`/${"a".repeat(9000)}`, { headers: { cookie: "lang=hi" } });
+  assertEquals(long.status, 414);
+  assertEquals(long.headers.get("content-language"), "hi");
+  assertMatch(await long.text(), /<html lang="hi"[\s\S]*यह लिंक बहुत लंबा है/);
+  const byHeader = await t.fetch(`/${"a".repeat(2000)}?x=1`, { headers: { "accept-language": "hi-IN,hi;q=0.9" } });
+  assertMatch(await byHeader.text(), /यह लिंक बहुत लंबा है/);
+  const english = await t.fetch(`/${"a".repeat(2000)}`);
+  assertEquals(english.status, 414);
+  assertMatch(await english.text(), /This link is too long/);
+  const read = await t.fetch("/sign-out?lang=hi");
+  assertEquals(read.status, 405);
+  assertEquals(read.headers.get("allow"), "POST");
+  assertMatch(read.headers.get("content-type") ?? "", /^text\/html/);
+  assertMatch(await read.text(), /यह काम इस पेज पर नहीं होता/);
+});
+
+Deno.test("an error page names no canonical URL and no hreflang alternates", async () => {
+  await using t = await createTestApp();
+  for (const path of ["/nope-404?lang=hi", "/nope-404", `/${"a".repeat(2000)}`, "/sign-out"]) {
+    const html = await (await t.fetch(path)).text();
+    assertNotMatch(html, /rel="canonical"/, path);
+    assertNotMatch(html, /hreflang=/, path);
+  }
+  assertMatch(await (await t.fetch("/internships")).text(), /rel="canonical"/, "a page still names its own");
 });
