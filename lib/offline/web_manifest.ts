@@ -1,6 +1,6 @@
 /**
  * The web app manifest in each language (docs/decisions.md, Installable and offline, "Manifest"): the app's name,
- * scope, colours and icons, with `lang`, the description and the shortcuts' names in that language, so an app
+ * scope, colours and icons, with `lang`, the short name, the description and the shortcuts' names in that language, so an app
  * installed from a Hindi page has Hindi shortcuts. `_app` links the page's language's (`webManifestPath`).
  */
 import { type Lang, LANG_PARAM } from "@/lib/i18n/languages.ts";
@@ -19,7 +19,7 @@ export function webManifest(lang: Lang): Record<string, unknown> {
   return {
     id: "/",
     name: t("layout.siteName"),
-    short_name: "Careers",
+    short_name: t("layout.shortName"),
     description: t("layout.description"),
     start_url: "/",
     scope: "/",

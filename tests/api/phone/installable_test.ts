@@ -38,6 +38,7 @@ Deno.test("the manifest comes in the language asked for: lang, description and s
   const manifest = await res.json();
   assertEquals(manifest.lang, "hi");
   assertEquals(manifest.name, "Career Community");
+  assertEquals(manifest.short_name, "करियर");
   assertEquals(
     manifest.description,
     "पूरे भारत के छात्रों और करियर की शुरुआत करने वालों के लिए इंटर्नशिप, हैकाथॉन, ग्रांट और टूलकिट।",
