@@ -161,6 +161,7 @@ function Banners({ initial, notice, refused, ...props }: Omit<BannerManagerProps
                 <form
                   method="post"
                   action="/admin/banners"
+                  noValidate
                   class="flex flex-wrap items-center gap-4"
                   onSubmit={(e) => {
                     e.preventDefault();

@@ -38,7 +38,7 @@ export function RefundConfirmation({ pending, text = "", error, tab }: {
       <p class="mt-1 text-slate-800">
         <RefundSummary pending={pending} />
       </p>
-      <form method="post" action="/admin/purchases" class="mt-3 space-y-2">
+      <form method="post" action="/admin/purchases" noValidate class="mt-3 space-y-2">
         <input type="hidden" name="intent" value={decline ? "decline" : "refund"} />
         {tab !== "all" && <input type="hidden" name="tab" value={tab} />}
         <input type="hidden" name="purchaseId" value={pending.row.id} />
