@@ -12,6 +12,8 @@
  *   emoji (emoji sequences such as 👩‍💻 are joined with U+200D).
  * Stripped, not refused: these characters are invisible, nearly always pasted by accident, and
  * a refusal would name a character the writer cannot see; the stored value is what answers show.
+ * Line breaks are then stored as line feeds (`\r\n` and a lone `\r` become `\n`): a browser sends a
+ * textarea's breaks as `\r\n`, an island or the API as `\n`, and one text must not count as two.
  * Passwords and e-mails are not text fields (a password is kept exactly; an e-mail refuses them).
  */
 import { z } from "zod";
@@ -36,5 +38,13 @@ export function stripInvisible(text: string): string {
   return stripped.replace(JOINERS, (joiner, offset: number, whole: string) => keepJoiner(whole, offset) ? joiner : "");
 }
 
-/** A string with the invisible characters stripped; chain `.trim()`, `.min()`, `.max()` after it. */
-export const TextSchema = z.string().overwrite(stripInvisible);
+/** `text` with its line breaks as line feeds (`\r\n` and a lone `\r` become `\n`). */
+function lineFeeds(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
+}
+
+/**
+ * A string with the invisible characters stripped and line breaks as line feeds; chain `.trim()`, `.min()`, `.max()`
+ * after it.
+ */
+export const TextSchema = z.string().overwrite((text) => lineFeeds(stripInvisible(text)));

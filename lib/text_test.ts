@@ -37,3 +37,10 @@ Deno.test("TextSchema strips before trimming and length checks", () => {
   assertEquals(title.safeParse(" \u200Babc\u0000de\u2066 ").data, "abcde");
   assertEquals(title.safeParse("ab\u200Bcdef").success, false);
 });
+
+Deno.test("TextSchema stores line breaks as line feeds, before length checks", () => {
+  const text = TextSchema.max(5);
+  assertEquals(TextSchema.parse("a\r\nb\rc\n"), "a\nb\nc\n");
+  // A browser's form sends "ab\r\ncd" for what an island sends as "ab\ncd": both are five characters.
+  assertEquals(text.safeParse("ab\r\ncd").data, "ab\ncd");
+});
