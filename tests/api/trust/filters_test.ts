@@ -3,11 +3,13 @@
  * verified) and `paidOnly` (a stipend of at least ₹1) on the list API, the page's filter form without JavaScript, the RSS
  * feed and alerts; the list follows an organization's verification at once; cards say the stipend, "Unpaid" or
  * "Stipend not stated" and show the badge; an edit of what students read by anyone but an admin takes an admin's
- * "Checked" off, as the edit form tells the owner.
+ * "Checked" off, as the edit form tells the owner, and a plain-form edit that changes none of it (its textarea sent with
+ * a browser's CRLF line breaks) keeps it.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
+import { htmlDocument } from "@/tests/fixtures/html.ts";
 import { call } from "./helpers.ts";
 import { people } from "@/tests/fixtures/people.ts";
 
@@ -218,4 +220,37 @@ Deno.test("the edit form tells the owner of a checked listing that an edit takes
   assert((await form(member)).includes(line), "the owner reads it");
   assert((await form(member, "hi")).includes("“जाँची गई” का निशान हट जाएगा"), "in Hindi");
   assert(!(await form(admin)).includes(line), "an admin's edit keeps the tick");
+});
+
+Deno.test("a plain-form edit of the deadline alone keeps the Checked tick, whatever the browser's line breaks", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const listing = await postInternship(t, member, { title: "Data Intern", description: "Real work.\nTwo lines." });
+  assertEquals((await call(t, admin, "PUT", `/api/internships/${listing.id}`, { isVerified: true })).status, 200);
+  const page = htmlDocument(
+    await (await t.fetch(`/internships/${listing.id}/edit`, { headers: member.headers })).text(),
+  );
+  const fields = new URLSearchParams();
+  for (const control of page.querySelectorAll("form input, form textarea, form select")) {
+    const name = control.getAttribute("name");
+    const type = control.getAttribute("type");
+    if (!name || ((type === "radio" || type === "checkbox") && !control.hasAttribute("checked"))) continue;
+    const value = control.tagName === "TEXTAREA"
+      // What a browser sends for a textarea: its line breaks as CRLF.
+      ? (control.textContent ?? "").replaceAll("\n", "\r\n")
+      : control.tagName === "SELECT"
+      ? control.querySelector("option[selected]")?.getAttribute("value") ?? ""
+      : control.getAttribute("value") ?? "";
+    fields.set(name, name === "deadline" ? "2099-01-31" : value);
+  }
+  const res = await t.fetch(`/internships/${listing.id}/edit`, {
+    method: "POST",
+    headers: { ...member.headers, "content-type": "application/x-www-form-urlencoded" },
+    body: fields,
+    redirect: "manual",
+  });
+  await res.body?.cancel();
+  assertEquals(res.status, 303);
+  const after = (await call(t, admin, "GET", `/api/internships/${listing.id}`)).body.internship;
+  assertEquals([after.deadline, after.isVerified, after.description], ["2099-01-31", true, "Real work.\nTwo lines."]);
 });
