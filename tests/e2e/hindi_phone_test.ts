@@ -287,6 +287,14 @@ Deno.test("a student who chose Hindi reads listings, Ungatekeep, their tracker, 
     assertEquals(await page.locator("html").getAttribute("lang"), "hi", `${path} follows the setting`);
     await assertHindiPage(page, path);
   }
+  // The browser's own bubbles would speak English and stop the submit: an empty comment and a report without a reason
+  // reach the island and the server, which say what is missing in Hindi.
+  await openHydrated(page, `${t.origin}/ungatekeep/${post.id}`);
+  await page.getByRole("button", { name: "कमेंट पोस्ट करें" }).click();
+  assertEquals(await page.locator("#new-comment-error").innerText(), "यह जानकारी भरें।");
+  await openHydrated(page, `${t.origin}/report?kind=internship&id=${internship.id}&back=%2Finternships`);
+  await page.getByRole("button", { name: "रिपोर्ट भेजें" }).click();
+  await page.getByText("चुनें कि क्या गड़बड़ है।").waitFor();
 });
 
 Deno.test("a student who chose Hindi submits an opportunity, reads their submissions and manages alerts in Hindi on a phone", async () => {
