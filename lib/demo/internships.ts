@@ -7,7 +7,8 @@
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
 import { createUser, getUserByEmail, type User } from "@/lib/users/users.ts";
 
-const RECRUITERS = [
+/** The two recruiter members who own demo listings (the demo makes them managers of the organization it verifies). */
+export const RECRUITERS = [
   { name: "Kavya Nair", email: "kavya.recruiter@demo.careers" },
   { name: "Imran Qureshi", email: "imran.recruiter@demo.careers" },
 ];

@@ -1,7 +1,7 @@
 /**
  * The demo's trust features (`deno task seed`; docs/decisions.md, Trust): the demo internships linked to their
- * organizations, one organization verified by its domain with the demo member as its manager (its listings show the
- * badge), three with a website and no manager (a student can claim one), a listing that asks applicants to pay, held: its owner sees why on their page and in "My internships", the
+ * organizations, one organization verified by its domain with the demo member and the two recruiters who own demo
+ * listings as its managers (its listings keep the badge when the `organizations-unlink` job judges them), three with a website and no manager (a student can claim one), a listing that asks applicants to pay, held: its owner sees why on their page and in "My internships", the
  * admin finds it in `/admin/moderation`; and open reports from the demo students for `/admin/reports`. Idempotent.
  */
 import { linkOrganizations } from "@/lib/organizations/link.ts";
@@ -11,7 +11,8 @@ import { createInternships } from "@/lib/internships/writes.ts";
 import { InternshipCreateSchema, InternshipQuerySchema } from "@/lib/internships/schema.ts";
 import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 import type { Organization } from "@/lib/organizations/schema.ts";
-import type { User } from "@/lib/users/users.ts";
+import { getUserByEmail, type User } from "@/lib/users/users.ts";
+import { RECRUITERS } from "./internships.ts";
 import { fileReport } from "@/lib/reports/reports.ts";
 
 /** The organization the demo verifies, by its slug, with its website. */
@@ -52,10 +53,17 @@ export async function seedTrust(
       verifiedDomain: VERIFIED.domain,
       verifiedAt: now,
     };
+    // Everyone who owns demo listings manages it (the admin moderates), so the job unlinks none of them.
+    const recruiters = await Promise.all(RECRUITERS.map(({ email }) => getUserByEmail(kv, email)));
+    const managers = [member, ...recruiters.flatMap((recruiter) => recruiter ?? [])];
     await replaceOrganization(kv, entry as Deno.KvEntry<Organization>, verified, (op) => {
-      addManagerOps(op, found.id, member.id, now);
+      for (const manager of managers) addManagerOps(op, found.id, manager.id, now);
     });
-    lines.push(`Organizations: ${found.name} verified by ${VERIFIED.domain}, managed by ${member.email}`);
+    lines.push(
+      `Organizations: ${found.name} verified by ${VERIFIED.domain}, managed by ${
+        managers.map((manager) => manager.email).join(", ")
+      }`,
+    );
   }
   for (const { slug, website } of CLAIMABLE) {
     const organization = await organizationBySlug(kv, slug);

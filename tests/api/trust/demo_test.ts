@@ -6,13 +6,15 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { HELD_TITLE } from "@/lib/demo/trust.ts";
-import { listInternships } from "@/lib/internships/internships.ts";
+import { internshipsOfOrganization, listInternships } from "@/lib/internships/internships.ts";
 import { InternshipQuerySchema } from "@/lib/internships/schema.ts";
 import { organizationProfile } from "@/lib/organizations/organizations.ts";
 import { ModerationQuerySchema, moderationQueue } from "@/lib/moderation/admin.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
 import { AdminReportQuerySchema, reportedTargets } from "@/lib/reports/reports.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { unlinkStrangers } from "@/lib/organizations/unlink.ts";
+import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 
 Deno.test("the demo links every internship, verifies one organization, leaves others claimable, holds one listing, has open reports", async () => {
   using kv = await Deno.openKv(":memory:");
@@ -29,6 +31,15 @@ Deno.test("the demo links every internship, verifies one organization, leaves ot
   const zeta = await organizationProfile(kv, { slug: "zeta-fintech" });
   assertEquals([zeta.organization.isVerified, zeta.organization.verifiedDomain], [true, "zetafintech.in"]);
   assert(zeta.internships.length > 0 && zeta.internships.every((i) => i.organization?.isVerified));
+  const linked = await internshipsOfOrganization(kv, zeta.organization.id);
+  // The organizations-unlink job, a minute apart (unlink, then take applications off), keeps every Zeta listing linked.
+  const requests = new InFlightRequests();
+  for (const minutes of [1, 3]) {
+    await unlinkStrangers({ kv, requests, now: new Date(Date.now() + minutes * 60_000) });
+  }
+  const afterJob = await internshipsOfOrganization(kv, zeta.organization.id);
+  assertEquals(afterJob.length, linked.length, "the job unlinks no Zeta listing");
+  assert(new Set(linked.map((record) => record.userId)).size > 2, "listings of the member and both recruiters");
   const claimable = await organizationProfile(kv, { slug: "kisan-connect" });
   assertEquals([claimable.organization.website, claimable.organization.isVerified], ["https://kisanconnect.in", false]);
   const queue = await moderationQueue(kv, ModerationQuerySchema.parse({}));
