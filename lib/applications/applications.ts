@@ -80,6 +80,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Days after the deadline (or, without one, after applying) the timeout job rejects a waiting application. */
 export const TIMEOUT_AFTER_DEADLINE_DAYS = 15;
 export const TIMEOUT_WITHOUT_DEADLINE_DAYS = 30;
+/** The latest a deadline counts for the timeout, in days after applying. */
+export const TIMEOUT_DEADLINE_CAP_DAYS = 365;
 /** The statuses from which the poster sees the applicant's e-mail and phone number. */
 const CONTACT_FROM: readonly ApplicationStatus[] = ["shortlisted", "interview", "offer", "hired"];
 
@@ -131,13 +133,21 @@ export function applicantView(record: ApplicationRecord): ApplicantView {
 
 /**
  * When the timeout job looks at an application sent at `createdAt` (ISO) to an internship with `deadline`: 15 days
- * after the deadline (the end of its IST day for a calendar date), or 30 days after applying without one.
+ * after the deadline (the end of its IST day for a calendar date), or 30 days after applying without one
+ * (docs/decisions.md, Applications, "Every applicant hears back"). A listing its poster closed (`closedAt`, ISO) is
+ * judged by the earlier of its deadline and that close, and a deadline counts as at most a year after applying
+ * (`TIMEOUT_DEADLINE_CAP_DAYS`), so no edit of the listing keeps an applicant waiting longer than 380 days.
  */
-export function timeoutDueAt(deadline: string | null, createdAt: string): string {
+export function timeoutDueAt(deadline: string | null, createdAt: string, closedAt: string | null = null): string {
   if (!deadline) return new Date(Date.parse(createdAt) + TIMEOUT_WITHOUT_DEADLINE_DAYS * DAY_MS).toISOString();
-  const end = /^\d{4}-\d{2}-\d{2}$/.test(deadline)
+  const given = /^\d{4}-\d{2}-\d{2}$/.test(deadline)
     ? Date.parse(`${deadline}T00:00:00+05:30`) + DAY_MS
     : Date.parse(deadline);
+  const end = Math.min(
+    given,
+    closedAt ? Date.parse(closedAt) : Infinity,
+    Date.parse(createdAt) + TIMEOUT_DEADLINE_CAP_DAYS * DAY_MS,
+  );
   return new Date(end + TIMEOUT_AFTER_DEADLINE_DAYS * DAY_MS).toISOString();
 }
 
@@ -308,7 +318,7 @@ export async function applyTo(
       updatedAt: at,
       history: [{ status: "applied", at, by: "applicant", message: null }],
       firstResponseAt: null,
-      dueAt: timeoutDueAt(listing.record.deadline, at),
+      dueAt: timeoutDueAt(listing.record.deadline, at, listing.record.closedAt ?? null),
       stipendReport: null,
     };
     applicationOps(op, null, record, now.getTime());

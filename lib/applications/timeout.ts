@@ -128,11 +128,15 @@ interface Cost {
   keyBytes: number;
 }
 
-/** An internship as the run reads it once: its title, its organization's name, and its deadline now (or null). */
+/**
+ * An internship as the run reads it once: its title, its organization's name, its deadline now (or null) and when its
+ * poster closed it (or null).
+ */
 interface ListingFacts {
   title: string;
   organization: string;
   deadline: string | null;
+  closedAt: string | null;
 }
 
 /**
@@ -325,6 +329,7 @@ export async function timeOutApplications(
             title: found.view.title,
             organization: found.view.organization?.name ?? found.view.hiringOrganization,
             deadline: found.record.deadline,
+            closedAt: found.record.closedAt ?? null,
           },
         );
       }),
@@ -374,7 +379,7 @@ export async function timeOutApplications(
           seen.add(entry.value.id);
           continue;
         }
-        const dueAt = timeoutDueAt(listing.deadline, entry.value.createdAt);
+        const dueAt = timeoutDueAt(listing.deadline, entry.value.createdAt, listing.closedAt);
         if (Date.parse(dueAt) > now.getTime()) {
           postpone.push({ entry, dueAt });
           continue;

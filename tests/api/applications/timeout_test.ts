@@ -170,6 +170,39 @@ Deno.test("a deadline extended or added after applying moves the due time: the j
   assertEquals((await statusOf(t, early, toExtended.id)).status, "applied");
 });
 
+Deno.test("a deadline moved years ahead postpones at most a year; a closed listing is judged by its close", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 2 * DAY));
+  const closed = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline });
+  const open = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Slow Co", deadline });
+  const early = await applicant(t, "Jai Singh");
+  const [toClosed, toOpen] = [await applyTo(t, early, closed), await applyTo(t, early, open)];
+  // Both deadlines go to the year 9999; one listing is closed at once as well.
+  for (const [listing, body] of [[closed, { closed: true }], [open, {}]] as const) {
+    const put = await t.json("PUT", `/api/internships/${listing.id}`, {
+      body: { deadline: "9999-12-31", ...body },
+      headers: member.headers,
+    });
+    assertEquals(put.status, 200);
+    await put.body?.cancel();
+  }
+
+  // Past the due time as it was when applying (+17 days): the closed listing's application is rejected; the open one
+  // moves to 15 days after a deadline a year after applying, not to the year 10000.
+  const run = await runAt(t, "applications-timeout", Date.now() + 31 * DAY);
+  assertEquals([run.rejected, run.postponed], [1, 1]);
+  assertEquals((await statusOf(t, early, toClosed.id)).status, "rejected");
+  const due = await Array.fromAsync(t.kv.list<boolean>({ prefix: ["applications_due"] }));
+  assertEquals(due.map((entry) => [entry.key[2], entry.key[1]]), [[
+    toOpen.id,
+    Date.parse(toOpen.createdAt) + 380 * DAY,
+  ]]);
+  const later = await runAt(t, "applications-timeout", Date.parse(toOpen.createdAt) + 381 * DAY);
+  assertEquals([later.rejected, later.postponed], [1, 0]);
+  assertEquals((await statusOf(t, early, toOpen.id)).status, "rejected");
+});
+
 Deno.test("one run tells each applicant once, naming every closed application; list and track record follow", async () => {
   await using smtp = await startFakeSmtp();
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
