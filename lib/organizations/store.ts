@@ -286,6 +286,11 @@ export function addManagerOps(op: Deno.AtomicOperation, id: string, userId: stri
   op.set(managerKey(id, userId), { since: now }).set(managedKey(userId, id), true);
 }
 
+/** Adds to `op` a check that `userId` does not manage organization `id`: the write fails once they do. */
+export function checkNotManagerOps(op: Deno.AtomicOperation, id: string, userId: string): void {
+  op.check({ key: managerKey(id, userId), versionstamp: null });
+}
+
 /** Whether `userId` manages organization `id`. */
 export async function isManager(kv: Deno.Kv, id: string, userId: string): Promise<boolean> {
   return (await kv.get(managerKey(id, userId))).value !== null;

@@ -2,7 +2,8 @@
  * The `organizations-unlink` job (docs/decisions.md, Trust, "Who lists under a verified name"): once an organization
  * is verified (a claim followed, or an admin's edit), the listings linked to it whose owner is neither one of its
  * managers nor an admin (an ingest key's listings are its admin's) are unlinked, as `organizationsForPoster` would have
- * posted them, and their applications stop counting toward its track record.
+ * posted them, and their applications stop counting toward its track record; kept are a listing posted after its
+ * `verifiedAt` and one whose owner is forgotten.
  *
  * The write that verifies an organization queues it (`["organizations_unlink", id]`, `store.ts`). Every minute a run
  * works through the queue: per organization it reads its listings (the read model's postings and the archive's blocks)
@@ -30,6 +31,7 @@ import { unlinkInternship } from "@/lib/internships/writes.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
 import { getUsers } from "@/lib/users/users.ts";
 import {
+  checkNotManagerOps,
   dropFromUnlinkQueue,
   getOrganization,
   managersOf,
@@ -85,13 +87,23 @@ async function queueVerifiedBefore(kv: Deno.Kv, now: Date): Promise<void> {
 }
 
 /**
- * Unlinks the listings of organization `organizationId` whose owner is neither one of its managers nor an admin (a
- * forgotten or unknown owner is neither), each in its own write noting it for `uncountNoted`, within `budget`.
+ * Unlinks the listings of organization `organizationId` (verified since `verifiedAt`, ISO) whose owner is neither one
+ * of its managers nor an admin, each in its own write noting it for `uncountNoted`, within `budget`. Two kinds are kept:
+ * a listing posted after `verifiedAt` (the live path judged its owner then), and one whose owner is forgotten (a
+ * deleted account: who posted it can no longer be judged, and the organization's own HR who left would otherwise lose
+ * its history). Each unlink write checks that the owner is still not a manager (`["organization_managers", …]`
+ * absent), so a claim confirmed during the run keeps its listing (the write is retried until it runs out, then the run
+ * ends with BusyError and the next run judges again).
  * @returns whether every such listing was seen.
  */
 async function unlinkListings(
   ctx: Pick<JobContext, "kv" | "requests" | "now">,
-  { organizationId, budget, run }: { organizationId: string; budget: Budget; run: UnlinkRun },
+  { organizationId, verifiedAt, budget, run }: {
+    organizationId: string;
+    verifiedAt: string | null;
+    budget: Budget;
+    run: UnlinkRun;
+  },
 ): Promise<boolean> {
   const { kv } = ctx;
   const [records, managers] = await Promise.all([
@@ -99,15 +111,20 @@ async function unlinkListings(
     managersOf(kv, organizationId),
   ]);
   const managerIds = new Set(managers.map((manager) => manager.userId));
-  const owners = await getUsers(kv, records.flatMap((record) => record.userId ?? []));
-  const strangers = records.filter((record) => {
-    const owner = record.userId === null ? undefined : owners.get(record.userId);
-    return !canModerate(owner) && !(owner && managerIds.has(owner.id));
+  const since = verifiedAt === null ? Infinity : Date.parse(verifiedAt);
+  const judged = records.filter((record) => record.userId !== null && !(Date.parse(record.createdAt) > since));
+  const owners = await getUsers(kv, judged.map((record) => record.userId!));
+  const strangers = judged.filter((record) => {
+    const owner = owners.get(record.userId!);
+    return !canModerate(owner) && !managerIds.has(record.userId!);
   });
-  for (const { id } of strangers) {
+  for (const { id, userId } of strangers) {
     if (budget.listings === 0) return false;
     budget.listings--;
-    const also = (op: Deno.AtomicOperation) => op.set(noteKey(organizationId, id), { at: new Date().toISOString() });
+    const also = (op: Deno.AtomicOperation) => {
+      checkNotManagerOps(op, organizationId, userId!);
+      op.set(noteKey(organizationId, id), { at: ctx.now.toISOString() });
+    };
     if (await unlinkInternship(kv, { id, organizationId, also })) run.listings++;
     await ctx.requests.giveWay();
   }
@@ -155,7 +172,8 @@ export async function unlinkStrangers(ctx: Pick<JobContext, "kv" | "requests" | 
   for (const entry of await unlinkQueue(kv, QUEUE_PAGE)) {
     const organizationId = entry.key[1] as string;
     const organization = (await getOrganization(kv, organizationId)).value;
-    const listed = !organization?.isVerified || await unlinkListings(ctx, { organizationId, budget, run });
+    const listed = !organization?.isVerified ||
+      await unlinkListings(ctx, { organizationId, verifiedAt: organization.verifiedAt, budget, run });
     const uncounted = await uncountNoted(ctx, { organizationId, budget, run });
     if (listed && uncounted && await dropFromUnlinkQueue(kv, entry)) run.organizations++;
     if (budget.listings === 0 || budget.applications <= 0) break;

@@ -12,6 +12,8 @@ import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applica
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { trackRecordOf } from "@/lib/applications/track_record.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
+import { forgetInternshipOwner } from "@/lib/internships/writes.ts";
+import { forgetManager } from "@/lib/organizations/store.ts";
 import { call, confirmClaim } from "./helpers.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -98,4 +100,40 @@ Deno.test("an admin's verification queues it too; the first run queues organizat
   const settled = await unlink(t, 2);
   assertEquals([settled.organizations, settled.listings], [2, 0], "done once their applications were looked at");
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["organizations_unlink"] })), [], "the queue is empty");
+});
+
+Deno.test("a verification again keeps the listing of a manager who left: linked, its applications still count", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const seed = await platformInternship(t, member, { title: "Seed", hiringOrganization: "Infosys" });
+  const organization = seed.organization!;
+  const website = { website: "https://www.infosys.com" };
+  assertEquals((await call(t, admin, "PATCH", `/api/admin/organizations/${organization.id}`, website)).status, 200);
+  const hr = await createTestUser(t, "member", { name: "Ira Infosys" });
+  const claimed = await call(t, hr, "POST", `/api/organizations/${organization.slug}/claim`, {
+    email: "ira@infosys.com",
+  });
+  assertEquals(claimed.status, 202);
+  await t.settled();
+  assertEquals((await confirmClaim(t, hr, new URL(t.mails.at(-1)!.link).pathname)).status, 200);
+  await unlink(t);
+  await unlink(t, 2);
+  // Infosys's HR posts while a manager; five students apply.
+  const own = await platformInternship(t, hr, { title: "Official Intern", hiringOrganization: "Infosys" });
+  assertEquals(own.organization?.id, organization.id);
+  for (const name of ["A One", "B Two", "C Three", "D Four", "E Five"]) await applyTo(t, await applicant(t, name), own);
+  const later = Date.now() + 8 * DAY;
+  assertEquals((await trackRecordOf(t.kv, organization.id, later)).applications, 5);
+  // The HR account is deleted (its listings' owner forgotten, its management dropped), then Infosys is verified again.
+  await forgetInternshipOwner(t.kv, hr.user.id);
+  await forgetManager(t.kv, hr.user.id);
+  for (const isVerified of [false, true]) {
+    const patched = await call(t, admin, "PATCH", `/api/admin/organizations/${organization.id}`, { isVerified });
+    assertEquals(patched.status, 200);
+  }
+  const run = await unlink(t, 4);
+  const settled = await unlink(t, 6);
+  assertEquals([run.listings, run.applications, settled.applications], [0, 0, 0]);
+  assertEquals((await organizationOf(t, own.id))?.id, organization.id, "its own listing keeps the seal");
+  assertEquals((await trackRecordOf(t.kv, organization.id, later)).applications, 5);
 });
