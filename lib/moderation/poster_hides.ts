@@ -16,8 +16,9 @@ import { internshipStore } from "@/lib/internships/store.ts";
 import { moderateOpportunity } from "@/lib/opportunities/opportunities.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
 import { statusOf } from "@/lib/opportunities/schema.ts";
-import { auditOps } from "@/lib/admin_log/admin_log.ts";
-import { NotFoundError } from "@/lib/errors.ts";
+import { type AuditHook, auditOps } from "@/lib/admin_log/admin_log.ts";
+import { BusyError, NotFoundError } from "@/lib/errors.ts";
+import { PLATFORM_REFUSALS } from "@/lib/refusals.ts";
 import type { User } from "@/lib/users/users.ts";
 import { moderationOf } from "./moderation.ts";
 
@@ -72,8 +73,9 @@ async function openListingsOf(kv: Deno.Kv, userId: string) {
  * Runs the hide of `userId`'s open listings, when one is recorded and this process may hold it (its own lease, or a
  * lease that ran out at `now`, ms): rejects each open internship and opportunity of theirs by moderation with the
  * hide's note, one write each with the audit log's `moderation.decide` (`reject`) in the name of the admin who
- * suspended them, renewing the lease after every 20; then deletes the hide. Stops early, leaving the rest to the
- * holder, when another process took the hide over or the suspension was lifted meanwhile. A listing gone meanwhile is
+ * suspended them and a check of the hide (`hideListing`), renewing the lease after every 20; then deletes the hide.
+ * Stops early, leaving the rest to the holder, when another process took the hide over or the suspension was lifted
+ * meanwhile (at once: no listing is hidden after the lift's write). A listing gone meanwhile is
  * skipped. Returns how many listings this run hid.
  * @throws BusyError after 30 s of races lost on one listing (the hide stays, and the `poster-hides` job goes on later).
  */
@@ -95,18 +97,61 @@ export async function hidePosterListings(
       held = await renew(kv, held);
       if (!held) return hidden;
     }
-    const audit = auditOps({ adminId, action: "moderation.decide", targetKind: listing.kind, summary: "reject" });
+    const outcome = await hideListing(kv, { listing, held, admin, note });
+    if (outcome === "lifted") return hidden;
+    if (outcome === "hidden") hidden++;
+  }
+  await kv.atomic().check(held).delete(held.key).commit();
+  return hidden;
+}
+
+/** Thrown by a listing's write when KV asks for it again: the hide may have been lifted meanwhile. */
+class WriteRetried extends Error {}
+
+/** Tries of one listing's write, each after the hide was read again and found unchanged. */
+const HIDE_TRIES = 20;
+
+/**
+ * Rejects one `listing` under the hide `held` (as read), in one write with the audit log's entry and a check of the
+ * hide, so a lift (`cancelPosterHideOps`) stops it at once. @returns "hidden", "gone" for a listing gone meanwhile,
+ * or "lifted" when the hide changed (lifted, or taken over).
+ * @throws BusyError `PLATFORM_REFUSALS.busy` when the listing's write keeps losing races while the hide stands.
+ */
+async function hideListing(
+  kv: Deno.Kv,
+  { listing, held, admin, note }: {
+    listing: { kind: "internship" | "opportunity"; id: string };
+    held: Deno.KvEntry<PosterHide>;
+    admin: User;
+    note: string;
+  },
+): Promise<"hidden" | "gone" | "lifted"> {
+  const logged = auditOps({
+    adminId: held.value.adminId,
+    action: "moderation.decide",
+    targetKind: listing.kind,
+    summary: "reject",
+  });
+  for (let attempt = 0; attempt < HIDE_TRIES; attempt++) {
+    let calls = 0;
+    // A second call is KV's retry after a failed commit: it stops there, and the hide is read again.
+    const audit: AuditHook = (op, id, summary) => {
+      if (calls++ > 0) throw new WriteRetried();
+      logged(op, id, summary);
+      op.check(held);
+    };
     try {
       if (listing.kind === "internship") {
         await moderateInternship(kv, { id: listing.id, admin, decision: "reject", note, notify: false, audit });
       } else await moderateOpportunity(kv, { id: listing.id, decision: "reject", note, notify: false, audit });
-      hidden++;
+      return "hidden";
     } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
+      if (error instanceof NotFoundError) return "gone";
+      if (!(error instanceof WriteRetried)) throw error;
     }
+    if ((await kv.get(held.key)).versionstamp !== held.versionstamp) return "lifted";
   }
-  await kv.atomic().check(held).delete(held.key).commit();
-  return hidden;
+  throw new BusyError(PLATFORM_REFUSALS.busy);
 }
 
 /** `held` with its lease renewed, or null when it changed meanwhile (taken over, or lifted with the suspension). */

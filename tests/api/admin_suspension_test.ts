@@ -19,6 +19,7 @@ import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { notificationsOf } from "@/lib/notifications/notifications.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
+import { cancelPosterHideOps, hidePosterListings } from "@/lib/moderation/poster_hides.ts";
 
 const REASON = "Posted a listing that asked for a deposit";
 
@@ -306,4 +307,43 @@ Deno.test("a hide whose run stopped is finished by the poster-hides job; the pag
   assertEquals((await t.fetch(`/api/internships/${listing.id}`)).status, 404);
   assertEquals((await t.kv.get(["poster_hides", other.user.id])).value, null, "done: the hide is gone");
   assertEquals(await runJob(findJob("poster-hides")!, t.services), { job: "poster-hides", hidden: 0 });
+});
+
+Deno.test("a lift that lands while a hide runs stops it at once: the listing being written stays listed", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const poster = await createTestUser(t, "member");
+  const listings = [
+    await postInternship(t, poster, { title: "Ops Intern" }),
+    await postInternship(t, poster, { title: "Data Intern" }),
+  ];
+  await t.kv.set(["poster_hides", poster.user.id], {
+    adminId: admin.user.id,
+    note: "Hidden because the poster's account was suspended: test",
+    lease: { holder: "gone", until: 0 },
+  });
+  // The lift's write lands just before the hide's first listing write (the second write after the claim of the hide).
+  let atomics = 0;
+  const kv = new Proxy(t.kv, {
+    get(target, property) {
+      if (property !== "atomic") {
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return () => {
+        const op = target.atomic();
+        if (++atomics !== 2) return op;
+        const commit = op.commit.bind(op);
+        op.commit = async () => {
+          const lift = target.atomic();
+          cancelPosterHideOps(lift, poster.user.id);
+          await lift.commit();
+          return await commit();
+        };
+        return op;
+      };
+    },
+  });
+  assertEquals(await hidePosterListings(kv, { userId: poster.user.id, now: Date.now() }), 0);
+  for (const listing of listings) assertEquals((await t.fetch(`/api/internships/${listing.id}`)).status, 200);
 });
