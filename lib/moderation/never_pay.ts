@@ -63,6 +63,22 @@ const APPLICANT_PAYS = "(?<! (?:we|we will|we ll|we shall|our|your|the|monthly|s
  */
 const NOT_EMPLOYERS = "(?<! (?:we|will|ll|shall|our|your|monthly|stipend|salary) )";
 /**
+ * Money the intern receives, before "payment", "deposit" or "send": after a verb of receiving ("you will receive a
+ * payment of ₹5,000", "get the first payment of") or a word naming what is paid out ("the first payment of ₹8,000",
+ * "Prize money: payment of ₹10,000", "Travel allowance: deposit of ₹3,000").
+ */
+const RECEIVED_BEFORE =
+  "(?<! (?:receive[sd]?|receiving|get|gets|got|getting|earn|earns|earned) (?:a |an |the |your )?" +
+  "(?:\\p{L}+ )?)(?<! (?:first|second|final|last|weekly|prize|money|allowance|bonus|incentive|reward|reimbursement) )";
+/**
+ * Money the intern receives, after the amount of "payment", "deposit" or "send" (within four words): it is
+ * "credited", goes "to the winner", "to you", is a "stipend" or comes "every month", or the sentence says "never" to it
+ * (a warning: "Send ₹500? Never."). The amount ends at a non-digit, so a shorter amount cannot dodge the look.
+ */
+const RECEIVED_AFTER = "(?!\\p{Nd})(?! ?(?:\\p{L}+ ){0,4}?(?:credited|winners?|stipend|salary|every month|a month|" +
+  "per month|to you|to your|to interns?|never))";
+
+/**
  * Not after a word that makes a phrase of its own ("registration fee ₹500" is named "registration fee", not twice).
  */
 const NOT_NAMED = "(?<! (?:registration|training|processing|joining|kit|enrol?ment|enrollment|onboarding|" +
@@ -101,10 +117,16 @@ export const NEVER_PAY_PHRASES: readonly NeverPayPhrase[] = [
   },
   {
     label: `deposit ₹/Rs${AMOUNT_SUFFIX}`,
-    pattern: `${NOT_EMPLOYERS}${NOT_NAMED}deposits? (?:of )?${CURRENCY} ?${AMOUNT}`,
+    pattern: `${NOT_EMPLOYERS}${NOT_NAMED}${RECEIVED_BEFORE}deposits? (?:of )?${CURRENCY} ?${AMOUNT}${RECEIVED_AFTER}`,
   },
-  { label: `payment of ₹/Rs${AMOUNT_SUFFIX}`, pattern: `${NOT_EMPLOYERS}payments? of ${CURRENCY} ?${AMOUNT}` },
-  { label: `send ₹/Rs${AMOUNT_SUFFIX}`, pattern: `${NOT_EMPLOYERS}(?:send|transfer) ${CURRENCY} ?${AMOUNT}` },
+  {
+    label: `payment of ₹/Rs${AMOUNT_SUFFIX}`,
+    pattern: `${NOT_EMPLOYERS}${RECEIVED_BEFORE}payments? of ${CURRENCY} ?${AMOUNT}${RECEIVED_AFTER}`,
+  },
+  {
+    label: `send ₹/Rs${AMOUNT_SUFFIX}`,
+    pattern: `${NOT_EMPLOYERS}${RECEIVED_BEFORE}(?:send|transfer) ${CURRENCY} ?${AMOUNT}${RECEIVED_AFTER}`,
+  },
   { label: "पंजीकरण शुल्क", pattern: `पंजीकरण ${HINDI_FEE}` },
   { label: "सुरक्षा जमा", pattern: "सुरक्षा (?:जमा|राशि)" },
   { label: "प्रशिक्षण शुल्क", pattern: `प्रशिक्षण ${HINDI_FEE}` },

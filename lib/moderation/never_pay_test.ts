@@ -226,6 +226,12 @@ Deno.test("money the intern is paid, and reassurances, beside the new fee forms 
       "There is no security amount",
       "No caution money",
       "No payment of ₹ any kind",
+      "You will receive a payment of ₹5000 every month as stipend.",
+      "Interns receive a monthly stipend; the first payment of ₹8,000 is made after 30 days.",
+      "Travel allowance: deposit of ₹3000 credited to your bank account every month.",
+      "Prize money: payment of ₹10,000 to the winner.",
+      "Send ₹500? Never. We never ask for money.",
+      "You get a payment of Rs 6000 at the end of each month",
     ]
   ) assertEquals(moneyPhrasesIn(text), [], text);
 });
