@@ -30,10 +30,13 @@ import { canModerate } from "@/lib/internships/policy.ts";
 import { unlinkInternship } from "@/lib/internships/writes.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
 import { getUsers } from "@/lib/users/users.ts";
+import { BusyError } from "@/lib/errors.ts";
+import { PLATFORM_REFUSALS } from "@/lib/refusals.ts";
 import {
   checkNotManagerOps,
   dropFromUnlinkQueue,
   getOrganization,
+  isManager,
   managersOf,
   queueUnlinkOps,
   unlinkQueue,
@@ -86,15 +89,48 @@ async function queueVerifiedBefore(kv: Deno.Kv, now: Date): Promise<void> {
   await kv.atomic().check(meta).set(META, { at: now.toISOString() }).commit();
 }
 
+/** Thrown by an unlink write when KV asks for it again: its owner may have become a manager meanwhile. */
+class WriteRetried extends Error {}
+
+/** Tries of one unlink write, each after the owner was read again and found still not a manager. */
+const UNLINK_TRIES = 20;
+
+/**
+ * Unlinks internship `id`, owned by `userId`, from organization `organizationId` with a note stamped `at` (ISO), in
+ * one write that checks `userId` is still not its manager; after a failed write, stops when they now are.
+ * @returns whether it was unlinked. @throws BusyError `PLATFORM_REFUSALS.busy` when the write keeps losing races.
+ */
+async function unlinkStranger(
+  kv: Deno.Kv,
+  { id, organizationId, userId, at }: { id: string; organizationId: string; userId: string; at: string },
+): Promise<boolean> {
+  for (let attempt = 0; attempt < UNLINK_TRIES; attempt++) {
+    let calls = 0;
+    // A second call is KV's retry after a failed commit: it stops there, and the manager key is read again.
+    const also = (op: Deno.AtomicOperation) => {
+      if (calls++ > 0) throw new WriteRetried();
+      checkNotManagerOps(op, organizationId, userId);
+      op.set(noteKey(organizationId, id), { at });
+    };
+    try {
+      return await unlinkInternship(kv, { id, organizationId, also });
+    } catch (error) {
+      if (!(error instanceof WriteRetried)) throw error;
+    }
+    if (await isManager(kv, organizationId, userId)) return false;
+  }
+  throw new BusyError(PLATFORM_REFUSALS.busy);
+}
+
 /**
  * Unlinks the listings of organization `organizationId` (verified since `verifiedAt`, ISO) whose owner is neither one
  * of its managers nor an admin, each in its own write noting it for `uncountNoted`, within `budget`. Two kinds are kept:
  * a listing posted after `verifiedAt` (the live path judged its owner then), and one whose owner is forgotten (a
  * deleted account: who posted it can no longer be judged, and the organization's own HR who left would otherwise lose
  * its history). Each unlink write checks that the owner is still not a manager (`["organization_managers", …]`
- * absent), so a claim confirmed during the run keeps its listing (the write is retried until it runs out, then the run
- * ends with BusyError and the next run judges again).
+ * absent), so a claim confirmed during the run keeps its listing (`unlinkStranger`).
  * @returns whether every such listing was seen.
+ * @throws BusyError when an unlink write keeps losing races.
  */
 async function unlinkListings(
   ctx: Pick<JobContext, "kv" | "requests" | "now">,
@@ -121,11 +157,7 @@ async function unlinkListings(
   for (const { id, userId } of strangers) {
     if (budget.listings === 0) return false;
     budget.listings--;
-    const also = (op: Deno.AtomicOperation) => {
-      checkNotManagerOps(op, organizationId, userId!);
-      op.set(noteKey(organizationId, id), { at: ctx.now.toISOString() });
-    };
-    if (await unlinkInternship(kv, { id, organizationId, also })) run.listings++;
+    if (await unlinkStranger(kv, { id, organizationId, userId: userId!, at: ctx.now.toISOString() })) run.listings++;
     await ctx.requests.giveWay();
   }
   return true;

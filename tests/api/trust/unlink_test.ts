@@ -13,7 +13,9 @@ import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { trackRecordOf } from "@/lib/applications/track_record.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
 import { forgetInternshipOwner } from "@/lib/internships/writes.ts";
-import { forgetManager } from "@/lib/organizations/store.ts";
+import { addManagerOps, forgetManager } from "@/lib/organizations/store.ts";
+import { unlinkStrangers } from "@/lib/organizations/unlink.ts";
+import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 import { call, confirmClaim } from "./helpers.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -136,4 +138,49 @@ Deno.test("a verification again keeps the listing of a manager who left: linked,
   assertEquals([run.listings, run.applications, settled.applications], [0, 0, 0]);
   assertEquals((await organizationOf(t, own.id))?.id, organization.id, "its own listing keeps the seal");
   assertEquals((await trackRecordOf(t.kv, organization.id, later)).applications, 5);
+});
+
+Deno.test("a stranger whose claim lands just before the unlink write keeps the listing linked", async () => {
+  await using t = await createTestApp();
+  const { admin, member: poster } = await people(t);
+  const listing = await platformInternship(t, poster, { title: "Dev Intern", hiringOrganization: "Infosys" });
+  const organization = listing.organization!;
+  const website = { website: "https://www.infosys.com" };
+  assertEquals((await call(t, admin, "PATCH", `/api/admin/organizations/${organization.id}`, website)).status, 200);
+  assertEquals(
+    (await call(t, admin, "PATCH", `/api/admin/organizations/${organization.id}`, { isVerified: true })).status,
+    200,
+  );
+  // The poster becomes a manager in a write that lands just before the job's unlink write of their listing.
+  let added = false;
+  const kv = new Proxy(t.kv, {
+    get(target, property) {
+      if (property !== "atomic") {
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return () => {
+        const op = target.atomic();
+        const [set, commit] = [op.set.bind(op), op.commit.bind(op)];
+        let unlinking = false;
+        op.set = (key, value, options) => {
+          unlinking ||= key[0] === "organizations_unlinked";
+          return set(key, value, options);
+        };
+        op.commit = async () => {
+          if (unlinking && !added) {
+            added = true;
+            const claim = target.atomic();
+            addManagerOps(claim, organization.id, poster.user.id, new Date().toISOString());
+            await claim.commit();
+          }
+          return await commit();
+        };
+        return op;
+      };
+    },
+  });
+  const run = await unlinkStrangers({ kv, requests: new InFlightRequests(), now: new Date() });
+  assertEquals([added, run.listings], [true, 0]);
+  assertEquals((await organizationOf(t, listing.id))?.id, organization.id);
 });
