@@ -16,6 +16,7 @@ import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
 import { ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
+import { uploadImage } from "@/lib/browser/upload_image.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import type { Banner } from "@/lib/ungatekeep/banners.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -100,29 +101,16 @@ function Banners({ initial, notice, refused, ...props }: Omit<BannerManagerProps
     setSavedId(row.id);
   };
 
-  /** Uploads the chosen image, if any: its id, or the refusal to show. */
-  const upload = async (): Promise<{ imageId: string | null } | { error: string }> => {
-    if (!file) return { imageId: null };
-    const data = new FormData();
-    data.set("file", file);
-    const res = await fetch("/api/admin/uploads", { method: "POST", body: data });
-    const body = await res.json().catch(() => null);
-    if (res.status === 201) return { imageId: body.id };
-    return { error: typeof body?.error === "string" ? body.error : t("admin.banners.uploadFailed") };
-  };
-
   const add = async (e: Event) => {
     setError("");
     const res = await form.submit(e, {
       check: () => ({}),
       call: async () => {
-        const uploaded = await upload();
-        if ("error" in uploaded) {
-          return { ok: false as const, status: 400, apiError: uploaded.error, fields: [] };
-        }
+        const uploaded = file && await uploadImage(file);
+        if (uploaded && !uploaded.ok) return uploaded;
         const orderIndex = rows.reduce((max, r) => Math.max(max, r.orderIndex + 1), 0);
         return await fetchJson<{ banner: BannerRow }>("/api/admin/banners", {
-          body: { title, linkUrl: linkUrl.trim() || null, imageId: uploaded.imageId, orderIndex },
+          body: { title, linkUrl: linkUrl.trim() || null, imageId: uploaded ? uploaded.data.id : null, orderIndex },
         });
       },
     });

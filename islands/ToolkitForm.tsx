@@ -2,12 +2,16 @@
  * The admin's toolkit form (docs/api.md, Toolkits; docs/decisions.md, Toolkits and payments): creates a toolkit
  * (`POST /api/admin/toolkits`, then on to its editor) or saves one (`PUT /api/admin/toolkits/{id}`),
  * including the active switch and the Sale badge (an inactive toolkit's form says students cannot see it yet and how to
- * publish it). Prices in rupees; highlights one per line.
+ * publish it). Prices in rupees; highlights one per line. The cover is an image's address, or an image uploaded from
+ * the form (`POST /api/admin/uploads`, as banners and posts upload theirs), whose path then fills the field.
  * An original price below the price and an http video are refused at their fields; odd values
  * (a free toolkit, a very high price, an original price equal to the price) are pointed out.
  */
-import { useState } from "preact/hooks";
-import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
+import { useRef, useState } from "preact/hooks";
+import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
+import { uploadImage } from "@/lib/browser/upload_image.ts";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { Notice, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
@@ -22,7 +26,7 @@ export const TOOLKIT_FORM_TEXT = [
   "admin.checks.",
   "common.errors.",
   "fields.",
-  ...refusalPrefixes("toolkitNotFound", "originalPriceBelowPrice"),
+  ...refusalPrefixes("toolkitNotFound", "originalPriceBelowPrice", "imageTooLarge", "imageType", "imageNotFound"),
 ] as const;
 
 /** The toolkit fields the form edits. */
@@ -86,6 +90,24 @@ function Form({ toolkit }: { toolkit?: ToolkitFormValues }) {
   const form = useFormSubmit(FIELDS, { leaves: !toolkit });
   const set = (field: Field) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
   const bind = (field: Field) => form.textField(field, values[field], set(field));
+  const hydrated = useHydrated();
+  const coverFile = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState(false);
+
+  /** Uploads the chosen cover image and puts its path in the cover field; a refusal shows at the field. */
+  const uploadCover = async (file: File | undefined) => {
+    if (!file) return;
+    setUploading(true);
+    setSaved("");
+    const result = await uploadImage(file);
+    setUploading(false);
+    if (coverFile.current) coverFile.current.value = "";
+    const { coverImageUrl: _, ...others } = form.errors;
+    if (!result.ok) return form.setErrors({ ...others, coverImageUrl: failureMessage(t, result) });
+    form.setErrors(others);
+    set("coverImageUrl")(result.data.url);
+    setSaved(t("admin.toolkitForm.coverUploaded", { name: file.name }));
+  };
 
   const check = () => {
     const errors: Partial<Record<Field, string>> = {};
@@ -191,7 +213,35 @@ function Form({ toolkit }: { toolkit?: ToolkitFormValues }) {
           maxLength={100}
           {...bind("totalDuration")}
         />
-        <TextField label={t("admin.toolkitForm.cover")} type="url" {...bind("coverImageUrl")} />
+        <div>
+          <TextField
+            label={t("admin.toolkitForm.cover")}
+            hint={t("admin.toolkitForm.coverHint")}
+            type="url"
+            {...bind("coverImageUrl")}
+          />
+          <input
+            ref={coverFile}
+            type="file"
+            accept="image/png,image/jpeg,image/webp,image/gif"
+            class="hidden"
+            onChange={(e) => uploadCover(e.currentTarget.files?.[0])}
+          />
+          <div class="mt-2 flex flex-wrap items-center gap-3">
+            <button
+              type="button"
+              class={SECONDARY_BUTTON}
+              disabled={!hydrated || uploading}
+              aria-busy={uploading ? "true" : undefined}
+              onClick={() => coverFile.current?.click()}
+            >
+              {t(uploading ? "admin.toolkitForm.coverUploading" : "admin.toolkitForm.coverUpload")}
+            </button>
+            {values.coverImageUrl.startsWith("/api/files/") && (
+              <img src={values.coverImageUrl} alt="" class="h-12 w-20 rounded object-cover" />
+            )}
+          </div>
+        </div>
         <TextField label={t("admin.toolkitForm.video")} type="url" {...bind("videoUrl")} />
       </div>
       <TextAreaField

@@ -1,16 +1,20 @@
 /**
- * The toolkits marketplace in Chromium: an admin creates and activates a toolkit with two lessons
+ * The toolkits marketplace in Chromium: an admin uploads a cover (a file that is no image refused at the field),
+ * creates and activates a toolkit with two lessons
  * and a coupon; a student applies the coupon (discount and final price shown before paying),
  * pays through a stand-in for Razorpay Checkout.js (the real script cannot load here: the test
  * serves one under its URL by route interception, signing the payment as Razorpay would), lands
  * on the lesson viewer, marks a lesson complete and sees the progress bar move. A declined payment
  * shows the failure and a retry that pays. Every page passes the axe-core check.
  */
-import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { Buffer } from "node:buffer";
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { signedPayment, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
+import { PNG } from "@/tests/fixtures/posts.ts";
+import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
 import { CHECKOUT_SCRIPT } from "@/islands/ToolkitCheckout.tsx";
 
 /**
@@ -46,6 +50,20 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
   await adminPage.getByLabel("Price (₹)").fill("499");
   await adminPage.getByLabel("Original price (₹, optional)").fill("999");
   await adminPage.getByLabel("Highlights (one per line)").fill("Mock questions\nSalary talk");
+  const cover = adminPage.getByLabel("Cover image URL (optional)");
+  const chooseCover = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
+    const chooser = adminPage.waitForEvent("filechooser");
+    await adminPage.getByRole("button", { name: "Upload a cover image" }).click();
+    await (await chooser).setFiles(file);
+  };
+  await chooseCover({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("not an image") });
+  await adminPage.locator(`#${await cover.getAttribute("id")}-error`)
+    .getByText("File must be a PNG, JPEG, WebP or GIF image.").waitFor();
+  await chooseCover({ name: "cover.png", mimeType: "image/png", buffer: Buffer.from(PNG) });
+  await adminPage.getByText("“cover.png” is the cover now. Save the toolkit to keep it.").waitFor();
+  const coverPath = await cover.inputValue();
+  assertMatch(coverPath, /^\/api\/files\/[0-9a-f-]{36}$/);
+  await adminPage.locator(`img[src="${coverPath}"]`).waitFor();
   await adminPage.getByLabel("Active (shown in the marketplace)").check();
   await adminPage.getByRole("button", { name: "Create toolkit" }).click();
   await adminPage.waitForURL(/\/admin\/toolkits\/[0-9a-f-]{36}\?created=1$/);
@@ -53,6 +71,7 @@ Deno.test("an admin publishes a toolkit with a coupon; a student buys it with th
   await adminPage.getByText("“Interview Playbook” is created. Add its lessons below.").waitFor();
   assert(!await adminPage.getByText("Students can't see this toolkit yet").isVisible(), "it was created active");
   const toolkitId = new URL(adminPage.url()).pathname.split("/").at(-1)!;
+  assertEquals((await getToolkitRecord(t.kv, toolkitId))?.coverImageUrl, coverPath);
   for (const [title, body] of [["Welcome", "<p>Hello learner</p>"], ["Deep dive", "<p>The deep part</p>"]]) {
     await adminPage.getByLabel("Lesson title").last().fill(title);
     await adminPage.getByLabel("Article (HTML)").last().fill(body);
