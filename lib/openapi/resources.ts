@@ -535,7 +535,10 @@ export const ToolkitDetailSchema = z.strictObject({
 export const RefundSchema = z.strictObject({
   id: z.string(),
   paymentId: z.string(),
-  amount: z.int().describe("In paise"),
+  amount: z.int().describe("In paise: all that was refunded of the payment, parts refunded before included"),
+  refundedBefore: z.int().optional().describe(
+    "In paise: what was refunded of the payment at the gateway in parts before this refund (absent when nothing was)",
+  ),
   reason: nullableText,
   by: z.string().describe("The admin who refunded it, or `gateway` for a refund made at the gateway"),
   at: timestamp,

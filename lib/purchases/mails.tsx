@@ -48,19 +48,27 @@ export function receiptMail(input: MoneyMailInput & { receiptNumber: string }): 
 }
 
 /**
- * The refund e-mail: the amount on its way back for the toolkit (in the smallest unit of `currency`, INR unless
- * given), linking "My toolkits"; `accessEnded` when the refund took the toolkit away (the purchase's own payment),
+ * The refund e-mail: the amount this refund sends back for the toolkit (in the smallest unit of `currency`, INR unless
+ * given) and, when parts of the payment were refunded before, the payment's `totalPaise` refunded in all; linking
+ * "My toolkits"; `accessEnded` when the refund took the toolkit away (the purchase's own payment),
  * else the payment granted nothing and the access stays.
  */
 export function refundMail(
-  input: MoneyMailInput & { accessEnded: boolean; currency?: string; reason?: string | null },
+  input: MoneyMailInput & { accessEnded: boolean; currency?: string; reason?: string | null; totalPaise?: number },
 ): Mail {
   const { t } = input;
   const amount = t.minorUnits(input.amountPaise, input.currency);
+  const total = input.totalPaise ?? input.amountPaise;
   return {
     ...layout(t, t("mail.refund.subject", { toolkit: input.toolkitTitle }), [
       t("mail.greeting", { name: input.name }),
       t("mail.refund.sent", { toolkit: input.toolkitTitle, amount }),
+      ...total !== input.amountPaise
+        ? [t("mail.refund.inAll", {
+          before: t.minorUnits(total - input.amountPaise, input.currency),
+          total: t.minorUnits(total, input.currency),
+        })]
+        : [],
       ...input.reason ? [t("mail.refund.reason", { reason: input.reason })] : [],
       input.accessEnded ? t("mail.refund.accessEnded") : t("mail.refund.accessStays"),
     ], { label: t("mail.refund.link"), url: input.url }),

@@ -46,7 +46,13 @@ export interface OrderTerms {
 export interface RefundRecord {
   id: string;
   paymentId: string;
+  /** All that was refunded of the payment, this refund and the parts refunded at the gateway before it. */
   amount: number;
+  /**
+   * What was refunded of the payment at the gateway in parts before this refund (absent when nothing was): this
+   * refund itself returned `amount - refundedBefore`.
+   */
+  refundedBefore?: number;
   reason: string | null;
   /** The admin who refunded it, or `gateway` for a refund made at the gateway (its dashboard, a dispute). */
   by: string;

@@ -46,3 +46,11 @@ export function isPartlyRefunded(purchase: GatewayRefunded): boolean {
     p.paymentId !== null && !p.refund && refundedAtGateway(purchase, p.paymentId) > 0
   );
 }
+
+/**
+ * What a refund itself returned, in its payment's smallest unit (paise for INR): its `amount` counts the parts
+ * refunded at the gateway before it (`refundedBefore`), which were money returned earlier.
+ */
+export function returnedBy(refund: { amount: number; refundedBefore?: number }): number {
+  return refund.amount - (refund.refundedBefore ?? 0);
+}

@@ -44,7 +44,7 @@ import {
   writePurchaseOps,
 } from "./purchases.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
-import { refundedAtGateway } from "./refund_policy.ts";
+import { refundedAtGateway, returnedBy } from "./refund_policy.ts";
 import { withRequestRefunded } from "./refund_requests.ts";
 
 /** The refusal of a purchase that is not paid (pending, failed, or refunded already). */
@@ -149,8 +149,9 @@ async function giveUpOps(
 }
 
 /**
- * Adds to `op` the buyer's `purchase_refunded` notification and refund e-mail (through the outbox) about `refund`;
- * `accessEnded` when the refund took the toolkit away. Returns the outbox ids of the e-mails queued.
+ * Adds to `op` the buyer's `purchase_refunded` notification and refund e-mail (through the outbox) about `refund`:
+ * what this refund returned (`returnedBy`), and in the e-mail the payment's total refunded when parts were refunded
+ * before; `accessEnded` when the refund took the toolkit away. Returns the outbox ids of the e-mails queued.
  */
 async function tellBuyerOps(
   ctx: PaymentContext,
@@ -168,7 +169,7 @@ async function tellBuyerOps(
     getUser(ctx.kv, purchase.userId),
   ]);
   const title = toolkit?.title ?? purchase.receipt?.toolkitTitle;
-  const amount = formatMinorUnits(refund.amount, currency);
+  const amount = formatMinorUnits(returnedBy(refund), currency);
   addNotification(op, {
     userId: purchase.userId,
     type: "purchase_refunded",
@@ -188,7 +189,8 @@ async function tellBuyerOps(
     to: buyer.email,
     name: buyer.name,
     toolkitTitle: title ?? t("mail.receipt.item"),
-    amountPaise: refund.amount,
+    amountPaise: returnedBy(refund),
+    totalPaise: refund.amount,
     t,
     currency,
     url: `${ctx.appUrl}/toolkits/mine`,
@@ -334,6 +336,7 @@ export async function reportedRefundOps(
     id: refund.id,
     paymentId: refund.paymentId,
     amount: refunded,
+    ...refunded > refund.amount ? { refundedBefore: refunded - refund.amount } : {},
     reason: null,
     by: GATEWAY_REFUNDER,
     at,
@@ -405,6 +408,7 @@ function refundRecord(
     id: made.id,
     paymentId,
     amount: made.amount + before,
+    ...before > 0 ? { refundedBefore: before } : {},
     reason,
     by,
     at,

@@ -12,7 +12,7 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { toRupees } from "@/lib/money.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { RefundRequestPanel } from "@/components/purchases/RefundRequestPanel.tsx";
-import { isRefundable } from "@/lib/purchases/refund_policy.ts";
+import { isRefundable, returnedBy } from "@/lib/purchases/refund_policy.ts";
 import {
   type OwnedToolkit,
   ownedToolkits,
@@ -82,7 +82,11 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
                   {t(`toolkits.mine.status.${p.paymentStatus}`)}
                   {p.refund && (
                     <span class="block text-xs text-slate-700">
-                      {t("toolkits.mine.refunded", { amount: money(p.refund.amount), date: t.date(p.refund.at) })}
+                      {t(p.refund.refundedBefore ? "toolkits.mine.refundedInAll" : "toolkits.mine.refunded", {
+                        amount: money(returnedBy(p.refund)),
+                        date: t.date(p.refund.at),
+                        total: money(p.refund.amount),
+                      })}
                     </span>
                   )}
                   <div class="mt-1">

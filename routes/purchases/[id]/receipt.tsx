@@ -12,6 +12,7 @@ import { toRupees } from "@/lib/money.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { GST_RATE_PERCENT, receiptFor, type ReceiptView } from "@/lib/purchases/receipts.ts";
 import { placeOfSupplyLabel } from "@/lib/purchases/place_of_supply.ts";
+import { returnedBy } from "@/lib/purchases/refund_policy.ts";
 import PrintButton from "@/islands/PrintButton.tsx";
 import { RefundRequestPanel } from "@/components/purchases/RefundRequestPanel.tsx";
 
@@ -158,7 +159,11 @@ export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
         )}
         {r.refund && (
           <p class="mt-2 font-semibold text-amber-900">
-            {t("toolkits.receipt.refunded", { amount: money(r.refund.amount), date: t.date(r.refund.at) })}
+            {t(r.refund.refundedBefore ? "toolkits.receipt.refundedInAll" : "toolkits.receipt.refunded", {
+              amount: money(returnedBy(r.refund)),
+              date: t.date(r.refund.at),
+              total: money(r.refund.amount),
+            })}
           </p>
         )}
         <div class="mt-2">

@@ -134,7 +134,9 @@ Deno.test("partial refunds at the gateway that add up to the payment end access 
   await shop.t.settled();
   const refundMails = shop.t.mails.filter((m) => m.to === buyer.user.email && m.subject.includes("refund"));
   assertEquals(refundMails.length, 1);
-  assert(refundMails[0].text.includes("₹500"), refundMails[0].text);
+  const text = refundMails[0].text;
+  assert(text.includes("We refunded ₹250 for"), `this refund's part, not the total: ${text}`);
+  assert(text.includes("With the ₹250 refunded before, ₹500 of your payment has been refunded in all."), text);
 });
 
 Deno.test("after a partial refund at the gateway an admin's refund asks the gateway for what is left", async () => {
@@ -167,6 +169,14 @@ Deno.test("after a partial refund at the gateway an admin's refund asks the gate
   const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
   assertEquals(detail.hasPurchased, false);
   assertEquals(await partly(), [0, []], "refunded in full, no longer partly");
+  await shop.t.settled();
+  const mail = shop.t.mails.find((m) => m.to === buyer.user.email && m.subject.includes("refund"));
+  assert(mail?.text.includes("We refunded ₹400 for"), `what came back this time: ${mail?.text}`);
+  assert(mail?.text.includes("With the ₹100 refunded before, ₹500 of your payment has been refunded in all."));
+  const mine = await (await shop.t.fetch("/toolkits/mine", { headers: buyer.headers })).text();
+  assert(/₹400 refunded on [^<]+, ₹500 in all/.test(mine), "the purchase page says both");
+  const receipt = await (await shop.t.fetch(`/purchases/${purchaseId}/receipt`, { headers: buyer.headers })).text();
+  assert(/Refunded: ₹400 on [^<]+, ₹500 in all/.test(receipt), "and so does the receipt");
 });
 
 Deno.test("an extra payment refunded at the gateway is kept refunded on it; the purchase stays paid", async () => {
