@@ -89,6 +89,12 @@ export interface Internship {
    * name by someone who does not manage it (docs/decisions.md, Trust, "Who lists under a verified name").
    */
   organizationId?: string;
+  /**
+   * Whether its owner managed `organizationId` or was an admin when it was linked, or when the `organizations-unlink`
+   * job last kept it for them (docs/decisions.md, Trust, "Who lists under a verified name"); absent on a listing not
+   * linked and on one linked before this was kept.
+   */
+  linkedByManager?: boolean;
   /** How students apply; absent on a listing stored before apply modes: `link`. */
   applyMode?: ApplyMode;
   /** The screening questions of a `platform` listing; absent: none. */
@@ -126,8 +132,11 @@ export interface InternshipOwner {
  * `{status, reasons}`, and how students apply
  * (`applyMode`, `questions`; older records: `link`, none).
  */
-export interface InternshipView
-  extends Omit<Internship, "moderation" | "organizationId" | "applyMode" | "questions" | "closedAt" | "publishedAt"> {
+export interface InternshipView extends
+  Omit<
+    Internship,
+    "moderation" | "organizationId" | "linkedByManager" | "applyMode" | "questions" | "closedAt" | "publishedAt"
+  > {
   applyMode: ApplyMode;
   /** When applications were closed before the deadline, or null. */
   closedAt: string | null;

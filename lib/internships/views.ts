@@ -32,6 +32,7 @@ interface ViewContext {
 function viewOf(record: Internship, { owners, organizations }: ViewContext, today: string): InternshipView {
   const {
     organizationId,
+    linkedByManager: _linked,
     moderation: _,
     publishedAt: _published,
     applyMode = "link",

@@ -24,7 +24,7 @@ import {
 import { moderationQueueOps } from "@/lib/moderation/queue.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { moderatedNotification } from "@/lib/moderation/notices.ts";
-import { organizationCounts, organizationsForPoster } from "@/lib/organizations/store.ts";
+import { organizationCounts, type OrganizationLink, organizationsForPoster } from "@/lib/organizations/store.ts";
 import { countOps } from "@/lib/stats/counters.ts";
 import { canManage, canModerate } from "./policy.ts";
 import { dayNumber, DELETED } from "./columns.ts";
@@ -193,7 +193,7 @@ export async function updateInternship(
   const changes: Partial<Internship> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   const stored = await storedInternship(kv, id);
   const name = patch.hiringOrganization ?? (stored?.organizationId ? undefined : stored?.hiringOrganization);
-  const organizationId = name === undefined || !stored ? undefined : (await organizationsForPoster(kv, {
+  const link = name === undefined || !stored ? undefined : (await organizationsForPoster(kv, {
     names: [name],
     poster: await ownerAsPoster(kv, stored.userId, actor),
   })).get(name);
@@ -208,9 +208,7 @@ export async function updateInternship(
       const now = new Date().toISOString();
       let next: Internship = { ...record, ...changes, ...applyFieldsAfter(record, patch), updatedAt: now };
       if (closed !== undefined) next = withClosedAt(next, closed ? record.closedAt ?? now : null);
-      if (organizationId !== undefined && next.hiringOrganization === name) {
-        next = withOrganization(next, organizationId);
-      }
+      if (link !== undefined && next.hiringOrganization === name) next = withOrganization(next, link);
       if (next.isVerified && !canModerate(actor) && readsDifferently(record, next)) {
         next = { ...next, isVerified: false };
       }
@@ -250,6 +248,28 @@ export async function unlinkInternship(
 }
 
 /**
+ * Marks internship `id`, linked to organization `organizationId`, as its manager's or an admin's (`linkedByManager`):
+ * the `organizations-unlink` job found its owner so when it judged it (docs/decisions.md, Trust, "Who lists under a
+ * verified name"). One write, live or archived; nothing when it is no longer linked to it or is marked already.
+ * @returns whether it was marked. @throws BusyError after 30 s of races lost to other processes.
+ */
+export async function markLinkedByManager(
+  kv: Deno.Kv,
+  { id, organizationId }: { id: string; organizationId: string },
+): Promise<boolean> {
+  let marked = false;
+  await updateAnywhere(kv, await internshipStore(kv), {
+    id,
+    change: (record) => {
+      marked = record.organizationId === organizationId && record.linkedByManager !== true;
+      return marked ? { ...record, linkedByManager: true } : record;
+    },
+    also: () => {},
+  });
+  return marked;
+}
+
+/**
  * Whether `after` reads differently from `before` to the never-pay rule or a student: any of its texts
  * (`listingTexts`: title, description, location, organization and the rest), its apply link or its stipend.
  */
@@ -264,10 +284,13 @@ function withClosedAt(record: Internship, closedAt: string | null): Internship {
   return closedAt === null ? rest : { ...rest, closedAt };
 }
 
-/** `record` linked to organization `id`, or not linked to any for null (docs/decisions.md, Trust). */
-function withOrganization(record: Internship, id: string | null): Internship {
-  const { organizationId: _, ...rest } = record;
-  return id === null ? rest : { ...rest, organizationId: id };
+/**
+ * `record` linked to organization `link.id`, marked with whether its owner managed it or was an admin then
+ * (`linkedByManager`), or not linked to any for null (docs/decisions.md, Trust, "Who lists under a verified name").
+ */
+function withOrganization(record: Internship, link: OrganizationLink | null): Internship {
+  const { organizationId: _, linkedByManager: _mark, ...rest } = record;
+  return link === null ? rest : { ...rest, organizationId: link.id, linkedByManager: link.byManager };
 }
 
 /** Internship `id` as stored (live or archived), deleted ones included; undefined for an unknown id. */

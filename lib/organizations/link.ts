@@ -20,7 +20,7 @@ import { countOps } from "@/lib/stats/counters.ts";
 import { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
 import { canModerate } from "@/lib/internships/policy.ts";
 import { getUsers } from "@/lib/users/users.ts";
-import { organizationCounts, organizationsForPoster } from "./store.ts";
+import { organizationCounts, type OrganizationLink, organizationsForPoster } from "./store.ts";
 
 /** The link's progress. */
 export interface LinkProgress extends Claimable {
@@ -58,13 +58,19 @@ export interface LinkRun {
 }
 
 /**
- * `record` linked to its organization (`ids` by record id; null leaves it unlinked), and held when it asks applicants
- * to pay and nothing decided on it before; the same object when it is linked already, or stays unlinked and not held.
+ * `record` linked to its organization (`links` by record id; null leaves it unlinked), marked with whether its owner
+ * manages it or is an admin (`linkedByManager`; not for a forgotten owner, who can no longer be judged), and held when
+ * it asks applicants to pay and nothing decided on it before; the same object when it is linked already, or stays
+ * unlinked and not held.
  */
-function linked(record: Internship, ids: ReadonlyMap<string, string | null>, now: string): Internship {
+function linked(record: Internship, links: ReadonlyMap<string, OrganizationLink | null>, now: string): Internship {
   if (record.organizationId) return record;
-  const organizationId = ids.get(record.id) ?? null;
-  const next = organizationId === null ? record : { ...record, organizationId };
+  const link = links.get(record.id) ?? null;
+  const next = link === null
+    ? record
+    : record.userId === null
+    ? { ...record, organizationId: link.id }
+    : { ...record, organizationId: link.id, linkedByManager: link.byManager };
   const moderation = record.moderation ?? moderationOnCreate(record, now);
   return moderation === moderationOf(record) ? next : { ...next, moderation };
 }
@@ -78,10 +84,10 @@ function linked(record: Internship, ids: ReadonlyMap<string, string | null>, now
 async function organizationsOfOwners(
   kv: Deno.Kv,
   records: readonly Internship[],
-): Promise<Map<string, string | null>> {
+): Promise<Map<string, OrganizationLink | null>> {
   const byOwner = Map.groupBy(records, (record) => record.userId);
   const owners = await getUsers(kv, [...byOwner.keys()].filter((id) => id !== null));
-  const ids = new Map<string, string | null>();
+  const ids = new Map<string, OrganizationLink | null>();
   await Promise.all([...byOwner].map(async ([userId, owned]) => {
     const owner = userId === null ? undefined : owners.get(userId);
     const organizations = await organizationsForPoster(kv, {

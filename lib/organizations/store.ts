@@ -216,26 +216,38 @@ export async function resolveOrganizations(kv: Deno.Kv, names: readonly string[]
 }
 
 /**
+ * How a listing is linked to an organization: its id, and whether the listing's owner managed it or was an admin when
+ * judged (docs/decisions.md, Trust, "Who lists under a verified name"), which the `organizations-unlink` job trusts.
+ */
+export interface OrganizationLink {
+  id: string;
+  byManager: boolean;
+}
+
+/**
  * The organization a listing posted by `poster` under each of `names` is linked to (docs/decisions.md, Trust, "Who
  * lists under a verified name"): `resolveOrganizations`, except that a verified organization is given only to an admin
  * (`trusted`) or one of its managers (none for a null `userId`, a forgotten owner); anyone else's listing under its
- * name is left unlinked (null), so it carries no badge and stays out of `verifiedOnly`. One read per verified
- * organization named, for a poster not trusted.
+ * name is left unlinked (null), so it carries no badge and stays out of `verifiedOnly`. Each link says whether the
+ * poster manages that organization or is an admin (`byManager`). One read (the organizations the poster manages) for
+ * a poster not trusted.
  * @throws BusyError after 20 lost races on one name.
  */
 export async function organizationsForPoster(
   kv: Deno.Kv,
   { names, poster }: { names: readonly string[]; poster: { userId: string | null; trusted: boolean } },
-): Promise<Map<string, string | null>> {
+): Promise<Map<string, OrganizationLink | null>> {
   const ids = await resolveOrganizations(kv, names);
-  if (poster.trusted) return ids;
-  const verified = await (await organizationDirectory(kv)).verifiedIds();
-  const named = [...new Set(ids.values())].filter((id) => verified.has(id));
-  const managed = new Set<string>();
-  await Promise.all(named.map(async (id) => {
-    if (poster.userId !== null && await isManager(kv, id, poster.userId)) managed.add(id);
+  if (poster.trusted) return new Map([...ids].map(([name, id]) => [name, { id, byManager: true }]));
+  const [verified, managed] = await Promise.all([
+    organizationDirectory(kv).then((directory) => directory.verifiedIds()),
+    poster.userId === null ? [] : managedBy(kv, poster.userId),
+  ]);
+  const manages = new Set(managed);
+  return new Map([...ids].map(([name, id]) => {
+    const byManager = manages.has(id);
+    return [name, verified.has(id) && !byManager ? null : { id, byManager }];
   }));
-  return new Map([...ids].map(([name, id]) => [name, verified.has(id) && !managed.has(id) ? null : id]));
 }
 
 /** What a listing counts toward its organization's counter: one while it is linked, not deleted and not rejected. */

@@ -3,7 +3,9 @@
  * is verified (a claim followed, or an admin's edit), the listings linked to it whose owner is neither one of its
  * managers nor an admin (an ingest key's listings are its admin's) are unlinked, as `organizationsForPoster` would have
  * posted them, and their applications stop counting toward its track record; kept are a listing posted after its
- * `verifiedAt` and one whose owner is forgotten.
+ * `verifiedAt`, one whose owner managed it or was an admin when it was linked (`linkedByManager`), and one whose owner
+ * is forgotten unless its mark says they were neither then and no run found them so since. A listing kept because its
+ * owner manages it or is an admin now is marked so (`linkedByManager`), so a later verification keeps it too.
  *
  * The write that verifies an organization queues it (`["organizations_unlink", id]`, `store.ts`). Every minute a run
  * works through the queue: per organization it reads its listings (the read model's postings and the archive's blocks)
@@ -27,9 +29,10 @@
 import { stopCounting } from "@/lib/applications/applications.ts";
 import { internshipsOfOrganization } from "@/lib/internships/internships.ts";
 import { canModerate } from "@/lib/internships/policy.ts";
-import { unlinkInternship } from "@/lib/internships/writes.ts";
+import type { Internship } from "@/lib/internships/schema.ts";
+import { markLinkedByManager, unlinkInternship } from "@/lib/internships/writes.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
-import { getUsers } from "@/lib/users/users.ts";
+import { getUsers, type User } from "@/lib/users/users.ts";
 import { BusyError } from "@/lib/errors.ts";
 import { PLATFORM_REFUSALS } from "@/lib/refusals.ts";
 import {
@@ -43,7 +46,7 @@ import {
   verifiedOrganizations,
 } from "./store.ts";
 
-/** Most listings one run unlinks (each its own write), and most applications it takes off a track record. */
+/** Most listings one run unlinks or marks (each its own write), and most applications it takes off a track record. */
 const LISTINGS_PER_RUN = 200;
 const APPLICATIONS_PER_RUN = 2_000;
 /** Queued organizations read at once. */
@@ -63,10 +66,14 @@ const META: Deno.KvKey = ["organizations_unlink_meta"];
  */
 const SETTLE_MS = 60_000;
 
-/** What a run did: organizations done (off the queue), listings unlinked, applications no longer counted. */
+/**
+ * What a run did: organizations done (off the queue), listings unlinked, listings marked their managers' or an
+ * admin's (`linkedByManager`), applications no longer counted.
+ */
 export interface UnlinkRun {
   organizations: number;
   listings: number;
+  marked: number;
   applications: number;
 }
 
@@ -96,20 +103,20 @@ class WriteRetried extends Error {}
 const UNLINK_TRIES = 20;
 
 /**
- * Unlinks internship `id`, owned by `userId`, from organization `organizationId` with a note stamped `at` (ISO), in
- * one write that checks `userId` is still not its manager; after a failed write, stops when they now are.
+ * Unlinks internship `id`, owned by `userId` (null: forgotten), from organization `organizationId` with a note stamped
+ * `at` (ISO), in one write that checks `userId` is still not its manager; after a failed write, stops when they now are.
  * @returns whether it was unlinked. @throws BusyError `PLATFORM_REFUSALS.busy` when the write keeps losing races.
  */
 async function unlinkStranger(
   kv: Deno.Kv,
-  { id, organizationId, userId, at }: { id: string; organizationId: string; userId: string; at: string },
+  { id, organizationId, userId, at }: { id: string; organizationId: string; userId: string | null; at: string },
 ): Promise<boolean> {
   for (let attempt = 0; attempt < UNLINK_TRIES; attempt++) {
     let calls = 0;
     // A second call is KV's retry after a failed commit: it stops there, and the manager key is read again.
     const also = (op: Deno.AtomicOperation) => {
       if (calls++ > 0) throw new WriteRetried();
-      checkNotManagerOps(op, organizationId, userId);
+      if (userId !== null) checkNotManagerOps(op, organizationId, userId);
       op.set(noteKey(organizationId, id), { at });
     };
     try {
@@ -117,20 +124,37 @@ async function unlinkStranger(
     } catch (error) {
       if (!(error instanceof WriteRetried)) throw error;
     }
-    if (await isManager(kv, organizationId, userId)) return false;
+    if (userId !== null && await isManager(kv, organizationId, userId)) return false;
   }
   throw new BusyError(PLATFORM_REFUSALS.busy);
 }
 
+/** What the job does with a listing it judges: leaves it, marks it its manager's (`linkedByManager`), or unlinks it. */
+type Verdict = "keep" | "mark" | "unlink";
+
+/**
+ * What becomes of `record`, linked to an organization whose managers are `managerIds`, owned by `owner` (undefined for
+ * a forgotten or unknown owner): kept when its owner manages it or is an admin now (marked so when it was not), or was
+ * when it was linked (`linkedByManager`); a forgotten owner's is kept unless its mark says they were neither when it was
+ * linked and no run found them so since; anyone else's is unlinked.
+ */
+function verdictOn(record: Internship, { owner, managerIds }: { owner?: User; managerIds: Set<string> }): Verdict {
+  if (record.userId === null) return record.linkedByManager === false ? "unlink" : "keep";
+  if (canModerate(owner) || managerIds.has(record.userId)) return record.linkedByManager ? "keep" : "mark";
+  return record.linkedByManager ? "keep" : "unlink";
+}
+
 /**
  * Unlinks the listings of organization `organizationId` (verified since `verifiedAt`, ISO) whose owner is neither one
- * of its managers nor an admin, each in its own write noting it for `uncountNoted`, within `budget`. Two kinds are kept:
- * a listing posted after `verifiedAt` (the live path judged its owner then), and one whose owner is forgotten (a
- * deleted account: who posted it can no longer be judged, and the organization's own HR who left would otherwise lose
- * its history). Each unlink write checks that the owner is still not a manager (`["organization_managers", …]`
- * absent), so a claim confirmed during the run keeps its listing (`unlinkStranger`).
+ * of its managers nor an admin, and was neither when the listing was linked (`linkedByManager`), each in its own write
+ * noting it for `uncountNoted`, within `budget`. Kept are a listing posted after `verifiedAt` (the live path judged its
+ * owner then) and one whose owner is forgotten (a deleted account: the organization's own HR who left would otherwise
+ * lose its history) unless its mark says they managed nothing when they posted it and no run found them a manager
+ * since; a listing kept for an owner who manages it or is an admin now is marked so, in a write of its own. Each unlink
+ * write checks that the owner is still not a manager (`["organization_managers", …]` absent), so a claim confirmed
+ * during the run keeps its listing (`unlinkStranger`).
  * @returns whether every such listing was seen.
- * @throws BusyError when an unlink write keeps losing races.
+ * @throws BusyError when a write keeps losing races.
  */
 async function unlinkListings(
   ctx: Pick<JobContext, "kv" | "requests" | "now">,
@@ -148,16 +172,18 @@ async function unlinkListings(
   ]);
   const managerIds = new Set(managers.map((manager) => manager.userId));
   const since = verifiedAt === null ? Infinity : Date.parse(verifiedAt);
-  const judged = records.filter((record) => record.userId !== null && !(Date.parse(record.createdAt) > since));
-  const owners = await getUsers(kv, judged.map((record) => record.userId!));
-  const strangers = judged.filter((record) => {
-    const owner = owners.get(record.userId!);
-    return !canModerate(owner) && !managerIds.has(record.userId!);
-  });
-  for (const { id, userId } of strangers) {
+  const judged = records.filter((record) => !(Date.parse(record.createdAt) > since));
+  const owners = await getUsers(kv, judged.flatMap((record) => record.userId ?? []));
+  const verdicts = judged.map((record) => ({
+    record,
+    verdict: verdictOn(record, { owner: owners.get(record.userId ?? ""), managerIds }),
+  })).filter(({ verdict }) => verdict !== "keep");
+  for (const { record: { id, userId }, verdict } of verdicts) {
     if (budget.listings === 0) return false;
     budget.listings--;
-    if (await unlinkStranger(kv, { id, organizationId, userId: userId!, at: ctx.now.toISOString() })) run.listings++;
+    if (verdict === "mark") {
+      if (await markLinkedByManager(kv, { id, organizationId })) run.marked++;
+    } else if (await unlinkStranger(kv, { id, organizationId, userId, at: ctx.now.toISOString() })) run.listings++;
     await ctx.requests.giveWay();
   }
   return true;
@@ -198,7 +224,7 @@ async function uncountNoted(
  */
 export async function unlinkStrangers(ctx: Pick<JobContext, "kv" | "requests" | "now">): Promise<UnlinkRun> {
   const { kv } = ctx;
-  const run: UnlinkRun = { organizations: 0, listings: 0, applications: 0 };
+  const run: UnlinkRun = { organizations: 0, listings: 0, marked: 0, applications: 0 };
   await queueVerifiedBefore(kv, ctx.now);
   const budget: Budget = { listings: LISTINGS_PER_RUN, applications: APPLICATIONS_PER_RUN };
   for (const entry of await unlinkQueue(kv, QUEUE_PAGE)) {

@@ -6,7 +6,7 @@
  * nothing; organizations verified before the rule are queued by the first run.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { people } from "@/tests/fixtures/people.ts";
 import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
@@ -183,4 +183,67 @@ Deno.test("a stranger whose claim lands just before the unlink write keeps the l
   const run = await unlinkStrangers({ kv, requests: new InFlightRequests(), now: new Date() });
   assertEquals([added, run.listings], [true, 0]);
   assertEquals((await organizationOf(t, listing.id))?.id, organization.id);
+});
+
+/** Gives `organization` its website and has `who` claim it with `email` and follow the link: its first manager. */
+async function claimAs(t: TestApp, who: TestUser, { id, slug }: { id: string; slug: string }, email: string) {
+  const admin = (await people(t)).admin;
+  const website = { website: `https://www.${email.split("@")[1]}` };
+  assertEquals((await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, website)).status, 200);
+  assertEquals((await call(t, who, "POST", `/api/organizations/${slug}/claim`, { email })).status, 202);
+  await t.settled();
+  assertEquals((await confirmClaim(t, who, new URL(t.mails.at(-1)!.link).pathname)).status, 200);
+}
+
+/** Takes organization `id`'s verification away and gives it again, as an admin. */
+async function verifyAgain(t: TestApp, id: string) {
+  const admin = (await people(t)).admin;
+  for (const isVerified of [false, true]) {
+    assertEquals((await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { isVerified })).status, 200);
+  }
+}
+
+Deno.test("a verification again keeps a listing posted by a manager who no longer manages it; an unmarked one goes", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const organization = (await platformInternship(t, member, { hiringOrganization: "Infosys" })).organization!;
+  const hr = await createTestUser(t, "member", { name: "Ira Infosys" });
+  await claimAs(t, hr, organization, "ira@infosys.com");
+  await unlink(t);
+  const own = await platformInternship(t, hr, { title: "Official Intern", hiringOrganization: "Infosys" });
+  const older = await platformInternship(t, hr, { title: "Older Intern", hiringOrganization: "Infosys" });
+  // `older` as stored before listings were marked at link time.
+  await (await internshipStore(t.kv)).writer.update(older.id, ({ linkedByManager: _, ...record }) => record);
+  // Ira stops managing Infosys but keeps her account; then an admin verifies Infosys again.
+  await forgetManager(t.kv, hr.user.id);
+  await verifyAgain(t, organization.id);
+
+  const run = await unlink(t, 2);
+  assertEquals([run.listings, run.marked], [1, 0]);
+  assertEquals((await organizationOf(t, own.id))?.id, organization.id, "posted while a manager: kept");
+  assertEquals(await organizationOf(t, older.id), null, "no mark: judged by its owner as of now");
+});
+
+Deno.test("a deleted stranger's listing posted before the verification is unlinked; a manager's posted before it stays", async () => {
+  await using t = await createTestApp();
+  const { member: stranger } = await people(t);
+  const theirs = await platformInternship(t, stranger, { title: "Dev Intern", hiringOrganization: "Infosys" });
+  const organization = theirs.organization!;
+  // Infosys's HR posts before claiming the page; the stranger deletes their account before the claim.
+  const hr = await createTestUser(t, "member", { name: "Ira Infosys" });
+  const early = await platformInternship(t, hr, { title: "Official Intern", hiringOrganization: "Infosys" });
+  await forgetInternshipOwner(t.kv, stranger.user.id);
+  await claimAs(t, hr, organization, "ira@infosys.com");
+
+  const run = await unlink(t);
+  assertEquals([run.listings, run.marked], [1, 1], "the stranger's unlinked, the HR's marked a manager's");
+  assertEquals(await organizationOf(t, theirs.id), null);
+  assertEquals((await organizationOf(t, early.id))?.id, organization.id);
+  // Ira leaves (account deleted); Infosys is verified again: her listing keeps the seal.
+  await forgetInternshipOwner(t.kv, hr.user.id);
+  await forgetManager(t.kv, hr.user.id);
+  await verifyAgain(t, organization.id);
+  const again = await unlink(t, 2);
+  assertEquals([again.listings, again.marked], [0, 0]);
+  assertEquals((await organizationOf(t, early.id))?.id, organization.id);
 });

@@ -23,8 +23,9 @@ export const apiDocs = describeRoute({
       "due time as their internship's deadline moved, applicants told, applications left for the next run, " +
       "poster-notice day counters " +
       "dropped; all 0 while another run holds its lease), `organizations-unlink` " +
-      "`{job, organizations, listings, applications}` (verified organizations done, strangers' listings unlinked from " +
-      "them, applications no longer counted toward them), `post-deletions` `{job, finished}` (post deletions that " +
+      "`{job, organizations, listings, marked, applications}` (verified organizations done, strangers' listings " +
+      "unlinked from them, listings kept and marked as their managers', applications no longer counted toward them), " +
+      "`post-deletions` `{job, finished}` (post deletions that " +
       "had stopped midway, finished), `users-index` `{job, indexed}` (users stored before the admin lists' indexes, " +
       "indexed), `posts-admin-index` `{job, indexed}` (posts stored before the admin list's index, indexed), " +
       "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by hides that had stopped midway).",
