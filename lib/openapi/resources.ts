@@ -228,6 +228,10 @@ export const ReportSchema = z.strictObject({
 /** A report as admins read it. */
 export const AdminReportSchema = ReportSchema.extend({
   reporter: z.strictObject({ id: z.string(), name: z.string() }).nullable().describe("null: a deleted account"),
+  notCounted: z.boolean().describe(
+    "true: a report of money or impersonation of a listing that does not count toward holding it, because an admin " +
+      "dismissed its reporter's earlier report of it",
+  ),
   resolvedAt: timestamp.nullable(),
   resolution: z.strictObject({ action: z.enum(RESOLVE_ACTIONS), note: nullableText, at: timestamp }).nullable(),
 }) satisfies z.ZodType<AdminReportView>;

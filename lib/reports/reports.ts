@@ -27,6 +27,7 @@ import {
   DISMISSED_REPORTERS_MAX,
   HOLD_REASONS,
   HOLD_REPORTERS,
+  notCounted,
   type Report,
   type ReportCreate,
   type ReportedTarget,
@@ -316,6 +317,7 @@ export async function targetReports(
       return {
         ...reportView(report),
         reporter: reporter ? { id: reporter.id, name: reporter.name } : null,
+        notCounted: notCounted(report),
         resolvedAt: report.resolvedAt,
         resolution: report.resolution,
       };

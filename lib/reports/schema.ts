@@ -69,6 +69,17 @@ export function countsToHold(report: Pick<Report, "reason" | "countsToHold">): b
   return report.countsToHold ?? HOLD_REASONS.has(report.reason);
 }
 
+/** The kinds a report can hold: listings (docs/decisions.md, Trust, "Reports"). */
+const HOLDABLE_KINDS: ReadonlySet<ReportKind> = new Set(["internship", "opportunity"]);
+
+/**
+ * Whether `report` is one of money or impersonation of a listing that does not count toward holding it, because an
+ * admin dismissed its reporter's earlier report of it (docs/decisions.md, Trust, "Dismissed reporters").
+ */
+export function notCounted(report: Pick<Report, "kind" | "reason" | "countsToHold">): boolean {
+  return HOLDABLE_KINDS.has(report.kind) && HOLD_REASONS.has(report.reason) && !countsToHold(report);
+}
+
 /** A report as its reporter reads it (`POST /api/reports`). */
 export interface ReportView {
   id: string;
@@ -83,6 +94,8 @@ export interface ReportView {
 /** A report as admins read it: who sent it, and how it was resolved. */
 export interface AdminReportView extends ReportView {
   reporter: { id: string; name: string } | null;
+  /** Whether it does not count toward holding its listing, its reporter's earlier report of it dismissed (`notCounted`). */
+  notCounted: boolean;
   resolvedAt: string | null;
   resolution: Resolution | null;
 }

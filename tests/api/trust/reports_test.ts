@@ -355,7 +355,17 @@ Deno.test("reporters whose reports were dismissed do not hold the same listing a
   assertEquals((await call(t, undefined, "GET", path)).status, 200, "still listed");
   assertEquals((await call(t, member, "GET", path)).body.internship.moderation, CLEAR);
   const detail = await call(t, admin, "GET", `/api/admin/reports/internship/${listing.id}`);
-  assertEquals(detail.body.reports.filter((one: { status: string }) => one.status === "open").length, 3);
+  assertEquals(
+    detail.body.reports.map((one: { status: string; notCounted: boolean }) => [one.status, one.notCounted]),
+    [...Array(3).fill(["open", true]), ...Array(3).fill(["resolved", false])],
+    "the admins see which reports do not count",
+  );
+  // The admin's page says so beside each of them, in English and in Hindi.
+  const sentences = [["", "Does not count toward holding the listing"], ["?lang=hi", "जाँच के लिए रोकने में नहीं गिनी"]];
+  for (const [query, sentence] of sentences) {
+    const page = await t.fetch(`/admin/reports/internship/${listing.id}${query}`, { headers: admin.headers });
+    assertEquals((await page.text()).split(sentence).length - 1, 3, sentence);
+  }
   // Two new people make five open reports, of which two count: still listed; a third new person holds it.
   const fresh = await Promise.all([1, 2, 3].map(() => createTestUser(t, "user")));
   await reportAll(fresh.slice(0, 2));

@@ -1,7 +1,8 @@
 /**
  * `/admin/reports/{kind}/{targetId}` (admins only): one reported target (docs/decisions.md, Trust, "Reports"): a link
- * to it while it has a page, every report of it, newest first, with its reason, details, reporter and how it was
- * resolved, and the form to resolve the open ones. Something nobody reported renders the 404 page.
+ * to it while it has a page, every report of it, newest first, with its reason, details, reporter, whether it did not
+ * count toward a hold (its reporter's earlier report dismissed: docs/decisions.md, Trust, "Dismissed reporters") and how
+ * it was resolved, and the form to resolve the open ones. Something nobody reported renders the 404 page.
  */
 import { define } from "@/lib/platform/define.ts";
 import { NotFoundError } from "@/lib/errors.ts";
@@ -69,6 +70,7 @@ export default define.page<TargetReports>(function AdminTargetReportsPage({ data
                     action: t.dynamic(`admin.reports.action.${report.resolution.action}`),
                   }))}
               </p>
+              {report.notCounted && <p class="mt-1 text-sm text-amber-800">{t("admin.reports.notCounted")}</p>}
             </li>
           ))}
         </ul>
