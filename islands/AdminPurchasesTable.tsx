@@ -4,9 +4,15 @@
  * 20, and a full refund per paid purchase (or per extra payment) through a confirmation dialog that shows the amount,
  * the buyer's request and the refund policy's facts, and takes an optional reason, or the decline of a refund request
  * with a note (`RefundDialog`, loaded on demand when a payment is first picked); each purchase is a `PurchaseRow`,
- * whose actions open the page's own confirmation without JavaScript (`routes/admin/purchases.tsx`).
+ * whose actions open the page's own confirmation without JavaScript (`routes/admin/purchases.tsx`). Without
+ * JavaScript the search and the tabs are a `GET` form to the page (the tabs its submit buttons, "Search" keeping the
+ * tab) and Previous and Next links to it; the island starts from the search and page the server rendered.
  */
 import { useState } from "preact/hooks";
+import { Pagination } from "@/components/Pagination.tsx";
+import { pageRange } from "@/lib/browser/pagination.ts";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { PurchaseRow } from "@/components/purchases/PurchaseRow.tsx";
@@ -54,17 +60,19 @@ export const PURCHASE_TABS = ["all", "paid", "pending", "failed", "refunded", "a
 export type PurchaseTab = typeof PURCHASE_TABS[number];
 
 /**
- * Props: the messages (`ADMIN_PURCHASES_TEXT`), the tab to open on (default all) and its first page as the server read
- * it (its rows are in the page's HTML, so the list and its row actions work without JavaScript).
+ * Props: the messages (`ADMIN_PURCHASES_TEXT`), the tab to open on (default all), the search the page answers (default
+ * none) and the page as the server read it (its rows are in the page's HTML, so the list and its row actions work
+ * without JavaScript).
  */
-export default function AdminPurchasesTable({ text, tab = "all", page }: {
+export default function AdminPurchasesTable({ text, tab = "all", search = "", page }: {
   text: IslandText;
   tab?: PurchaseTab;
+  search?: string;
   page: AdminPurchasePage;
 }) {
   return (
     <IslandTextProvider text={text}>
-      <PurchasesTable initialTab={tab} initialPage={page} />
+      <PurchasesTable initialTab={tab} search={search} initialPage={page} />
     </IslandTextProvider>
   );
 }
@@ -76,9 +84,20 @@ export function tabQuery(tab: PurchaseTab): Record<string, string> {
   return tab === "all" ? {} : { status: tab };
 }
 
-function PurchasesTable({ initialTab, initialPage }: { initialTab: PurchaseTab; initialPage: AdminPurchasePage }) {
+function PurchasesTable({ initialTab, search, initialPage }: {
+  initialTab: PurchaseTab;
+  search: string;
+  initialPage: AdminPurchasePage;
+}) {
   const t = useT();
   const [tab, setTab] = useState<PurchaseTab>(initialTab);
+  const hydrated = useHydrated();
+  const { offset } = initialPage.pagination;
+  /** The address of the page the server rendered, at `at` (its links before hydration). */
+  const href = (at: number) => {
+    const params = { tab: initialTab === "all" ? "" : initialTab, search, offset: at ? `${at}` : "" };
+    return `/admin/purchases?${new URLSearchParams(Object.entries(params).filter(([, value]) => value))}`;
+  };
   const list = useAdminList<AdminPurchaseRow, AdminPurchasePage>({
     path: ({ query, offset }) => {
       const params = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset), ...tabQuery(tab) });
@@ -88,6 +107,7 @@ function PurchasesTable({ initialTab, initialPage }: { initialTab: PurchaseTab; 
     rowsOf: (data) => data.purchases,
     filters: [tab],
     initial: initialPage.purchases,
+    start: { query: search, offset },
   });
   const page = list.data ?? initialPage;
   const [pending, setPending] = useState<PendingRefund | null>(null);
@@ -102,19 +122,31 @@ function PurchasesTable({ initialTab, initialPage }: { initialTab: PurchaseTab; 
 
   return (
     <div class="space-y-4">
-      <div class="flex flex-col gap-3" role="search">
-        <ListSearch
-          id="purchase-search"
-          label={t("admin.purchases.search")}
-          list={list}
-          maxLength={100}
-        />
-      </div>
+      <form
+        id="purchase-filters"
+        method="get"
+        action="/admin/purchases"
+        onSubmit={(e) => e.preventDefault()}
+        class="flex flex-col gap-3 sm:flex-row sm:items-end"
+        role="search"
+      >
+        <div class="flex-1">
+          <ListSearch id="search" label={t("admin.purchases.search")} list={list} maxLength={100} />
+        </div>
+        {!hydrated && (
+          <button type="submit" name="tab" value={tab} class={SECONDARY_BUTTON}>
+            {t("admin.purchases.searchSubmit")}
+          </button>
+        )}
+      </form>
       <div role="group" aria-label={t("admin.purchases.statusGroup")} class="flex flex-wrap gap-2">
         {PURCHASE_TABS.map((value) => (
           <button
             key={value}
-            type="button"
+            type={hydrated ? "button" : "submit"}
+            form="purchase-filters"
+            name="tab"
+            value={value}
             aria-pressed={tab === value}
             onClick={() => setTab(value)}
             class={`rounded-full px-3 py-1.5 text-sm font-medium ${
@@ -147,14 +179,28 @@ function PurchasesTable({ initialTab, initialPage }: { initialTab: PurchaseTab; 
         {purchases.map((p) => <PurchaseRow key={p.id} p={p} busy={pending !== null} onRefund={pick} tab={tab} />)}
       </AdminTable>
 
-      <ListPages
-        label={t("admin.purchases.pages")}
-        list={list}
-        pageSize={PAGE_SIZE}
-        shown={purchases.length}
-        total={total}
-        hasMore={page.pagination.hasMore}
-      />
+      {hydrated
+        ? (
+          <ListPages
+            label={t("admin.purchases.pages")}
+            list={list}
+            pageSize={PAGE_SIZE}
+            shown={purchases.length}
+            total={total}
+            hasMore={page.pagination.hasMore}
+          />
+        )
+        : (
+          <>
+            <p class="text-sm text-slate-700">
+              {purchases.length > 0 && pageRange(t, offset, purchases.length, total)}
+            </p>
+            <Pagination
+              prev={offset > 0 ? { href: href(Math.max(0, offset - PAGE_SIZE)) } : null}
+              next={page.pagination.hasMore ? { href: href(offset + PAGE_SIZE) } : null}
+            />
+          </>
+        )}
 
       {dialog && <dialog.RefundDialog list={list} pending={pending} close={() => setPending(null)} />}
     </div>

@@ -1,8 +1,10 @@
 /**
  * `/admin/purchases`: every purchase with status tabs, search and refunds (admins only, by `_middleware.ts`); `?tab=`
- * opens a tab, e.g. `asked` (the purchases whose refund request waits, the dashboard's "Refunds asked"). The tab's
- * first page is read here, so its rows are in the HTML. Without JavaScript (docs/decisions.md, Islands, "Forms work
- * without JavaScript") a row's "Refund" opens this page with `?refund={id}` (and `&payment={paymentId}` for an extra
+ * opens a tab, e.g. `asked` (the purchases whose refund request waits, the dashboard's "Refunds asked"). The page the
+ * query asks for (`tab`, `search`, `offset`; a value the list refuses gives the tab's first page) is read here, so its
+ * rows are in the HTML and the search and tabs (a `GET` form), "Previous" and "Next" (links) work without JavaScript
+ * (docs/decisions.md, Islands, "Forms work without JavaScript"). Without JavaScript a row's "Refund" opens this page
+ * with `?refund={id}` (and `&payment={paymentId}` for an extra
  * payment), "Decline request" with `?decline={id}` (each with the list's `tab`): a confirmation whose plain form posts
  * here (`intent` `refund` or `decline`); `POST` refunds or declines as the JSON API does and answers 303 back to the
  * tab with `?refunded=` or `?declined=`, or the page again with the confirmation and the refusal in the page's
@@ -31,6 +33,7 @@ import { useT } from "@/lib/i18n/context.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import {
   type AdminPurchasePage,
+  type AdminPurchaseQuery,
   adminPurchaseQuerySchema,
   adminPurchaseRow,
   listPurchasesForAdmin,
@@ -41,6 +44,8 @@ import { REFUSALS, refusalText } from "@/lib/refusals.ts";
 
 interface Data {
   tab: PurchaseTab;
+  /** The search the page answers ("": none). */
+  search: string;
   page: AdminPurchasePage;
   /** The refund or decline to confirm without JavaScript. */
   confirming: PendingRefund | null;
@@ -76,10 +81,19 @@ function tabOf(url: URL): PurchaseTab {
   return PURCHASE_TABS.find((value) => value === url.searchParams.get("tab")) ?? "all";
 }
 
-/** The first page of `tab`, as the island asks for it. */
-function firstPage(kv: Deno.Kv, tab: PurchaseTab): Promise<AdminPurchasePage> {
-  const query = validate(adminPurchaseQuerySchema, { limit: String(PAGE_SIZE), offset: "0", ...tabQuery(tab) });
-  return listPurchasesForAdmin(kv, query);
+/**
+ * The list's query of `tab` with the `search` and `offset` of a page's URL parameters, as the island asks for it; with
+ * a value the list refuses, the tab's first page.
+ */
+function pageQuery(tab: PurchaseTab, params: URLSearchParams): AdminPurchaseQuery {
+  const fixed = { limit: String(PAGE_SIZE), offset: "0", ...tabQuery(tab) };
+  const given = (name: string) => params.get(name) || undefined;
+  const parsed = adminPurchaseQuerySchema.safeParse({
+    ...fixed,
+    search: given("search"),
+    offset: given("offset") ?? "0",
+  });
+  return parsed.success ? parsed.data : validate(adminPurchaseQuerySchema, fixed);
 }
 
 /**
@@ -115,8 +129,9 @@ export const handler = define.handlers<Data>({
     const { kv } = ctx.state.services;
     const params = ctx.url.searchParams;
     const tab = tabOf(ctx.url);
+    const query = pageQuery(tab, params);
     const [page, confirming, done] = await Promise.all([
-      firstPage(kv, tab),
+      listPurchasesForAdmin(kv, query),
       confirmingOf(kv, {
         purchaseId: params.get("refund") ?? params.get("decline"),
         paymentId: params.get("refund") ? params.get("payment") : null,
@@ -124,7 +139,7 @@ export const handler = define.handlers<Data>({
       }),
       doneOf(kv, ctx.state.t, params),
     ]);
-    return ctx.render({ tab, page, confirming, done });
+    return ctx.render({ tab, search: query.search ?? "", page, confirming, done });
   },
   async POST(req, ctx) {
     const { services } = ctx.state;
@@ -155,8 +170,8 @@ export const handler = define.handlers<Data>({
       });
       const text = form.intent === "decline" ? form.note : form.reason ?? "";
       const refused = { text, error: refusalText(ctx.state.t, error) };
-      const page = await firstPage(services.kv, form.tab);
-      return ctx.render({ tab: form.tab, page, confirming, refused, done: null }, {
+      const page = await listPurchasesForAdmin(services.kv, pageQuery(form.tab, new URLSearchParams()));
+      return ctx.render({ tab: form.tab, search: "", page, confirming, refused, done: null }, {
         status: errorResponse(error).status,
       });
     }
@@ -165,7 +180,7 @@ export const handler = define.handlers<Data>({
 
 export default define.page<Data>(function AdminPurchasesPage({ data }) {
   const t = useT();
-  const { tab, page, confirming, refused, done } = data;
+  const { tab, search, page, confirming, refused, done } = data;
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageHead title={t("admin.pageTitle", { page: t("admin.nav.purchases") })} />
@@ -182,7 +197,7 @@ export default define.page<Data>(function AdminPurchasesPage({ data }) {
           tab={tab}
         />
       )}
-      <AdminPurchasesTable text={t.island(ADMIN_PURCHASES_TEXT)} tab={tab} page={page} />
+      <AdminPurchasesTable text={t.island(ADMIN_PURCHASES_TEXT)} tab={tab} search={search} page={page} />
     </section>
   );
 });

@@ -1,6 +1,7 @@
 /**
  * An admin on a 360 px phone with JavaScript off (docs/decisions.md, Islands, "Forms work without JavaScript"):
- * `/admin/users` searches, filters by role and pages through plain `GET` forms and links; `/admin/banners` adds a banner
+ * `/admin/users` searches, filters by role and pages through plain `GET` forms and links, and so does `/admin/purchases`
+ * with its search and status tabs; `/admin/banners` adds a banner
  * with its image (a multipart form, a refused link shown at its field), saves a row's order and Active with its Save
  * button, and deletes one after the page's confirmation.
  */
@@ -11,6 +12,8 @@ import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tes
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
 import { PNG } from "@/tests/fixtures/posts.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+import { addToolkit, buy, checkout } from "@/tests/fixtures/toolkits.ts";
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
 
@@ -18,7 +21,7 @@ Deno.test("without JavaScript an admin searches, filters and pages /admin/users"
   await using t = await createTestApp({ listen: true });
   await createTestUser(t, "user", { name: "Grace Hopper" });
   await createTestUser(t, "member", { name: "Meera Member" });
-  for (let i = 0; i < 21; i++) await createTestUser(t, "user", { name: `Filler ${i}` });
+  for (let i = 0; i < 21; i++) await createTestUser(t, "user", { name: i ? `Filler ${i}` : "Ada Lovelace" });
   const admin = await createTestUser(t, "admin", { name: "Boss Admin" });
   await using browser = await openBrowser();
   const context = await browser.newContext(PHONE);
@@ -48,6 +51,53 @@ Deno.test("without JavaScript an admin searches, filters and pages /admin/users"
   await page.getByText("1–1 of 1").waitFor();
   await page.getByRole("row", { name: /Meera Member/ }).waitFor();
   assertEquals(await page.getByLabel("Role", { exact: true }).inputValue(), "member");
+});
+
+Deno.test("without JavaScript an admin searches, picks a tab and pages /admin/purchases", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const admin = await createTestUser(t, "admin", { name: "Boss Admin" });
+  const kit = await addToolkit({ t, admin });
+  const grace = await createTestUser(t, "user", { name: "Grace Hopper" });
+  await buy({ t, fake }, grace, kit.id);
+  for (let i = 0; i < 21; i++) {
+    const started = await checkout(
+      { t },
+      await createTestUser(t, "user", { name: i ? `Filler ${i}` : "Ada Lovelace" }),
+      kit.id,
+    );
+    assertEquals(started.status, 200);
+  }
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/purchases`);
+  await page.getByText("1–20 of 22").waitFor();
+
+  await page.getByRole("link", { name: "Next" }).click();
+  await page.getByText("21–22 of 22").waitFor();
+  assertEquals(new URL(page.url()).searchParams.get("offset"), "20");
+  assertEquals(await page.getByRole("link", { name: "Next" }).count(), 0);
+  await assertAccessibleWithoutScript(page, "admin purchases, second page, without JavaScript at 360 px");
+  await page.getByRole("link", { name: "Previous" }).click();
+  await page.getByText("1–20 of 22").waitFor();
+
+  await page.getByRole("button", { name: "Paid (1)" }).click();
+  await page.getByText("1–1 of 1").waitFor();
+  assertEquals(new URL(page.url()).searchParams.get("tab"), "paid");
+  assertEquals(await page.getByRole("button", { name: "Paid (1)" }).getAttribute("aria-pressed"), "true");
+  await page.getByRole("row", { name: /Grace Hopper/ }).waitFor();
+
+  await page.getByRole("button", { name: "Pending (21)" }).click();
+  await page.getByText("1–20 of 21").waitFor();
+  await page.getByLabel("Search by buyer, toolkit, order or payment id").fill("lovelace");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.getByText("1–1 of 1").waitFor();
+  const url = new URL(page.url());
+  assertEquals([url.searchParams.get("tab"), url.searchParams.get("search")], ["pending", "lovelace"], "the tab kept");
+  assertEquals(await page.getByLabel("Search by buyer, toolkit, order or payment id").inputValue(), "lovelace");
+  await page.getByRole("row", { name: /Ada Lovelace/ }).waitFor();
 });
 
 Deno.test("without JavaScript an admin adds banners with an image, saves order and Active, and deletes one", async () => {
