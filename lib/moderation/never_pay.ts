@@ -79,6 +79,12 @@ const RECEIVED_AFTER = "(?!\\p{Nd})(?! ?(?:\\p{L}+ ){0,4}?(?:credited|winners?|s
   "per month|to you|to your|to interns?|never))";
 
 /**
+ * Not money named before its amount as a fee (a phrase of its own) or as what the intern is paid: "शुल्क ₹500 देना
+ * होगा" is named once, "स्टाइपेंड ₹5000 जमा करेंगे" and "stipend ₹5000 dena hai" are the employer's.
+ */
+const NOT_PAID_OUT = `(?<! (?:${FEE}|${HINDI_FEE}|deposits?|जमा|राशि|stipend|salary|स्टाइपेंड|वेतन|वजीफा) )`;
+
+/**
  * Not after a word that makes a phrase of its own ("registration fee ₹500" is named "registration fee", not twice).
  */
 const NOT_NAMED = "(?<! (?:registration|training|processing|joining|kit|enrol?ment|enrollment|onboarding|" +
@@ -94,7 +100,7 @@ export const NEVER_PAY_PHRASES: readonly NeverPayPhrase[] = [
   { label: "security deposit", pattern: "security (?:deposits?|amount|money)" },
   { label: "refundable deposit", pattern: "refundable (?:security )?deposits?" },
   { label: "caution money", pattern: "caution (?:money|deposits?|amount)" },
-  { label: "training fee", pattern: `training ${FEE}` },
+  { label: "training fee", pattern: `training (?:${FEE}|costs? (?:is |of )?${CURRENCY} ?${AMOUNT})` },
   { label: "processing fee", pattern: `processing ${FEE}` },
   { label: "joining fee", pattern: `joining ${FEE}` },
   { label: "laptop deposit", pattern: "laptop deposits?" },
@@ -136,6 +142,12 @@ export const NEVER_PAY_PHRASES: readonly NeverPayPhrase[] = [
     label: `शुल्क ₹${AMOUNT_SUFFIX}`,
     pattern: `${NOT_NAMED}${HINDI_FEE} (?:₹|rs|रु|रुपये) ?${AMOUNT}|(?:₹|rs|रु) ?${AMOUNT} (?:रुपये )?${HINDI_FEE}`,
   },
+  {
+    label: `₹ देने होंगे${AMOUNT_SUFFIX}`,
+    pattern: `${NOT_PAID_OUT}(?:₹|rs|रु) ?${AMOUNT} (?:रुपये |rupaye |rupees )?` +
+      "(?:देने (?:होंगे|पड़ेंगे)|देना (?:होगा|पड़ेगा|है)|जमा (?:करें|करना|कराएँ|कराना)|" +
+      "dene (?:honge|padenge)|dena (?:hoga|padega|hai)|jama (?:karein|karen|karna|kare))",
+  },
 ];
 
 /** The reason a listing held by this rule carries (`moderation.reasons`). */
@@ -145,7 +157,10 @@ export const ASKS_TO_PAY = "Asks applicants to pay";
 const SEPARATORS = /[^\p{L}\p{M}\p{N}₹]+/gu;
 /** Invisible format characters (zero-width joiners, soft hyphens, bidi marks): dropped, so "fe\u00ADe" is "fee". */
 const FORMAT = /\p{Cf}/gu;
-/** The Devanagari nukta: dropped, so "फ़ीस" is "फीस" (NFKC splits the letters written with it into letter and nukta). */
+/**
+ * The Devanagari nukta: dropped from texts and patterns alike, so "फ़ीस" is "फीस" (NFKC splits the letters written with
+ * it into letter and nukta).
+ */
 const NUKTA = /\u093C/gu;
 /** Greek and Cyrillic letters (a letter of these blocks is looked up in `LOOK_ALIKES`). */
 const GREEK_OR_CYRILLIC = /[\u0370-\u03FF\u0400-\u052F]/gu;
@@ -190,7 +205,7 @@ interface Matchers {
  * `ASKS_TO_PAY` leaves the phrases out.
  */
 function matchers(): Matchers {
-  const between = (pattern: string) => `(?<= )(?:${pattern.normalize("NFKC")})(?= )`;
+  const between = (pattern: string) => `(?<= )(?:${pattern.normalize("NFKC").replace(NUKTA, "")})(?= )`;
   compiled ??= {
     each: NEVER_PAY_PHRASES.map((phrase) => ({ phrase, regex: new RegExp(between(phrase.pattern), "gu") })),
     any: new RegExp(between(NEVER_PAY_PHRASES.map(({ pattern }) => `(?:${pattern})`).join("|")), "u"),

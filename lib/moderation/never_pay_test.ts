@@ -196,6 +196,10 @@ Deno.test("common ways of writing a fee are found: amounts beside fee words, oth
     ["you pay ₹५००", ["pay ₹ (an amount)"]],
     ["pay ₹٥٠٠", ["pay ₹ (an amount)"]],
     ["Fee ₹५००", ["fee ₹/Rs (an amount)"]],
+    ["Training cost ₹4999", ["training fee"]],
+    ["registration ke liye ₹500 dene honge", ["₹ देने होंगे (an amount)"]],
+    ["चयन के बाद ₹500 जमा करें", ["₹ देने होंगे (an amount)"]],
+    ["₹2000 देना पड़ेगा", ["₹ देने होंगे (an amount)"]],
   ];
   for (const [text, labels] of cases) assertEquals(moneyPhrasesIn(text), labels, text);
 });
@@ -232,6 +236,17 @@ Deno.test("money the intern is paid, and reassurances, beside the new fee forms 
       "Prize money: payment of ₹10,000 to the winner.",
       "Send ₹500? Never. We never ask for money.",
       "You get a payment of Rs 6000 at the end of each month",
+      "We bear the training cost",
+      "You will not pay any training cost",
+      "You will not pay any training cost of ₹5000",
+      "हम हर महीने ₹8000 देंगे",
+      "आपको ₹8000 हर महीने दिए जाएँगे",
+      "₹500 जमा करने की ज़रूरत नहीं",
+      "₹500 देने की ज़रूरत नहीं",
+      "stipend ₹5000 जमा होगा",
+      "स्टाइपेंड ₹5000 हर महीने आपके खाते में जमा होगा",
+      "stipend ₹5000 dena hai har mahine",
+      "हर महीने स्टाइपेंड ₹8000 देना होगा, यह हमारी ज़िम्मेदारी है",
     ]
   ) assertEquals(moneyPhrasesIn(text), [], text);
 });
