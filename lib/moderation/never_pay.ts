@@ -10,7 +10,8 @@
  * Devanagari nukta are removed, and every run of characters that is neither a letter, a mark (Devanagari vowel signs
  * are marks), a digit nor the rupee sign becomes one space. A phrase then matches as whole words of that text, so
  * "Registration-Fee", "registration   fees" and "REGISTRATION, FEE" all match, while "preregistration feedback" does
- * not. An amount is digits of any script ("₹५००").
+ * not; a word spelt out letter by letter is read as the word ("f e e", "F.E.E."). An amount is digits of any script
+ * ("₹५००") or numbers in words ("₹ five hundred", "₹ पाँच सौ").
  *
  * A phrase that is negated does not count, so a listing that reassures students ("No registration fee", "We never
  * charge a registration fee", "कोई पंजीकरण शुल्क नहीं") is not held: a negating word ("no", "zero", "never", "not", "n't",
@@ -20,7 +21,7 @@
  * fee", "कोई पंजीकरण शुल्क या प्रशिक्षण शुल्क नहीं"), and no other phrase: "No registration fee, you pay a training fee"
  * asks for the second. A clause ends at sentence punctuation, a comma, a dash or a conjunction ("and", "but", "और",
  * "लेकिन"), so "No hidden charges, pay ₹500 to join" and "No registration fee and you pay a training fee of ₹5000" still
- * match.
+ * match; a conjunction between two words naming what a fee is for joins a list ("No registration and training fee").
  *
  * When in doubt the phrase counts (a false hold waits for an admin; a missed demand reaches students): a negation is
  * honoured only in a clause with no second negation ("who do not pay … will not be selected", "can't join without a
@@ -48,10 +49,16 @@ const CURRENCY = "(?:₹|rs|inr|rupees)";
  * (`lib/browser/moderation_format.ts`).
  */
 export const AMOUNT_SUFFIX = " (an amount)";
+/** A number in words, in English or Hindi ("five", "hundred", "पाँच", "हजार" once the nukta is folded away). */
+const NUMBER_WORD = "(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|" +
+  "fifty|sixty|seventy|eighty|ninety|hundred|thousand|lakhs?|एक|दो|तीन|चार|पाँच|पांच|छह|सात|आठ|नौ|दस|बीस|पचास|सौ|हजार|लाख)";
 /**
- * An amount: digits of any script ("500", "५००"), possibly grouped ("1 500" once the comma is folded to a space).
+ * An amount: digits of any script ("500", "५००"), possibly grouped ("1 500" once the comma is folded to a space) and
+ * followed by "hundred", "thousand" or "lakh" ("5 thousand"), or numbers in words ("five hundred", "पाँच सौ"), all of
+ * them (a shorter amount cannot leave a word out).
  */
-const AMOUNT = "\\p{Nd}[\\p{Nd} ]*";
+const AMOUNT = `(?:\\p{Nd}[\\p{Nd} ]*(?:hundred|thousand|lakhs?|सौ|हजार|लाख)?|` +
+  `${NUMBER_WORD}(?: ${NUMBER_WORD})*(?! ${NUMBER_WORD} ))`;
 /**
  * "pay" as the applicant's payment: not after words that make it the employer's ("we pay ₹10,000 a month", "our pay:
  * Rs 8,000") or a noun ("your pay", "the monthly pay").
@@ -174,13 +181,32 @@ const LOOK_ALIKES = "АВЕЁЅІЈКМНОРСТХУԚԜаеёѕіјкорсх�
 const LATIN_LETTERS = "ABEESIJKMHOPCTXYQWaeesijkopcxydhqwlABEZHIKMNOPTYXaeikvopuxy";
 
 /**
+ * Three or more Latin letters standing alone, each apart from the next by one to three other characters ("f e e",
+ * "F.E.E", "r-e-g"): words spelt out so as not to be read as such (`joinedLetters`).
+ */
+const SPELT_OUT = /(?<![\p{L}\p{M}\p{N}])[a-z](?:[^\p{L}\p{M}\p{N}₹]{1,3}[a-z](?![\p{L}\p{M}\p{N}])){2,}/gu;
+
+/**
+ * A run of `SPELT_OUT` as the words it spells: the letters joined where the run's most common separator stands, and a
+ * space where another does ("r e g  f e e" and "r-e-g f-e-e" are "reg fee").
+ */
+function joinedLetters(run: string): string {
+  const counts = new Map<string, number>();
+  for (const separator of run.match(/[^a-z]+/g)!) counts.set(separator, (counts.get(separator) ?? 0) + 1);
+  const usual = [...counts].reduce((most, entry) => entry[1] > most[1] ? entry : most)[0];
+  return run.replace(/[^a-z]+/g, (separator) => separator === usual ? "" : " ");
+}
+
+/**
  * `text` prepared for splitting into words: NFKC, Cyrillic and Greek look-alikes read as Latin (`LOOK_ALIKES`), lower
- * case, format characters and the nukta removed, the rupee sign a word of its own ("₹500" → " ₹ 500").
+ * case, format characters and the nukta removed, a word spelt out letter by letter joined (`SPELT_OUT`: "f e e" →
+ * "fee"), the rupee sign a word of its own ("₹500" → " ₹ 500").
  */
 function prepared(text: string): string {
   return text.normalize("NFKC")
     .replace(GREEK_OR_CYRILLIC, (letter) => LATIN_LETTERS[LOOK_ALIKES.indexOf(letter)] ?? letter)
-    .toLowerCase().replace(FORMAT, "").replace(NUKTA, "").replaceAll("₹", " ₹ ");
+    .toLowerCase().replace(FORMAT, "").replace(NUKTA, "")
+    .replace(SPELT_OUT, joinedLetters).replaceAll("₹", " ₹ ");
 }
 
 /**
@@ -269,6 +295,11 @@ const LIST_JOINERS = wordSet("or nor या ya a an any the other");
  * registration fee and no security deposit").
  */
 const CONJUNCTIONS = wordSet("and but however whereas और लेकिन मगर परंतु किंतु aur lekin magar");
+/** What a fee is for, as the phrases name it: two of these joined by a conjunction are one list of fees (`wordsOf`). */
+const FEE_KINDS = wordSet(
+  `registration training processing joining security refundable caution laptop kit enrolment enrollment onboarding
+   certificate certification entry पंजीकरण प्रशिक्षण रजिस्ट्रेशन ट्रेनिंग सुरक्षा`,
+);
 /** "नहीं" (or "nahi") after a phrase negates it, with at most three words of `HINDI_AFTER` between. */
 const HINDI_NOT = wordSet("नहीं nahi nahin");
 /** After "नहीं", the word that makes it "otherwise" ("नहीं तो"), not a negation. */
@@ -286,17 +317,29 @@ interface Words {
   clauseStart: boolean[];
 }
 
-/** `text` as `foldForMatching` splits it into words, with the clause ends between them (after a conjunction). */
+/**
+ * `text` as `foldForMatching` splits it into words, with the clause ends between them (after a conjunction). A
+ * conjunction between two words of `FEE_KINDS` ("registration and training fee", "पंजीकरण और प्रशिक्षण शुल्क") joins one
+ * list of fees: it ends no clause and reads as "or", so "No registration and training fee" negates both.
+ */
 function wordsOf(text: string): Words {
   const words: string[] = [];
   const clauseStart: boolean[] = [];
   let pendingEnd = false;
+  let afterConjunction = false;
   for (const [run] of prepared(text).matchAll(/[\p{L}\p{M}\p{N}₹]+|[^\p{L}\p{M}\p{N}₹]+/gu)) {
     if (/^[\p{L}\p{M}\p{N}₹]/u.test(run)) {
+      if (afterConjunction && FEE_KINDS.has(run) && FEE_KINDS.has(words.at(-2)!) && !clauseStart.at(-1)) {
+        words[words.length - 1] = "or";
+        pendingEnd = false;
+      }
       words.push(run);
       clauseStart.push(pendingEnd);
-      pendingEnd = CONJUNCTIONS.has(run);
-    } else if (CLAUSE_END.test(run)) pendingEnd = true;
+      pendingEnd = afterConjunction = CONJUNCTIONS.has(run);
+    } else if (CLAUSE_END.test(run)) {
+      pendingEnd = true;
+      afterConjunction = false;
+    }
   }
   return { words, clauseStart };
 }

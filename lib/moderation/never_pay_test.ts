@@ -75,6 +75,7 @@ Deno.test("folding keeps letters, marks, digits and the rupee sign, one space be
   assertEquals(foldForMatching("  Pay: ₹1,500!! "), " pay ₹ 1 500 ");
   assertEquals(foldForMatching("प्रशिक्षण—शुल्क"), " प्रशिक्षण शुल्क ");
   assertEquals(foldForMatching("Р\u0430y ₹५००: f\u0435\u0435, फ़ीस"), " pay ₹ ५०० fee फीस ");
+  assertEquals(foldForMatching("F E E: ₹500, r-e-g f-e-e"), " fee ₹ 500 reg fee ");
   assertEquals(NEVER_PAY_PHRASES.every((p) => p.label.length > 0), true);
 });
 
@@ -147,6 +148,8 @@ Deno.test("a negation reaches no phrase across 'and', 'but' or another phrase; '
     ["koi registration fee nahi aur training fee ₹500", ["training fee"]],
     ["कोई पंजीकरण शुल्क नहीं लेकिन प्रशिक्षण शुल्क ₹500", ["प्रशिक्षण शुल्क"]],
     ["No stipend and you pay ₹500", ["pay ₹ (an amount)"]],
+    ["No registration and you pay a training fee", ["training fee"]],
+    ["No registration fee and training fee of ₹5000", ["training fee", "a fee of ₹/Rs (an amount)"]],
   ];
   for (const [text, labels] of cases) assertEquals(moneyPhrasesIn(text), labels, text);
   for (
@@ -200,6 +203,16 @@ Deno.test("common ways of writing a fee are found: amounts beside fee words, oth
     ["registration ke liye ₹500 dene honge", ["₹ देने होंगे (an amount)"]],
     ["चयन के बाद ₹500 जमा करें", ["₹ देने होंगे (an amount)"]],
     ["₹2000 देना पड़ेगा", ["₹ देने होंगे (an amount)"]],
+    ["f e e ₹500", ["fee ₹/Rs (an amount)"]],
+    ["R.E.G.I.S.T.R.A.T.I.O.N. F.E.E. applies", ["registration fee"]],
+    ["r e g i s t r a t i o n  f e e", ["registration fee"]],
+    ["p-a-y ₹ 500", ["pay ₹ (an amount)"]],
+    ["pay ₹ five hundred", ["pay ₹ (an amount)"]],
+    ["Pay five hundred rupees to confirm", ["pay Rs (an amount)"]],
+    ["pay ₹ 5 thousand", ["pay ₹ (an amount)"]],
+    ["A fee of Rs one thousand", ["a fee of ₹/Rs (an amount)"]],
+    ["₹ पाँच सौ देने होंगे", ["₹ देने होंगे (an amount)"]],
+    ["registration and training fee ₹500", ["training fee"]],
   ];
   for (const [text, labels] of cases) assertEquals(moneyPhrasesIn(text), labels, text);
 });
@@ -247,6 +260,15 @@ Deno.test("money the intern is paid, and reassurances, beside the new fee forms 
       "स्टाइपेंड ₹5000 हर महीने आपके खाते में जमा होगा",
       "stipend ₹5000 dena hai har mahine",
       "हर महीने स्टाइपेंड ₹8000 देना होगा, यह हमारी ज़िम्मेदारी है",
+      "No registration and training fee",
+      "There is no registration and training fee or security deposit",
+      "कोई पंजीकरण और प्रशिक्षण शुल्क नहीं",
+      "No f e e of any kind",
+      "Grade A, B, C students are welcome",
+      "We pay ₹ five thousand a month",
+      "Stipend: Rs ten thousand a month",
+      "You get a payment of Rs five thousand every month",
+      "Payment of ₹ one lakh to the winner",
     ]
   ) assertEquals(moneyPhrasesIn(text), [], text);
 });
