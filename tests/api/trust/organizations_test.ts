@@ -14,11 +14,18 @@ import { linkProgress } from "@/lib/organizations/link.ts";
 import { addManagerOps } from "@/lib/organizations/store.ts";
 import { nameKey, slugBase } from "@/lib/organizations/schema.ts";
 import { applicationCounts, trackCountOps } from "@/lib/applications/track_record.ts";
+import { internshipsOfOrganization } from "@/lib/internships/internships.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
 async function profile(t: TestApp, slug: string) {
   return await call(t, undefined, "GET", `/api/organizations/${slug}`);
+}
+
+/** Each listing of organization `id` by title, with its stored mark of a manager's or an admin's (`linkedByManager`). */
+async function marksOf(t: TestApp, id: string) {
+  const records = await internshipsOfOrganization(t.kv, id);
+  return Object.fromEntries(records.map((record) => [record.title, record.linkedByManager ?? "none"]));
 }
 
 Deno.test("names match in any case and spacing; a new name makes an unverified organization with a unique slug", async () => {
@@ -156,6 +163,24 @@ Deno.test("only a manager or an admin lists under a verified name; anyone else's
     ["Admin Intern", "Real Intern", "Second Intern"],
   );
   assertEquals((await profile(t, "zeta-fintech")).body.stats.internships, 3, "the organization counts its own only");
+  // Each link is marked with whether its owner managed the organization or was an admin then.
+  assertEquals(await marksOf(t, id), { "Admin Intern": true, "Real Intern": false, "Second Intern": true });
+  const plain = await postInternship(t, manager, { hiringOrganization: "Plain Co", title: "Plain Intern" });
+  assertEquals(await marksOf(t, plain.organization!.id), { "Plain Intern": false }, "not its manager");
+  // Its manager's listing is marked while it is not verified too.
+  assertEquals((await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { isVerified: false })).status, 200);
+  await postInternship(t, manager, { hiringOrganization: "Zeta Fintech", title: "Third Intern" });
+  await postInternship(t, stranger, { hiringOrganization: "Zeta Fintech", title: "Stranger Intern" });
+  assertEquals(
+    await marksOf(t, id),
+    {
+      "Admin Intern": true,
+      "Real Intern": false,
+      "Second Intern": true,
+      "Third Intern": true,
+      "Stranger Intern": false,
+    },
+  );
   const page = await (await t.fetch(`/internships/${fake.id}`)).text();
   assert(page.includes("Instant Offer Intern") && !page.includes("the organization is verified"), "no badge");
 });
@@ -316,25 +341,30 @@ Deno.test("the one-time link follows the poster rule: a verified name links its 
   assert((await ops.commit()).ok);
   assertEquals((await call(t, admin, "PATCH", `/api/admin/organizations/${id}`, { isVerified: true })).status, 200);
   // Stored before organizations: each owner's listing under the verified name, and a stranger's under another name.
-  const owners = [manager.user.id, admin.user.id, stranger.user.id, null, stranger.user.id];
+  const owners = [manager.user.id, admin.user.id, stranger.user.id, null, stranger.user.id, null];
   const records = generateInternships(owners.length, [stranger.user.id], { seed: 5 }).map((record, i) => ({
     ...record,
+    title: `Listing ${i}`,
     userId: owners[i],
-    hiringOrganization: i === 4 ? "Plain Co" : "zeta fintech",
+    hiringOrganization: i >= 4 ? "Plain Co" : "zeta fintech",
     deletedAt: null,
   }));
   records[2] = { ...records[2], description: "Pay a security deposit of ₹2,000 before joining." };
   await importInternships(t.kv, records);
 
   const run = await call(t, admin, "POST", "/api/admin/jobs/organizations-link/run");
-  assertEquals([run.status, run.body.linked, run.body.held], [200, 3, 1]);
+  assertEquals([run.status, run.body.linked, run.body.held], [200, 4, 1]);
   const organizationOf = async (i: number) =>
     (await call(t, admin, "GET", `/api/internships/${records[i].id}`)).body.internship.organization?.slug ?? null;
   assertEquals(
     await Promise.all(owners.map((_, i) => organizationOf(i))),
-    ["zeta-fintech", "zeta-fintech", null, null, "plain-co"],
+    ["zeta-fintech", "zeta-fintech", null, null, "plain-co", "plain-co"],
     "the stranger's and the forgotten owner's listings stay unlinked",
   );
+  // Marked as the live path marks them, except a forgotten owner's, who can no longer be judged.
+  assertEquals(await marksOf(t, id), { "Real Intern": false, "Listing 0": true, "Listing 1": true });
+  const plain = (await profile(t, "plain-co")).body.organization.id;
+  assertEquals(await marksOf(t, plain), { "Listing 4": false, "Listing 5": "none" });
   assertEquals((await profile(t, "zeta-fintech")).body.stats.internships, 3, "its own listings only");
   const queue = await call(t, admin, "GET", "/api/admin/moderation");
   assertEquals(queue.body.items.map((item: { listing: { id: string } }) => item.listing.id), [records[2].id]);
