@@ -1,7 +1,7 @@
 /**
  * Demo opportunities (`deno task seed`): published ones of every type posted by the admin and the
- * member, three awaiting review from the demo students, and one rejected. Added only when the store
- * holds no opportunity yet, so seeding again adds nothing.
+ * member, one of them written in Hindi (`HINDI_OPPORTUNITY`), three awaiting review from the demo students, and one
+ * rejected. Added only when the store holds no opportunity yet, so seeding again adds nothing.
  */
 import { reviewOpportunity, submitOpportunity } from "@/lib/opportunities/opportunities.ts";
 import { auditOps } from "@/lib/admin_log/admin_log.ts";
@@ -29,6 +29,18 @@ const PENDING = [
   ["AI for Farmers Hackathon", "hackathon", 45, 46, "Hyderabad", "AgriTech Forum"],
 ] as const;
 
+/** A competition its organizer wrote in Hindi, for Hindi readers (kept as written). */
+export const HINDI_OPPORTUNITY = {
+  title: "हिंदी ब्लॉग लेखन प्रतियोगिता",
+  type: "competition",
+  location: "ऑनलाइन",
+  organizer: "हिंदी लेखक मंच",
+  description: "‘मेरे शहर में बदलाव’ विषय पर 800 से 1200 शब्दों का ब्लॉग लिखिए। किसी भी कॉलेज के छात्र हिस्सा ले " +
+    "सकते हैं, अकेले या दो लोगों की टीम में। पहले तीन ब्लॉग को नकद इनाम मिलेगा और चुने गए 20 ब्लॉग हमारी वेबसाइट पर " +
+    "छपेंगे। हर प्रतिभागी को ई-सर्टिफ़िकेट मिलेगा।",
+  link: "https://example.com/hindi-blog-competition",
+} as const;
+
 /** Seeds the demo opportunities; returns a line saying what was added. */
 export async function seedOpportunities(kv: Deno.Kv, posters: User[], students: User[]): Promise<string[]> {
   if ((await opportunityStore(kv)).model.slots.count > 0) return ["Opportunities: already there"];
@@ -51,6 +63,8 @@ export async function seedOpportunities(kv: Deno.Kv, posters: User[], students: 
       link: "https://example.com/opportunities",
     });
   for (const [i, item] of PUBLISHED.entries()) await submitOpportunity(kv, posters[i % posters.length], input(item));
+  const hindi = OpportunityCreateSchema.parse({ ...HINDI_OPPORTUNITY, startDate: day(7), endDate: day(21) });
+  await submitOpportunity(kv, posters[posters.length - 1], hindi);
   const pending = [];
   for (const [i, item] of PENDING.entries()) {
     pending.push(await submitOpportunity(kv, students[i % students.length], input(item)));
@@ -69,5 +83,6 @@ export async function seedOpportunities(kv: Deno.Kv, posters: User[], students: 
       reason: "Buying followers is not an opportunity for students. Share a contest with a real brief and judges.",
     },
   });
-  return [`Opportunities: ${PUBLISHED.length} published, ${pending.length} awaiting review, 1 rejected added`];
+  const published = PUBLISHED.length + 1;
+  return [`Opportunities: ${published} published (1 in Hindi), ${pending.length} awaiting review, 1 rejected added`];
 }

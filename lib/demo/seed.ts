@@ -3,7 +3,7 @@
  * Each capability adds its part here.
  */
 import { DEMO_ACCOUNTS, seedAccounts } from "./accounts.ts";
-import { seedInternships } from "./internships.ts";
+import { seedHindiInternships, seedInternships } from "./internships.ts";
 import { seedOpportunities } from "./opportunities.ts";
 import { seedToolkits } from "./toolkits.ts";
 import { seedUngatekeep } from "./ungatekeep.ts";
@@ -25,6 +25,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
   const accounts = await seedAccounts(kv);
   const internshipOwners = [...accounts.values()].filter((u) => u.role === "admin" || u.role === "member");
   const newInternships = await seedInternships(kv, internshipOwners);
+  const hindiLines = await seedHindiInternships(kv, accounts.get("member@demo.careers")!);
   const opportunityLines = await seedOpportunities(kv, internshipOwners, [
     accounts.get("sara@demo.careers")!,
     accounts.get("rohan@demo.careers")!,
@@ -55,6 +56,7 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
   });
   return [
     `Internships: ${newInternships} added`,
+    ...hindiLines,
     ...opportunityLines,
     ...trustLines,
     ...applicationLines,

@@ -1,6 +1,6 @@
 /**
  * Demo Ungatekeep posts and banners for `deno task seed`: a dozen posts across the three tags
- * (one pinned, one draft, one scheduled for next week), a few with gradient images made in code
+ * (one pinned, one draft, one scheduled for next week, one written in Hindi), a few with gradient images made in code
  * (`images.ts`), and three banners. Added only when there are no posts yet.
  */
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
@@ -58,6 +58,13 @@ const POSTS: (Omit<PostCreate, "images" | "isPinned" | "isPublished"> & {
     image: [[234, 88, 12], [250, 204, 21]],
     content:
       "They asked me to walk through one case study in depth.\nShowing the messy middle mattered more than polish.",
+  },
+  {
+    title: "सरकारी बैंक की ब्रांच में इंटर्नशिप: मेरा अनुभव",
+    tag: "company_experience",
+    daysAgo: 0.5,
+    content:
+      "पिछली गर्मियों में मैंने एक सरकारी बैंक की ब्रांच में दो महीने की इंटर्नशिप की।\nइंटरव्यू में बैंकिंग की बेसिक बातें और मेरे कॉलेज प्रोजेक्ट के बारे में पूछा गया।\n\n## क्या सीखा\n\n- ग्राहकों से धीरज से बात करना\n- KYC और खाता खोलने का पूरा तरीका\n- Excel में रोज़ की रिपोर्ट\n\n**सलाह:** इंटरव्यू से पहले RBI की हाल की ख़बरें ज़रूर पढ़ लें।",
   },
   {
     title: "Resume template that got me shortlisted",

@@ -14,5 +14,5 @@ Deno.test("the demo opportunities cover every type and review state, once", asyn
   const published = await listOpportunities(t.kv, OpportunityQuerySchema.parse({ limit: "100" }), null);
   assertEquals(new Set(published.opportunities.map((o) => o.type)).size, 4);
   const { counts } = await adminQueue(t.kv, AdminOpportunityQuerySchema.parse({}));
-  assertEquals(counts, { pending: 3, approved: 6, rejected: 1, all: 10 });
+  assertEquals(counts, { pending: 3, approved: 7, rejected: 1, all: 11 });
 });
