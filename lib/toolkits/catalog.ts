@@ -35,6 +35,9 @@ import { REFUSALS } from "@/lib/refusals.ts";
 import { KV_VALUE_MAX_BYTES, valueBytes } from "@/lib/kv/value_size.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
+import type { ObjectStore } from "@/lib/files/object_store.ts";
+import type { Logger } from "@/lib/log.ts";
+import { deleteUnusedImages, TOOLKITS_PREFIX, uploadOf } from "@/lib/ungatekeep/image_use.ts";
 
 export * from "./schema.ts";
 
@@ -46,7 +49,7 @@ const MAX_ATTEMPTS = 10;
 /** Keys deleted per atomic operation when a toolkit's items go. */
 const DELETE_BATCH = 500;
 
-const toolkitKey = (id: string) => ["toolkits", id];
+const toolkitKey = (id: string): Deno.KvKey => [...TOOLKITS_PREFIX, id];
 const CHANGES_KEY: Deno.KvKey = ["toolkits_meta", "changes"];
 
 /** Adds to `op` the bump of the catalog's change marker (every write of a toolkit record does it). */
@@ -85,7 +88,7 @@ async function views(kv: Deno.Kv, records: ToolkitRecord[]): Promise<Toolkit[]> 
 
 async function allRecords(kv: Deno.Kv): Promise<ToolkitRecord[]> {
   const records: ToolkitRecord[] = [];
-  for await (const entry of kv.list<ToolkitRecord>({ prefix: ["toolkits"] })) records.push(entry.value);
+  for await (const entry of kv.list<ToolkitRecord>({ prefix: TOOLKITS_PREFIX })) records.push(entry.value);
   return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
@@ -201,15 +204,38 @@ export async function createToolkit(
   return toolkitView(record, creator.name);
 }
 
+/** Where a toolkit's dropped cover upload is deleted from, and the log of a delete that failed. */
+export interface CoverImages {
+  files: ObjectStore;
+  log: Logger;
+}
+
+/**
+ * After the write that changed a toolkit's cover from `before` to `after` (null: the toolkit deleted), deletes the
+ * upload `before` named unless a banner, post or other cover still names it (docs/decisions.md, Ungatekeep and banners,
+ * "Images"); a failed delete is logged, never thrown.
+ */
+async function dropCover(
+  kv: Deno.Kv,
+  images: CoverImages,
+  { id, before, after }: { id: string; before: string | null; after: string | null },
+): Promise<void> {
+  const dropped = uploadOf(before);
+  if (!dropped || dropped === uploadOf(after)) return;
+  await deleteUnusedImages(kv, images, [dropped], { message: "toolkit cover not deleted", toolkitId: id });
+}
+
 /**
  * Applies the fields of `patch` that are given to toolkit `id`, `isActive` and `showSaleBadge` included (docs/api.md,
  * Toolkits, "Toolkit states"), with `audit`'s entry in the same write. `lessonCount` is taken only while the toolkit has no content items. The prices as they
- * would be afterwards are checked together.
+ * would be afterwards are checked together. A cover upload the patch replaces or removes is deleted from `images`
+ * once nothing else names it (`dropCover`); without `images` (the demo's and the benchmarks' writes, which replace no
+ * upload) it stays.
  * @throws NotFoundError "Toolkit not found"; InvalidInputError `ORIGINAL_PRICE_BELOW_PRICE`.
  */
 export async function updateToolkit(
   kv: Deno.Kv,
-  { id, patch, audit }: { id: string; patch: ToolkitUpdate; audit?: AuditHook },
+  { id, patch, audit, images }: { id: string; patch: ToolkitUpdate; audit?: AuditHook; images?: CoverImages },
 ): Promise<Toolkit> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await kv.get<ToolkitRecord>(toolkitKey(id));
@@ -224,7 +250,9 @@ export async function updateToolkit(
     const op = kv.atomic().check(entry).set(toolkitKey(id), record);
     countOps(op, toolkitCounts(entry.value), toolkitCounts(record));
     audit?.(op, id, record.title);
-    if ((await markChanged(op).commit()).ok) return (await views(kv, [record]))[0];
+    if (!(await markChanged(op).commit()).ok) continue;
+    if (images) await dropCover(kv, images, { id, before: entry.value.coverImageUrl, after: record.coverImageUrl });
+    return (await views(kv, [record]))[0];
   }
   throw new Error("Toolkit update lost too many races");
 }
@@ -232,16 +260,22 @@ export async function updateToolkit(
 /**
  * Deletes a toolkit for good (docs/api.md, Toolkits, "Toolkit states"), its content items and its learners'
  * progress. Purchase records stay as payment history; without the toolkit they grant nothing. `audit`'s entry is in the
- * write that deletes the toolkit, the first; its items and progress go in writes after it.
+ * write that deletes the toolkit, the first; its items and progress go in writes after it, and its cover upload from
+ * `images` unless something else names it (`dropCover`).
  * @throws NotFoundError "Toolkit not found".
  */
-export async function deleteToolkit(kv: Deno.Kv, id: string, audit?: AuditHook): Promise<void> {
+export async function deleteToolkit(
+  kv: Deno.Kv,
+  { id, audit, images }: { id: string; audit?: AuditHook; images: CoverImages },
+): Promise<void> {
+  let cover: string | null = null;
   for (let attempt = 0;; attempt++) {
     const entry = await kv.get<ToolkitRecord>(toolkitKey(id));
     if (!entry.value) throw new NotFoundError(TOOLKIT_NOT_FOUND);
     const op = kv.atomic().check(entry).delete(toolkitKey(id));
     countOps(op, toolkitCounts(entry.value), []);
     audit?.(op, id, entry.value.title);
+    cover = entry.value.coverImageUrl;
     if ((await markChanged(op).commit()).ok) break;
     if (attempt === MAX_ATTEMPTS) throw new Error("Toolkit deletion lost too many races");
   }
@@ -255,6 +289,7 @@ export async function deleteToolkit(kv: Deno.Kv, id: string, audit?: AuditHook):
     await op.commit();
   }
   await deleteProgressOf(kv, id);
+  await dropCover(kv, images, { id, before: cover, after: null });
 }
 
 /** The content items of a toolkit by `orderIndex` (then creation), bodies included. */

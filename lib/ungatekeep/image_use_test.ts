@@ -1,7 +1,7 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
 import { createLogger } from "@/lib/log.ts";
-import { BANNERS_PREFIX, deleteUnusedImages, POSTS_PREFIX } from "./image_use.ts";
+import { BANNERS_PREFIX, deleteUnusedImages, POSTS_PREFIX, TOOLKITS_PREFIX, uploadOf } from "./image_use.ts";
 
 /** `kv` with the prefixes it listed, in order. */
 function listing(kv: Deno.Kv): { kv: Deno.Kv; listed: string[] } {
@@ -38,7 +38,28 @@ Deno.test("images no banner or post names are deleted; no images scan nothing; t
   assertEquals(listed, ["banners"], "found on a banner: the posts are not scanned");
   listed.length = 0;
   await deleteUnusedImages(kv, { files, log }, [onBanner.id, onPost.id, unused.id], fields);
-  assertEquals(listed, ["banners", "ungatekeep_posts"]);
+  assertEquals(listed, ["banners", "ungatekeep_posts", "toolkits"]);
   const kept = await Promise.all([onBanner, onPost, unused].map((file) => files.metadata(file.id)));
   assertEquals(kept.map((meta) => meta !== null), [true, true, false]);
+});
+
+Deno.test("a toolkit cover that names an upload keeps it; a cover elsewhere names none", async () => {
+  using raw = await Deno.openKv(":memory:");
+  const { kv, listed } = listing(raw);
+  const files = new KvObjectStore(raw);
+  const log = createLogger("error", () => {});
+  const [onCover, unused] = await Promise.all([1, 2].map((n) => files.put(new Uint8Array([n]), "image/png")));
+  await raw.set([...TOOLKITS_PREFIX, "t1"], { id: "t1", coverImageUrl: `/api/files/${onCover.id}` });
+  await raw.set([...TOOLKITS_PREFIX, "t2"], {
+    id: "t2",
+    coverImageUrl: `https://cdn.example.com/api/files/${unused.id}`,
+  });
+  await deleteUnusedImages(kv, { files, log }, [onCover.id, unused.id], { message: "toolkit cover not deleted" });
+  assertEquals(listed, ["banners", "ungatekeep_posts", "toolkits"]);
+  const kept = await Promise.all([onCover, unused].map((file) => files.metadata(file.id)));
+  assertEquals(kept.map((meta) => meta !== null), [true, false]);
+  assertEquals(
+    [`/api/files/${onCover.id}`, "https://example.com/cover.png", "/api/files/a/b", null].map(uploadOf),
+    [onCover.id, null, null, null],
+  );
 });

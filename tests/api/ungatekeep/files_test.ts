@@ -218,3 +218,57 @@ Deno.test("an upload a banner and posts share is deleted only when no banner or 
   await edited.body?.cancel();
   assertEquals(await status(), 404, "nothing names it any more");
 });
+
+Deno.test("a toolkit cover upload goes when the cover is replaced or the toolkit deleted, unless something names it", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const [first, second, shared] = [await uploadedId(t, admin), await uploadedId(t, admin), await uploadedId(t, admin)];
+  const status = async (id: string) => {
+    const res = await t.fetch(`/api/files/${id}`);
+    await res.body?.cancel();
+    return res.status;
+  };
+  const answer = async (res: Response, expected = 200) => {
+    assertEquals(res.status, expected, await res.clone().text());
+    return await res.json();
+  };
+  const cover = (id: string) => `/api/files/${id}`;
+  const toolkit = async (coverImageUrl: string) =>
+    await answer(
+      await t.json("POST", "/api/admin/toolkits", {
+        body: { title: "Resume Toolkit", description: "Read.", price: 499, coverImageUrl },
+        headers: admin.headers,
+      }),
+      201,
+    );
+  const put = async (id: string, coverImageUrl: string | null) =>
+    await answer(await t.json("PUT", `/api/admin/toolkits/${id}`, { body: { coverImageUrl }, headers: admin.headers }));
+
+  const kit = await toolkit(cover(first));
+  await put(kit.id, cover(second));
+  assertEquals([await status(first), await status(second)], [404, 200], "the replaced upload is gone");
+  await put(kit.id, cover(second));
+  assertEquals(await status(second), 200, "the same cover again keeps it");
+  await put(kit.id, "https://cdn.example.com/cover.png");
+  assertEquals(await status(second), 404, "a cover elsewhere drops the upload");
+
+  const [one, two] = [await toolkit(cover(shared)), await toolkit(cover(shared))];
+  await put(one.id, null);
+  assertEquals(await status(shared), 200, "the other toolkit's cover still names it");
+  const { banner } = await answer(
+    await t.json("POST", "/api/admin/banners", {
+      body: { title: "Banner", orderIndex: 1, imageId: shared },
+      headers: admin.headers,
+    }),
+    201,
+  );
+  const dropped = await t.json("PATCH", `/api/admin/banners/${banner.id}`, {
+    body: { imageId: null },
+    headers: admin.headers,
+  });
+  assertEquals(dropped.status, 200);
+  await dropped.body?.cancel();
+  assertEquals(await status(shared), 200, "a banner's clean-up counts the cover as a use");
+  await answer(await t.json("DELETE", `/api/admin/toolkits/${two.id}`, { headers: admin.headers }));
+  assertEquals(await status(shared), 404, "nothing names it any more");
+});

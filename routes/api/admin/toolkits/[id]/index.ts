@@ -14,14 +14,16 @@ export const apiDocs = describeRoute({
   PUT: {
     summary: "Change a toolkit (the fields given)",
     description: "`isActive` lists it in the marketplace or not; `showSaleBadge` included. Answers the bare toolkit. " +
-      "An `originalPrice` below `price` (as they would be afterwards): 400.",
+      "An `originalPrice` below `price` (as they would be afterwards): 400. A cover upload (`/api/files/{id}`) the " +
+      "change replaces or removes is deleted unless a banner, post or other cover names it.",
     access: ["admin"],
     body: ToolkitUpdateSchema,
     responses: { 200: { description: "The toolkit", schema: ToolkitSchema }, 404: "Toolkit not found" },
   },
   DELETE: {
     summary: "Delete a toolkit, its lessons and its learners' progress",
-    description: "Purchases stay as payment history; its buyers lose access.",
+    description: "Purchases stay as payment history; its buyers lose access. Its cover upload is deleted unless a " +
+      "banner, post or other cover names it.",
     access: ["admin"],
     responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Toolkit not found" },
   },
@@ -31,12 +33,14 @@ export const handler = define.handlers({
   async PUT(req, ctx) {
     const patch = await readBody(req, ToolkitUpdateSchema);
     const audit = adminAudit(ctx.state, { action: "toolkit.update", targetKind: "toolkit" });
-    return Response.json(await updateToolkit(ctx.state.services.kv, { id: ctx.params.id, patch, audit }));
+    const { kv, files, log } = ctx.state.services;
+    return Response.json(await updateToolkit(kv, { id: ctx.params.id, patch, audit, images: { files, log } }));
   },
 
   async DELETE(_req, ctx) {
     const audit = adminAudit(ctx.state, { action: "toolkit.delete", targetKind: "toolkit" });
-    await deleteToolkit(ctx.state.services.kv, ctx.params.id, audit);
+    const { kv, files, log } = ctx.state.services;
+    await deleteToolkit(kv, { id: ctx.params.id, audit, images: { files, log } });
     return Response.json({ success: true });
   },
 });
