@@ -188,13 +188,16 @@ const SPELT_OUT = /(?<![\p{L}\p{M}\p{N}])[a-z](?:[^\p{L}\p{M}\p{N}₹]{1,3}[a-z]
 
 /**
  * A run of `SPELT_OUT` as the words it spells: the letters joined where the run's most common separator stands, and a
- * space where another does ("r e g  f e e" and "r-e-g f-e-e" are "reg fee").
+ * space where another does ("r e g  f e e" and "r-e-g f-e-e" are "reg fee"); a leading "a" or "i" stays a word of its
+ * own when the rest spells a word of the phrases ("pay a f e e" is "pay a fee", "a m o u n t" is "amount").
  */
 function joinedLetters(run: string): string {
   const counts = new Map<string, number>();
   for (const separator of run.match(/[^a-z]+/g)!) counts.set(separator, (counts.get(separator) ?? 0) + 1);
   const usual = [...counts].reduce((most, entry) => entry[1] > most[1] ? entry : most)[0];
-  return run.replace(/[^a-z]+/g, (separator) => separator === usual ? "" : " ");
+  const joined = run.replace(/[^a-z]+/g, (separator) => separator === usual ? "" : " ");
+  const [first] = joined.split(" ");
+  return /^[ai]/.test(first) && PHRASE_WORDS.has(first.slice(1)) ? `${first[0]} ${joined.slice(1)}` : joined;
 }
 
 /**
@@ -299,6 +302,11 @@ const CONJUNCTIONS = wordSet("and but however whereas और लेकिन म
 const FEE_KINDS = wordSet(
   `registration training processing joining security refundable caution laptop kit enrolment enrollment onboarding
    certificate certification entry पंजीकरण प्रशिक्षण रजिस्ट्रेशन ट्रेनिंग सुरक्षा`,
+);
+/** The English words of the phrases, which a spelt-out run may start after "a" or "i" (`joinedLetters`). */
+const PHRASE_WORDS = wordSet(
+  `registration training processing joining security refundable caution laptop kit enrolment enrollment onboarding
+   certificate certification entry fee fees charge charges deposit deposits pay payment amount money`,
 );
 /** "नहीं" (or "nahi") after a phrase negates it, with at most three words of `HINDI_AFTER` between. */
 const HINDI_NOT = wordSet("नहीं nahi nahin");

@@ -204,6 +204,8 @@ Deno.test("common ways of writing a fee are found: amounts beside fee words, oth
     ["चयन के बाद ₹500 जमा करें", ["₹ देने होंगे (an amount)"]],
     ["₹2000 देना पड़ेगा", ["₹ देने होंगे (an amount)"]],
     ["f e e ₹500", ["fee ₹/Rs (an amount)"]],
+    ["Pay a f e e of ₹500", ["a fee of ₹/Rs (an amount)"]],
+    ["security a m o u n t", ["security deposit"]],
     ["R.E.G.I.S.T.R.A.T.I.O.N. F.E.E. applies", ["registration fee"]],
     ["r e g i s t r a t i o n  f e e", ["registration fee"]],
     ["p-a-y ₹ 500", ["pay ₹ (an amount)"]],
