@@ -40,6 +40,7 @@ import {
 } from "@/lib/purchases/admin.ts";
 import { paymentContext } from "@/lib/purchases/payment_context.ts";
 import { declineRefundRequest, RefundDeclineBodySchema } from "@/lib/purchases/refund_requests.ts";
+import { returnedBy } from "@/lib/purchases/refund_policy.ts";
 import { REFUSALS, refusalText } from "@/lib/refusals.ts";
 
 interface Data {
@@ -121,7 +122,7 @@ async function doneOf(kv: Deno.Kv, t: Translate, params: URLSearchParams): Promi
   if (params.has("declined")) return t("admin.refund.declined", { name });
   const extra = row.extraPayments.find((p) => p.paymentId === params.get("payment"));
   const refund = extra ? extra.refund : row.refund;
-  return refund ? t("admin.refund.done", { amount: t.minorUnits(refund.amount, extra?.currency), name }) : null;
+  return refund ? t("admin.refund.done", { amount: t.minorUnits(returnedBy(refund), extra?.currency), name }) : null;
 }
 
 export const handler = define.handlers<Data>({

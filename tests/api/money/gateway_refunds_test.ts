@@ -177,6 +177,11 @@ Deno.test("after a partial refund at the gateway an admin's refund asks the gate
   assert(/₹400 refunded on [^<]+, ₹500 in all/.test(mine), "the purchase page says both");
   const receipt = await (await shop.t.fetch(`/purchases/${purchaseId}/receipt`, { headers: buyer.headers })).text();
   assert(/Refunded: ₹400 on [^<]+, ₹500 in all/.test(receipt), "and so does the receipt");
+  const told = await shop.t.fetch(`/admin/purchases?refunded=${purchaseId}`, { headers: shop.admin.headers });
+  assert(
+    (await told.text()).includes("Refunded ₹400 to"),
+    "the admin's page says what this refund sent, as its dialog",
+  );
 });
 
 Deno.test("an extra payment refunded at the gateway is kept refunded on it; the purchase stays paid", async () => {
