@@ -151,6 +151,12 @@ Deno.test("a purchase refunded in part at the gateway is flagged; the admin's re
   await page.getByRole("button", { name: "Partly refunded (1)" }).click();
   const row = page.getByRole("row", { name: /Rohan Mehta/ });
   await row.getByText("Partly refunded ₹100").waitFor();
+  const search = page.getByLabel("Search by buyer, toolkit, order or payment id");
+  await search.fill("rohan");
+  await search.press("Enter");
+  await row.getByText("Partly refunded ₹100").waitFor();
+  const tab = page.getByRole("button", { name: "Partly refunded (1)" });
+  assertEquals([await tab.getAttribute("aria-pressed"), new URL(page.url()).search], ["true", ""], "Enter keeps it");
   await row.getByRole("button", { name: "Refund Rohan Mehta's purchase" }).click();
   const dialog = page.getByRole("dialog", { name: "Refund this payment?" });
   const words = await dialog.innerText();
