@@ -265,16 +265,19 @@ async function runJob(
 
 /**
  * Finishes every deletion job whose lease ran out at `now` (its process died or stalled): claims each with a checked
- * write, then runs its remaining steps, renewing its lease from `clock` (ms; the real one, a test's own). Returns how
- * many it took over.
+ * write, then runs its remaining steps, renewing its lease from `clock` (ms; the real one, a test's own). A job whose
+ * step throws is logged with its person's id and left for the next run (its lease runs out again), and the jobs after
+ * it still run: one person's failing cascade never holds up another's. Returns how many it took over (`resumed`) and
+ * how many of those stopped at a failing step (`failed`).
  */
 export async function resumeAccountDeletions(
   services: DeletionServices,
   now = new Date(),
   clock: () => number = Date.now,
-): Promise<number> {
-  const { kv } = services;
+): Promise<{ resumed: number; failed: number }> {
+  const { kv, log } = services;
   let resumed = 0;
+  let failed = 0;
   for await (const entry of kv.list<DeletionJob>({ prefix: ["account_deletions"] })) {
     if (entry.value.leaseUntil > now.toISOString()) continue;
     const claimed: DeletionJob = {
@@ -284,14 +287,22 @@ export async function resumeAccountDeletions(
     const result = await kv.atomic().check(entry).set(entry.key, claimed).commit();
     if (!result.ok) continue;
     resumed++;
-    await runJob(services, { key: entry.key, value: claimed, versionstamp: result.versionstamp }, clock);
+    try {
+      await runJob(services, { key: entry.key, value: claimed, versionstamp: result.versionstamp }, clock);
+    } catch (error) {
+      failed++;
+      log.error("account deletion step failed; the next run tries again", {
+        userId: entry.value.userId,
+        error: String(error),
+      });
+    }
   }
-  return resumed;
+  return { resumed, failed };
 }
 
 /** The `account-deletions` job: every 5 minutes, finishes the deletions whose process died (`resumeAccountDeletions`). */
 export const accountDeletionsJob: Job = {
   name: "account-deletions",
   schedule: "*/5 * * * *",
-  run: async (ctx) => ({ resumed: await resumeAccountDeletions(ctx, ctx.now) }),
+  run: (ctx) => resumeAccountDeletions(ctx, ctx.now),
 };

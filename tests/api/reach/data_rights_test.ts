@@ -574,7 +574,10 @@ Deno.test("the deletion form cut off midway still ends signed out on the home pa
   }
   assertEquals((await t.kv.get<User>(["users", me.user.id])).value, null);
   const job = (await t.kv.get<DeletionJob>(["account_deletions", me.user.id])).value!;
-  assertEquals(await resumeAccountDeletions(t.services, new Date(Date.parse(job.leaseUntil) + 1)), 1);
+  assertEquals(await resumeAccountDeletions(t.services, new Date(Date.parse(job.leaseUntil) + 1)), {
+    resumed: 1,
+    failed: 0,
+  });
   await t.settled();
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
 });
@@ -603,12 +606,47 @@ Deno.test("a deletion cut off midway answers success, signs out, and is finished
   const job = (await t.kv.get<DeletionJob>(["account_deletions", me.user.id])).value!;
   assertEquals(job.done, ["sessions", "social accounts", "e-mail tokens"]);
   assertEquals((await t.kv.get<User>(["users", me.user.id])).value, null, "the person went in the first write");
-  assertEquals(await resumeAccountDeletions(t.services), 0, "a job under its lease is left to its process");
+  assertEquals(
+    await resumeAccountDeletions(t.services),
+    { resumed: 0, failed: 0 },
+    "a job under its lease is left to its process",
+  );
   const later = new Date(Date.parse(job.leaseUntil) + 1);
-  assertEquals(await resumeAccountDeletions(t.services, later), 1);
+  assertEquals(await resumeAccountDeletions(t.services, later), { resumed: 1, failed: 0 });
   await t.settled();
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
   assertEquals((await t.kv.get(["purchases", me.ids.purchase])).value !== null, true);
+});
+
+Deno.test("a deletion whose step keeps failing is logged and left; the deletions after it still finish", async () => {
+  const logLines: string[] = [];
+  await using t = await createTestApp({ logLines });
+  const past = new Date(Date.now() - 60_000).toISOString();
+  const done = DELETION_STEPS.map((step) => step.name);
+  for (const userId of ["aaaa-failing", "bbbb-after"]) {
+    await t.kv.set(["account_deletions", userId], { userId, startedAt: past, done, leaseUntil: past });
+    await t.kv.set(["alerts", userId, "left"], { left: true });
+  }
+  const last = {
+    name: "last",
+    run: async (kv: Deno.Kv, userId: string) => {
+      if (userId === "aaaa-failing") throw new Error("one bad record");
+      await kv.delete(["alerts", userId, "left"]);
+    },
+  };
+  DELETION_STEPS.push(last);
+  try {
+    assertEquals(await resumeAccountDeletions(t.services), { resumed: 2, failed: 1 });
+  } finally {
+    DELETION_STEPS.splice(DELETION_STEPS.indexOf(last), 1);
+  }
+  assertEquals((await t.kv.get(["account_deletions", "bbbb-after"])).value, null, "the later job finished");
+  assertEquals((await t.kv.get(["alerts", "bbbb-after", "left"])).value, null);
+  assert((await t.kv.get(["account_deletions", "aaaa-failing"])).value !== null, "the failing job is kept");
+  assert(
+    logLines.some((line) => line.includes("aaaa-failing") && line.includes("one bad record")),
+    "the failure is logged with the person's id",
+  );
 });
 
 Deno.test("deletion answers once the account is gone; its job renews its lease inside a step and stops once taken over", async () => {
@@ -647,16 +685,23 @@ Deno.test("deletion answers once the account is gone; its job renews its lease i
       await renew();
       const renewed = (await t.kv.get<DeletionJob>(["account_deletions", me.user.id])).value!;
       assertEquals([renewed.leaseUntil, renewed.done], [new Date(T + lease * 7 / 4).toISOString(), []]);
-      assertEquals(await resumeAccountDeletions(t.services, new Date(T + lease + 1)), 0, "the renewed lease holds");
+      assertEquals(
+        await resumeAccountDeletions(t.services, new Date(T + lease + 1)),
+        { resumed: 0, failed: 0 },
+        "the renewed lease holds",
+      );
       // The step stalls past its renewed lease: another process takes the job over and finishes it.
-      assertEquals(await resumeAccountDeletions(t.services, new Date(T + lease * 7 / 4 + 1)), 1);
+      assertEquals(await resumeAccountDeletions(t.services, new Date(T + lease * 7 / 4 + 1)), {
+        resumed: 1,
+        failed: 0,
+      });
       await renew(); // throws: this runner stops
       throw new Error("renew did not stop a runner whose job was taken over");
     },
   };
   DELETION_STEPS.unshift(probe);
   try {
-    assertEquals(await resumeAccountDeletions(t.services, new Date(T), () => clock), 1);
+    assertEquals(await resumeAccountDeletions(t.services, new Date(T), () => clock), { resumed: 1, failed: 0 });
   } finally {
     DELETION_STEPS.splice(DELETION_STEPS.indexOf(probe), 1);
   }
