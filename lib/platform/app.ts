@@ -88,13 +88,13 @@ export function createApp(services: Services, parts: AppParts): Hono<Env> {
       // A page's form refused by the origin check gets that page too, whatever it accepts: it was not what it seemed.
       const isCrossSite = isPageForm && error instanceof CrossSiteError;
       const { appUrl } = services.config;
-      // A page path too long to read, or read when it only takes a form, gets a page, not the API's JSON.
-      if (
-        (!isApi(url) && error instanceof PathTooLongError) || (isPageRead && error instanceof MethodNotAllowedError)
-      ) {
+      // A page path too long to read, or sent a method it does not take (read when it only takes a form, a form sent
+      // to a page that only reads), gets a page, not the API's JSON.
+      if (!isApi(url) && (error instanceof PathTooLongError || error instanceof MethodNotAllowedError)) {
         const tooLong = error instanceof PathTooLongError;
-        // Refused before the session and language steps: in the language the URL, cookie or Accept-Language asks.
-        const lang = tooLong ? requestLanguage(req, url, undefined).lang : undefined;
+        // Refused before the session and language steps (a long path; a form, which the router refuses before its
+        // middleware): in the language the URL, cookie or Accept-Language asks.
+        const lang = tooLong || !isPageRead ? requestLanguage(req, url, undefined).lang : undefined;
         if (lang) Object.assign(state, { lang, t: translatorFor(lang) });
         const refusal: PlainFormRefusal = {
           kind: tooLong ? "pathTooLong" : "methodNotAllowed",

@@ -129,6 +129,18 @@ Deno.test("a page path too long, or read when it only takes a form, is a page in
   assertEquals(read.headers.get("allow"), "POST");
   assertMatch(read.headers.get("content-type") ?? "", /^text\/html/);
   assertMatch(await read.text(), /यह काम इस पेज पर नहीं होता/);
+  // A form sent to a page that only reads (a POST, PUT or DELETE from a browser) gets the page too.
+  for (const method of ["POST", "PUT", "DELETE"]) {
+    const sent = await t.fetch("/opportunities?lang=hi", {
+      method,
+      headers: { origin: t.origin, "content-type": "application/x-www-form-urlencoded" },
+      body: "q=x",
+    });
+    assertEquals(sent.status, 405, method);
+    assertEquals(sent.headers.get("allow"), "GET, HEAD", method);
+    assertMatch(sent.headers.get("content-type") ?? "", /^text\/html/, method);
+    assertMatch(await sent.text(), /<html lang="hi"[\s\S]*यह काम इस पेज पर नहीं होता/, method);
+  }
 });
 
 Deno.test("an error page names no canonical URL and no hreflang alternates", async () => {
