@@ -245,24 +245,30 @@ export function freshSignIn(session: Pick<Session, "createdAt" | "authenticatedA
  */
 export async function endOtherSessions(kv: Deno.Kv, token: string): Promise<boolean> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const found = await findSession(kv, token);
-    if (!found || found.ended) return false;
-    const { entry, user, hash } = found;
     const op = kv.atomic();
-    const { sessionEpoch } = endSessionsPatch(user.value);
-    updateUserOps(op, user, { sessionEpoch });
-    const expireIn = Math.max(1, Date.parse(entry.value.expiresAt) - Date.now());
-    op.check(entry)
-      .set(entry.key, { ...entry.value, epoch: sessionEpoch }, { expireIn })
-      .set(["sessions_by_user", user.value.id, hash], entry.value.id, { expireIn });
-    await keepSessionSubscriptionsOps(kv, op, {
-      userId: user.value.id,
-      sessionId: entry.value.id,
-      epoch: sessionEpoch,
-    });
+    if (!await endOtherSessionsOps(kv, op, token)) return false;
     if ((await op.commit()).ok) return true;
   }
   throw new ConflictError("Sessions not ended: the user record kept changing");
+}
+
+/**
+ * Adds to `op` what `endOtherSessions` writes for the session of `token`, checked against the user, the session and
+ * its push subscriptions as read now, for a write that ends the other sessions together with something else (removing
+ * a provider). @returns false when the token has no live session (nothing was added).
+ */
+export async function endOtherSessionsOps(kv: Deno.Kv, op: Deno.AtomicOperation, token: string): Promise<boolean> {
+  const found = await findSession(kv, token);
+  if (!found || found.ended) return false;
+  const { entry, user, hash } = found;
+  const { sessionEpoch } = endSessionsPatch(user.value);
+  updateUserOps(op, user, { sessionEpoch });
+  const expireIn = Math.max(1, Date.parse(entry.value.expiresAt) - Date.now());
+  op.check(entry)
+    .set(entry.key, { ...entry.value, epoch: sessionEpoch }, { expireIn })
+    .set(["sessions_by_user", user.value.id, hash], entry.value.id, { expireIn });
+  await keepSessionSubscriptionsOps(kv, op, { userId: user.value.id, sessionId: entry.value.id, epoch: sessionEpoch });
+  return true;
 }
 
 /** When a session of a user began and ends, as the person's data export lists them (never the token). */

@@ -10,6 +10,7 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { unlinkProvider } from "@/lib/auth/oauth/accounts.ts";
+import { readSessionCookie } from "@/lib/http/cookies.ts";
 import { ProviderIdSchema } from "@/lib/auth/oauth/providers.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
@@ -23,7 +24,9 @@ export const handler = define.handlers({
     assertSignedIn(ctx.state);
     const provider = ProviderIdSchema.safeParse((await readFormFields(req, ["provider"])).provider);
     if (!provider.success) throw new NotFoundError(REFUSALS.providerNotConnected);
-    const removed = await unlinkProvider(ctx.state.services.kv, ctx.state.user.id, provider.data);
+    const { kv, config } = ctx.state.services;
+    const token = readSessionCookie(req, config.secure)!;
+    const removed = await unlinkProvider(kv, { userId: ctx.state.user.id, provider: provider.data, token });
     return seeOther(
       removed ? `/profile?removedProvider=${provider.data}#connected-accounts` : "/profile#connected-accounts",
     );

@@ -23,7 +23,7 @@ import {
   USER_NAME_MAX,
   userKey,
 } from "@/lib/users/users.ts";
-import { deleteUserSessions } from "@/lib/auth/sessions.ts";
+import { deleteUserSessions, endOtherSessionsOps } from "@/lib/auth/sessions.ts";
 import type { ProviderIdentity } from "./flow.ts";
 import type { ProviderId } from "./providers.ts";
 import { stripInvisible } from "@/lib/text.ts";
@@ -188,13 +188,19 @@ export async function unlinkAccounts(kv: Deno.Kv, userId: string): Promise<void>
 /**
  * Removes a user's connected `provider` (every account of it linked to the user; docs/decisions.md, Social sign-in,
  * "Removing a connected account") in one atomic write checked against every link and the password entry as read, so
- * two removals at once, or a reset racing one, can never leave the account without a way to sign in. Nothing else
- * records it. A write that lost a race is read and tried again (`retrying`).
+ * two removals at once, or a reset racing one, can never leave the account without a way to sign in; the same write
+ * ends every other session of the user but the caller's, the session of `token` (`endOtherSessionsOps`), so whoever
+ * signed in through the removed provider is signed out with it. Nothing else records it. A write that lost a race is
+ * read and tried again (`retrying`).
  * @returns false when no account of `provider` is linked to the user.
  * @throws ConflictError `REFUSALS.lastSignIn` when the account has no password and no other provider;
+ *   AuthError `UNAUTHORIZED` when the caller's session ended meanwhile (nothing removed);
  *   BusyError when other writes kept winning.
  */
-export async function unlinkProvider(kv: Deno.Kv, userId: string, provider: ProviderId): Promise<boolean> {
+export async function unlinkProvider(
+  kv: Deno.Kv,
+  { userId, provider, token }: { userId: string; provider: ProviderId; token: string },
+): Promise<boolean> {
   let removed = false;
   await retrying(async () => {
     const [links, password] = await Promise.all([linksOf(kv, userId), getPasswordEntry(kv, userId)]);
@@ -204,6 +210,7 @@ export async function unlinkProvider(kv: Deno.Kv, userId: string, provider: Prov
     if (password.value === null && staying.length === 0) throw new ConflictError(REFUSALS.lastSignIn);
     const op = kv.atomic().check(password, ...staying.map((link) => link.byUser));
     unlinkInto(op, going);
+    if (!await endOtherSessionsOps(kv, op, token)) throw new AuthError("UNAUTHORIZED", "Unauthorized");
     removed = (await op.commit()).ok;
     return removed;
   }, RETRY_BUDGET_MS);

@@ -58,11 +58,16 @@ Deno.test("an account with a password removes its only provider; the password st
   await using s = await socialSetup();
   const user = await passwordUser(s.t, { email: "ravi@example.com" });
   s.google.identity = { sub: "g-ravi", email: "ravi@example.com", email_verified: true, name: "Ravi" };
-  await signInSocially(s.t, "google");
+  const throughGoogle = cookieOf(await signInSocially(s.t, "google"))!;
   const { token } = await createSession(s.t.kv, user.id);
   const res = await remove(s.t, "google", `session=${token}`);
   assertEquals(res.status, 200);
   await res.body?.cancel();
+  const session = async (
+    cookie: string,
+  ) => (await (await s.t.fetch("/api/auth/session", { headers: { cookie } })).json());
+  assertEquals(await session(throughGoogle), null, "the session made through Google ended with it");
+  assertEquals((await session(`session=${token}`))?.user.id, user.id, "the caller's session stays");
   assertEquals(await signInMethods(s.t.kv, user.id), ["email"]);
   assertEquals(await Array.fromAsync(s.t.kv.list({ prefix: ["oauth_accounts"] })), []);
   assertEquals(await Array.fromAsync(s.t.kv.list({ prefix: ["oauth_accounts_by_user"] })), []);

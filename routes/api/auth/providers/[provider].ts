@@ -5,6 +5,7 @@
  */
 import { define } from "@/lib/platform/define.ts";
 import { unlinkProvider } from "@/lib/auth/oauth/accounts.ts";
+import { readSessionCookie } from "@/lib/http/cookies.ts";
 import { ProviderIdSchema } from "@/lib/auth/oauth/providers.ts";
 import { AuthError, NotFoundError } from "@/lib/errors.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
@@ -24,8 +25,9 @@ export const apiDocs = describeRoute({
     summary: "Remove a connected sign-in provider",
     description: "`provider` is `google` or `linkedin`. Every account of that provider linked to the caller's " +
       "account is removed in one write, so it no longer signs in here (a later sign-in with it links again only " +
-      "through a verified e-mail address). Refused while it is the only way left to sign in: no password and no " +
-      "other provider.",
+      "through a verified e-mail address); the same write ends every other session of the account but the caller's, " +
+      "so whoever signed in through it is signed out. Refused while it is the only way left to sign in: no password " +
+      "and no other provider.",
     access: ["session"],
     responses: {
       200: { description: "Removed", schema: SuccessSchema },
@@ -38,11 +40,13 @@ export const apiDocs = describeRoute({
 });
 
 export const handler = define.handlers({
-  async DELETE(_req, ctx) {
-    if (!ctx.state.user) throw new AuthError("UNAUTHORIZED", "Unauthorized");
+  async DELETE(req, ctx) {
+    const { kv, config } = ctx.state.services;
+    const token = readSessionCookie(req, config.secure);
+    if (!ctx.state.user || !token) throw new AuthError("UNAUTHORIZED", "Unauthorized");
     const provider = ProviderIdSchema.safeParse(ctx.params.provider);
     if (!provider.success) throw new AuthError("PROVIDER_NOT_FOUND", "Provider not found");
-    if (!await unlinkProvider(ctx.state.services.kv, ctx.state.user.id, provider.data)) {
+    if (!await unlinkProvider(kv, { userId: ctx.state.user.id, provider: provider.data, token })) {
       throw new NotFoundError(REFUSALS.providerNotConnected);
     }
     return Response.json({ success: true });
