@@ -3,16 +3,24 @@
  * for it (docs/decisions.md, Auth, "A verification link verifies only in the browser that asked for it");
  * `GET /api/auth/verify-email` sends such a browser here. `GET` changes nothing (mail scanners fetch links) and offers
  * a button, in the language of the person the link names unless the browser is signed in or `?lang=` asks for another.
- * `POST` (that button: the fields `token` and `callbackURL`, under the auth origin rule) spends the token and verifies
- * the address without signing anyone in: 303 to `callbackURL` (default `/`) for a signed-in browser, whose session is
- * kept, else to `/sign-in?callbackURL=…&verified=1`. An unknown, spent or expired token: 400, the page saying so.
+ * `POST` (that button: the fields `token`, `callbackURL` and `password`, under the auth origin rule) spends the token
+ * and verifies the address without signing anyone in: 303 to `callbackURL` (default `/`) for a signed-in browser, whose
+ * session is kept, else to `/sign-in?callbackURL=…&verified=1`. Unless the browser is signed in as the link's person,
+ * an account with a password is verified only with that password (counted by the sign-in limits): whoever pressed may
+ * be the address's owner, who never chose the password a stranger signed up with (docs/decisions.md, Auth, "A
+ * verification link verifies only in the browser that asked for it"); a wrong one answers 401 with the page again. An
+ * unknown, spent or expired token: 400, the page saying so.
  */
 import { define, type RouteContext } from "@/lib/platform/define.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { FormCard } from "@/components/FormCard.tsx";
-import { Notice } from "@/components/forms.tsx";
+import { Notice, TextField } from "@/components/forms.tsx";
 import { PageHead } from "@/components/PageHead.tsx";
-import { readVerificationLink, verifyEmail } from "@/lib/auth/email_password.ts";
+import { checkCredentials, readVerificationLink, verifyEmail } from "@/lib/auth/email_password.ts";
+import { signInSubject } from "@/lib/auth/password_flows.ts";
+import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
+import { getPasswordEntry } from "@/lib/users/users.ts";
+import { AuthError } from "@/lib/errors.ts";
 import { returnPage, withQuery } from "@/lib/auth/redirects.ts";
 import { withReturnPage } from "@/lib/browser/same_origin.ts";
 import { readVerifyBindingCookie } from "@/lib/http/cookies.ts";
@@ -31,6 +39,16 @@ interface Data {
   /** The link's token while it is live; null when it is unknown, spent or expired. */
   token: string | null;
   callbackURL: string | null;
+  /** Whether the button asks for the account's password (see above). */
+  askPassword: boolean;
+  /** Set when the password sent was not the account's. */
+  wrongPassword?: boolean;
+}
+
+/** Whether a press from this browser must give the password of `user` (it has one, and this is not their session). */
+async function asksPassword(ctx: RouteContext<Data>, userId: string): Promise<boolean> {
+  if (ctx.state.user?.id === userId) return false;
+  return (await getPasswordEntry(ctx.state.services.kv, userId)).value !== null;
 }
 
 /** Writes the page in the language of the link's person (`language`), unless the browser has its own. */
@@ -47,17 +65,31 @@ export const handler = define.handlers<Data>({
     const callbackURL = returnPage(ctx.url.searchParams.get("callbackURL"), config.appUrl);
     const link = await readVerificationLink(kv, token, readVerifyBindingCookie(req, config.secure));
     speakTo(ctx, link?.user.language);
-    return ctx.render({ token: link ? token : null, callbackURL }, { status: link ? 200 : 400 });
+    const askPassword = link ? await asksPassword(ctx, link.user.id) : false;
+    return ctx.render({ token: link ? token : null, callbackURL, askPassword }, { status: link ? 200 : 400 });
   },
   async POST(req, ctx) {
     const { kv, config } = ctx.state.services;
-    const form = await readFormFields(req, ["token", "callbackURL"]);
+    const form = await readFormFields(req, ["token", "callbackURL", "password"]);
     const callbackURL = returnPage(form.callbackURL || null, config.appUrl);
-    const verified = await verifyEmail(kv, form.token.slice(0, TOKEN_MAX), {
-      binding: readVerifyBindingCookie(req, config.secure),
-      adminEmails: config.adminEmails,
-    });
-    if (!verified) return ctx.render({ token: null, callbackURL }, { status: 400 });
+    const token = form.token.slice(0, TOKEN_MAX);
+    const binding = readVerifyBindingCookie(req, config.secure);
+    const link = await readVerificationLink(kv, token, binding);
+    if (!link) return ctx.render({ token: null, callbackURL, askPassword: false }, { status: 400 });
+    if (await asksPassword(ctx, link.user.id)) {
+      const { rateLimits } = ctx.state.services;
+      await rateLimits.hit(RATE_LIMITS.signInPerIp, ctx.state.clientIp);
+      await rateLimits.hit(RATE_LIMITS.signInPerEmailAndIp, signInSubject(link.user.email, ctx.state.clientIp));
+      try {
+        await checkCredentials(kv, link.user.email, form.password);
+      } catch (error) {
+        if (!(error instanceof AuthError)) throw error;
+        speakTo(ctx, link.user.language);
+        return ctx.render({ token, callbackURL, askPassword: true, wrongPassword: true }, { status: 401 });
+      }
+    }
+    const verified = await verifyEmail(kv, token, { binding, adminEmails: config.adminEmails });
+    if (!verified) return ctx.render({ token: null, callbackURL, askPassword: false }, { status: 400 });
     if (ctx.state.user) return seeOther(callbackURL ?? "/");
     return seeOther(withQuery("/sign-in", config.appUrl, { ...(callbackURL ? { callbackURL } : {}), verified: "1" }));
   },
@@ -70,11 +102,22 @@ export default define.page<Data>(function VerifyEmailPage({ data }) {
       <PageHead title={t("auth.verify.title")} />
       {data.token
         ? (
-          <form method="post" class="space-y-4">
+          <form method="post" class="space-y-4" noValidate>
             <p class="text-slate-700">{t("auth.verify.lead")}</p>
             <p class="text-sm text-slate-700">{t("auth.verify.notYou")}</p>
             <input type="hidden" name="token" value={data.token} />
             {data.callbackURL && <input type="hidden" name="callbackURL" value={data.callbackURL} />}
+            {data.askPassword && (
+              <TextField
+                id="password"
+                type="password"
+                label={t("auth.field.password")}
+                hint={t("auth.verify.passwordHint")}
+                error={data.wrongPassword ? t("auth.verify.wrongPassword") : undefined}
+                autocomplete="current-password"
+                required
+              />
+            )}
             <button
               type="submit"
               class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"

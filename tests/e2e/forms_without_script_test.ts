@@ -152,6 +152,7 @@ Deno.test("a verification link opened in another browser without JavaScript: the
   assertEquals(new URL(page.url()).pathname, "/verify-email");
   await page.getByText("If you did not create an account here").waitFor();
   assertEquals((await getUserByEmail(t.kv, "meera@example.com"))?.emailVerified, false, "opening changes nothing");
+  await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Verify my e-mail" }).click();
   await page.waitForURL((u) => u.pathname === "/sign-in" && u.searchParams.get("verified") === "1");
   await page.getByText("Your e-mail is verified").waitFor();

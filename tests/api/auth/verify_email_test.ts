@@ -158,8 +158,11 @@ Deno.test("verify-email accepts an absolute callbackURL on the platform's own or
   assertEquals(res.headers.get("location"), `${t.origin}/dashboard`);
 });
 
-/** Opens the confirm page a GET of a link sent `browser` (cookies) to and presses its button; returns both answers. */
-async function confirmOnPage(t: TestApp, location: string, cookie?: string) {
+/**
+ * Opens the confirm page a GET of a link sent `browser` (cookies) to and presses its button, with `password` in its
+ * password field when given; returns both answers.
+ */
+async function confirmOnPage(t: TestApp, location: string, cookie?: string, password?: string) {
   const headers: Record<string, string> = cookie ? { cookie } : {};
   const page = await t.fetch(location, { headers });
   const html = await page.text();
@@ -169,6 +172,7 @@ async function confirmOnPage(t: TestApp, location: string, cookie?: string) {
       value.replaceAll("&amp;", "&"),
     ]),
   );
+  if (password !== undefined) fields.set("password", password);
   const post = await t.fetch("/verify-email", {
     method: "POST",
     headers: { ...headers, origin: t.origin, "content-type": "application/x-www-form-urlencoded" },
@@ -201,7 +205,20 @@ Deno.test("a GET from a browser that did not ask for the link (a mail scanner) v
   const hindi = await (await t.fetch(`${scan.headers.get("location")}&lang=hi`)).text();
   assert(hindi.includes("मेरा ई-मेल वेरिफ़ाई करें"), "the page in Hindi");
   assertEquals((await getUserByEmail(t.kv, "boss@example.com"))?.emailVerified, false);
-  const { page, html, post } = await confirmOnPage(t, scan.headers.get("location")!);
+  // The address's owner, who never chose the stranger's password, presses: nothing is verified.
+  const { html: asking, post: none } = await confirmOnPage(t, scan.headers.get("location")!);
+  assert(asking.includes('type="password"'), "the page asks for the account's password");
+  assertEquals(none.status, 401, "no password");
+  const wrong = await t.fetch("/verify-email", {
+    method: "POST",
+    headers: { origin: t.origin, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token: tokenOf(stranger.link), password: "a guess of the owner" }),
+  });
+  assertEquals(wrong.status, 401, "a wrong password");
+  assertMatch(await wrong.text(), /That is not this account&#39;s password|That is not this account's password/);
+  assertEquals((await getUserByEmail(t.kv, "boss@example.com"))!.emailVerified, false, "still unverified");
+  // The person who signed up, on another device, gives their password once.
+  const { page, html, post } = await confirmOnPage(t, scan.headers.get("location")!, undefined, PASSWORD);
   assertEquals(page.status, 200);
   assert(html.includes("Verify my e-mail") && html.includes("If you did not create an account here"), html);
   assertEquals(post.status, 303);
@@ -246,7 +263,7 @@ Deno.test("verify-email while signed in as someone else verifies only on the con
   const { link: again } = await signUpLink(t, "attacker2@example.com", "/onboarding");
   const redirect = await t.fetch(pathOf(again), { headers: { cookie: victim.cookie } });
   assertEquals(redirect.status, 302);
-  const { post } = await confirmOnPage(t, redirect.headers.get("location")!, victim.cookie);
+  const { post } = await confirmOnPage(t, redirect.headers.get("location")!, victim.cookie, PASSWORD);
   assertEquals(post.status, 303);
   assertEquals(post.headers.get("location"), "/onboarding");
   assertEquals(post.headers.get("set-cookie"), null);
@@ -263,7 +280,7 @@ Deno.test("a browser bound to another sign-up is sent to the confirm page and no
   assertEquals(res.status, 302);
   assertEquals(res.headers.get("location"), `/verify-email?token=${tokenOf(attacker.link)}`);
   assertEquals(res.headers.get("set-cookie"), null);
-  const { post } = await confirmOnPage(t, res.headers.get("location")!, victim.cookie);
+  const { post } = await confirmOnPage(t, res.headers.get("location")!, victim.cookie, PASSWORD);
   assertEquals(post.headers.get("location"), "/sign-in?verified=1");
   assertEquals(post.headers.get("set-cookie"), null, "no session for a browser bound to another sign-up");
   assertEquals((await getUserByEmail(t.kv, "attacker@example.com"))?.emailVerified, true);
