@@ -39,6 +39,8 @@ import { DELETE_DIALOG_TEXT } from "@/lib/browser/use_confirm_delete.ts";
 export const POST_DISCUSSION_TEXT = [
   "ungatekeep.discussion.",
   "ungatekeep.reaction.",
+  // A deleted person's comments are kept under this name, as the deletion page promises.
+  "common.formerMember",
   ...DELETE_DIALOG_TEXT,
   "common.errors.",
   // An empty comment is refused here, before the API is asked.
@@ -104,7 +106,7 @@ export interface CommentDraft {
 /** The name shown for a comment's author. */
 function authorName(t: Translate, comment: CommentView): string {
   if (comment.isDeleted) return t("ungatekeep.discussion.deletedComment");
-  return comment.user?.name ?? t("ungatekeep.discussion.deletedUser");
+  return comment.user?.name ?? t("common.formerMember");
 }
 
 /**

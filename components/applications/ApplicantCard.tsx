@@ -18,7 +18,7 @@ export function ApplicantCard({ application, form }: ApplicantCardProps) {
   const t = useT();
   const { applicant } = application;
   const base = `applicant-${application.id}`;
-  const name = applicant.name ?? t("applications.pipeline.deletedUser");
+  const name = applicant.name ?? t("common.formerMember");
   const about = [applicant.collegeInstitute, applicant.currentRole, applicant.fieldOfStudy].filter(Boolean).join(" · ");
   return (
     <li id={base} class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]">

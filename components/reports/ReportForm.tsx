@@ -1,9 +1,9 @@
 /**
- * The report form (docs/decisions.md, Trust, "Reports"): the reasons as radio buttons, the details, and a submit
+ * The report form (docs/decisions.md, Trust, "Reports"): the reasons for its kind as radio buttons, the details, and a submit
  * button; a plain form posting to `/report`, so it works without JavaScript. `ReportControl` folds it under a
  * "Report" summary on listing and post pages, or says when the person reported it (one report is open at a time).
  */
-import { REPORT_REASONS, type ReportKind } from "@/lib/reports/schema.ts";
+import { reasonsFor, type ReportKind } from "@/lib/reports/schema.ts";
 import { REASON_KEYS, reportHref } from "@/lib/browser/report_format.ts";
 import { TextAreaField } from "@/components/forms.tsx";
 import { useT } from "@/lib/i18n/context.ts";
@@ -31,7 +31,7 @@ export function ReportForm({ kind, id, back, prefix = "report", reason, details,
       <fieldset>
         <legend class="text-sm font-medium text-slate-800">{t("trust.report.reasons")}</legend>
         <div class="mt-2 space-y-2">
-          {REPORT_REASONS.map((value) => (
+          {reasonsFor(kind).map((value) => (
             <label key={value} class="flex items-start gap-2 text-sm text-slate-800">
               <input
                 type="radio"

@@ -22,6 +22,15 @@ export const REPORT_REASONS = [
 ] as const;
 export type ReportReason = typeof REPORT_REASONS[number];
 
+/** The reasons that only a listing or organization can have: a post or comment pays no stipend and has no link. */
+const LISTING_ONLY_REASONS: ReadonlySet<ReportReason> = new Set(["stipend_not_paid", "closed_or_broken_link"]);
+
+/** The reasons the report form offers for `kind`, in the form's order (a post or comment leaves out the listing-only ones). */
+export function reasonsFor(kind: ReportKind): readonly ReportReason[] {
+  if (kind !== "post" && kind !== "comment") return REPORT_REASONS;
+  return REPORT_REASONS.filter((reason) => !LISTING_ONLY_REASONS.has(reason));
+}
+
 /** The reasons whose reports, from three different people, hold a listing until an admin decides. */
 export const HOLD_REASONS: ReadonlySet<ReportReason> = new Set(["asks_for_money", "fake_or_impersonation"]);
 /** How many different people's reports of `HOLD_REASONS` hold a listing. */

@@ -318,7 +318,7 @@ export const handler = define.handlers<Data>({
  * under a placeholder; otherwise the comment is removed for good).
  */
 function deletionText(t: Translate, comment: CommentView, discussion: CommentPage): string {
-  const name = comment.user?.name ?? t("ungatekeep.discussion.deletedUser");
+  const name = comment.user?.name ?? t("common.formerMember");
   const excerpt = comment.content.length > 80 ? `${comment.content.slice(0, 80)}…` : comment.content;
   const replies = discussion.comments.find((thread) => thread.id === comment.id)?.replies.length ?? 0;
   const outcome = replies > 0 ? "ungatekeep.discussion.repliesStay" : "ungatekeep.discussion.removedForGood";

@@ -210,3 +210,25 @@ Deno.test("while an account's deletion runs, its listings and posts show a forme
     }
   }
 });
+
+Deno.test("a deleted person's comment is by a former member, in English and Hindi, as the deletion page promises", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const post = await createPost(t, admin, { title: "Kept discussion" });
+  const said = await t.json("POST", `/api/ungatekeep/${post.id}/comments`, {
+    body: { content: "Thanks for this" },
+    headers: student.headers,
+  });
+  assertEquals(said.status, 201, await said.text());
+  const gone = await t.json("DELETE", "/api/me", { body: { confirm: student.user.email }, headers: student.headers });
+  assertEquals(gone.status, 200, await gone.text());
+  await t.settled();
+  for (
+    const [lang, words, not] of [["en", "Former member", "Deleted user"], ["hi", "पूर्व सदस्य", "डिलीट किया गया यूज़र"]]
+  ) {
+    const html = await (await t.fetch(`/ungatekeep/${post.id}?lang=${lang}`, { headers: admin.headers })).text();
+    assert(html.includes("Thanks for this"), "the comment is kept");
+    assert(html.includes(words) && !html.includes(not), `the comment's author in ${lang}`);
+  }
+});

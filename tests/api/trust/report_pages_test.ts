@@ -41,6 +41,17 @@ Deno.test("listing, organization and post pages carry the Report control; commen
   const postPage = await (await t.fetch(`/ungatekeep/${post.id}`, { headers: student.headers })).text();
   assert(postPage.includes("Report this post"));
   assert(/href="\/report\?kind=comment&amp;id=[\w-]+&amp;back=/.test(postPage), "each comment has a Report link");
+  assert(postPage.includes('value="offensive"') && !postPage.includes('value="stipend_not_paid"'), "a post's reasons");
+  const commentId = postPage.match(/href="\/report\?kind=comment&amp;id=([\w-]+)/)![1];
+  const commentForm = await (await t.fetch(`/report?kind=comment&id=${commentId}`, { headers: student.headers }))
+    .text();
+  for (const reason of ["asks_for_money", "fake_or_impersonation", "misleading", "offensive", "spam", "other"]) {
+    assert(commentForm.includes(`name="reason" value="${reason}"`), `a comment can be reported as ${reason}`);
+  }
+  for (const reason of ["stipend_not_paid", "closed_or_broken_link"]) {
+    assert(!commentForm.includes(`value="${reason}"`), `a comment has no ${reason}`);
+  }
+  assert(signedIn.includes('value="stipend_not_paid"') && signedIn.includes('value="closed_or_broken_link"'));
 });
 
 Deno.test("/report: a guest signs in first; the form, its refusals and the thanks work as plain HTML", async () => {
