@@ -7,7 +7,8 @@
  * rejected (in review, or hidden after reports) answers 410 with a page saying an admin removed it (docs/decisions.md,
  * Trust). The owner and admins read why a withheld one is held, and after posting (`?posted=1`) or saving
  * (`?saved=1`) that it was, with the page's address to share. The owner and admins get edit, "Close applications" or
- * "Reopen applications" (`/internships/{id}/applications`) and delete; admins also the verified/active switches.
+ * "Reopen applications" (`/internships/{id}/applications`) and delete; admins also the verified/active switches. Its
+ * poster (owner or verified manager) has "Edit" and "Applicants" in the apply box in place of "Apply".
  */
 import { define } from "@/lib/platform/define.ts";
 import type { ComponentChildren } from "preact";
@@ -136,6 +137,9 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
   const t = useT();
   const manage = canManage(state.user, internship);
   const isAdmin = canModerate(state.user);
+  // Its owner, or a manager of its verified organization: the apply box offers "Edit" in place of "Apply", which the
+  // API would refuse them (an admin who is neither may still apply).
+  const own = poster && (state.user?.id === internship.userId || !isAdmin);
   const notGiven = t("internships.detail.notGiven");
   const facts: [MessageKey, string][] = [
     ["internships.detail.stipend", stipendText(t, internship.stipend)],
@@ -256,6 +260,8 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
           )
           : internship.isClosed
           ? <p class="font-medium text-red-800">{t("internships.detail.closed")}</p>
+          : own
+          ? <EditInternshipLink id={internship.id} title={internship.title} />
           : internship.applyMode === "platform"
           ? (
             <a href={`/internships/${internship.id}/apply`} class={APPLY_BUTTON}>

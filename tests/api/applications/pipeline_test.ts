@@ -396,3 +396,21 @@ Deno.test("My internships links each listing taking applications here to its app
   const hindi = await (await t.fetch("/internships/mine?lang=hi", { headers: member.headers })).text();
   assert(hindi.includes("आवेदक (2)"), "the link in Hindi");
 });
+
+Deno.test("the owner's listing page offers Edit and Applicants in the apply box, not an Apply the API refuses", async () => {
+  await using t = await createTestApp();
+  const { member, student, admin } = await people(t);
+  const internship = await platformInternship(t, member);
+  const applyLink = `href="/internships/${internship.id}/apply"`;
+  const box = (html: string) => html.slice(html.indexOf("mt-6 flex flex-wrap"), html.indexOf('id="details-heading"'));
+  const own = box(await (await t.fetch(`/internships/${internship.id}`, { headers: member.headers })).text());
+  assert(!own.includes(applyLink), "no Apply for the owner");
+  assert(own.includes(`href="/internships/${internship.id}/edit"`), "Edit in its place");
+  assert(own.includes(`href="/internships/${internship.id}/applicants"`), "and Applicants");
+  const hindi = await (await t.fetch(`/internships/${internship.id}?lang=hi`, { headers: member.headers })).text();
+  assert(!box(hindi).includes(applyLink) && box(hindi).includes("/edit"), "the same in Hindi");
+  for (const other of [student, admin]) {
+    const html = box(await (await t.fetch(`/internships/${internship.id}`, { headers: other.headers })).text());
+    assert(html.includes(applyLink), `${other.user.role} still has Apply`);
+  }
+});
