@@ -24,7 +24,7 @@
  *   `REPLY_MAIL_GAP_MS`: within it, further replies to them there notify in the app only.
  * Every change is one atomic commit that writes the record, its indexes and the counters together. A reply's
  * notification (`lib/notifications/`, subject `replySubject(id)`) is redacted, and its e-mail and push message still
- * pending are deleted, in the commit that deletes the reply or forgets its author.
+ * pending are deleted, in the commit that edits or deletes the reply or forgets its author.
  */
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
@@ -370,9 +370,26 @@ export function newCommentOps(
   else op.set(topsKey(comment), null).sum(countKey(comment.postId, "threads"), ONE);
 }
 
-/** Writes `after` over the comment read as `entry` (content edits); false on a lost race. */
+/**
+ * Writes `after` over the comment read as `entry` (content edits); false on a lost race. For a reply, the same commit
+ * rewrites its notification to "A reply to your comment was edited" with no body, and deletes its e-mail and push
+ * message still pending, so the words taken back reach no bell or inbox later (docs/decisions.md, Notifications,
+ * "Redaction").
+ */
 export async function replaceComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, after: Comment): Promise<boolean> {
-  return (await kv.atomic().check(entry).set(entry.key, after).commit()).ok;
+  const op = kv.atomic().check(entry).set(entry.key, after);
+  if (entry.value.parentId !== null) {
+    await dropReplyMailOps(kv, op, entry.value);
+    await redactNotificationOps(kv, op, {
+      subject: replySubject(entry.value.id),
+      redacted: {
+        title: "A reply to your comment was edited",
+        body: "",
+        message: { title: { key: "notifications.text.redacted.replyEdited" } },
+      },
+    });
+  }
+  return (await op.commit()).ok;
 }
 
 /** Adds the removal of the comment `entry` (record, id and index keys) to `op`; not its check nor the counters. */

@@ -829,6 +829,38 @@ Deno.test("a reply's notification loses its content when the reply is deleted, a
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
 });
 
+Deno.test("an edited reply takes its first words out of the notification and the pending e-mail", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const troll = await createTestUser(t, "user", { name: "Troll" });
+  const inbox = async (lang = "en") => {
+    const res = await t.fetch(`/api/me/notifications?lang=${lang}`, { headers: asha.headers });
+    assertEquals(res.status, 200);
+    return ((await res.json()).notifications as { title: string; body: string }[]).map((n) => [n.title, n.body]);
+  };
+  const top = await written(t, asha, post.id, "My question");
+  const reply = await createComment(t.kv, {
+    postId: post.id,
+    author: troll.user,
+    input: { content: "ABUSIVE WORDS HERE", parentId: top.id },
+    appUrl: t.origin,
+  });
+  assert(reply.mailId !== null, "the reply e-mails, not sent yet");
+  const edit = await t.json("PATCH", `/api/ungatekeep/comments/${reply.comment.id}`, {
+    body: { content: "Nice question!" },
+    headers: troll.headers,
+  });
+  assertEquals(edit.status, 200);
+  assertEquals(await inbox(), [["A reply to your comment was edited", ""]]);
+  assertEquals(await inbox("hi"), [["आपके कमेंट का एक जवाब बदला गया", ""]]);
+  assertEquals((await readMail(t.kv, reply.mailId!)).value, null, "the pending e-mail is gone");
+  await t.settled();
+  assertEquals(t.mails.filter((m) => m.text.includes("ABUSIVE")), []);
+  const gate = await readReplyMailGate(t.kv, asha.user.id, post.id, Date.now());
+  assert(gate.open, "nobody was e-mailed, so the next reply may e-mail");
+});
+
 Deno.test("forgetting a heavy commenter writes many comments a commit, renews the deletion's lease, and stops when told", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
