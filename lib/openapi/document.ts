@@ -408,7 +408,13 @@ export function openApiDocument(routes: Record<string, DocumentedModule>, option
     components: {
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
-        sessionCookie: { type: "apiKey", in: "cookie", name: options.secure ? "__Host-session" : "session" },
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: options.secure ? "__Host-session" : "session",
+          description: "The session a sign-in sets. A write with it must send `Origin` (or `Referer`) of the " +
+            'platform\'s address, as browsers do; without it the answer is 403 `{"error":"Invalid origin"}`.',
+        },
         ingestApiKey: { type: "http", scheme: "bearer", description: "An API key an admin created" },
       },
     },

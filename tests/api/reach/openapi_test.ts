@@ -38,7 +38,16 @@ Deno.test("/api/openapi.json is a valid OpenAPI 3.1 document with the two securi
   assertEquals(document.openapi, "3.1.0");
   await SwaggerParser.validate(structuredClone(document) as never);
   assertEquals(Object.keys(document.components.securitySchemes).sort(), ["ingestApiKey", "sessionCookie"]);
-  assertEquals(document.components.securitySchemes.sessionCookie, { type: "apiKey", in: "cookie", name: "session" });
+  const { description, ...cookie } = document.components.securitySchemes.sessionCookie;
+  assertEquals(cookie, { type: "apiKey", in: "cookie", name: "session" });
+  assert(description.includes("`Origin`") && description.includes('`{"error":"Invalid origin"}`'), description);
+  // The same rule where the reference lists the errors, for callers outside a browser.
+  const reference = await Deno.readTextFile(new URL("../../../docs/", import.meta.url).pathname + "api.md");
+  const errors = reference.slice(reference.indexOf("## Errors and limits"), reference.indexOf("## Authentication"));
+  assert(
+    errors.includes("`Origin: <APP_URL>`") && errors.includes('403 `{"error":"Invalid origin"}`'),
+    "the reference's errors",
+  );
   const post = document.paths["/api/internships"].post;
   assertEquals(post.security, [{ sessionCookie: [] }, { ingestApiKey: [] }]);
   const schema = post.requestBody?.content["application/json"].schema as { anyOf: { properties?: object }[] };
