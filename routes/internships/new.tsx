@@ -67,7 +67,11 @@ export default define.page<Data>(function NewInternshipPage({ data }) {
         title={t("internships.new.membersOnly")}
         link={{ href: "/internships", label: t("internships.new.browse") }}
       >
-        <p>{t("internships.new.membersOnlyBody")}</p>
+        <p>
+          {t.rich("internships.new.membersOnlyBody", {
+            link: (chunks) => <a href="/contact" class="font-medium text-indigo-700 underline">{chunks}</a>,
+          })}
+        </p>
       </MessagePage>
     );
   }

@@ -277,6 +277,13 @@ Deno.test("a plain user cannot post: the new page explains that members post", a
   assertHtml(res, 403);
   assert(html.includes("Only members can post internships"));
   assert(!html.includes("InternshipForm"), "no form for a plain user");
+  // How to become a poster: where to write, what to send, how long it takes; the contact page says the same.
+  assert(html.includes('href="/contact"') && html.includes("its website") && html.includes("2 working days"));
+  const hindi = await page(t, "/internships/new?lang=hi", user.cookie);
+  assert(hindi.html.includes('href="/contact"') && hindi.html.includes("2 कामकाजी दिनों"), "the same in Hindi");
+  for (const [lang, words] of [["en", "Posting internships for your organization"], ["hi", "इंटर्नशिप पोस्ट करना"]]) {
+    assert((await page(t, `/contact?lang=${lang}`)).html.includes(words), `/contact for organizations in ${lang}`);
+  }
   const listing = await page(t, "/internships", user.cookie);
   assert(!listing.html.includes('href="/internships/new"'), "no post link for a plain user");
 });
