@@ -213,6 +213,23 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
                 </a>
               ),
             })}
+            {url.searchParams.has("posted") && internship.organization && !internship.organization.isVerified && (
+              <p class="mt-2">
+                {t.rich("internships.detail.postedUnverified", {
+                  name: internship.organization.name,
+                  chip: t("trust.verified.notOrganization"),
+                  checked: t("trust.checked.word"),
+                  link: (chunks) => (
+                    <a
+                      href={`/organizations/${internship.organization!.slug}#work-heading`}
+                      class="font-medium underline"
+                    >
+                      {chunks}
+                    </a>
+                  ),
+                })}
+              </p>
+            )}
           </Notice>
         </div>
       )}

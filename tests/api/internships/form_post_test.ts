@@ -64,6 +64,13 @@ Deno.test("a member posts an internship with a plain form: 303 to the listing, s
   const told = await (await t.fetch(`/internships/${id}?posted=1`, { headers: member.headers })).text();
   assert(told.includes("Your internship is posted"), "the listing says it was posted");
   assert(told.includes(`href="/internships/${id}"`) && told.includes("This is the page students see."), "its address");
+  // The chip students see beside a new organization, what it means and where to verify it.
+  const slug = told.match(/href="\/organizations\/([\w-]+)#work-heading"/)?.[1];
+  assert(slug && told.includes("Students see “Organization not verified” beside it"), "the chip explained");
+  assert(told.includes("usually within a day"), "and how long the Checked tick takes");
+  const hindi = await (await t.fetch(`/internships/${id}?posted=1&lang=hi`, { headers: member.headers })).text();
+  assert(hindi.includes("“संस्था वेरिफ़ाइड नहीं”") && hindi.includes("#work-heading"), "the same in Hindi");
+  assert((await t.fetch(`/organizations/${slug}`)).status === 200, "the link leads to the organization's page");
   const stranger = await (await t.fetch(`/internships/${id}?posted=1`)).text();
   assert(!stranger.includes("Your internship is posted"), "only its poster reads that");
   const stored = await getInternship(t.kv, { id, viewer: member.user, audience: "owner" });
