@@ -212,7 +212,10 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
   assert(await page.getByRole("definition").filter({ hasText: "Part-time" }).isVisible());
   await assertAccessible(page, "posted internship");
 
-  await page.getByRole("link", { name: "Edit Backend Engineering Intern" }).click();
+  // Its owner has Edit in the apply box, in place of Apply, and under Manage.
+  assert(!await page.getByRole("link", { name: /^Apply/ }).count(), "no Apply for the owner");
+  await page.getByRole("region", { name: "Manage" }).getByRole("link", { name: "Edit Backend Engineering Intern" })
+    .click();
   await page.waitForURL(`${t.origin}/internships/${id}/edit`);
   await hydrated(page);
   await assertAccessible(page, "edit page");
