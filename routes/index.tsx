@@ -150,6 +150,11 @@ export default define.page<HomeData>(function Home({ data, state, url }) {
                 {t("home.hero.signUp")}
               </a>
             </div>
+            <p class="mt-6">
+              <a href="/contact" class="font-medium text-indigo-700 underline hover:text-indigo-900">
+                {t("home.hero.hiring")}
+              </a>
+            </p>
           </section>
         )}
       {data.forYou && <ForYou {...data.forYou} />}

@@ -284,6 +284,10 @@ Deno.test("a plain user cannot post: the new page explains that members post", a
   for (const [lang, words] of [["en", "Posting internships for your organization"], ["hi", "इंटर्नशिप पोस्ट करना"]]) {
     assert((await page(t, `/contact?lang=${lang}`)).html.includes(words), `/contact for organizations in ${lang}`);
   }
+  for (const [lang, words] of [["en", "Are you hiring interns?"], ["hi", "क्या आप इंटर्न रख रहे हैं?"]]) {
+    const home = (await page(t, `/?lang=${lang}`)).html;
+    assert(home.includes(words) && home.includes('href="/contact"'), `the home page leads employers on in ${lang}`);
+  }
   const listing = await page(t, "/internships", user.cookie);
   assert(!listing.html.includes('href="/internships/new"'), "no post link for a plain user");
 });
