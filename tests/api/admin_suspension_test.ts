@@ -3,6 +3,7 @@
  * one write (record, sessions, audit log, e-mail), every way in refused while suspended, the admin page's plain forms
  * and filter, the deletion of the admin who suspended, and the hide of the poster's open listings (and its job).
  */
+import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { getUser, updateUser } from "@/lib/users/users.ts";
@@ -323,26 +324,13 @@ Deno.test("a lift that lands while a hide runs stops it at once: the listing bei
     lease: { holder: "gone", until: 0 },
   });
   // The lift's write lands just before the hide's first listing write (the second write after the claim of the hide).
-  let atomics = 0;
-  const kv = new Proxy(t.kv, {
-    get(target, property) {
-      if (property !== "atomic") {
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      }
-      return () => {
-        const op = target.atomic();
-        if (++atomics !== 2) return op;
-        const commit = op.commit.bind(op);
-        op.commit = async () => {
-          const lift = target.atomic();
-          cancelPosterHideOps(lift, poster.user.id);
-          await lift.commit();
-          return await commit();
-        };
-        return op;
-      };
-    },
+  const kv = kvWithCommits(t.kv, async (n, apply) => {
+    if (n === 2) {
+      const lift = t.kv.atomic();
+      cancelPosterHideOps(lift, poster.user.id);
+      await lift.commit();
+    }
+    return await apply();
   });
   assertEquals(await hidePosterListings(kv, { userId: poster.user.id, now: Date.now() }), 0);
   for (const listing of listings) assertEquals((await t.fetch(`/api/internships/${listing.id}`)).status, 200);

@@ -3,6 +3,7 @@
  * the `opportunity_reviewed` notification raised by approve and reject in the review's own write, listing, unread
  * count, marking read, the 90-day limit, isolation between people, and `GET`/`PATCH /api/me/settings`.
  */
+import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -313,30 +314,7 @@ Deno.test("settings default to on, PATCH changes only what it names, per person;
 
 /** `kv` whose first `lost` atomic commits lose their race (answer `{ok: false}` without writing), as under contention. */
 function losingRaces(kv: Deno.Kv, lost: number): Deno.Kv {
-  let left = lost;
-  return new Proxy(kv, {
-    get(target, property) {
-      if (property !== "atomic") {
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      }
-      return () => {
-        const op = target.atomic();
-        return new Proxy(op, {
-          get(inner, name) {
-            const value = Reflect.get(inner, name);
-            if (name === "commit") return () => left-- > 0 ? Promise.resolve({ ok: false }) : inner.commit();
-            return typeof value === "function"
-              ? (...args: unknown[]) => {
-                value.apply(inner, args);
-                return new Proxy(inner, this);
-              }
-              : value;
-          },
-        });
-      };
-    },
-  });
+  return kvWithCommits(kv, (n, apply) => n <= lost ? Promise.resolve({ ok: false }) : apply());
 }
 
 Deno.test("marking read and revising a notification retry every lost race: nothing is left undone", async () => {
