@@ -19,9 +19,9 @@
  * A person is told about a listing once (docs/decisions.md, Alerts, "Told once"): the write of a digest records the
  * listings its e-mail shows, `["alerts_told", userId, runAt]` → `kind` and id of each (kept `TOLD_KEPT_MS`), and a
  * later digest leaves out the listings recorded, so one hidden and listed again (public again, so new in the next
- * window) is not mailed twice. Only a listing made public after its creation (`republished`) can have been told
- * before: the records of a batch's people with such a listing among an alert's first `CANDIDATES` matches are read
- * together, one list each.
+ * window) is not mailed twice, nor one a person's other alert (with another window, or since deleted) showed them;
+ * within one e-mail a section leaves out the listings an earlier section shows. The records of a batch's people are
+ * read together, one list each, and only where one can hold a listing in an alert's window (`toldSince`).
  *
  * An e-mail fits the outbox (`fitMail`): past `MAIL_BUDGET` the matches left out are counted in a line linking to
  * the list with the alert's filters. One person's digest cannot stop the run: an error planning or writing it is
@@ -128,7 +128,7 @@ class RunState {
       [ids, items] = [views.map((o) => o.id), views.map((o) => opportunityItem(appUrl, o, t))];
     }
     const { republished } = listings;
-    found = { ids, items, first: items.slice(0, MAX_PER_ALERT), maybeTold: ids.filter((id) => republished.has(id)) };
+    found = { ids, items, first: items.slice(0, MAX_PER_ALERT), republished: ids.filter((id) => republished.has(id)) };
     this.#matches.set(key, found);
     return found;
   }
@@ -142,33 +142,53 @@ interface Matches {
   ids: string[];
   items: MailItem[];
   first: MailItem[];
-  /** Those of `ids` a reader may have been told about before (`republished`): the only ones whose marks are read. */
-  maybeTold: string[];
+  /** Those of `ids` made public after their creation (`republished`): told, if at all, possibly before the window. */
+  republished: string[];
+}
+
+/** A person's claimed alerts with their matches, and how many alerts they have in all. */
+interface Reader {
+  userId: string;
+  alertCount: number;
+  alerts: { alert: AlertRecord; matches: Matches }[];
 }
 
 /**
- * The listings `people` (each with their alerts' matches) were already told about, as `kind` and id joined by a
- * space, per person: the records of what digests showed them, read (one list each, all at once) only for a person with
- * a candidate made public after its creation (no one was told about a listing before its first publication).
+ * The first run whose told records of `reader` can hold a listing of their alerts' windows at `now` (ISO; `""`: every
+ * run), or `null` when none can. A listing published once, after a window's start, was told (if at all) by a later
+ * digest, so the runs after the earliest window start suffice; one made public again may have been told before it.
+ * Such a record is another alert's, or this alert's before its first window: there is none to read for a person's only
+ * alert past its first run.
  */
-async function toldOf(
-  kv: Deno.Kv,
-  people: { userId: string; alerts: { matches: Matches }[] }[],
-): Promise<Set<string>[]> {
-  return await Promise.all(people.map(async ({ userId, alerts }) => {
+function toldSince({ alertCount, alerts }: Reader, now: number): string | null {
+  if (alerts.some(({ matches }) => matches.republished.length > 0)) return "";
+  const starts = alerts.map(({ alert }) => Date.parse(windowStart(alert, now)));
+  if (starts.length === 0 || (alertCount === 1 && alerts[0].alert.lastRunAt !== null)) return null;
+  return new Date(Math.min(...starts) + 1).toISOString();
+}
+
+/**
+ * The listings `readers` were already told about, as `kind` and id joined by a space, per reader: the records of what
+ * digests showed them since `toldSince`, one list each, all at once.
+ */
+async function toldOf(kv: Deno.Kv, readers: Reader[], now: number): Promise<Set<string>[]> {
+  return await Promise.all(readers.map(async (reader) => {
     const told = new Set<string>();
-    if (alerts.every(({ matches }) => matches.maybeTold.length === 0)) return told;
-    for await (const { value } of kv.list<string[]>({ prefix: ["alerts_told", userId] }, { batchSize: 100 })) {
+    const since = toldSince(reader, now);
+    if (since === null) return told;
+    const prefix = ["alerts_told", reader.userId];
+    for await (const { value } of kv.list<string[]>({ prefix, start: [...prefix, since] }, { batchSize: 100 })) {
       for (const listing of value) told.add(listing);
     }
     return told;
   }));
 }
 
-/** One person's due alerts, claimed, and the person. */
+/** One person's due alerts, claimed, the person, and how many alerts they have in all. */
 interface Claimed {
   user: User;
   alerts: Deno.KvEntry<AlertRecord>[];
+  alertCount: number;
 }
 
 /**
@@ -185,7 +205,9 @@ async function claimDue(
   const { kv } = run.ctx;
   const now = run.ctx.now.getTime();
   const due: Deno.KvEntry<AlertRecord>[][] = [];
+  const alertCounts = new Map<string, number>();
   for (const entries of people) {
+    alertCounts.set(entries[0].value.userId, entries.length);
     const held: Deno.KvEntry<AlertRecord>[] = [];
     for (const entry of entries) {
       if (!isDue(entry.value, now)) continue;
@@ -210,7 +232,7 @@ async function claimDue(
   const claimed: Claimed[] = [];
   for (const { user, alerts } of wanted) {
     const held = alerts.map(() => taken[next++]).filter((entry) => entry !== null);
-    if (held.length > 0) claimed.push({ user, alerts: held });
+    if (held.length > 0) claimed.push({ user, alerts: held, alertCount: alertCounts.get(user.id) as number });
     else counts.skipped++;
   }
   return claimed;
@@ -227,8 +249,8 @@ interface Plan {
 }
 
 /**
- * The items of `matches` for a person told about `told` already (`kind` and id): the first `MAX_PER_ALERT` of the others,
- * with their ids.
+ * The items of `matches` for a person told about `told` already (`kind` and id: told before, or shown in an earlier
+ * section): the first `MAX_PER_ALERT` of the others, with their ids.
  */
 function untold(kind: AlertRecord["kind"], matches: Matches, told: Set<string>): { ids: string[]; items: MailItem[] } {
   const ids = matches.ids.slice(0, MAX_PER_ALERT);
@@ -239,7 +261,7 @@ function untold(kind: AlertRecord["kind"], matches: Matches, told: Set<string>):
 
 /**
  * The digest of `user` for the alerts `claimed`, whose matches are `matches` (in order), leaving out the listings in
- * `told` (see the module docstring).
+ * `told` and, in each section, those an earlier section shows (see the module docstring).
  */
 async function planDigest(
   run: RunState,
@@ -249,7 +271,12 @@ async function planDigest(
   const { ctx } = run;
   const until = ctx.now.toISOString();
   const t = translatorOfPerson(user);
-  const found = claimed.map((entry, i) => untold(entry.value.kind, matches[i], told));
+  const left = new Set(told);
+  const found = claimed.map((entry, i) => {
+    const section = untold(entry.value.kind, matches[i], left);
+    for (const id of section.ids) left.add(`${entry.value.kind} ${id}`);
+    return section;
+  });
   const listed = claimed.filter((_, i) => found[i].items.length > 0);
   const tokens: NewUnsubscribeToken[] = [];
   const link = async (alertIds: string[]) => {
@@ -281,8 +308,8 @@ async function planDigest(
     (kept) => digestMail({ to: user.email, name: user.name, appUrl, sections: cut(kept), t, unsubscribeUrl }),
   );
   const mail = fitted?.mail ?? null;
-  // The listings the e-mail shows (the first `kept`, in the order of the sections), each once.
-  const shown = [...new Set(sectionIds.flat().slice(0, fitted?.kept ?? 0))];
+  // The listings the e-mail shows: the first `kept`, in the order of the sections (no section repeats another's).
+  const shown = sectionIds.flat().slice(0, fitted?.kept ?? 0);
   return {
     userId: user.id,
     claimed,
@@ -406,9 +433,12 @@ export async function runAlertsDigest(ctx: JobContext): Promise<DigestCounts> {
       ctx.kv,
       claimed.map((person, i) => {
         const matches = found[i];
-        const alerts = matches instanceof Error ? [] : matches.map((found) => ({ matches: found }));
-        return { userId: person.user.id, alerts };
+        const alerts = matches instanceof Error
+          ? []
+          : matches.map((found, j) => ({ alert: person.alerts[j].value, matches: found }));
+        return { userId: person.user.id, alertCount: person.alertCount, alerts };
       }),
+      ctx.now.getTime(),
     );
     for (const [i, person] of claimed.entries()) {
       try {

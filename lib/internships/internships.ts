@@ -197,8 +197,8 @@ export interface NewInternships {
   count: number;
   /** Those matching `query`'s filters as the public list applies them (closed ones left out), newest first. */
   matching(query: InternshipQuery): InternshipView[]; /**
-   * The ids of those that became public after they were created (approved, released, made active again): the only
-   * ones a reader may have been told about before (docs/decisions.md, Alerts, "Told once").
+   * The ids of those that became public after they were created (approved, released, made active again): ones a
+   * reader may have been told about before their window (docs/decisions.md, Alerts, "Told once").
    */
 
   republished: ReadonlySet<string>;

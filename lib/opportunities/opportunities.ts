@@ -359,8 +359,8 @@ export interface NewOpportunities {
   count: number;
   /** Those matching `query`'s type and search words as the public list applies them, newest first. */
   matching(query: Pick<OpportunityQuery, "type" | "search">): OpportunityView[]; /**
-   * The ids of those that became public after they were created (approved, released, made active again): the only
-   * ones a reader may have been told about before (docs/decisions.md, Alerts, "Told once").
+   * The ids of those that became public after they were created (approved, released, made active again): ones a
+   * reader may have been told about before their window (docs/decisions.md, Alerts, "Told once").
    */
 
   republished: ReadonlySet<string>;
