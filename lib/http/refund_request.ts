@@ -11,11 +11,16 @@ import { readBody } from "./json.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import { paymentContext } from "@/lib/purchases/payment_context.ts";
 import { purchaseView } from "@/lib/purchases/purchases.ts";
+import { REFUND_TEXT_MAX } from "@/lib/purchases/refund_policy.ts";
 import { refundPayment, type RefundTarget } from "@/lib/purchases/refunds.ts";
+import { TextSchema } from "@/lib/text.ts";
 
-/** `{reason?}`, ≤ 500 characters; an empty reason counts as none. */
+/**
+ * `{reason?}`: a text field (docs/decisions.md, Text fields), at most `REFUND_TEXT_MAX` (500) characters; a blank
+ * reason counts as none.
+ */
 export const RefundBodySchema = z.object({
-  reason: z.string().trim().max(500).optional().transform((v) => v || undefined),
+  reason: TextSchema.trim().max(REFUND_TEXT_MAX).optional().transform((v) => v || undefined),
 });
 
 /**

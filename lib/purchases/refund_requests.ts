@@ -14,6 +14,7 @@ import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { TextSchema } from "@/lib/text.ts";
 import { getToolkitRecord, listContentItems } from "@/lib/toolkits/catalog.ts";
 import { completedItemIds } from "@/lib/toolkits/progress.ts";
 import { getUser } from "@/lib/users/users.ts";
@@ -22,13 +23,16 @@ import { REFUND_POLICY, REFUND_TEXT_MAX } from "./refund_policy.ts";
 import { nowOf, type PaymentContext } from "./payment_context.ts";
 import { getPurchaseEntry, hasBuyer, type PurchaseRecord, putPurchaseOps, type RefundRequest } from "./purchases.ts";
 
-/** `{reason?}` of a buyer's request: at most `REFUND_TEXT_MAX` characters; blank counts as none. */
+/**
+ * `{reason?}` of a buyer's request: a text field, its invisible characters stripped and line breaks as line feeds
+ * (docs/decisions.md, Text fields), at most `REFUND_TEXT_MAX` characters; blank counts as none.
+ */
 export const RefundRequestBodySchema = z.object({
-  reason: z.string().trim().max(REFUND_TEXT_MAX).optional().transform((v) => v || undefined),
+  reason: TextSchema.trim().max(REFUND_TEXT_MAX).optional().transform((v) => v || undefined),
 });
 
-/** `{note}` of an admin's decline: 1 to `REFUND_TEXT_MAX` characters, told to the buyer. */
-export const RefundDeclineBodySchema = z.object({ note: z.string().trim().min(1).max(REFUND_TEXT_MAX) });
+/** `{note}` of an admin's decline: a text field of 1 to `REFUND_TEXT_MAX` characters, told to the buyer. */
+export const RefundDeclineBodySchema = z.object({ note: TextSchema.trim().min(1).max(REFUND_TEXT_MAX) });
 
 const ATTEMPTS = 20;
 

@@ -232,3 +232,60 @@ Deno.test("refund request: the buyer's reason goes with their account; the purch
   assertEquals([row.user, row.refundRequest.reason], [null, null]);
   assertEquals(await asked(shop), 1, "the request still waits for an answer");
 });
+
+Deno.test("refund texts: invisible characters and bidi overrides are stripped, CRLF kept as LF, API and plain forms", async () => {
+  await using shop = await openShop();
+  const hidden = "\u200b\u202e\u2060";
+  const [apiBuyer, formBuyer] = [await createTestUser(shop.t), await createTestUser(shop.t)];
+  const kit = await addToolkit(shop, { price: 500 });
+  const [byApi, byForm, refundedByApi, refundedByForm] = [
+    await buy(shop, apiBuyer, kit.id),
+    await buy(shop, formBuyer, kit.id),
+    await buy(shop, await createTestUser(shop.t), kit.id),
+    await buy(shop, await createTestUser(shop.t), kit.id),
+  ].map((bought) => bought.purchaseId);
+
+  // The buyer's reason: through the API, then the receipt's plain form.
+  const asked = await ask(shop, apiBuyer, byApi, { reason: `Never${hidden} opened it\u202e\r\nSorry\u200b` });
+  assertEquals(asked.body.purchase?.refundRequest.reason, "Never opened it\nSorry", JSON.stringify(asked.body));
+  const form = await postForm(shop.t, formBuyer, `/purchases/${byForm}/refund-request`, {
+    reason: `Never opened it\u202e\r\n\u200b`,
+    back: "receipt",
+  }, { accept: "text/html" });
+  assertEquals(form.status, 303);
+  assertEquals((await purchaseRecord(shop, byForm)).refundRequest?.reason, "Never opened it");
+
+  // The admin's decline note: made only of invisible characters it is blank, refused in JSON and in the plain form.
+  assertEquals((await decline(shop, byApi, { note: hidden })).status, 400);
+  const blankForm = await postForm(shop.t, shop.admin, "/admin/purchases", {
+    intent: "decline",
+    tab: "",
+    purchaseId: byForm,
+    note: hidden,
+  }, { accept: "text/html" });
+  assertEquals(blankForm.status, 400);
+  await blankForm.body?.cancel();
+  const declined = await decline(shop, byApi, { note: `Four${hidden} lessons\r\ndone` });
+  assertEquals(declined.body.purchase?.refundRequest.note, "Four lessons\ndone", JSON.stringify(declined.body));
+  const declinedForm = await postForm(shop.t, shop.admin, "/admin/purchases", {
+    intent: "decline",
+    tab: "",
+    purchaseId: byForm,
+    note: `Too late\u202e\r\n${hidden}`,
+  }, { accept: "text/html" });
+  assertEquals(declinedForm.status, 303);
+  assertEquals((await purchaseRecord(shop, byForm)).refundRequest?.note, "Too late");
+
+  // The admin's refund reason, told to the buyer: through the API and the plain form.
+  const refunded = await refund(shop, refundedByApi, `Goodwill${hidden}\r\nrefund`);
+  assertEquals(refunded.body.purchase?.refund.reason, "Goodwill\nrefund", JSON.stringify(refunded.body));
+  const refundedForm = await postForm(shop.t, shop.admin, "/admin/purchases", {
+    intent: "refund",
+    tab: "",
+    purchaseId: refundedByForm,
+    // 557 characters as sent, 463 once each CRLF is one line feed, as the island counts them: within the 500.
+    reason: `\u202eCharged twice${hidden}` + "\r\nabcd".repeat(90),
+  }, { accept: "text/html" });
+  assertEquals(refundedForm.status, 303);
+  assertEquals((await purchaseRecord(shop, refundedByForm)).refund?.reason, "Charged twice" + "\nabcd".repeat(90));
+});
