@@ -1,6 +1,7 @@
 /**
  * The sitemap (docs/decisions.md, Search engines and sharing): the home page, the list pages, the legal pages, every
- * internship open today (IST), every published opportunity, every active toolkit and every live post, each with
+ * internship open today (IST), every published opportunity, every active toolkit and every live post a guest can read
+ * (the head of the feed and of each tag's feed: the others send a guest to sign in), each with
  * `lastmod` where it has one, and each in both languages: its English URL followed by its Hindi URL (the same with
  * `lang=hi`; docs/decisions.md, Languages, "Search engines"). Up to `SITEMAP_PAGE_SIZE` URLs it is one `<urlset>` at `/sitemap.xml`; past that
  * `/sitemap.xml` is a `<sitemapindex>` of `/sitemap/1.xml`, `/sitemap/2.xml`, ...
@@ -15,7 +16,7 @@ import { internshipsVersion, openInternshipStamps } from "@/lib/internships/inte
 import { LEGAL_PAGES } from "@/lib/legal/pages.ts";
 import { opportunitiesVersion, publishedOpportunityStamps } from "@/lib/opportunities/opportunities.ts";
 import { catalogVersion, listActiveToolkits } from "@/lib/toolkits/catalog.ts";
-import { postsVersion, publishedPosts } from "@/lib/ungatekeep/posts.ts";
+import { guestReadablePosts, postsVersion } from "@/lib/ungatekeep/posts.ts";
 import { withLang } from "@/lib/i18n/languages.ts";
 import { absoluteUrl } from "./json_ld.ts";
 import { escapeXml } from "./xml.ts";
@@ -126,7 +127,7 @@ async function collect(kv: Deno.Kv, today: string, now: Date): Promise<{ urls: S
     openInternshipStamps(kv, today),
     publishedOpportunityStamps(kv),
     listActiveToolkits(kv),
-    publishedPosts(kv, now),
+    guestReadablePosts(kv, now),
   ]);
   const internshipUrls = internships.map((i) => ({ path: `/internships/${i.id}`, lastmod: i.updatedMs }));
   const opportunityUrls = opportunities.map((o) => ({ path: `/opportunities/${o.id}`, lastmod: o.updatedMs }));

@@ -43,7 +43,7 @@ import type {
   PostUpdate,
   PostView,
 } from "./schema.ts";
-import { GUEST_PREVIEW, type PostTag } from "./tags.ts";
+import { GUEST_PREVIEW, POST_TAGS, type PostTag } from "./tags.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { claim, type Claimable, claimTime, HOLDER, isLeased } from "@/lib/jobs/lease.ts";
@@ -191,22 +191,33 @@ async function viewsOf(kv: Deno.Kv, posts: Post[], viewer?: Viewer): Promise<Pos
   return await Promise.all(items.map(async (item) => ({ ...item, contentHtml: await contentHtmlOf(item) })));
 }
 
-/** Ids of the live posts of `scope` at `now`, in feed order, the first `count` of them. */
-async function feedIds(
+/** A post as its feed entry names it. */
+interface FeedEntry {
+  id: string;
+  publishedAt: string;
+}
+
+/** The live posts of `scope` at `now`, in feed order, the first `count` of them, as their feed entries name them. */
+async function feedHead(
   kv: Deno.Kv,
   { scope, count, now }: { scope: Scope; count: number; now: Date },
-): Promise<string[]> {
+): Promise<FeedEntry[]> {
   const cut = new Date(now.getTime() + 1).toISOString();
-  const ids: string[] = [];
+  const head: FeedEntry[] = [];
   for (const pinned of [1, 0]) {
-    if (ids.length >= count) break;
+    if (head.length >= count) break;
     const entries = kv.list(
       { start: ["ungatekeep_feed", scope, pinned], end: ["ungatekeep_feed", scope, pinned, cut] },
-      { reverse: true, limit: count - ids.length, batchSize: Math.min(500, count - ids.length) },
+      { reverse: true, limit: count - head.length, batchSize: Math.min(500, count - head.length) },
     );
-    for await (const entry of entries) ids.push(entry.key[4] as string);
+    for await (const { key } of entries) head.push({ id: key[4] as string, publishedAt: key[3] as string });
   }
-  return ids;
+  return head;
+}
+
+/** Ids of the live posts of `scope` at `now`, in feed order, the first `count` of them. */
+async function feedIds(kv: Deno.Kv, query: { scope: Scope; count: number; now: Date }): Promise<string[]> {
+  return (await feedHead(kv, query)).map((post) => post.id);
 }
 
 /** How many posts of `scope` are live at `now`: the published count less those scheduled later. */
@@ -276,28 +287,35 @@ export async function forgetPostAuthor(kv: Deno.Kv, userId: string): Promise<voi
   }
 }
 
-/** The live posts at a moment, newest first, and when the next scheduled one goes live. */
-export interface PublishedPosts {
-  posts: { id: string; publishedAt: string }[];
+/** The live posts a guest can read at a moment, newest first, and when the next scheduled post goes live. */
+export interface GuestReadablePosts {
+  posts: FeedEntry[];
   /** The `publishedAt` of the next scheduled post, or null when none is scheduled. */
   nextScheduled: string | null;
 }
 
 /**
- * Every post live at `now` (id and `publishedAt`, newest first, pinned or not) read from the feed entries alone (no
- * records), and the next scheduled one's time.
+ * The posts live at `now` that a guest can read (`policy.canReadPublished`: the first `GUEST_PREVIEW` of the feed and
+ * of each tag's feed; id and `publishedAt`, newest first), and the next scheduled post's time (which can change them),
+ * read from the feed entries alone: a few short range reads, whatever the number of posts.
  */
-export async function publishedPosts(kv: Deno.Kv, now = new Date()): Promise<PublishedPosts> {
-  const cut = now.toISOString();
-  const posts: PublishedPosts["posts"] = [];
-  let nextScheduled: string | null = null;
-  for await (const entry of kv.list({ prefix: ["ungatekeep_feed", "all"] }, { batchSize: 1000 })) {
-    const [, , , publishedAt, id] = entry.key as [string, string, number, string, string];
-    if (publishedAt <= cut) posts.push({ id, publishedAt });
-    else if (nextScheduled === null || publishedAt < nextScheduled) nextScheduled = publishedAt;
-  }
+export async function guestReadablePosts(kv: Deno.Kv, now = new Date()): Promise<GuestReadablePosts> {
+  const cut = new Date(now.getTime() + 1).toISOString();
+  const scheduled = async (pinned: number) => {
+    const end = ["ungatekeep_feed", "all", pinned + 1];
+    for await (const { key } of kv.list({ start: ["ungatekeep_feed", "all", pinned, cut], end }, { limit: 1 })) {
+      return key[3] as string;
+    }
+    return null;
+  };
+  const [heads, later] = await Promise.all([
+    Promise.all((["all", ...POST_TAGS] as Scope[]).map((scope) => feedHead(kv, { scope, count: GUEST_PREVIEW, now }))),
+    Promise.all([scheduled(1), scheduled(0)]),
+  ]);
+  const posts = [...new Map(heads.flat().map((post) => [post.id, post])).values()];
   posts.sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || b.id.localeCompare(a.id));
-  return { posts, nextScheduled };
+  const next = later.filter((time) => time !== null).sort()[0];
+  return { posts, nextScheduled: next ?? null };
 }
 
 /**

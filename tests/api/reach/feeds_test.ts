@@ -11,7 +11,7 @@ import { createPost } from "@/tests/fixtures/posts.ts";
 import { addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { istToday } from "@/lib/dates.ts";
 import { sitemap } from "@/lib/seo/sitemap.ts";
-import { texts, xmlDocument } from "@/tests/fixtures/html.ts";
+import { texts, xmlDocument, xmlTexts } from "@/tests/fixtures/html.ts";
 import { people } from "@/tests/fixtures/people.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -97,6 +97,46 @@ Deno.test("the sitemap lists the public pages and every open, published, active 
   const after = await (await t.fetch("/sitemap.xml")).text();
   assert(!after.includes(`/internships/${open.id}<`), "a write is seen by the next request");
   assertEquals((await t.fetch("/sitemap/1.xml")).status, 404, "no sitemap files while one document holds every URL");
+});
+
+Deno.test("the sitemap lists only the posts a guest can read: the head of the feed and of each tag's feed", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const later = () => new Promise((resolve) => setTimeout(resolve, 5));
+  const posts: Record<string, { id: string }> = {};
+  // Oldest first: a pinned announcement, four more, a resource, two company experiences.
+  for (
+    const [name, tag, isPinned] of [
+      ["a1", "announcement", true],
+      ["a2", "announcement", false],
+      ["a3", "announcement", false],
+      ["a4", "announcement", false],
+      ["a5", "announcement", false],
+      ["r1", "resources", false],
+      ["c1", "company_experience", false],
+      ["c2", "company_experience", false],
+    ] as const
+  ) {
+    posts[name] = await createPost(t, admin, { title: name, tag, isPinned });
+    await later();
+  }
+  // The feed's head: a1 (pinned), c2, c1; announcements: a1, a5, a4; resources: r1; company experiences: c2, c1.
+  const locs = xmlTexts(await (await t.fetch("/sitemap.xml")).text(), "loc")
+    .filter((loc) => loc.startsWith(`${t.origin}/ungatekeep/`) && !loc.endsWith("?lang=hi"));
+  const listed = ["a1", "a4", "a5", "r1", "c1", "c2"].map((name) => `${t.origin}/ungatekeep/${posts[name].id}`);
+  assertEquals(locs.toSorted(), listed.toSorted());
+  for (const loc of locs) assertEquals((await t.fetch(loc)).status, 200, `a guest reads ${loc}`);
+  for (const name of ["a2", "a3"]) {
+    assertEquals((await t.fetch(`/ungatekeep/${posts[name].id}`)).status, 302, `${name} sends a guest to sign in`);
+  }
+  // A post scheduled for an hour from now is listed once it is live: the kept sitemap ends at its time.
+  const soon = await createPost(t, admin, {
+    title: "soon",
+    publishedAt: new Date(Date.now() + 3_600_000).toISOString(),
+  });
+  const at = (ms: number) => sitemap(t.kv, { origin: t.origin, now: new Date(Date.now() + ms) });
+  assert(!(await at(0)).root.text.includes(soon.id));
+  assert((await at(2 * 3_600_000)).root.text.includes(`/ungatekeep/${soon.id}<`));
 });
 
 Deno.test("past the page size the sitemap is an index of files that hold every URL once, in both languages", async () => {
