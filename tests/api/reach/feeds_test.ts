@@ -1,7 +1,7 @@
 /**
  * What crawlers and feed readers read (docs/decisions.md, Search engines and sharing): `/robots.txt`, the sitemap
- * (open internships, published opportunities, active toolkits and live posts with `lastmod`; a sitemap index past
- * the page size) and the two RSS feeds, parsed as XML and checked item by item.
+ * (open internships, published opportunities, active toolkits and the live posts a guest can read, with `lastmod`; a
+ * sitemap index past the page size) and the two RSS feeds, parsed as XML and checked item by item.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
