@@ -16,8 +16,10 @@
  * - `["post_deletions", id]` → `{images, lease}` while a post's deletion is under way (see `deletePost`; the
  *   `post-deletions` job finishes one that stopped).
  * - `["ungatekeep_admin", publishedAt ?? createdAt, id]` → tag for every post: the admin list's order, read in reverse
- *   without the records (posts stored before it are indexed once by the `posts-admin-index` job, `indexExistingPosts`,
- *   which keeps its cursor in `["ungatekeep_meta", "admin_index"]`).
+ *   without the records; `["ungatekeep_admin_search", publishedAt ?? createdAt, id]` → `AdminSearchEntry` (the tag and
+ *   the text the admin search matches, `searchTextOf`) beside it. Posts stored before them are indexed once by the
+ *   `posts-admin-index` job, `indexExistingPosts`, which keeps its cursor in `["ungatekeep_meta", "admin_search_index"]`
+ *   (before the search entries, `["ungatekeep_meta", "admin_index"]`, deleted when it is done).
  * Every change writes the record, its feed entries and the counts in one atomic commit checked
  * against the record read.
  */
@@ -68,6 +70,8 @@ export interface AdminPostPage {
 
 /** How many of the newest posts (of the tag, when given) a search looks through. */
 export const SEARCHED_POSTS = 1000;
+/** Characters of a post's content, from its start, that the admin search matches (besides the title). */
+export const SEARCH_TEXT_CHARS = 500;
 
 const NOT_FOUND = REFUSALS.postNotFound;
 const MAX_RETRIES = 10;
@@ -92,6 +96,25 @@ export async function postsVersion(kv: Deno.Kv): Promise<string> {
 /** The newest-first time of a post in the admin list: `publishedAt`, else `createdAt`. */
 /** A post's entry in the admin list's index. */
 const adminKey = (post: Post): Deno.KvKey => ["ungatekeep_admin", sortTime(post), post.id];
+/** A post's entry in the admin search's index. */
+const searchKey = (post: Post): Deno.KvKey => ["ungatekeep_admin_search", sortTime(post), post.id];
+
+/** What the admin search reads of a post: its tag, and `searchTextOf` it. */
+interface AdminSearchEntry {
+  tag: PostTag;
+  text: string;
+}
+
+/** The text the admin search matches: the title and the first `SEARCH_TEXT_CHARS` of the content, lower-cased. */
+function searchTextOf(post: Post): string {
+  return `${post.title}\n${post.content.slice(0, SEARCH_TEXT_CHARS)}`.toLowerCase();
+}
+
+/** The admin indexes' entries of `post`, set in `op`. */
+function setAdminEntries(op: Deno.AtomicOperation, post: Post): void {
+  const entry: AdminSearchEntry = { tag: post.tag, text: searchTextOf(post) };
+  op.set(adminKey(post), post.tag).set(searchKey(post), entry);
+}
 
 function feedKeys(post: Post): Deno.KvKey[] {
   if (!post.isPublished || !post.publishedAt) return [];
@@ -124,8 +147,10 @@ function postOps(kv: Deno.Kv, before: Deno.KvEntryMaybe<Post>, after: Post | nul
   for (const key of oldKeys) delta.set(key[1] as Scope, (delta.get(key[1] as Scope) ?? 0) - 1);
   for (const key of newKeys) delta.set(key[1] as Scope, (delta.get(key[1] as Scope) ?? 0) + 1);
   for (const [scope, n] of delta) if (n !== 0) op.sum(countKey(scope), n > 0 ? ONE : MINUS_ONE);
-  if (before.value && (!after || sortTime(before.value) !== sortTime(after))) op.delete(adminKey(before.value));
-  if (after) op.set(adminKey(after), after.tag);
+  if (before.value && (!after || sortTime(before.value) !== sortTime(after))) {
+    op.delete(adminKey(before.value)).delete(searchKey(before.value));
+  }
+  if (after) setAdminEntries(op, after);
   return op;
 }
 
@@ -401,38 +426,36 @@ function sortTime(post: Post): string {
 /**
  * Every post for the admin list, drafts and scheduled ones included, newest (by `publishedAt`,
  * else `createdAt`) first; `tag` filters, `search` matches every word (case-insensitive) in the
- * title or content among the newest `SEARCHED_POSTS` (`searchedNewest` says so when there are more). It reads the
- * admin index (a small entry a post), then the page's records only, or for a search those posts' records. Posts are listed as the feed lists them, with their excerpt, not rendered (`getPostForAdmin`
- * renders one).
+ * title or the first `SEARCH_TEXT_CHARS` of the content among the newest `SEARCHED_POSTS` (`searchedNewest` says so
+ * when there are more). It reads the admin index (a small entry a post), or for a search the search index (the tag and
+ * that text), then the page's records only. Posts are listed as the feed lists them, with their excerpt, not rendered
+ * (`getPostForAdmin` renders one).
  */
 export async function listPostsForAdmin(kv: Deno.Kv, query: AdminPostQuery): Promise<AdminPostPage> {
   const words = (query.search ?? "").toLowerCase().split(/\s+/).filter(Boolean);
   const { limit, offset } = query;
-  let page: Post[];
-  let total: number;
   let searchedNewest: number | null = null;
   const ids: string[] = [];
   const options = { reverse: true, batchSize: LIST_BATCH };
-  for await (const { key, value } of kv.list<PostTag>({ prefix: ["ungatekeep_admin"] }, options)) {
-    if (query.tag && value !== query.tag) continue;
-    if (words.length > 0 && ids.length === SEARCHED_POSTS) {
-      searchedNewest = SEARCHED_POSTS;
-      break;
-    }
-    ids.push(key[2] as string);
-  }
   if (words.length === 0) {
-    const entries = await getMany<Post>(kv, ids.slice(offset, offset + limit).map(recordKey));
-    page = entries.flatMap((entry) => entry.value ? [entry.value] : []);
-    total = ids.length;
+    for await (const { key, value } of kv.list<PostTag>({ prefix: ["ungatekeep_admin"] }, options)) {
+      if (!query.tag || value === query.tag) ids.push(key[2] as string);
+    }
   } else {
-    const matches = (await getMany<Post>(kv, ids.map(recordKey))).flatMap(({ value: post }) => {
-      const text = post && `${post.title}\n${post.content}`.toLowerCase();
-      return text && words.every((word) => text.includes(word)) ? [post] : [];
-    });
-    page = matches.slice(offset, offset + limit);
-    total = matches.length;
+    let searched = 0;
+    const entries = kv.list<AdminSearchEntry>({ prefix: ["ungatekeep_admin_search"] }, options);
+    for await (const { key, value } of entries) {
+      if (query.tag && value.tag !== query.tag) continue;
+      if (searched++ === SEARCHED_POSTS) {
+        searchedNewest = SEARCHED_POSTS;
+        break;
+      }
+      if (words.every((word) => value.text.includes(word))) ids.push(key[2] as string);
+    }
   }
+  const records = await getMany<Post>(kv, ids.slice(offset, offset + limit).map(recordKey));
+  const page = records.flatMap((entry) => entry.value ? [entry.value] : []);
+  const total = ids.length;
   return {
     posts: await listItemsOf(kv, page),
     pagination: { limit, offset, total, hasMore: offset + page.length < total },
@@ -446,14 +469,16 @@ interface AdminIndexProgress {
   done: boolean;
 }
 
-const ADMIN_INDEX_PROGRESS: Deno.KvKey = ["ungatekeep_meta", "admin_index"];
+const ADMIN_INDEX_PROGRESS: Deno.KvKey = ["ungatekeep_meta", "admin_search_index"];
+/** Where the pass before the search index kept its cursor: deleted by the write that ends this one. */
+const FIRST_INDEX_PROGRESS: Deno.KvKey = ["ungatekeep_meta", "admin_index"];
 /** Posts indexed per write, each checked against its record. */
 const ADMIN_INDEX_BATCH = 50;
 /** KV's largest list batch. */
 const LIST_BATCH = 500;
 
 /**
- * Indexes, once, the posts stored before the admin index (see the module docstring): `ADMIN_INDEX_BATCH` posts a
+ * Indexes, once, the posts stored before the admin indexes (see the module docstring): `ADMIN_INDEX_BATCH` posts a
  * write, each checked against its record (one changed meanwhile is read again), with the cursor in the same write, so
  * a run that stops anywhere is taken up from there. Returns how many posts this run indexed; nothing once done.
  */
@@ -469,8 +494,9 @@ export async function indexExistingPosts(kv: Deno.Kv): Promise<number> {
     for await (const entry of kv.list<Post>(selector, { limit: ADMIN_INDEX_BATCH })) batch.push(entry);
     const next = batch.length === 0 ? { ...progress, done: true } : { after: batch.at(-1)!.value.id, done: false };
     const op = kv.atomic();
-    for (const entry of batch) op.check(entry).set(adminKey(entry.value), entry.value.tag);
+    for (const entry of batch) setAdminEntries(op.check(entry), entry.value);
     op.set(ADMIN_INDEX_PROGRESS, next);
+    if (next.done) op.delete(FIRST_INDEX_PROGRESS);
     if (!(await op.commit()).ok) continue;
     indexed += batch.length;
     progress = next;

@@ -7,6 +7,7 @@ import {
   getPost,
   listFeed,
   listPostsForAdmin,
+  SEARCH_TEXT_CHARS,
   SEARCHED_POSTS,
 } from "@/lib/ungatekeep/posts.ts";
 import { createUser } from "@/lib/users/users.ts";
@@ -213,11 +214,16 @@ Deno.test("the admin post list reads its index and the page's posts, not every p
     200,
   );
   assertEquals((await listPostsForAdmin(kv, query)).pagination.total, 11, "a deleted post leaves the index");
-  // As an earlier version stored them: records without their index entries.
-  for await (const { key } of t.kv.list({ prefix: ["ungatekeep_admin"] })) await t.kv.delete(key);
+  // As an earlier version stored them: records without their index entries, and the first pass done.
+  for (const prefix of ["ungatekeep_admin", "ungatekeep_admin_search"]) {
+    for await (const { key } of t.kv.list({ prefix: [prefix] })) await t.kv.delete(key);
+  }
+  await t.kv.set(["ungatekeep_meta", "admin_index"], { after: made[10].id, done: true });
   assertEquals((await listPostsForAdmin(kv, query)).pagination.total, 0);
+  assertEquals((await listPostsForAdmin(kv, { ...query, search: "post" })).pagination.total, 0);
   assertEquals(await runJob(findJob("posts-admin-index")!, t.services), { job: "posts-admin-index", indexed: 11 });
   assertEquals((await listPostsForAdmin(kv, query)).posts.map((p) => p.title), ["Post 0", "Post 10", "Post 9"]);
+  assertEquals((await listPostsForAdmin(kv, { ...query, search: "post" })).pagination.total, 11);
   assertEquals(await runJob(findJob("posts-admin-index")!, t.services), { job: "posts-admin-index", indexed: 0 });
 });
 
@@ -529,6 +535,46 @@ Deno.test("post size: content is counted as KV stores it, so no mix of scripts p
   await t.services.kv.set(key, { ...stored, content: "a".repeat(40_000) });
   assertEquals((await send("PATCH", `/api/admin/ungatekeep/${post.id}`, { isPinned: true })).status, 200);
   assertEquals(await fieldsOf(await send("PATCH", `/api/admin/ungatekeep/${post.id}`, { linkTitle: "More" })), tooLong);
+});
+
+Deno.test("the admin post search matches the title and the content's start, and reads only the page's posts", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const filler = (n: number) => "Interview tips. ".repeat(Math.ceil(n / 16)).slice(0, n);
+  for (let i = 0; i < 30; i++) {
+    const content = i === 0
+      ? `${filler(SEARCH_TEXT_CHARS - 20)} early WORD ${filler(1000)} late word`
+      : `${filler(3000)} Needle ${i}`;
+    const publishedAt = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+    await createPost(t, admin, { title: i % 2 ? `Odd Post ${i}` : `Even Post ${i}`, content, publishedAt });
+  }
+  const reads = kvReads();
+  const kv = recordingReads(t.kv, reads);
+  const odd = await listPostsForAdmin(kv, { limit: 5, offset: 5, search: "ODD post" });
+  assertEquals(odd.posts.map((p) => p.title), [19, 17, 15, 13, 11].map((i) => `Odd Post ${i}`));
+  assertEquals(odd.pagination, { limit: 5, offset: 5, total: 15, hasMore: true });
+  assertEquals(reads.keys.filter((key) => key[0] === "ungatekeep_posts").length, 5, "the page's posts only");
+  assertEquals(listsOf(reads, "ungatekeep_posts"), 0);
+  assertEquals((await listPostsForAdmin(kv, { limit: 5, offset: 0, search: "early word" })).pagination.total, 1);
+  assertEquals(
+    (await listPostsForAdmin(kv, { limit: 5, offset: 0, search: "late" })).pagination.total,
+    0,
+    "past the start",
+  );
+  assertEquals((await listPostsForAdmin(kv, { limit: 5, offset: 0, search: "needle" })).pagination.total, 0);
+  // An edit changes what the search finds.
+  const first = (await listPostsForAdmin(kv, { limit: 1, offset: 0, search: "early" })).posts[0];
+  const edit = { title: "Renamed needle", content: "Short now" };
+  assertEquals(
+    (await t.json("PATCH", `/api/admin/ungatekeep/${first.id}`, { body: edit, headers: admin.headers })).status,
+    200,
+  );
+  assertEquals((await listPostsForAdmin(kv, { limit: 5, offset: 0, search: "early" })).pagination.total, 0);
+  assertEquals((await listPostsForAdmin(kv, { limit: 5, offset: 0, search: "needle" })).posts.map((p) => p.id), [
+    first.id,
+  ]);
+  assertEquals((await t.json("DELETE", `/api/admin/ungatekeep/${first.id}`, { headers: admin.headers })).status, 200);
+  assertEquals((await listPostsForAdmin(kv, { limit: 5, offset: 0, search: "needle" })).pagination.total, 0);
 });
 
 Deno.test("the admin post search looks through the newest 1,000 posts and says so", async () => {

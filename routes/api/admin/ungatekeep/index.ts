@@ -6,7 +6,13 @@ import { define } from "@/lib/platform/define.ts";
 import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, readBody, validate } from "@/lib/http/json.ts";
-import { AdminPostQuerySchema, createPost, listPostsForAdmin, PostCreateSchema } from "@/lib/ungatekeep/posts.ts";
+import {
+  AdminPostQuerySchema,
+  createPost,
+  listPostsForAdmin,
+  PostCreateSchema,
+  SEARCH_TEXT_CHARS,
+} from "@/lib/ungatekeep/posts.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { MAX_POST_IMAGES } from "@/lib/ungatekeep/tags.ts";
 import { PaginationSchema, PostListItemSchema, PostSchema } from "@/lib/openapi/resources.ts";
@@ -17,7 +23,8 @@ export const apiDocs = describeRoute({
   GET: {
     summary: "Every post, drafts and scheduled ones included",
     description: "Newest (by `publishedAt`, else `createdAt`) first; `tag` filters, `search` matches every word in " +
-      "the title or content, among the newest 1,000 posts (`searchedNewest` says so when there are more). Posts come as the feed lists them (an excerpt, no `contentHtml`); " +
+      `the title or the first ${SEARCH_TEXT_CHARS} characters of the content, among the newest 1,000 posts ` +
+      "(`searchedNewest` says so when there are more). Posts come as the feed lists them (an excerpt, no `contentHtml`); " +
       "`GET /api/admin/ungatekeep/{id}` renders one.",
     access: ["admin"],
     query: AdminPostQuerySchema,
