@@ -7,7 +7,7 @@
  *
  * Keys (owned by this module only):
  * - `["poster_hides", userId]` → `PosterHide`, from the suspension's write until every open listing is hidden (or the
- *   suspension is lifted: `cancelPosterHideOps`)
+ *   suspension is lifted: `cancelPosterHideOps`); `adminId` null once that admin's account is gone (`forgetHideAdmin`)
  */
 import { claim, claimTime, HOLDER, type Lease } from "@/lib/jobs/lease.ts";
 import type { Job } from "@/lib/jobs/job.ts";
@@ -19,6 +19,7 @@ import { statusOf } from "@/lib/opportunities/schema.ts";
 import { type AuditHook, auditOps } from "@/lib/admin_log/admin_log.ts";
 import { BusyError, NotFoundError } from "@/lib/errors.ts";
 import { PLATFORM_REFUSALS } from "@/lib/refusals.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import type { User } from "@/lib/users/users.ts";
 import { moderationOf } from "./moderation.ts";
 
@@ -52,6 +53,29 @@ export function posterHideOps(
 /** Adds to `op` (the lifting's write) the end of a hide of `userId`'s listings still under way: the rest stay listed. */
 export function cancelPosterHideOps(op: Deno.AtomicOperation, userId: string): void {
   op.delete(hideKey(userId));
+}
+
+/**
+ * Forgets admin `adminId` in the hides still to do (their account's deletion, docs/decisions.md, Data rights): each
+ * hide they asked for is kept with `adminId` null, so the listings it still hides are logged under no admin. One write
+ * per hide, checked against it as read (read again after a lost race, `retrying`); a run under way finds its hide
+ * changed and stops, and the `poster-hides` job finishes it once its lease runs out. Idempotent. Returns how many hides
+ * forgot them.
+ * @throws BusyError when one hide kept changing for 30 s.
+ */
+export async function forgetHideAdmin(kv: Deno.Kv, adminId: string): Promise<number> {
+  let forgotten = 0;
+  for await (const { key, value } of kv.list<PosterHide>({ prefix: ["poster_hides"] })) {
+    if (value.adminId !== adminId) continue;
+    await retrying(async () => {
+      const entry = await kv.get<PosterHide>(key);
+      if (entry.value?.adminId !== adminId) return true;
+      const forgot = await kv.atomic().check(entry).set(key, { ...entry.value, adminId: null }).commit();
+      if (forgot.ok) forgotten++;
+      return forgot.ok;
+    }, RETRY_BUDGET_MS);
+  }
+  return forgotten;
 }
 
 /** `userId`'s open internships and opportunities not rejected yet, as ids by kind (read from the read models). */

@@ -17,7 +17,7 @@ import { suspensionLiftedMail, suspensionMail } from "@/lib/mail/templates.tsx";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { endSessionsPatch, updateUserOps, type User, userKey } from "./users.ts";
 import { isAdmin } from "./roles.ts";
-import { cancelPosterHideOps, posterHideOps } from "@/lib/moderation/poster_hides.ts";
+import { cancelPosterHideOps, forgetHideAdmin, posterHideOps } from "@/lib/moderation/poster_hides.ts";
 
 /** The longest reason, in characters. */
 export const SUSPENSION_REASON_MAX = 500;
@@ -171,8 +171,10 @@ export async function suspendedUsers(kv: Deno.Kv): Promise<User[]> {
 
 /**
  * Forgets `userId` in suspensions (their account's deletion, docs/decisions.md, Data rights): their own filter entry
- * goes, and each suspension they made as an admin is kept with `by` null. Idempotent; one checked write per suspension.
+ * goes, each suspension they made as an admin is kept with `by` null, and each hide of listings they asked for that is
+ * still to do is kept with `adminId` null (`forgetHideAdmin`). Idempotent; one checked write per suspension and hide.
  * Returns how many suspensions forgot them.
+ * @throws BusyError when a hide kept changing for 30 s.
  */
 export async function forgetSuspensionsOf(kv: Deno.Kv, userId: string): Promise<number> {
   await kv.delete(suspendedKey(userId));
@@ -192,5 +194,6 @@ export async function forgetSuspensionsOf(kv: Deno.Kv, userId: string): Promise<
       }
     }
   }
+  await forgetHideAdmin(kv, userId);
   return forgotten;
 }

@@ -40,7 +40,8 @@ import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 import { confirmClaim } from "@/tests/api/trust/helpers.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
-import { runJob } from "@/lib/jobs/registry.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { suspendUser } from "@/lib/users/suspension.ts";
 import { outboxJob } from "@/lib/mail/delivery.ts";
 import { listOutbox } from "@/lib/mail/outbox_admin.ts";
 import type { Lang } from "@/lib/i18n/languages.ts";
@@ -54,6 +55,8 @@ interface Person extends TestUser {
   device: string;
   /** The member whose internship Asha applied to here. */
   poster: TestUser;
+  /** A member Asha suspended with a hide of their listings that stopped before the end (its run died). */
+  suspended: TestUser;
   ids: {
     internship: string;
     /** The internship taking applications here, and Asha's application to it. */
@@ -189,11 +192,21 @@ async function buildPerson(t: TestApp): Promise<Person> {
   const poster = await createTestUser(t, "member");
   const platform = await platformInternship(t, poster, { hiringOrganization: "Apply Co" });
   const application = await applyTo(t, me, platform);
+  const suspended = await createTestUser(t, "member");
+  await postInternship(t, suspended);
+  await suspendUser(t.kv, {
+    actorId: user.id,
+    targetId: suspended.user.id,
+    appUrl: t.origin,
+    reason: "Asks for fees",
+    hideListings: true,
+  }); // the request that would run the hide is gone: the hide waits for the `poster-hides` job
   return {
     ...me,
     other,
     device,
     poster,
+    suspended,
     ids: {
       platform: platform.id,
       application: application.id,
@@ -436,6 +449,9 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
     "the notice went to the address before it was forgotten",
   );
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), [], "no record names the person");
+  const hides = await runJob(findJob("poster-hides")!, t.services, new Date(Date.now() + 10 * 60_000));
+  assertEquals(hides, { job: "poster-hides", hidden: 1 }, "the hide Asha asked for goes on without her");
+  assertEquals(await traces(t.kv, [me.user.id, me.user.email]), [], "its audit entry names no admin");
   // The poster keeps the application, withdrawn and anonymous: no profile, answers, note or resume.
   const pipeline = await t.fetch(`/api/internships/${me.ids.platform}/applications`, { headers: me.poster.headers });
   const [kept] = (await pipeline.json()).applications;
