@@ -167,9 +167,10 @@ export async function initiatePurchase(
       paymentId: null,
       orders: keptOrders(op, {
         id: purchaseId,
-        orders: free
-          ? { ...previous?.orders }
-          : { ...previous?.orders, [order!.id]: { amountPaid: final, couponId, reservation, ...terms } },
+        orders: free ? { ...previous?.orders } : {
+          ...previous?.orders,
+          [order!.id]: { amountPaid: final, couponId, reservation, ...terms, orderedAt: now },
+        },
       }),
       history: [...previous?.history ?? [], { status, at: now, source: free ? "free checkout" : "checkout" }],
       ...(previous?.extraPayments ? { extraPayments: previous.extraPayments } : {}),

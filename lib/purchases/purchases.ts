@@ -11,7 +11,8 @@
  * - `["purchases_by_order", gatewayOrderId]` → id (every order a purchase was offered with)
  * - `["purchase_pending", userId, toolkitId]` → id of the caller's checkout in progress
  * - `["purchase_owned", userId, toolkitId]` → id of the paid purchase that grants the toolkit
- * - `["purchases_unsettled", id]` → `{orderId, orderedAt}` while its latest order is unpaid (reconciliation)
+ * - `["purchases_unsettled", id]` → `{orderId, orderedAt}` of its latest order while the purchase is unpaid, or paid with
+ *   another of its orders still unknown (`openOrders`): reconciliation's work list
  * - `["purchase_orders", id, gatewayOrderId]` → `OrderTerms` of an order no longer kept on the record (`ORDERS_KEPT`)
  */
 import type { Config } from "@/app.config.ts";
@@ -40,6 +41,8 @@ export interface OrderTerms {
   couponCode?: string | null;
   /** The state the buyer named at checkout (a state's name as `indianState` gives it), for the tax invoice. */
   buyerState?: string | null;
+  /** When the order was made (ISO; absent on records written before it was kept), for reconciliation's window. */
+  orderedAt?: string;
 }
 
 /** A refund made through the gateway; `amount` in paise. `status` becomes `processed` with `refund.processed`. */
@@ -249,7 +252,7 @@ const orderKey = (id: string, orderId: string) => ["purchase_orders", id, orderI
 
 /**
  * Orders kept on a purchase record (docs/decisions.md, Toolkits and payments, "A purchase record stays small"): each
- * checkout started again adds one, and KV refuses a value over 64 KiB; 20 orders with their history are about 5 KB.
+ * checkout started again adds one, and KV refuses a value over 64 KiB; 20 orders with their history are about 8.5 KB.
  */
 export const ORDERS_KEPT = 20;
 /** History entries kept on a purchase record, the latest: a checkout started again adds one (about 70 bytes). */
@@ -464,12 +467,33 @@ export function writePurchaseOps(
   }
   if (record.paymentStatus === "pending" && record.gatewayOrderId) {
     op.set(unsettledKey(record.id), { orderId: record.gatewayOrderId, orderedAt: record.updatedAt });
-  } else if (record.paymentStatus === "paid" || record.paymentStatus === "refunded") {
+  } else if (settledPaid(record) && openOrders(record).length === 0) {
     op.delete(unsettledKey(record.id));
   }
 }
 
-/** A purchase whose latest order may still be paid without us hearing of it: reconciliation's work list. */
+/** True when `record` was paid, refunded since or not: no payment or failure moves it again. */
+export function settledPaid(record: PurchaseRecord): boolean {
+  return record.paymentStatus === "paid" || record.paymentStatus === "refunded";
+}
+
+/**
+ * The orders on `record` (its latest `ORDERS_KEPT`, oldest first) whose payment may still come unheard of
+ * (docs/decisions.md, Money operations, "Reconciliation"): while it is not paid, its current order and every other one
+ * whose payment is not kept in `extraPayments`; once paid or refunded, every order but the one that paid it and those
+ * kept in `extraPayments`.
+ */
+export function openOrders(record: PurchaseRecord): string[] {
+  const known = new Set(record.extraPayments?.map((payment) => payment.orderId));
+  if (settledPaid(record) && record.gatewayOrderId) known.add(record.gatewayOrderId);
+  else if (record.gatewayOrderId) known.delete(record.gatewayOrderId);
+  return Object.keys(record.orders).filter((orderId) => !known.has(orderId));
+}
+
+/**
+ * A purchase one of whose orders may still be paid without us hearing of it (`openOrders`): reconciliation's work
+ * list.
+ */
 export interface UnsettledPurchase {
   purchaseId: string;
   orderId: string;
@@ -479,7 +503,7 @@ export interface UnsettledPurchase {
   versionstamp: string;
 }
 
-/** Every purchase pending, or failed, since its latest order was made. */
+/** Every purchase on reconciliation's work list: not paid since its latest order was made, or with an open order. */
 export async function unsettledPurchases(kv: Deno.Kv): Promise<UnsettledPurchase[]> {
   const found: UnsettledPurchase[] = [];
   for await (const entry of kv.list<{ orderId: string; orderedAt: string }>({ prefix: ["purchases_unsettled"] })) {
@@ -489,8 +513,9 @@ export async function unsettledPurchases(kv: Deno.Kv): Promise<UnsettledPurchase
 }
 
 /**
- * Drops `item` from reconciliation's work list (its order is too old to be paid any more), unless its entry changed
- * since it was read (the buyer checked out again: the new order stays on the list).
+ * Drops `item` from reconciliation's work list (its latest order is too old to be paid any more, or a paid purchase
+ * has no open order left), unless its entry changed since it was read (the buyer checked out again: the new order
+ * stays on the list).
  */
 export async function forgetUnsettled(kv: Deno.Kv, item: UnsettledPurchase): Promise<void> {
   const key = unsettledKey(item.purchaseId);

@@ -53,6 +53,7 @@ import {
   putPurchaseOps,
   receiptPath,
   reservationsOf,
+  settledPaid,
   writePurchaseOps,
 } from "./purchases.ts";
 import { issueReceiptOps } from "./receipts.ts";
@@ -110,11 +111,6 @@ async function releaseOthers(
     reservationsOf(purchase).map((ref) => heldSlots(kv, { ref, userId: purchase.userId, purchaseId: purchase.id })),
   )).flat();
   releaseOps(op, held.filter((entry) => !kept.has(JSON.stringify(entry.key))));
-}
-
-/** True when `record` was paid, refunded since or not: no payment or failure moves it again. */
-function settledPaid(record: PurchaseRecord): boolean {
-  return record.paymentStatus === "paid" || record.paymentStatus === "refunded";
 }
 
 /**

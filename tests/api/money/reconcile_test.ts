@@ -218,3 +218,71 @@ Deno.test("reconcile: a checkout started again while an old order leaves the wor
   const listed = await kv.get<{ orderId: string }>(["purchases_unsettled", purchaseId]);
   assertEquals(listed.value?.orderId, (again as { body: { order: { id: string } } }).body.order.id);
 });
+
+Deno.test("reconcile: an earlier order paid without a word is found, paying the purchase or owed back after a later one", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 400 });
+  const other = await addToolkit(shop, { price: 300 });
+
+  // Pending: order A was paid (its tab died before verify, no webhook came); the buyer checked out again (B) and left.
+  const a = await checkout(shop, buyer, kit.id);
+  const paidA = shop.fake.addPayment(a.body.order.id, "captured");
+  const b = await checkout(shop, buyer, kit.id);
+  assertEquals(b.body.purchase.id, a.body.purchase.id);
+  assertEquals(await run(shop), { checked: 2, paid: 1, failed: 0 });
+  const pending = await purchaseRecord(shop, a.body.purchase.id);
+  assertEquals([pending.paymentStatus, pending.gatewayOrderId, pending.paymentId], ["paid", a.body.order.id, paidA.id]);
+
+  // Paid through a later order: order C was paid and lost, D was paid with verify; C is owed back, D stays the payment.
+  const c = await checkout(shop, buyer, other.id);
+  const paidC = shop.fake.addPayment(c.body.order.id, "captured");
+  const d = await checkout(shop, buyer, other.id);
+  const paidD = shop.fake.addPayment(d.body.order.id, "captured");
+  const verify = await shop.t.json("POST", `/api/toolkits/${other.id}/verify`, {
+    body: signedPayment(d.body.order.id, paidD.id),
+    headers: buyer.headers,
+  });
+  assertEquals(verify.status, 200);
+  await verify.body?.cancel();
+  // D (checked against the record: it paid the purchase) and C; A's purchase stays listed, as B may still be paid.
+  assertEquals(await run(shop), { checked: 3, paid: 0, failed: 0 });
+  const paid = await purchaseRecord(shop, c.body.purchase.id);
+  assertEquals([paid.paymentStatus, paid.gatewayOrderId, paid.paymentId], ["paid", d.body.order.id, paidD.id]);
+  assertEquals(paid.extraPayments?.map((p) => [p.orderId, p.paymentId, p.amount, p.reason]), [
+    [c.body.order.id, paidC.id, 30000, "already paid"],
+  ]);
+  assertEquals((await shop.t.kv.get(["purchases_unsettled", paid.id])).value, null, "every order of it is known");
+  // B is paid after all: owed back; then every order of A's purchase is known too, and nothing is asked any more.
+  const paidB = shop.fake.addPayment(b.body.order.id, "captured");
+  assertEquals(await run(shop), { checked: 1, paid: 0, failed: 0 });
+  assertEquals((await purchaseRecord(shop, pending.id)).extraPayments?.map((p) => [p.orderId, p.paymentId, p.reason]), [
+    [b.body.order.id, paidB.id, "already paid"],
+  ]);
+  assertEquals((await shop.t.kv.get(["purchases_unsettled", pending.id])).value, null);
+  assertEquals(await run(shop), { checked: 0, paid: 0, failed: 0 });
+});
+
+Deno.test("reconcile: an authorisation of an earlier order of a paid purchase is left to lapse, not captured to repay", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 400 });
+  const a = await checkout(shop, buyer, kit.id);
+  const held = shop.fake.addPayment(a.body.order.id, "authorized");
+  const b = await checkout(shop, buyer, kit.id);
+  const paidB = shop.fake.addPayment(b.body.order.id, "captured");
+  assertEquals(
+    (await deliver(shop, webhookDelivery({ event: "payment.captured", orderId: b.body.order.id, paymentId: paidB.id })))
+      .status,
+    200,
+  );
+  // B, checked against the record, and A, asked about.
+  assertEquals(await run(shop), { checked: 2, paid: 0, failed: 0 });
+  assertEquals(held.status, "authorized");
+  const record = await purchaseRecord(shop, a.body.purchase.id);
+  assertEquals([record.paymentStatus, record.extraPayments ?? []], ["paid", []]);
+  // Asked again while A is younger than 7 days (it may still be captured at the gateway), then no more.
+  assertEquals(await run(shop), { checked: 2, paid: 0, failed: 0 });
+  assertEquals(await run(shop, 8 * 24 * 60 * MINUTE), { checked: 0, paid: 0, failed: 0 });
+  assertEquals(await run(shop), { checked: 0, paid: 0, failed: 0 });
+});
