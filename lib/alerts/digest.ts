@@ -63,6 +63,8 @@ export const TOLD_KEPT_MS = 90 * 24 * 60 * 60 * 1000;
 /** Runs in a row an alert's digest may fail before its window is passed over. */
 export const MAX_FAILED_RUNS = 3;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A window that starts less than this long (ms) before a run started at the daily run before. */
+const LAST_RUN_MS = 36 * 60 * 60 * 1000;
 
 const toldKey = (userId: string, runAt: string): Deno.KvKey => ["alerts_told", userId, runAt];
 
@@ -157,14 +159,15 @@ interface Reader {
  * The first run whose told records of `reader` can hold a listing of their alerts' windows at `now` (ISO; `""`: every
  * run), or `null` when none can. A listing published once, after a window's start, was told (if at all) by a later
  * digest, so the runs after the earliest window start suffice; one made public again may have been told before it.
- * Such a record is another alert's, or this alert's before its first window: there is none to read for a person's only
- * alert past its first run.
+ * Such a record is another alert's (maybe since deleted), from a run this alert missed (before its first window, not
+ * due, paused): a person's only alert whose window starts at the run before (`LAST_RUN_MS`) missed none, and reads none.
  */
 function toldSince({ alertCount, alerts }: Reader, now: number): string | null {
   if (alerts.some(({ matches }) => matches.republished.length > 0)) return "";
   const starts = alerts.map(({ alert }) => Date.parse(windowStart(alert, now)));
-  if (starts.length === 0 || (alertCount === 1 && alerts[0].alert.lastRunAt !== null)) return null;
-  return new Date(Math.min(...starts) + 1).toISOString();
+  if (starts.length === 0) return null;
+  const only = alertCount === 1 && alerts[0].alert.lastRunAt !== null && starts[0] > now - LAST_RUN_MS;
+  return only ? null : new Date(Math.min(...starts) + 1).toISOString();
 }
 
 /**

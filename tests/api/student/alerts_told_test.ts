@@ -2,7 +2,7 @@
  * A person is told about a listing once across all their alerts (docs/decisions.md, Alerts, "Told once"): a second
  * alert, one made later or with a longer window, does not mail a listing a digest already showed them, and two alerts
  * matching one listing show it in one section of the e-mail only. The told records are read only for a person with more
- * than one alert or an alert on its first window, and only those of the runs inside the alerts' windows.
+ * than one alert or an alert whose window missed a run, and only those of the runs inside the alerts' windows.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -61,6 +61,39 @@ Deno.test("a person's second alert, weekly or made after a deleted one, does not
   assertEquals((await digest(t, admin, watcher)).texts, [], "nothing new for them");
 });
 
+Deno.test("a weekly alert left alone after its daily sibling is deleted does not mail what the daily one told", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const watcher = await createTestUser(t, "user");
+  const daily = await call(t, watcher, "POST", "/api/me/alerts", {
+    kind: "opportunities",
+    query: { type: "hackathon" },
+  });
+  const weekly = await call(t, watcher, "POST", "/api/me/alerts", {
+    kind: "opportunities",
+    query: { search: "city" },
+    frequency: "weekly",
+  });
+  assertEquals([daily.status, weekly.status], [201, 201]);
+  await later();
+  await submitOpportunity(t, member, { title: "City Contest", type: "competition" });
+  await later();
+  assert((await digest(t, admin, watcher)).texts[0].includes("City Contest"), "the weekly alert has sent");
+  await later();
+  await submitOpportunity(t, member, { title: "City Hack", type: "hackathon" });
+  await later();
+  const second = await digest(t, admin, watcher);
+  assert(second.texts[0].includes("City Hack"), "told by the daily alert; the weekly one is not due");
+  assertEquals((await call(t, watcher, "DELETE", `/api/me/alerts/${daily.body.alert.id}`)).status, 200);
+  // A week on: the weekly alert is due, and its window reaches back over the day the daily one told.
+  const key = ["alerts", watcher.user.id, weekly.body.alert.id];
+  const record = (await t.kv.get<Record<string, unknown>>(key)).value!;
+  const ago = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString();
+  await t.kv.set(key, { ...record, lastRunAt: ago(2), lastSentAt: ago(8) });
+  assertEquals((await digest(t, admin, watcher)).texts, [], "nothing it was not told");
+});
+
 Deno.test("two alerts matching one listing show it once in one e-mail", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
@@ -81,7 +114,7 @@ Deno.test("two alerts matching one listing show it once in one e-mail", async ()
   assertEquals(told.map((entry) => entry.value.length), [2], "each listing recorded once");
 });
 
-Deno.test("the told records are read for a person with several alerts, after their windows' start; for one, never", async () => {
+Deno.test("the told records are read for a person with several alerts, after their windows' start; for one run daily, none", async () => {
   const reads = kvReads();
   await using t = await createTestApp({ kvReads: reads });
   const admin = await createTestUser(t, "admin");
