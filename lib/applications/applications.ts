@@ -65,7 +65,17 @@ import {
   UNVERIFIED,
   WAITING,
 } from "./schema.ts";
-import { applicationOps, personEntries, personKey, readApplications, recordKey, statusIndex } from "./store.ts";
+import {
+  applicationOps,
+  forgetLogOps,
+  logEntriesOf,
+  type LogEntry,
+  personEntries,
+  personKey,
+  readApplications,
+  recordKey,
+  statusIndex,
+} from "./store.ts";
 import { valueBytes } from "@/lib/kv/value_size.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { pipelinePage } from "./pipeline.ts";
@@ -806,19 +816,26 @@ export async function applicationResume(
   return { name: record.resume.name, file };
 }
 
+/** The change log's entries of application `entry` (`logEntriesOf`); none when it is gone. */
+function logOf(kv: Deno.Kv, entry: Deno.KvEntry<ApplicationRecord> | undefined): Promise<LogEntry[]> {
+  return entry ? logEntriesOf(kv, entry.value) : Promise.resolve([]);
+}
+
 /** Applications taken per round of `forgetApplicant`. */
 const FORGET_BATCH = 50;
 
 /**
  * Adds to `op` the write that makes application `entry` (as read, checked; null when gone) forget `userId`, who
- * applied to `internshipId` (`forgetApplicant`). Returns the resume copy it lets go of, or null.
+ * applied to `internshipId` (`forgetApplicant`), with its earlier changes taken out of the change log (`log`, its
+ * entries as read: `logEntriesOf`). Returns the resume copy it lets go of, or null.
  */
 function forgetApplicantOps(
   op: Deno.AtomicOperation,
-  { userId, internshipId, entry, now }: {
+  { userId, internshipId, entry, log, now }: {
     userId: string;
     internshipId: string;
     entry: Deno.KvEntry<ApplicationRecord> | null;
+    log: LogEntry[];
     now: Date;
   },
 ): { fileId: string; holder: string } | null {
@@ -837,6 +854,7 @@ function forgetApplicantOps(
     resume: null,
   };
   op.check(entry);
+  forgetLogOps(op, record.id, log, now.getTime());
   applicationOps(op, record, next, now.getTime());
   return record.resume && { fileId: record.resume.fileId, holder: applicationHolder(record.id) };
 }
@@ -844,10 +862,11 @@ function forgetApplicantOps(
 /**
  * The account deletion step of applications (docs/decisions.md, Data rights): each application of `userId` loses what
  * is about the person (the applicant's id and profile snapshot, the answers, the cover note and the resume copy, whose
- * bytes go once nothing else holds them); one still waiting is withdrawn, so nobody is asked to answer a deleted
+ * bytes go once nothing else holds them), and its earlier changes leave the change log (`forgetLogOps`, in the same
+ * write: the log's search text is the applicant's name and college); one still waiting is withdrawn, so nobody is asked to answer a deleted
  * person. What the poster wrote and the stipend report stay, counted anonymously in the track record. It works
  * `FORGET_BATCH` applications at a time: their records read at once (10 a `getMany`), each write checked against what
- * it read, the writes packed into few commits (`commitPacked`); one changed meanwhile is read again and written alone
+ * it read (the log's entries read with them), the writes packed into few commits (`commitPacked`); one changed meanwhile is read again and written alone
  * (`retrying`). After each batch it drops the resume copies let go of and calls `renew` (the deletion's lease), whose
  * throw stops it. Idempotent: the person's index entries go with each write, so a second run finds nothing.
  * @throws BusyError when one application kept changing for 30 s; what `renew` throws.
@@ -862,10 +881,12 @@ export async function forgetApplicant(
   for (let at = 0; at < people.length; at += FORGET_BATCH) {
     const batch = people.slice(at, at + FORGET_BATCH);
     const records = await readApplications(kv, batch.map(({ entry }) => entry.id));
+    const logs = await Promise.all(batch.map(({ entry: person }) => logOf(kv, records.get(person.id))));
     const now = new Date();
-    const units = batch.map(({ internshipId, entry: person }) => {
+    const units = batch.map(({ internshipId, entry: person }, i) => {
       const unit = new WriteUnit();
-      const copy = forgetApplicantOps(unit.op, { userId, internshipId, entry: records.get(person.id) ?? null, now });
+      const entry = records.get(person.id) ?? null;
+      const copy = forgetApplicantOps(unit.op, { userId, internshipId, entry, log: logs[i], now });
       return { unit, copy };
     });
     const written = await commitPacked(kv, units.map(({ unit }) => unit));
@@ -874,12 +895,9 @@ export async function forgetApplicant(
       if (written[i]) continue;
       await retrying(async () => {
         const op = kv.atomic();
-        const copy = forgetApplicantOps(op, {
-          userId,
-          internshipId,
-          entry: await readOne(kv, person.id),
-          now: new Date(),
-        });
+        const entry = await readOne(kv, person.id);
+        const log = await logOf(kv, entry ?? undefined);
+        const copy = forgetApplicantOps(op, { userId, internshipId, entry, log, now: new Date() });
         if (!(await op.commit()).ok) return false;
         if (copy) dropped.push(copy);
         return true;

@@ -12,7 +12,8 @@
  * - `["applications_changes", internshipId]` → KvU64, one more at every write of an application of the internship
  * - `["applications_log", internshipId, atMs, id]` → `PipelineChange`, kept a day: what changed, for the processes
  *   that keep the poster's list in memory (`pipeline.ts`); a batched write (`BatchWrites`) puts one entry
- *   `["applications_log", internshipId, atMs, "batch-" + uuid]` → `{changes: [id, PipelineChange][]}` for many
+ *   `["applications_log", internshipId, atMs, "batch-" + uuid]` → `{changes: [id, PipelineChange][]}` for many; an
+ *   application's entries go when its applicant's account is deleted (`logEntriesOf`, `forgetLogOps`)
  * - `["applications_due", dueMs, id]` → true while the application waits (`applied` or `shortlisted`): the timeout
  *   job's due-time index
  * - the track record's counters (`track_record.ts`)
@@ -223,6 +224,57 @@ export async function logSince(
     else changes.push({ id: entry.key[3] as string, change: value });
   }
   return changes;
+}
+
+/** How far (ms) before an application's sending `logEntriesOf` looks: the log's keys carry each writer's own clock. */
+const LOG_CLOCK_SLACK_MS = 60_000;
+
+/** An entry of the change log, one application's change or a batch of them. */
+export type LogEntry = Deno.KvEntry<PipelineChange | BatchedChanges>;
+
+/**
+ * The change log's entries that carry a change of application `record` (as read): its own entries and the batched
+ * ones that hold it, from its sending on (the log keeps a day, so at most a day's entries of its internship are read),
+ * for `forgetLogOps`.
+ */
+export async function logEntriesOf(kv: Deno.Kv, record: ApplicationRecord, now = Date.now()): Promise<LogEntry[]> {
+  const fromMs = Math.max(Date.parse(record.createdAt), now - LOG_KEPT_MS) - LOG_CLOCK_SLACK_MS;
+  const found: LogEntry[] = [];
+  const iter = kv.list<PipelineChange | BatchedChanges>(
+    {
+      start: ["applications_log", record.internshipId, fromMs],
+      end: ["applications_log", record.internshipId, Number.MAX_SAFE_INTEGER],
+    },
+    { batchSize: 500 },
+  );
+  for await (const entry of iter) {
+    const value = entry.value;
+    const holds = "changes" in value ? value.changes.some(([id]) => id === record.id) : entry.key[3] === record.id;
+    if (holds) found.push(entry);
+  }
+  return found;
+}
+
+/**
+ * Adds to `op` the removal of application `id`'s changes from the log `entries` (`logEntriesOf`, read before `now`,
+ * ms), so what it said of the applicant (the search text: name, college, role, field) does not outlive their account's
+ * deletion by the day the log keeps it: its own entries go; a batched entry is checked and written again without its
+ * change, expiring when it would have, or goes when that change was its only one. The write that forgets the applicant
+ * puts its own change in the log (`applicationOps`), which the processes' in-memory lists catch up from instead.
+ */
+export function forgetLogOps(op: Deno.AtomicOperation, id: string, entries: LogEntry[], now = Date.now()): void {
+  for (const entry of entries) {
+    const atMs = entry.key[2] as number;
+    if (atMs >= now) continue; // the forgetting write's own entry, or a later one
+    const value = entry.value;
+    const rest = "changes" in value ? value.changes.filter(([changed]) => changed !== id) : [];
+    const left = atMs + LOG_KEPT_MS - now;
+    if (rest.length === 0 || left <= 0) {
+      op.delete(entry.key);
+      continue;
+    }
+    op.check(entry).set(entry.key, { changes: rest } satisfies BatchedChanges, { expireIn: left });
+  }
 }
 
 /** Every entry of the per-status index of `internshipId`: status, when sent, id and search text, oldest first by status. */

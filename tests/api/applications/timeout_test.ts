@@ -297,6 +297,35 @@ Deno.test("a run longer than the catch-up's 60 s stamps its change log when it w
   assertEquals(after.applications.map((a: { status: string }) => a.status), ["rejected"]);
 });
 
+Deno.test("a deleted applicant's change leaves the run's batched log entry; the others' stay and the list follows", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co" });
+  const gone = await applicant(t, "Jai Singh");
+  const kept = await applicant(t, "Om Prakash");
+  for (const person of [gone, kept]) await sentAgo(t, (await applyTo(t, person, internship)).id, 30 * DAY + 60_000);
+  const list = `/api/internships/${internship.id}/applications`;
+  const before = await (await t.fetch(list, { headers: member.headers })).json();
+  assertEquals([before.counts.applied, before.counts.rejected], [2, 0], "kept in memory from here on");
+  const run = await timeOutApplications(t.kv, { now: new Date(), appUrl: t.origin, giveWay: () => Promise.resolve() });
+  assertEquals(run.rejected, 2, "both in one batched log entry");
+  await deleteAccount(t.services, { user: gone.user, session: { createdAt: new Date().toISOString() } }, {
+    confirm: gone.user.email,
+    password: PASSWORD,
+  });
+  await t.settled(); // its job
+  const log: string[] = [];
+  for await (const entry of t.kv.list({ prefix: ["applications_log", internship.id] })) {
+    log.push(JSON.stringify(entry.value));
+  }
+  assert(!log.some((value) => value.includes("jai singh")), log.join("\n"));
+  assert(log.some((value) => value.includes("changes") && value.includes("om prakash")), "the other change stays");
+  const after = await (await t.fetch(list, { headers: member.headers })).json();
+  assertEquals([after.counts.applied, after.counts.rejected], [0, 2], "the list caught up");
+  const found = await (await t.fetch(`${list}?status=rejected&search=prakash`, { headers: member.headers })).json();
+  assertEquals(found.applications.map((a: { applicant: { name: string } }) => a.applicant.name), ["Om Prakash"]);
+});
+
 Deno.test("a person who deletes their account while a run tells them is told nothing: no notice, no e-mail", async () => {
   await using t = await createTestApp();
   const { member } = await people(t);

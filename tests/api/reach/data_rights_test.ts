@@ -448,10 +448,11 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
     t.mails.some((m) => m.to === me.user.email && m.subject === "Your Career Community account was deleted"),
     "the notice went to the address before it was forgotten",
   );
-  assertEquals(await traces(t.kv, [me.user.id, me.user.email]), [], "no record names the person");
+  const person = [me.user.id, me.user.email, "Asha Rao", "IIT Madras", "9876543210"];
+  assertEquals(await traces(t.kv, person), [], "no record names the person or holds their profile");
   const hides = await runJob(findJob("poster-hides")!, t.services, new Date(Date.now() + 10 * 60_000));
   assertEquals(hides, { job: "poster-hides", hidden: 1 }, "the hide Asha asked for goes on without her");
-  assertEquals(await traces(t.kv, [me.user.id, me.user.email]), [], "its audit entry names no admin");
+  assertEquals(await traces(t.kv, person), [], "its audit entry names no admin");
   // The poster keeps the application, withdrawn and anonymous: no profile, answers, note or resume.
   const pipeline = await t.fetch(`/api/internships/${me.ids.platform}/applications`, { headers: me.poster.headers });
   const [kept] = (await pipeline.json()).applications;
