@@ -147,47 +147,48 @@ import * as $143 from "./routes/manifest.webmanifest.ts";
 import * as $144 from "./routes/me/alerts.tsx";
 import * as $145 from "./routes/me/applications/[id]/stipend-report.ts";
 import * as $146 from "./routes/me/applications/[id]/withdraw.ts";
-import * as $147 from "./routes/me/notifications.tsx";
-import * as $148 from "./routes/me/settings.tsx";
-import * as $149 from "./routes/me/tracker.tsx";
-import * as $150 from "./routes/offline.tsx";
-import * as $151 from "./routes/onboarding.tsx";
-import * as $152 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $153 from "./routes/opportunities/[id]/edit.tsx";
-import * as $154 from "./routes/opportunities/[id]/index.tsx";
-import * as $155 from "./routes/opportunities/index.tsx";
-import * as $156 from "./routes/opportunities/mine.tsx";
-import * as $157 from "./routes/opportunities/new.tsx";
-import * as $158 from "./routes/organizations/[slug].tsx";
-import * as $159 from "./routes/organizations/claim/[token].tsx";
-import * as $160 from "./routes/privacy.tsx";
-import * as $161 from "./routes/profile.tsx";
-import * as $162 from "./routes/profile/delete.tsx";
-import * as $163 from "./routes/profile/remove-provider.ts";
-import * as $164 from "./routes/profile/resume.ts";
-import * as $165 from "./routes/profile/sign-out-others.ts";
-import * as $166 from "./routes/purchases/[id]/receipt.tsx";
-import * as $167 from "./routes/purchases/[id]/refund-request.ts";
-import * as $168 from "./routes/refunds.tsx";
-import * as $169 from "./routes/report.tsx";
-import * as $170 from "./routes/reset-password.tsx";
-import * as $171 from "./routes/robots.txt.ts";
-import * as $172 from "./routes/sign-in.tsx";
-import * as $173 from "./routes/sign-out.ts";
-import * as $174 from "./routes/sign-up.tsx";
-import * as $175 from "./routes/sitemap.xml.ts";
-import * as $176 from "./routes/sitemap/[file].ts";
-import * as $177 from "./routes/terms.tsx";
-import * as $178 from "./routes/toolkits/[id]/index.tsx";
-import * as $179 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $180 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $181 from "./routes/toolkits/index.tsx";
-import * as $182 from "./routes/toolkits/mine.tsx";
-import * as $183 from "./routes/ungatekeep/[id].tsx";
-import * as $184 from "./routes/ungatekeep/index.tsx";
-import * as $185 from "./routes/ungatekeep/rss.xml.ts";
-import * as $186 from "./routes/unsubscribe/[token].tsx";
-import * as $187 from "./routes/verify-email.tsx";
+import * as $147 from "./routes/me/data.tsx";
+import * as $148 from "./routes/me/notifications.tsx";
+import * as $149 from "./routes/me/settings.tsx";
+import * as $150 from "./routes/me/tracker.tsx";
+import * as $151 from "./routes/offline.tsx";
+import * as $152 from "./routes/onboarding.tsx";
+import * as $153 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $154 from "./routes/opportunities/[id]/edit.tsx";
+import * as $155 from "./routes/opportunities/[id]/index.tsx";
+import * as $156 from "./routes/opportunities/index.tsx";
+import * as $157 from "./routes/opportunities/mine.tsx";
+import * as $158 from "./routes/opportunities/new.tsx";
+import * as $159 from "./routes/organizations/[slug].tsx";
+import * as $160 from "./routes/organizations/claim/[token].tsx";
+import * as $161 from "./routes/privacy.tsx";
+import * as $162 from "./routes/profile.tsx";
+import * as $163 from "./routes/profile/delete.tsx";
+import * as $164 from "./routes/profile/remove-provider.ts";
+import * as $165 from "./routes/profile/resume.ts";
+import * as $166 from "./routes/profile/sign-out-others.ts";
+import * as $167 from "./routes/purchases/[id]/receipt.tsx";
+import * as $168 from "./routes/purchases/[id]/refund-request.ts";
+import * as $169 from "./routes/refunds.tsx";
+import * as $170 from "./routes/report.tsx";
+import * as $171 from "./routes/reset-password.tsx";
+import * as $172 from "./routes/robots.txt.ts";
+import * as $173 from "./routes/sign-in.tsx";
+import * as $174 from "./routes/sign-out.ts";
+import * as $175 from "./routes/sign-up.tsx";
+import * as $176 from "./routes/sitemap.xml.ts";
+import * as $177 from "./routes/sitemap/[file].ts";
+import * as $178 from "./routes/terms.tsx";
+import * as $179 from "./routes/toolkits/[id]/index.tsx";
+import * as $180 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $181 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $182 from "./routes/toolkits/index.tsx";
+import * as $183 from "./routes/toolkits/mine.tsx";
+import * as $184 from "./routes/ungatekeep/[id].tsx";
+import * as $185 from "./routes/ungatekeep/index.tsx";
+import * as $186 from "./routes/ungatekeep/rss.xml.ts";
+import * as $187 from "./routes/unsubscribe/[token].tsx";
+import * as $188 from "./routes/verify-email.tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -380,47 +381,48 @@ const manifest: Manifest = {
     "./routes/me/alerts.tsx": $144,
     "./routes/me/applications/[id]/stipend-report.ts": $145,
     "./routes/me/applications/[id]/withdraw.ts": $146,
-    "./routes/me/notifications.tsx": $147,
-    "./routes/me/settings.tsx": $148,
-    "./routes/me/tracker.tsx": $149,
-    "./routes/offline.tsx": $150,
-    "./routes/onboarding.tsx": $151,
-    "./routes/opportunities/[id]/calendar.ics.ts": $152,
-    "./routes/opportunities/[id]/edit.tsx": $153,
-    "./routes/opportunities/[id]/index.tsx": $154,
-    "./routes/opportunities/index.tsx": $155,
-    "./routes/opportunities/mine.tsx": $156,
-    "./routes/opportunities/new.tsx": $157,
-    "./routes/organizations/[slug].tsx": $158,
-    "./routes/organizations/claim/[token].tsx": $159,
-    "./routes/privacy.tsx": $160,
-    "./routes/profile.tsx": $161,
-    "./routes/profile/delete.tsx": $162,
-    "./routes/profile/remove-provider.ts": $163,
-    "./routes/profile/resume.ts": $164,
-    "./routes/profile/sign-out-others.ts": $165,
-    "./routes/purchases/[id]/receipt.tsx": $166,
-    "./routes/purchases/[id]/refund-request.ts": $167,
-    "./routes/refunds.tsx": $168,
-    "./routes/report.tsx": $169,
-    "./routes/reset-password.tsx": $170,
-    "./routes/robots.txt.ts": $171,
-    "./routes/sign-in.tsx": $172,
-    "./routes/sign-out.ts": $173,
-    "./routes/sign-up.tsx": $174,
-    "./routes/sitemap.xml.ts": $175,
-    "./routes/sitemap/[file].ts": $176,
-    "./routes/terms.tsx": $177,
-    "./routes/toolkits/[id]/index.tsx": $178,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $179,
-    "./routes/toolkits/[id]/learn/index.tsx": $180,
-    "./routes/toolkits/index.tsx": $181,
-    "./routes/toolkits/mine.tsx": $182,
-    "./routes/ungatekeep/[id].tsx": $183,
-    "./routes/ungatekeep/index.tsx": $184,
-    "./routes/ungatekeep/rss.xml.ts": $185,
-    "./routes/unsubscribe/[token].tsx": $186,
-    "./routes/verify-email.tsx": $187,
+    "./routes/me/data.tsx": $147,
+    "./routes/me/notifications.tsx": $148,
+    "./routes/me/settings.tsx": $149,
+    "./routes/me/tracker.tsx": $150,
+    "./routes/offline.tsx": $151,
+    "./routes/onboarding.tsx": $152,
+    "./routes/opportunities/[id]/calendar.ics.ts": $153,
+    "./routes/opportunities/[id]/edit.tsx": $154,
+    "./routes/opportunities/[id]/index.tsx": $155,
+    "./routes/opportunities/index.tsx": $156,
+    "./routes/opportunities/mine.tsx": $157,
+    "./routes/opportunities/new.tsx": $158,
+    "./routes/organizations/[slug].tsx": $159,
+    "./routes/organizations/claim/[token].tsx": $160,
+    "./routes/privacy.tsx": $161,
+    "./routes/profile.tsx": $162,
+    "./routes/profile/delete.tsx": $163,
+    "./routes/profile/remove-provider.ts": $164,
+    "./routes/profile/resume.ts": $165,
+    "./routes/profile/sign-out-others.ts": $166,
+    "./routes/purchases/[id]/receipt.tsx": $167,
+    "./routes/purchases/[id]/refund-request.ts": $168,
+    "./routes/refunds.tsx": $169,
+    "./routes/report.tsx": $170,
+    "./routes/reset-password.tsx": $171,
+    "./routes/robots.txt.ts": $172,
+    "./routes/sign-in.tsx": $173,
+    "./routes/sign-out.ts": $174,
+    "./routes/sign-up.tsx": $175,
+    "./routes/sitemap.xml.ts": $176,
+    "./routes/sitemap/[file].ts": $177,
+    "./routes/terms.tsx": $178,
+    "./routes/toolkits/[id]/index.tsx": $179,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $180,
+    "./routes/toolkits/[id]/learn/index.tsx": $181,
+    "./routes/toolkits/index.tsx": $182,
+    "./routes/toolkits/mine.tsx": $183,
+    "./routes/ungatekeep/[id].tsx": $184,
+    "./routes/ungatekeep/index.tsx": $185,
+    "./routes/ungatekeep/rss.xml.ts": $186,
+    "./routes/unsubscribe/[token].tsx": $187,
+    "./routes/verify-email.tsx": $188,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

@@ -27,6 +27,7 @@ const NEVER_PREFIXES = [
   "/offline",
   "/profile",
   "/me/settings",
+  "/me/data",
 ];
 
 /** Pages to fill in, by their last path segment: `/internships/new`, `/internships/{id}/edit`, ... */

@@ -1,7 +1,7 @@
 /**
  * `/me/settings`: the signed-in person's language (a plain form to `POST /language`, docs/decisions.md, Languages) and
  * notification settings, each channel of each type switched and saved in place (docs/decisions.md, Notifications,
- * "Channels"), then "Account and data": links to the profile, the data export and account deletion. Guests are sent
+ * "Channels"), then "Account and data": links to the profile, "Your data" (`/me/data`), the data export and account deletion. Guests are sent
  * to sign in and back.
  *
  * `POST /me/settings` is the notification form without JavaScript (docs/decisions.md, Islands, "Forms work without
@@ -30,6 +30,7 @@ import { LANGUAGE_NAMES, LANGUAGES } from "@/lib/i18n/languages.ts";
 /** The account's own pages and data rights, which live on the profile page (docs/decisions.md, Data rights). */
 const ACCOUNT_LINKS: { href: string; label: MessageKey; detail: MessageKey; download?: true }[] = [
   { href: "/profile", label: "me.settings.editProfile", detail: "me.settings.editProfileDetail" },
+  { href: "/me/data", label: "me.settings.readData", detail: "me.settings.readDataDetail" },
   {
     href: "/api/me/export",
     label: "me.settings.download",

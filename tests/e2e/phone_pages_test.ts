@@ -112,6 +112,7 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
     "/internships/mine": { paths: ["/internships/mine"], by: ["member"] },
     "/internships/new": { paths: ["/internships/new"], by: ["student", "member"] },
     "/me/alerts": student("/me/alerts"),
+    "/me/data": { paths: ["/me/data"], by: ["student", "learner"] },
     "/me/notifications": { paths: ["/me/notifications"], by: ["student", "admin"] },
     "/me/settings": student("/me/settings"),
     "/me/tracker": student("/me/tracker"),

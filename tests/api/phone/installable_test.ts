@@ -150,6 +150,7 @@ Deno.test("pages a phone may keep carry Offline-Scope naming whose they are; oth
   }
   assertEquals(await scope("/internships/new", student.headers), null);
   assertEquals(await scope("/profile", student.headers), null);
+  assertEquals(await scope("/me/data", student.headers), null, "everything kept about them, in one page");
   assertEquals(await scope("/no-such-page"), null, "a 404");
   assertEquals(await scope("/me/tracker"), null, "a guest is sent to sign in");
   assertEquals(await scope("/api/me/settings", student.headers), null);
