@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { assertSignedIn } from "./guards.ts";
-import { logAdminWrite } from "./admin_audit.ts";
+import { adminAudit } from "./admin_audit.ts";
 import { readBody } from "./json.ts";
 import type { AppState } from "@/lib/platform/state.ts";
 import { paymentContext } from "@/lib/purchases/payment_context.ts";
@@ -25,8 +25,8 @@ export const RefundBodySchema = z.object({
 
 /**
  * Refunds `target` for the signed-in admin of `state` (the admin middleware checked the role) with the request's
- * reason, then appends the audit log's entry (the refund is several writes around the gateway's call); answers
- * `{purchase}` as it ends up. Errors are the domain's (see `refundPayment`).
+ * reason, the audit log's entry in the refund's write; answers `{purchase}` as it ends up. Errors are the domain's
+ * (see `refundPayment`).
  */
 export async function answerRefund(req: Request, state: AppState, target: RefundTarget): Promise<Response> {
   const { reason } = await readBody(req, RefundBodySchema);
@@ -34,20 +34,15 @@ export async function answerRefund(req: Request, state: AppState, target: Refund
 }
 
 /**
- * Refunds `target` for the signed-in admin of `state` with `reason` (validated by `RefundBodySchema`), then appends
- * the audit log's entry; returns the purchase as it ends up. The JSON routes and the admin purchases page's plain form
+ * Refunds `target` for the signed-in admin of `state` with `reason` (validated by `RefundBodySchema`), the audit log's
+ * entry added to the refund's final checked write (after the gateway's call), so a refund is never kept without the
+ * admin who made it; returns the purchase as it ends up. The JSON routes and the admin purchases page's plain form
  * (`POST /admin/purchases`) both refund through it. Errors are the domain's (see `refundPayment`).
  */
 export async function refundAsAdmin(state: AppState, target: RefundTarget, reason: string | null) {
   assertSignedIn(state);
-  const record = await refundPayment(paymentContext(state.services), { by: state.user, target, reason });
   const payment = target.paymentId ? `payment ${target.paymentId}` : "";
   const summary = [payment, reason ?? ""].filter(Boolean).join(": ") || undefined;
-  await logAdminWrite(state, {
-    action: "purchase.refund",
-    targetKind: "purchase",
-    targetId: target.purchaseId,
-    summary,
-  });
-  return record;
+  const audit = adminAudit(state, { action: "purchase.refund", targetKind: "purchase", summary });
+  return await refundPayment(paymentContext(state.services), { by: state.user, target, reason, audit });
 }

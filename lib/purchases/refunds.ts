@@ -18,6 +18,7 @@
  * Keys (owned by this module only):
  * - `["refunds_processed_early", refundId]` → when the gateway said it was processed, until the refund is written
  */
+import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { revokeCertificateOps } from "@/lib/certificates/certificates.ts";
 import { heldSlots, releaseOps } from "@/lib/coupons/reservations.ts";
 import { InvalidInputError, NotConfiguredError, NotFoundError, UpstreamRefusalError } from "@/lib/errors.ts";
@@ -203,7 +204,8 @@ async function tellBuyerOps(
 /**
  * Refunds `target` in full on behalf of `by` (see the module docstring) with the admin's `reason`: the gateway is
  * asked for the payment's amount less what was refunded of it at the gateway in parts (`refundedAtGateway`), and the
- * refund kept counts both. Returns the purchase as it ends up.
+ * refund kept counts both; `audit` adds the admin log's entry to the refund's write, so the two are kept together.
+ * Returns the purchase as it ends up.
  * @throws NotFoundError "Purchase not found" or "Payment not found"; InvalidInputError `ONLY_PAID_REFUNDABLE`,
  *   `FREE_NOT_REFUNDABLE` or `ALREADY_REFUNDED`; NotConfiguredError without gateway keys; UpstreamError
  *   "Payment gateway unavailable" or UpstreamRefusalError (the gateway refused: an unknown payment, no captured
@@ -211,7 +213,7 @@ async function tellBuyerOps(
  */
 export async function refundPayment(
   ctx: PaymentContext,
-  { by, target, reason }: { by: User; target: RefundTarget; reason: string | null },
+  { by, target, reason, audit }: { by: User; target: RefundTarget; reason: string | null; audit?: AuditHook },
 ): Promise<PurchaseRecord> {
   const { kv, payments } = ctx;
   const found = (await getPurchaseEntry(kv, target.purchaseId)).value;
@@ -233,6 +235,7 @@ export async function refundPayment(
     const op = kv.atomic().check(entry, early);
     if (early.value !== null) op.delete(early.key);
     const mails = await refundOps(ctx, op, { current, target, refund, currency: due.currency });
+    audit?.(op, found.id);
     if ((await op.commit()).ok) {
       for (const id of mails) ctx.deliverSoon?.(id);
       return record;

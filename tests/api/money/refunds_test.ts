@@ -13,6 +13,10 @@ import { REFUSALS } from "@/lib/refusals.ts";
 import { ADMIN_PURCHASES_TEXT } from "@/islands/AdminPurchasesTable.tsx";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
 import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
+import { refundAsAdmin } from "@/lib/http/refund_request.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
+import type { AppState } from "@/lib/platform/state.ts";
+import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
 
 Deno.test("refund: a paid purchase is refunded in full at the gateway; access goes, the coupon use comes back", async () => {
   await using shop = await openShop();
@@ -389,4 +393,31 @@ Deno.test("refund: of one of two paid purchases of a toolkit (older data) leaves
   // Refunding the other one too ends the access.
   assertEquals((await refund(shop, first.body.purchase.id)).status, 200);
   assertEquals([await owned(), await access(), (await valid()).length], [null, false, 0]);
+});
+
+Deno.test("refund: the admin log's entry is in the refund's own write, so KV going away after it loses neither", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  const { session } = await createSession(shop.t.kv, shop.admin.user.id);
+  // The refund's write is the first commit; KV goes away for every one after it.
+  const { kv, commits } = kvFailingCommits(shop.t.kv, (n) => n > 1);
+  const state: AppState = {
+    services: { ...shop.t.services, kv },
+    requestId: "refund-audit",
+    clientIp: "127.0.0.1",
+    lang: "en",
+    t: translatorFor("en"),
+    user: shop.admin.user,
+    session,
+  };
+  const failed = await refundAsAdmin(state, { purchaseId }, "Charged twice").then(() => null, (error) => error);
+  assertEquals(failed, null);
+  assertEquals(commits(), 1);
+  assertEquals((await purchaseRecord(shop, purchaseId)).paymentStatus, "refunded");
+  const logged = await listAdminLog(shop.t.kv, adminLogQuerySchema.parse({ action: "purchase.refund" }));
+  assertEquals(logged.entries.map((e) => [e.adminId, e.targetKind, e.targetId, e.summary]), [
+    [shop.admin.user.id, "purchase", purchaseId, "Charged twice"],
+  ]);
 });
