@@ -154,8 +154,9 @@ function channelChanges(change: SettingsChange): Partial<Record<NotificationType
 
 /**
  * Changes `userId`'s settings: the language, channels and switches of `change` replace the current ones, in one write
- * checked against what was read (the settings record, and the user record when the language changes). Returns the
- * settings afterwards.
+ * checked against what was read (the settings record, and the user record when the language changes). A language
+ * given is stored even when it is English and nothing was stored (docs/decisions.md, Languages, "The setting"), so a
+ * sign-in on a Hindi page never overrides it. Returns the settings afterwards.
  * @throws InvalidInputError `ALWAYS_EMAILED` for the e-mail of receipts or refunds turned off, or for a switch and its
  *   channel that disagree; NotFoundError when the user is gone; BusyError after 30 s of lost races (nothing written):
  *   a lost race reads again and tries again.
@@ -177,7 +178,10 @@ export async function updateSettings(kv: Deno.Kv, userId: string, change: Settin
         op.check(entry).set(settingsKey(userId), next);
       }
       const language = change.language ?? current.language;
-      if (language !== current.language) updateUserOps(op, user as Deno.KvEntry<User>, { language });
+      // A language given is stored even when it is the one no setting means: chosen, it outranks a later sign-in's.
+      if (language !== current.language || (change.language && user.value.language === undefined)) {
+        updateUserOps(op, user as Deno.KvEntry<User>, { language });
+      }
       const ok = (await op.commit()).ok;
       if (ok) saved = settingsOf(next, language);
       return ok;

@@ -36,7 +36,8 @@ export const apiDocs = describeRoute({
   PATCH: {
     summary: "Change your language and notification settings",
     description: "Absent fields keep their value. `language` (`en` or `hi`) is the language of your pages and " +
-      "e-mails; the rest are booleans, no other fields or types. A switch and its channel that disagree, or the " +
+      "e-mails, kept as your choice even when it is the English you had without one (a later sign-in on a Hindi page " +
+      "then changes nothing); the rest are booleans, no other fields or types. A switch and its channel that disagree, or the " +
       `e-mail of \`purchase_paid\` or \`purchase_refunded\` turned off: 400 (${ALWAYS_EMAILED}).`,
     access: ["session"],
     body: SettingsChangeSchema,

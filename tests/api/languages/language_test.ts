@@ -15,6 +15,7 @@ import { createAlert } from "@/lib/alerts/alerts.ts";
 import { newUnsubscribeToken } from "@/lib/alerts/unsubscribe.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { PROFILE_LIMITS } from "@/lib/users/profile.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
 
 const htmlLang = (html: string) => /<html lang="(\w+)"/.exec(html)?.[1];
 
@@ -184,6 +185,14 @@ Deno.test("a sign-in on a Hindi page saves Hindi for a person without a setting,
   const rohan = await passwordUser(t, { email: "rohan@example.com" });
   const meera = await passwordUser(t, { email: "meera@example.com" });
   await updateUser(t.kv, meera.id, { language: "en" });
+  // English chosen in the settings when nothing was stored is a setting too, which a Hindi sign-in keeps.
+  const asha = await passwordUser(t, { email: "asha@example.com" });
+  const chosen = await t.json("PATCH", "/api/me/settings", {
+    body: { language: "en" },
+    headers: { cookie: `session=${(await createSession(t.kv, asha.id)).token}`, origin: t.origin },
+  });
+  assertEquals(chosen.status, 200);
+  assertEquals((await getUserByEmail(t.kv, asha.email))?.language, "en", "English, chosen, is stored");
   const signIn = (email: string) =>
     t.fetch("/sign-in", {
       method: "POST",
@@ -191,13 +200,14 @@ Deno.test("a sign-in on a Hindi page saves Hindi for a person without a setting,
       body: new URLSearchParams({ email, password: PASSWORD }),
       redirect: "manual",
     });
-  for (const email of [rohan.email, meera.email]) {
+  for (const email of [rohan.email, meera.email, asha.email]) {
     const res = await signIn(email);
     await res.body?.cancel();
     assertEquals(res.status, 303, email);
   }
   assertEquals((await getUserByEmail(t.kv, rohan.email))?.language, "hi", "the page's language, saved");
   assertEquals((await getUserByEmail(t.kv, meera.email))?.language, "en", "a setting stays as chosen");
+  assertEquals((await getUserByEmail(t.kv, asha.email))?.language, "en", "English chosen in the settings stays");
 
   const api = await passwordUser(t, { email: "api@example.com" });
   const res = await t.json("POST", "/api/auth/sign-in/email", {
