@@ -14,7 +14,7 @@ import { opportunitiesOwnedBy } from "@/lib/opportunities/opportunities.ts";
 import { completedByToolkit } from "@/lib/toolkits/progress.ts";
 import { allToolkitIds, toolkitsCreatedBy } from "@/lib/toolkits/catalog.ts";
 import { purchaseHistory } from "@/lib/toolkits/learning.ts";
-import { listPurchaseRecords } from "@/lib/purchases/purchases.ts";
+import { listPurchaseRecords, type PurchaseRecord } from "@/lib/purchases/purchases.ts";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
 import { postsBy } from "@/lib/ungatekeep/posts.ts";
 import type { User } from "@/lib/users/users.ts";
@@ -28,10 +28,26 @@ import { mailsOfUser } from "@/lib/mail/outbox.ts";
 import { organizationsManagedBy } from "@/lib/organizations/organizations.ts";
 import { claimsOf } from "@/lib/organizations/claims.ts";
 import { getResume } from "@/lib/resumes/resumes.ts";
-import { myApplications } from "@/lib/applications/applications.ts";
+import { exportedApplications } from "@/lib/applications/applications.ts";
 import { reportsBy } from "@/lib/reports/reports.ts";
 import { adminLogOf } from "@/lib/admin_log/admin_log.ts";
 import { istDayOf } from "@/lib/dates.ts";
+
+/**
+ * What a purchase `record` keeps of its buyer's checkout beyond the purchase as the API shows it: when it was paid, the
+ * list price and discount of the order that set the price (paise), the coupon code, the state named for the receipt's
+ * place of supply, and the receipt (null where not kept).
+ */
+function checkoutOf(record: PurchaseRecord | undefined) {
+  return {
+    paidAt: record?.paidAt ?? null,
+    listPricePaise: record?.listPricePaise ?? null,
+    discountPaise: record?.discountPaise ?? null,
+    couponCode: record?.couponCode ?? null,
+    buyerState: record?.buyerState ?? null,
+    receipt: record?.receipt ?? null,
+  };
+}
 
 /** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
 export interface ExportSection {
@@ -49,8 +65,8 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   {
     name: "purchases",
     async collect(kv, user) {
-      const receipts = new Map((await listPurchaseRecords(kv, user.id)).map((r) => [r.id, r.receipt ?? null]));
-      return (await purchaseHistory(kv, user.id)).map((p) => ({ ...p, receipt: receipts.get(p.id) ?? null }));
+      const records = new Map((await listPurchaseRecords(kv, user.id)).map((r) => [r.id, r]));
+      return (await purchaseHistory(kv, user.id)).map((p) => ({ ...p, ...checkoutOf(records.get(p.id)) }));
     },
   },
   { name: "certificates", collect: (kv, user) => certificatesOf(kv, user.id) },
@@ -81,7 +97,7 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "organizationsManaged", collect: (kv, user) => organizationsManagedBy(kv, user.id) },
   { name: "organizationClaims", collect: (kv, user) => claimsOf(kv, user.id) },
   { name: "resume", collect: (kv, user) => getResume(kv, user.id) },
-  { name: "applications", collect: (kv, user) => myApplications(kv, { userId: user.id }) },
+  { name: "applications", collect: (kv, user) => exportedApplications(kv, user.id) },
   { name: "reports", collect: (kv, user) => reportsBy(kv, user.id) },
   { name: "adminLog", collect: (kv, user) => adminLogOf(kv, user.id) },
 ];

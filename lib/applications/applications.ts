@@ -356,21 +356,43 @@ async function readOne(kv: Deno.Kv, id: string): Promise<Deno.KvEntry<Applicatio
   return entry.value ? entry as Deno.KvEntry<ApplicationRecord> : null;
 }
 
-/** `userId`'s applications (of `status` when given), newest first, each with its internship as the public reads it. */
-export async function myApplications(
-  kv: Deno.Kv,
-  { userId, status }: { userId: string; status?: ApplicationStatus },
-): Promise<MyApplication[]> {
+/** `userId`'s application records (of `status` when given), newest first. */
+async function recordsOf(kv: Deno.Kv, userId: string, status?: ApplicationStatus): Promise<ApplicationRecord[]> {
   const entries = await personEntries(kv, userId);
-  const records = [...(await readApplications(kv, entries.map(({ entry }) => entry.id))).values()]
+  return [...(await readApplications(kv, entries.map(({ entry }) => entry.id))).values()]
     .map((entry) => entry.value)
     .filter((record) => !status || record.status === status)
     .sort((a, b) => a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
+}
+
+/** `records` as their applicant reads them, each with its internship as the public reads it. */
+async function withInternships(kv: Deno.Kv, records: ApplicationRecord[]): Promise<MyApplication[]> {
   const internships = await publicInternshipsById(kv, records.map((record) => record.internshipId));
   return records.map((record) => ({
     ...applicationView(record),
     internship: internships.get(record.internshipId) ?? null,
   }));
+}
+
+/** `userId`'s applications (of `status` when given), newest first, each with its internship as the public reads it. */
+export async function myApplications(
+  kv: Deno.Kv,
+  { userId, status }: { userId: string; status?: ApplicationStatus },
+): Promise<MyApplication[]> {
+  return await withInternships(kv, await recordsOf(kv, userId, status));
+}
+
+/**
+ * `userId`'s applications for their data export (docs/decisions.md, Data rights, "Export"): as `myApplications`, each
+ * with the profile its poster was sent (`applicant`: name, picture, e-mail, contact number, college, role, field and
+ * interests as they were when applying).
+ */
+export async function exportedApplications(
+  kv: Deno.Kv,
+  userId: string,
+): Promise<(MyApplication & { applicant: ApplicantSnapshot | null })[]> {
+  const records = await recordsOf(kv, userId);
+  return (await withInternships(kv, records)).map((view, i) => ({ ...view, applicant: records[i].applicant }));
 }
 
 /** When `userId` applied to each internship they applied to: `{internshipId: createdAt}`. */

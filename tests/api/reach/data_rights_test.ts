@@ -276,6 +276,12 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     ],
   ]);
   assertEquals(data.purchases[0].receipt, null);
+  assertEquals(
+    [data.purchases[0].couponCode, data.purchases[0].listPricePaise, data.purchases[0].discountPaise],
+    ["FREEPASS", 49900, 49900],
+    "the checkout's terms",
+  );
+  assert(data.purchases[0].paidAt !== null && "buyerState" in data.purchases[0], "when it was paid, the state named");
   assertEquals(data.internships.map((i: { id: string }) => i.id), [me.ids.internship]);
   assertEquals(data.opportunities.map((o: { id: string }) => o.id), [me.ids.opportunity]);
   assertEquals(data.posts.map((p: { id: string }) => p.id), [me.ids.post]);
@@ -321,6 +327,12 @@ Deno.test("the export holds every kind of record the account has, and no secret"
       a: { id: string; status: string; internshipId: string },
     ) => [a.id, a.status, a.internshipId]),
     [[me.ids.application, "applied", me.ids.platform]],
+  );
+  const { applicant } = data.applications[0];
+  assertEquals(
+    [applicant.email, applicant.contactNumber, applicant.collegeInstitute],
+    [me.user.email, "9876543210", "IIT Madras"],
+    "the profile its poster was sent",
   );
   assertEquals([data.resume.name, data.resume.size], ["asha-cv.pdf", 4096]);
   for (const { name } of EXPORT_SECTIONS) {
