@@ -51,10 +51,17 @@ export function receiptMail(input: MoneyMailInput & { receiptNumber: string }): 
  * The refund e-mail: the amount this refund sends back for the toolkit (in the smallest unit of `currency`, INR unless
  * given) and, when parts of the payment were refunded before, the payment's `totalPaise` refunded in all; linking
  * "My toolkits"; `accessEnded` when the refund took the toolkit away (the purchase's own payment),
- * else the payment granted nothing and the access stays.
+ * else the payment granted nothing and the access stays; `afterDecline` when the buyer was told their refund request
+ * was declined: this refund replaces that answer.
  */
 export function refundMail(
-  input: MoneyMailInput & { accessEnded: boolean; currency?: string; reason?: string | null; totalPaise?: number },
+  input: MoneyMailInput & {
+    accessEnded: boolean;
+    currency?: string;
+    reason?: string | null;
+    totalPaise?: number;
+    afterDecline?: boolean;
+  },
 ): Mail {
   const { t } = input;
   const amount = t.minorUnits(input.amountPaise, input.currency);
@@ -63,6 +70,7 @@ export function refundMail(
     ...layout(t, t("mail.refund.subject", { toolkit: input.toolkitTitle }), [
       t("mail.greeting", { name: input.name }),
       t("mail.refund.sent", { toolkit: input.toolkitTitle, amount }),
+      ...input.afterDecline ? [t("mail.refund.afterDecline")] : [],
       ...total !== input.amountPaise
         ? [t("mail.refund.inAll", {
           before: t.minorUnits(total - input.amountPaise, input.currency),

@@ -71,9 +71,13 @@ export async function askRefund(
   throw new Error("Refund request write lost too many races");
 }
 
-/** `current` with its open refund request answered by the refund at `at` (unchanged when none is open). */
+/**
+ * `current` with its refund request answered by the refund at `at`: an open one, and one declined before (a decline
+ * and a refund made at once, or an admin who changed their mind), so the buyer is shown the refund only; unchanged
+ * when there is none or it was answered by a refund already.
+ */
 export function withRequestRefunded(current: PurchaseRecord, at: string): PurchaseRecord {
-  if (current.refundRequest?.status !== "open") return current;
+  if (!current.refundRequest || current.refundRequest.status === "refunded") return current;
   return { ...current, refundRequest: { ...current.refundRequest, status: "refunded", answeredAt: at } };
 }
 

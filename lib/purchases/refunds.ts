@@ -152,15 +152,17 @@ async function giveUpOps(
 /**
  * Adds to `op` the buyer's `purchase_refunded` notification and refund e-mail (through the outbox) about `refund`:
  * what this refund returned (`returnedBy`), and in the e-mail the payment's total refunded when parts were refunded
- * before; `accessEnded` when the refund took the toolkit away. Returns the outbox ids of the e-mails queued.
+ * before; `accessEnded` when the refund took the toolkit away; `afterDecline` when it answers a refund request the buyer
+ * was told was declined (the e-mail says it replaces that answer). Returns the outbox ids of the e-mails queued.
  */
 async function tellBuyerOps(
   ctx: PaymentContext,
   op: Deno.AtomicOperation,
-  { purchase, refund, accessEnded, currency }: {
+  { purchase, refund, accessEnded, currency, afterDecline }: {
     purchase: BuyerPurchase;
     refund: RefundRecord;
     accessEnded: boolean;
+    afterDecline: boolean;
     /** The currency of the payment refunded (its amount is in that currency's smallest unit). */
     currency: string;
   },
@@ -197,6 +199,7 @@ async function tellBuyerOps(
     url: `${ctx.appUrl}/toolkits/mine`,
     accessEnded,
     reason: refund.reason,
+    afterDecline,
   });
   return [queueMailOps(op, { ...mail, userId: buyer.id, retryable: true }, Date.parse(refund.at))];
 }
@@ -268,7 +271,8 @@ async function refundOps(
   let accessEnded = false;
   if (target.paymentId === undefined) accessEnded = await giveUpOps(ctx.kv, op, { current, record });
   else putPurchaseOps(op, current, record);
-  return await tellBuyerOps(ctx, op, { purchase: record, refund, accessEnded, currency });
+  const afterDecline = target.paymentId === undefined && current.refundRequest?.status === "declined";
+  return await tellBuyerOps(ctx, op, { purchase: record, refund, accessEnded, currency, afterDecline });
 }
 
 /** Who made a refund at the gateway (`RefundRecord.by`): no admin of ours. */

@@ -289,3 +289,36 @@ Deno.test("refund texts: invisible characters and bidi overrides are stripped, C
   assertEquals(refundedForm.status, 303);
   assertEquals((await purchaseRecord(shop, refundedByForm)).refund?.reason, "Charged twice" + "\nabcd".repeat(90));
 });
+
+Deno.test("refund request: a refund after a decline answers the request and its e-mail says it replaces the decline", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  assertEquals((await ask(shop, buyer, purchaseId, { reason: "Charged twice" })).status, 200);
+  // One admin declines while another refunds: the decline's write lands first.
+  assertEquals((await decline(shop, purchaseId, { note: "Past the 7 days" })).status, 200);
+  const refunded = await refund(shop, purchaseId, "The charge was doubled at the bank");
+  assertEquals(refunded.status, 200, JSON.stringify(refunded.body));
+  const record = await purchaseRecord(shop, purchaseId);
+  assertEquals([record.paymentStatus, record.refundRequest?.status], ["refunded", "refunded"]);
+  assertEquals(await asked(shop), 0);
+  // The receipt and My toolkits say the refund only, not the decline.
+  for (const page of [`/purchases/${purchaseId}/receipt`, "/toolkits/mine"]) {
+    const html = await (await shop.t.fetch(page, { headers: buyer.headers })).text();
+    assert(!html.includes("Past the 7 days"), `${page} no longer shows the decline`);
+  }
+  await shop.t.settled();
+  const mail = shop.t.mails.find((m) => m.to === buyer.user.email && m.subject === "Your refund for Resume Toolkit");
+  assert(mail, "the refund mail was sent");
+  assert(mail.text.includes("This refund replaces our earlier answer to your refund request."), mail.text);
+  // A refund with no decline before it says nothing of one.
+  const other = await createTestUser(shop.t);
+  const second = await buy(shop, other, kit.id);
+  assertEquals((await ask(shop, other, second.purchaseId)).status, 200);
+  assertEquals((await refund(shop, second.purchaseId)).status, 200);
+  await shop.t.settled();
+  const plain = shop.t.mails.find((m) => m.to === other.user.email && m.subject === "Your refund for Resume Toolkit");
+  assert(plain, "the second refund mail was sent");
+  assert(!plain.text.includes("replaces our earlier answer"), plain.text);
+});

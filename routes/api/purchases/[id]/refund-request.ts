@@ -23,7 +23,8 @@ export const apiDocs = describeRoute({
     summary: "Ask for a refund of a purchase",
     description: "The buyer of a paid purchase, once per purchase, with an optional `reason` (blank counts as none). " +
       "The purchase keeps its `refundRequest` (`open`) until an admin refunds it (`refunded`) or declines it with a " +
-      "`note` (`declined`, told to the buyer by the `refund_declined` notification and an e-mail). The refund policy " +
+      "`note` (`declined`, told to the buyer by the `refund_declined` notification and an e-mail; a refund afterwards " +
+      "makes it `refunded`, its e-mail saying it replaces that answer). The refund policy " +
       "(within 7 days, at most two lessons completed) is the admin's to weigh.",
     access: ["session"],
     body: RefundRequestBodySchema,
