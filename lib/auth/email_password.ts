@@ -18,7 +18,7 @@ import {
 } from "@/lib/users/users.ts";
 import type { Lang } from "@/lib/i18n/languages.ts";
 import { hashPassword, PASSWORD_MAX, verifyDummy, verifyPassword } from "./passwords.ts";
-import type { SessionGuard } from "./sessions.ts";
+import { refuseSuspended, type SessionGuard } from "./sessions.ts";
 import { findToken, spendTokenOps, type TokenRecord, voidTokens } from "./verification.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 
@@ -196,7 +196,8 @@ const RESET_ATTEMPTS = 5;
  * their keys are deleted after it. `alsoOps` adds its own mutations about the user as read to that write (the notice of
  * the change).
  * @returns false for a bad, spent or expired token, one whose user is gone, or one older than the user's sessions.
- * @throws ConflictError after `RESET_ATTEMPTS` lost races with writes of the user record.
+ * @throws AuthError 403 `ACCOUNT_SUSPENDED` while the user is suspended, before anything is written (docs/decisions.md,
+ *   Admin, "Suspension"); ConflictError after `RESET_ATTEMPTS` lost races with writes of the user record.
  */
 export async function resetPassword(
   kv: Deno.Kv,
@@ -204,13 +205,16 @@ export async function resetPassword(
   newPassword: string,
   alsoOps?: (op: Deno.AtomicOperation, user: User) => void,
 ): Promise<boolean> {
-  if (!await readResetLink(kv, token)) return false;
+  const first = await readResetLink(kv, token);
+  if (!first) return false;
+  refuseSuspended(first.user.value);
   const passwordHash = await hashPassword(newPassword);
   for (let attempt = 0; attempt < RESET_ATTEMPTS; attempt++) {
     // Read again after the hashing and after a lost race: the token may be spent, or the sessions ended, meanwhile.
     const link = await readResetLink(kv, token);
     if (!link) return false;
     const { entry, user } = link;
+    refuseSuspended(user.value);
     const op = kv.atomic();
     spendTokenOps(op, entry);
     updateUserOps(op, user, endSessionsPatch(user.value));

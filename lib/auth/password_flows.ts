@@ -92,12 +92,14 @@ export function signInSubject(email: string, ip: string): string {
 }
 
 /**
- * Whether `token` is a reset link that still works (not malformed, unknown, spent, expired or older than the user's
- * sessions; `readResetLink`), read without spending it: the reset page then says at once that a dead link is dead,
- * instead of after the passwords were typed.
+ * What a reset with `token` would meet, read without spending it: `live`, `dead` (malformed, unknown, spent, expired or
+ * older than the user's sessions; `readResetLink`) or `suspended` (its person is suspended, so the reset is refused;
+ * docs/decisions.md, Admin, "Suspension"). The reset page then says so at once, instead of after the passwords were
+ * typed.
  */
-export async function isLiveResetToken(kv: Deno.Kv, token: string): Promise<boolean> {
-  return await readResetLink(kv, token) !== null;
+export async function resetLinkState(kv: Deno.Kv, token: string): Promise<"live" | "dead" | "suspended"> {
+  const link = await readResetLink(kv, token);
+  return link === null ? "dead" : link.user.value.suspension ? "suspended" : "live";
 }
 
 /**
@@ -105,8 +107,8 @@ export async function isLiveResetToken(kv: Deno.Kv, token: string): Promise<bool
  * user and queues the notice that the password was changed (`passwordChangedMail`, in the
  * person's language), all in one write; then starts the notice's delivery. The password is
  * checked before the token.
- * @throws AuthError `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG`, then `INVALID_TOKEN` (400); ConflictError (409) when
- *   other writes kept changing the user record (`resetPassword`).
+ * @throws AuthError `PASSWORD_TOO_SHORT`/`PASSWORD_TOO_LONG`, then `INVALID_TOKEN` (400), `ACCOUNT_SUSPENDED` (403,
+ *   nothing written or mailed); ConflictError (409) when other writes kept changing the user record (`resetPassword`).
  */
 export async function resetPasswordWithToken(services: Services, token: unknown, newPassword: string): Promise<void> {
   checkPasswordLength(newPassword);

@@ -25,11 +25,14 @@ export const apiDocs = describeRoute({
     summary: "Set a new password with a reset token",
     description: "The token may also come as `?token=`. The password is replaced, the token spent, every session " +
       "of the user ended and a notice that the password changed e-mailed to the account. The password is checked first (400 `PASSWORD_TOO_SHORT` or `PASSWORD_TOO_LONG`), then the " +
-      "token (400 `INVALID_TOKEN` when unknown, spent or expired, or sent before the user's sessions were last ended).",
+      "token (400 `INVALID_TOKEN` when unknown, spent or expired, or sent before the user's sessions were last ended). " +
+      "A suspended account's reset is refused before anything is written or mailed: 403 `ACCOUNT_SUSPENDED` (its " +
+      "sentence says how to appeal).",
     query: z.object({ token: z.string().optional().describe("The reset token, when the body has none") }),
     body: ResetPasswordBody,
     responses: {
       200: { description: "The password is changed", schema: StatusSchema },
+      403: "`ACCOUNT_SUSPENDED`: the account is suspended; nothing was changed",
       409: "Other writes kept changing the account; nothing was changed and the link still works",
     },
   },

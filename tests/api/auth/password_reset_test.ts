@@ -1,10 +1,11 @@
 import { checkCredentials, resetPassword } from "@/lib/auth/email_password.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
-import type { TokenRecord } from "@/lib/auth/verification.ts";
+import { findToken, type TokenRecord } from "@/lib/auth/verification.ts";
 import { AuthError, ConflictError } from "@/lib/errors.ts";
 import { sha256Hex } from "@/lib/ids.ts";
-import { assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert.ts";
-import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
+import { suspendUser } from "@/lib/users/suspension.ts";
 import { lastMailTo, signIn, tokenOf, waitForMail } from "./helpers.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
@@ -314,4 +315,36 @@ Deno.test("a reset gives up with 409 after 5 writes lost to changes of the user 
   await assertRejects(() => resetPassword(busy, token, NEW_PASSWORD), ConflictError);
   assertEquals(commits, 5);
   assertEquals(await resetPassword(t.kv, token, NEW_PASSWORD), true, "the link was not spent");
+});
+
+Deno.test("a suspended person's reset is refused before anything is written or mailed, and the page says why", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const asha = await passwordUser(t, { email: "asha@example.com" });
+  await suspendUser(t.kv, {
+    actorId: admin.user.id,
+    targetId: asha.id,
+    appUrl: t.origin,
+    reason: "Asks for fees",
+    hideListings: false,
+  });
+  const token = await resetToken(t);
+  const page = await t.fetch(`/reset-password?token=${token}&lang=hi`);
+  assertEquals(page.status, 200);
+  const html = await page.text();
+  assert(html.includes("यह अकाउंट सस्पेंड है") && !html.includes('name="newPassword"'), "the notice, in Hindi, no form");
+  const res = await t.json("POST", "/api/auth/reset-password", { body: { newPassword: NEW_PASSWORD, token } });
+  assertEquals(res.status, 403);
+  assertEquals((await res.json()).code, "ACCOUNT_SUSPENDED");
+  const form = await t.fetch("/reset-password", {
+    method: "POST",
+    headers: { origin: t.origin, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }),
+  });
+  assertEquals(form.status, 403);
+  assert((await form.text()).includes("This account is suspended"), "the form's answer says so");
+  await t.settled();
+  assertEquals(t.mails.filter((m) => m.subject.includes("password was changed")), [], "no notice of a change");
+  await checkCredentials(t.kv, asha.email, PASSWORD); // the password is as it was
+  assert(await findToken(t.kv, "reset-password", token), "the link is not spent");
 });
