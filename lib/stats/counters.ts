@@ -14,10 +14,12 @@
  * - a user: a sign-up on the IST day of `createdAt`, and a verified sign-up on that day while the e-mail is verified;
  *   the totals `users` and `verifiedUsers`.
  * - a purchase once paid (`paidAt`, free ones included): a purchase and its `amountPaid` as revenue on the IST day it
- *   was paid, the toolkit's sales and revenue, and while it stays paid, its coupon's use and discount; a refund, its
- *   amount on the IST day of the refund. An extra payment (money received that grants nothing) in rupees is revenue on
- *   the day it arrived and, once refunded, a refund; one in another currency counts toward neither. While its buyer's
- *   refund request is open, one toward `refundRequests` (the admin's "Refunds asked").
+ *   was paid, the toolkit's sales and revenue, and while it stays paid, its coupon's use and discount; a refund, what
+ *   it returned (its amount less the parts refunded at the gateway before it, `refundedBefore`) on the IST day of the
+ *   refund, and each part refunded at the gateway (`gatewayPartialRefunds`) on its own day, so a payment refunded in
+ *   parts counts its whole amount once. An extra payment (money received that grants nothing) in rupees is revenue on
+ *   the day it arrived and its refunds count as the purchase's do; one in another currency counts toward neither.
+ *   While its buyer's refund request is open, one toward `refundRequests` (the admin's "Refunds asked").
  * - a toolkit: `activeToolkits` while it is active.
  *
  * Keys (owned by this module only):
@@ -67,22 +69,35 @@ export interface CountedPurchase {
   couponId: string | null;
   paidAt?: string | null;
   discountPaise?: number;
-  refund?: { amount: number; at: string } | null;
+  refund?: CountedRefund | null;
   refundRequest?: { status: string } | null;
   extraPayments?: {
+    paymentId: string | null;
     amount: number | null;
     currency?: string;
     at: string;
-    refund?: { amount: number; at: string } | null;
+    refund?: CountedRefund | null;
   }[];
+  /** Parts of a payment refunded at the gateway: the purchase's own, or the extra payment whose `paymentId` it names. */
+  gatewayPartialRefunds?: { paymentId: string; amount: number; at: string }[];
+}
+
+/** A refund as the counters read it: `amount` counts the parts refunded before it (`refundedBefore`). */
+interface CountedRefund {
+  amount: number;
+  refundedBefore?: number;
+  at: string;
 }
 
 /** What a purchase counts toward (see the module docstring). */
 export function purchaseCounts(purchase: CountedPurchase | null): Count[] {
   if (!purchase) return [];
   const counts: Count[] = [];
-  const refunded = (refund: { amount: number; at: string }) =>
-    counts.push([dayKey(refund.at, "refunds"), refund.amount], [totalKey("refunds"), refund.amount]);
+  const refunded = ({ amount, at }: { amount: number; at: string }) =>
+    counts.push([dayKey(at, "refunds"), amount], [totalKey("refunds"), amount]);
+  // A refund counts what it returned itself: the parts before it count on their own days, below.
+  const finalRefund = (refund: CountedRefund) =>
+    refunded({ amount: refund.amount - (refund.refundedBefore ?? 0), at: refund.at });
   if (purchase.paidAt) {
     const amount = purchase.amountPaid;
     counts.push(
@@ -99,13 +114,17 @@ export function purchaseCounts(purchase: CountedPurchase | null): Count[] {
       );
     }
   }
-  if (purchase.refund) refunded(purchase.refund);
+  if (purchase.refund) finalRefund(purchase.refund);
   if (purchase.refundRequest?.status === "open") counts.push([totalKey("refundRequests"), 1]);
   for (const extra of purchase.extraPayments ?? []) {
     // Money in another currency is not rupees: the figures leave it out (the admin list shows it as it is).
     if ((extra.currency ?? "INR") !== "INR") continue;
     if (extra.amount) counts.push([dayKey(extra.at, "revenue"), extra.amount], [totalKey("revenue"), extra.amount]);
-    if (extra.refund) refunded(extra.refund);
+    if (extra.refund) finalRefund(extra.refund);
+  }
+  for (const part of purchase.gatewayPartialRefunds ?? []) {
+    const extra = purchase.extraPayments?.find((p) => p.paymentId === part.paymentId);
+    if ((extra?.currency ?? "INR") === "INR") refunded(part);
   }
   return counts;
 }

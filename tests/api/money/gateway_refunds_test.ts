@@ -148,6 +148,13 @@ Deno.test("after a partial refund at the gateway an admin's refund asks the gate
   const res = await deliver(shop, refundProcessedDelivery(part, { orderId }));
   assertEquals(res.status, 200);
   await res.body?.cancel();
+  // The dashboard counts the part as refunded on its day, revenue as received.
+  const totals = async () => {
+    const counters = await stored(shop.t.kv);
+    return [counters.get('["stats_totals","revenue"]'), counters.get('["stats_totals","refunds"]')];
+  };
+  assertEquals(await totals(), [50000, 10000]);
+  assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
 
   const partly = async () => {
     const res = await shop.t.fetch("/api/admin/purchases?gatewayRefund=partial", { headers: shop.admin.headers });
@@ -166,6 +173,7 @@ Deno.test("after a partial refund at the gateway an admin's refund asks the gate
   const record = await purchaseRecord(shop, purchaseId);
   assertEquals([record.refund?.id, record.refund?.amount], [asked[0].id, 50000], "the refund counts the part before");
   assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
+  assertEquals(await totals(), [50000, 50000], "the ₹100 part and the ₹400 rest, the payment once in all");
   const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
   assertEquals(detail.hasPurchased, false);
   assertEquals(await partly(), [0, []], "refunded in full, no longer partly");
