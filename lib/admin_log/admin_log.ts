@@ -13,6 +13,7 @@
  * An entry is small: no copy of the record, a summary of at most `SUMMARY_MAX` characters.
  */
 import { z } from "zod";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** How long an entry is kept, in ms (365 days). */
 export const ADMIN_LOG_TTL_MS = 365 * 24 * 60 * 60 * 1000;
@@ -220,12 +221,7 @@ export async function listAdminLog(kv: Deno.Kv, query: AdminLogQuery, now = new 
 
 /** The entries of `ids` still stored, in the order of `ids`. */
 async function entriesOf(kv: Deno.Kv, ids: string[]): Promise<AdminLogEntry[]> {
-  const found: AdminLogEntry[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const read = await kv.getMany<AdminLogEntry[]>(ids.slice(i, i + 10).map(entryKey));
-    for (const { value } of read) if (value) found.push(value);
-  }
-  return found;
+  return (await getManyChunked<AdminLogEntry>(kv, ids.map(entryKey))).flatMap(({ value }) => value ? [value] : []);
 }
 
 /** Every entry kept of admin `adminId`, oldest first (their data export, docs/decisions.md, Data rights). */

@@ -15,6 +15,7 @@ import { InternshipQuerySchema } from "@/lib/internships/schema.ts";
 import { OpportunityQuerySchema } from "@/lib/opportunities/schema.ts";
 import type { Claimable } from "@/lib/jobs/lease.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** What an alert watches. */
 export const ALERT_KINDS = ["internships", "opportunities"] as const;
@@ -185,12 +186,8 @@ export async function listAlerts(kv: Deno.Kv, userId: string): Promise<Alert[]> 
 
 /** Those of `ids` that are `userId`'s alerts, in the order of `ids` (unknown and deleted ones left out). */
 export async function alertsByIds(kv: Deno.Kv, userId: string, ids: readonly string[]): Promise<Alert[]> {
-  const found: Alert[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const entries = await kv.getMany<AlertRecord[]>(ids.slice(i, i + 10).map((id) => alertKey(userId, id)));
-    for (const entry of entries) if (entry.value) found.push(alertView(entry.value));
-  }
-  return found;
+  const entries = await getManyChunked<AlertRecord>(kv, ids.map((id) => alertKey(userId, id)));
+  return entries.flatMap(({ value }) => value ? [alertView(value)] : []);
 }
 
 /**

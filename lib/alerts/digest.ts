@@ -41,6 +41,7 @@ import { digestMail, type DigestSection, fitMail, internshipItem, type MailItem,
 import { type NewUnsubscribeToken, newUnsubscribeToken } from "./unsubscribe.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** 09:00 IST is 03:30 UTC. */
 export const DAILY_AT_9_IST = "30 3 * * *";
@@ -218,13 +219,9 @@ async function claimDue(
     }
     if (held.length > 0) due.push(held);
   }
-  const users: (User | null)[] = [];
-  for (let i = 0; i < due.length; i += 10) {
-    const entries = await kv.getMany<User[]>(due.slice(i, i + 10).map((d) => userKey(d[0].value.userId)));
-    users.push(...entries.map((entry) => entry.value));
-  }
+  const users = await getManyChunked<User>(kv, due.map((alerts) => userKey(alerts[0].value.userId)));
   const wanted = due.flatMap((alerts, i) => {
-    const user = users[i];
+    const user = users[i].value;
     if (user?.emailVerified) return [{ user, alerts }];
     counts.skipped++;
     return [];

@@ -37,6 +37,7 @@ import { DAILY_AT_9_IST } from "./digest.ts";
 import { fitMail, internshipItem, type MailItem, opportunityItem, reminderMail } from "./mails.tsx";
 import { newUnsubscribeToken } from "./unsubscribe.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** Saved-by entries read from KV per batch. */
 const BATCH = 500;
@@ -105,10 +106,7 @@ async function remind(
     return;
   }
   const email = user.emailVerified && settings.deadlineReminders;
-  const marks: Deno.KvEntryMaybe<unknown>[] = [];
-  for (let i = 0; i < items.length; i += 10) {
-    marks.push(...await kv.getMany(items.slice(i, i + 10).map((item) => remindedKey(userId, item))));
-  }
+  const marks = await getManyChunked(kv, items.map((item) => remindedKey(userId, item)));
   const fresh = items.filter((_, i) => marks[i].versionstamp === null);
   if (fresh.length === 0) return;
   const ids = (kind: SavedKind) => fresh.filter((item) => item.kind === kind).map((item) => item.id);

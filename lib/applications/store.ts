@@ -21,6 +21,7 @@
 import type { Count } from "@/lib/stats/counters.ts";
 import { applicationCounts, countChanges, trackCountOps } from "./track_record.ts";
 import type { ApplicationRecord, ApplicationStatus } from "./schema.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** How long (ms) a change stays in the log the in-memory lists catch up from: a day. */
 export const LOG_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -152,16 +153,13 @@ export function applicationOps(
   trackCountOps(op, applicationCounts(previous), applicationCounts(next));
 }
 
-/** The applications of `ids` as stored (read ten at a time), by id; unknown ids are absent. */
+/** The applications of `ids` as stored (`getManyChunked`), by id; unknown ids are absent. */
 export async function readApplications(
   kv: Deno.Kv,
   ids: readonly string[],
 ): Promise<Map<string, Deno.KvEntry<ApplicationRecord>>> {
-  const batches: string[][] = [];
-  for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
-  const results = await Promise.all(batches.map((batch) => kv.getMany<ApplicationRecord[]>(batch.map(recordKey))));
   const found = new Map<string, Deno.KvEntry<ApplicationRecord>>();
-  for (const entry of results.flat()) {
+  for (const entry of await getManyChunked<ApplicationRecord>(kv, ids.map(recordKey))) {
     if (entry.value) found.set(entry.value.id, entry as Deno.KvEntry<ApplicationRecord>);
   }
   return found;

@@ -19,6 +19,8 @@
  *   that the address is wrong (404)
  */
 
+import { getManyChunked } from "@/lib/kv/get_many.ts";
+
 /** A certificate as the API and the public page show it. */
 export interface Certificate {
   id: string;
@@ -129,11 +131,8 @@ export async function certificatesOf(kv: Deno.Kv, userId: string): Promise<Certi
   for await (const entry of kv.list<string>({ prefix: ["certificates_of_user", userId] })) {
     ids.push(String(entry.key[2]));
   }
-  const found: Certificate[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const entries = await kv.getMany<CertificateRecord[]>(ids.slice(i, i + 10).map(certificateKey));
-    for (const entry of entries) if (entry.value) found.push(certificateView(entry.value));
-  }
+  const entries = await getManyChunked<CertificateRecord>(kv, ids.map(certificateKey));
+  const found = entries.flatMap(({ value }) => value ? [certificateView(value)] : []);
   return found.sort((a, b) => b.issuedAt.localeCompare(a.issuedAt));
 }
 

@@ -39,6 +39,7 @@ import {
   type ReactionCounts,
   type ReactionType,
 } from "./schema.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 const ONE = 1n;
 /** −1 as KV's wrapping 64-bit sum sees it. */
@@ -142,12 +143,6 @@ function countValue(entry: Deno.KvEntryMaybe<Deno.KvU64>): number {
   return Number(entry.value?.value ?? 0n);
 }
 
-async function getMany<T>(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
-  const batches: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
-  for (let at = 0; at < keys.length; at += 10) batches.push(kv.getMany<T[]>(keys.slice(at, at + 10)));
-  return (await Promise.all(batches)).flat();
-}
-
 /** No reactions. */
 export function noReactions(): ReactionCounts {
   return { helpful: 0, insightful: 0, celebrate: 0 };
@@ -165,8 +160,8 @@ export async function engagementOf(
   const names: CountName[] = ["comments", ...REACTION_TYPES];
   const keys = postIds.flatMap((id) => names.map((name) => countKey(id, name)));
   const [counts, mine] = await Promise.all([
-    getMany<Deno.KvU64>(kv, keys),
-    userId ? getMany<ReactionType[]>(kv, postIds.map((id) => reactionsKey(userId, id))) : Promise.resolve([]),
+    getManyChunked<Deno.KvU64>(kv, keys),
+    userId ? getManyChunked<ReactionType[]>(kv, postIds.map((id) => reactionsKey(userId, id))) : Promise.resolve([]),
   ]);
   const result = new Map<string, PostEngagement>();
   postIds.forEach((id, i) => {
@@ -298,7 +293,7 @@ export async function readRecentComments(
   });
   let seen = 0;
   for await (const entry of entries) if (seen++ >= offset) keys.push(entry.value);
-  const [records, total] = await Promise.all([getMany<Comment>(kv, keys), kv.get<Deno.KvU64>(LIVE_KEY)]);
+  const [records, total] = await Promise.all([getManyChunked<Comment>(kv, keys), kv.get<Deno.KvU64>(LIVE_KEY)]);
   return { comments: records.flatMap((e) => e.value ? [e.value] : []), total: countValue(total) };
 }
 
@@ -540,7 +535,7 @@ const POST_GONE = {
 export async function commentsOf(kv: Deno.Kv, userId: string): Promise<Comment[]> {
   const keys: Deno.KvKey[] = [];
   for await (const entry of kv.list<Deno.KvKey>({ prefix: ["comment_user", userId] })) keys.push(entry.value);
-  return (await getMany<Comment>(kv, keys)).flatMap((entry) => entry.value ? [entry.value] : []);
+  return (await getManyChunked<Comment>(kv, keys)).flatMap((entry) => entry.value ? [entry.value] : []);
 }
 
 /** Comments (or reactions) of a person that account deletion reads at once, between two renewals of its lease. */
@@ -593,7 +588,7 @@ export async function forgetCommentAuthor(
       kv.list<Deno.KvKey>({ prefix: ["comment_user", userId] }, { limit: FORGET_BATCH, batchSize: FORGET_BATCH }),
     );
     if (indexes.length === 0) break;
-    const entries = await getMany<Comment>(kv, indexes.map((index) => index.value));
+    const entries = await getManyChunked<Comment>(kv, indexes.map((index) => index.value));
     const units = await Promise.all(indexes.map(async (index, i) => {
       const unit = new WriteUnit();
       await forgetAuthorOps(kv, unit.op, { userId, indexKey: index.key, entry: entries[i] });

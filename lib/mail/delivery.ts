@@ -20,6 +20,7 @@ import {
   SENT_KEPT_MS,
   withoutBody,
 } from "./outbox.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 const { mail: mailKey, due: dueKey, status: statusKey, byUser: userMailKey } = outboxKeys;
 
@@ -168,7 +169,7 @@ type DropPosition = { status: (typeof KEPT_STATUSES)[number]; cursor: string | n
 /**
  * Drops, once, the bodies of mails sent or failed for good before the outbox dropped them as it settled them (records
  * of an earlier version; see the module docstring), a sent one keeping what is left of its 30 days. It walks the
- * status index in batches of `DROP_BATCH`: the mails read 10 a `getMany`, all at once, their writes (each checked
+ * status index in batches of `DROP_BATCH`: the mails read at once (`getManyChunked`), their writes (each checked
  * against its mail as read) packed into few commits (`commitPacked`), then the position saved (`BODIES_CURSOR_KEY`).
  * A run stops after the first batch that ends past `until` (ms, the clock; `DROP_BUDGET_MS` from now by default), and
  * the next goes on from there; the last batch writes the marker, after which a call is one read. `now` (ms) is the time
@@ -191,9 +192,7 @@ export async function dropKeptBodies(
     });
     const ids: string[] = [];
     for await (const { key } of list) ids.push(key[3] as string);
-    const batches: Promise<Deno.KvEntryMaybe<OutboxMail>[]>[] = [];
-    for (let i = 0; i < ids.length; i += 10) batches.push(kv.getMany<OutboxMail[]>(ids.slice(i, i + 10).map(mailKey)));
-    const units = (await Promise.all(batches)).flat().flatMap((entry) => {
+    const units = (await getManyChunked<OutboxMail>(kv, ids.map(mailKey))).flatMap((entry) => {
       const mail = entry.value;
       if (!mail || mail.bodyDropped || mail.status !== status || (status === "failed" && mail.retryable)) return [];
       const left = Date.parse(mail.sentAt ?? mail.createdAt) + SENT_KEPT_MS - now;

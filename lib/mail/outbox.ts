@@ -25,6 +25,7 @@ import type { Claimable } from "@/lib/jobs/lease.ts";
 import type { Mail } from "./mailer.ts";
 import { valueBytes } from "@/lib/kv/value_size.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** Where a mail stands: `pending` (due at `dueAt`), `sent`, or `failed` after its last try. */
 export type MailStatus = "pending" | "sent" | "failed";
@@ -160,12 +161,9 @@ export function outboxRow(mail: OutboxMail): OutboxRow {
   return { id, to, subject, status, attempts, lastError, createdAt, dueAt, sentAt, canRetry };
 }
 
-/** The records of `ids`, in order, read 10 at a time (KV's getMany limit) in parallel; missing ones left out. */
+/** The records of `ids`, in order (`getManyChunked`); missing ones left out. */
 export async function mailsByIds(kv: Deno.Kv, ids: string[]): Promise<OutboxMail[]> {
-  const batches: string[][] = [];
-  for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
-  const entries = await Promise.all(batches.map((batch) => kv.getMany<OutboxMail[]>(batch.map(mailKey))));
-  return entries.flat().flatMap((entry) => entry.value ? [entry.value] : []);
+  return (await getManyChunked<OutboxMail>(kv, ids.map(mailKey))).flatMap((entry) => entry.value ? [entry.value] : []);
 }
 
 /** A person's mails for their data export (docs/decisions.md, Data rights): without bodies and links. */
@@ -185,7 +183,7 @@ const DELETE_BATCH = 100;
 
 /**
  * Deletes every mail of a person, in any status, with its index entries (account deletion): `DELETE_BATCH` mails a
- * round, their records read at once (10 a `getMany`), each mail's deletion checked against its record as read and the
+ * round, their records read at once (`getManyChunked`), each mail's deletion checked against its record as read and the
  * deletions packed into few commits (`commitPacked`); a mail changed meanwhile (a delivery try) is read again in the
  * next round. After each round it calls `renew` (the deletion's lease), whose throw stops it.
  * @throws what `renew` throws.
@@ -202,9 +200,7 @@ export async function deleteMailsOf(
       ids.push(key[2] as string);
     }
     if (ids.length === 0) return;
-    const reads = [];
-    for (let i = 0; i < ids.length; i += 10) reads.push(kv.getMany<OutboxMail[]>(ids.slice(i, i + 10).map(mailKey)));
-    const units = (await Promise.all(reads)).flat().map((entry, i) => {
+    const units = (await getManyChunked<OutboxMail>(kv, ids.map(mailKey))).map((entry, i) => {
       const unit = new WriteUnit().check(entry).delete(userMailKey(userId, ids[i])).delete(mailKey(ids[i]));
       const mail = entry.value;
       if (mail) unit.delete(statusKey(mail));

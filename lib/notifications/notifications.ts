@@ -21,6 +21,7 @@ import type { Translate } from "@/lib/i18n/translator.ts";
 import { dropPushMessageOps, queuePushOps } from "@/lib/push/outbox.ts";
 import { BODY_MAX, clip, type NotificationMessage, notificationWords, TITLE_MAX } from "./words.ts";
 import { NOTIFICATION_TYPES, type NotificationType } from "./types.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 export { NOTIFICATION_TYPES, type NotificationType };
 export { BODY_MAX, type MessageRef, type NotificationMessage, notificationWords, TITLE_MAX } from "./words.ts";
@@ -272,11 +273,7 @@ async function pageOf(
     });
     for await (const entry of iter) ids.push(entry.key[2] as string);
     const page = ids.slice(query.offset);
-    const reads = [];
-    for (let i = 0; i < page.length; i += 10) {
-      reads.push(kv.getMany<StoredNotification[]>(page.slice(i, i + 10).map((id) => recordKey(userId, id))));
-    }
-    for (const entry of (await Promise.all(reads)).flat()) {
+    for (const entry of await getManyChunked<StoredNotification>(kv, page.map((id) => recordKey(userId, id)))) {
       if (entry.value) notifications.push(readableNotification(entry.value, t));
     }
   } else {
@@ -316,12 +313,7 @@ export async function markRead(
     const batch = targets.slice(i, i + BATCH);
     await retrying(
       async () => {
-        const entries: Deno.KvEntryMaybe<NotificationRecord>[] = [];
-        for (let j = 0; j < batch.length; j += 10) {
-          entries.push(
-            ...await kv.getMany<NotificationRecord[]>(batch.slice(j, j + 10).map((id) => recordKey(userId, id))),
-          );
-        }
+        const entries = await getManyChunked<NotificationRecord>(kv, batch.map((id) => recordKey(userId, id)));
         const op = kv.atomic();
         for (const entry of entries) {
           if (!entry.value || entry.value.readAt !== null) continue;

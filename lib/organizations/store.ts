@@ -20,6 +20,7 @@ import { BusyError } from "@/lib/errors.ts";
 import { counterValue } from "@/lib/stats/counters.ts";
 import { nameKey, type Organization, type OrganizationSummary, slugBase, slugCandidates, summaryOf } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 export const orgKey = (id: string): Deno.KvKey => ["organizations", id];
 const nameIndexKey = (key: string): Deno.KvKey => ["organizations_by_name", key];
@@ -81,10 +82,9 @@ export class OrganizationDirectory {
     const missing = [...new Set(ids)].filter((id) => !this.summaries.has(id));
     if (missing.length > 0) {
       if (this.summaries.size + missing.length > KEPT_SUMMARIES) this.summaries.clear();
-      const batches: string[][] = [];
-      for (let i = 0; i < missing.length; i += 10) batches.push(missing.slice(i, i + 10));
-      const results = await Promise.all(batches.map((batch) => this.kv.getMany<Organization[]>(batch.map(orgKey))));
-      for (const { value } of results.flat()) if (value) this.summaries.set(value.id, summaryOf(value));
+      for (const { value } of await getManyChunked<Organization>(this.kv, missing.map(orgKey))) {
+        if (value) this.summaries.set(value.id, summaryOf(value));
+      }
     }
     return this.summaries;
   }
@@ -104,15 +104,12 @@ export class OrganizationDirectory {
       if (id) found.set(key, id);
       else missing.push(key);
     }
-    for (let i = 0; i < missing.length; i += 10) {
-      const batch = missing.slice(i, i + 10);
-      const entries = await this.kv.getMany<string[]>(batch.map(nameIndexKey));
-      entries.forEach((entry, j) => {
-        if (!entry.value) return;
-        this.ids.set(batch[j], entry.value);
-        found.set(batch[j], entry.value);
-      });
-    }
+    const entries = await getManyChunked<string>(this.kv, missing.map(nameIndexKey));
+    entries.forEach((entry, i) => {
+      if (!entry.value) return;
+      this.ids.set(missing[i], entry.value);
+      found.set(missing[i], entry.value);
+    });
     return found;
   }
 
@@ -365,11 +362,5 @@ export async function* allOrganizations(kv: Deno.Kv): AsyncGenerator<Organizatio
 export async function verifiedOrganizations(kv: Deno.Kv): Promise<Organization[]> {
   const ids: string[] = [];
   for await (const entry of kv.list({ prefix: ["organizations_verified"] })) ids.push(entry.key[1] as string);
-  const found: Organization[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    for (const entry of await kv.getMany<Organization[]>(ids.slice(i, i + 10).map(orgKey))) {
-      if (entry.value) found.push(entry.value);
-    }
-  }
-  return found;
+  return (await getManyChunked<Organization>(kv, ids.map(orgKey))).flatMap(({ value }) => value ? [value] : []);
 }

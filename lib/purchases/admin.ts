@@ -14,7 +14,7 @@
  */
 import { z } from "zod";
 import { getToolkitsByIds } from "@/lib/toolkits/catalog.ts";
-import { type User, userIdByEmail, userKey } from "@/lib/users/users.ts";
+import { getUsers, type User, userIdByEmail } from "@/lib/users/users.ts";
 import { usersWithWord } from "@/lib/users/user_index.ts";
 import {
   getPurchaseEntry,
@@ -80,14 +80,6 @@ export interface AdminPurchasePage {
   counts: Record<PaymentStatus | "all" | "asked" | "partlyRefunded", number>;
 }
 
-/** The users of `ids` that exist, by id, read 10 at a time (KV's `getMany` limit) in parallel. */
-async function usersByIds(kv: Deno.Kv, ids: string[]): Promise<Map<string, User>> {
-  const batches: string[][] = [];
-  for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
-  const entries = await Promise.all(batches.map((batch) => kv.getMany<User[]>(batch.map(userKey))));
-  return new Map(entries.flat().flatMap((entry) => entry.value ? [[entry.value.id, entry.value]] : []));
-}
-
 /** A search word that is a whole e-mail address: matched as the buyer's address through the e-mail index. */
 const ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
@@ -109,7 +101,7 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
     getToolkitsByIds(kv, [...new Set(records.map((r) => r.toolkitId))]),
   ]);
   const users = named.some((n) => n.more)
-    ? await usersByIds(kv, [...new Set(records.flatMap((r) => r.userId ? [r.userId] : []))])
+    ? await getUsers(kv, records.flatMap((r) => r.userId ? [r.userId] : []))
     : new Map<string, User>();
   const counts = Object.fromEntries(
     [...PAYMENT_STATUSES, "all", "asked", "partlyRefunded"].map((s) => [s, 0]),
@@ -159,7 +151,7 @@ async function rowsOf(
   page: PurchaseRecord[],
   toolkits: Map<string, { id: string; title: string }>,
 ): Promise<AdminPurchaseRow[]> {
-  const buyers = await usersByIds(kv, [...new Set(page.flatMap((r) => r.userId ? [r.userId] : []))]);
+  const buyers = await getUsers(kv, page.flatMap((r) => r.userId ? [r.userId] : []));
   const now = Date.now();
   const policies = await Promise.all(
     page.map((record) => record.paymentStatus === "paid" ? refundPolicyFacts(kv, record, now) : null),

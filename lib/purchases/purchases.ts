@@ -19,6 +19,7 @@ import type { Config } from "@/app.config.ts";
 import { forgetBuyerOps, type ReservationRef } from "@/lib/coupons/reservations.ts";
 import { countOps, purchaseCounts } from "@/lib/stats/counters.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** Payment states (docs/decisions.md, Toolkits and payments). */
 export const PAYMENT_STATUSES = ["pending", "paid", "failed", "refunded"] as const;
@@ -321,14 +322,10 @@ export async function otherPaidPurchase(
   for await (const entry of kv.list<string>({ prefix: ["purchases_by_user", record.userId] })) {
     if (entry.value !== record.id) ids.push(entry.value);
   }
-  for (let i = 0; i < ids.length; i += 10) {
-    const entries = await kv.getMany<PurchaseRecord[]>(ids.slice(i, i + 10).map(purchaseKey));
-    const found = entries.find((entry) =>
-      entry.value?.toolkitId === record.toolkitId && entry.value.paymentStatus === "paid"
-    );
-    if (found) return found as Deno.KvEntry<PurchaseRecord>;
-  }
-  return null;
+  const found = (await getManyChunked<PurchaseRecord>(kv, ids.map(purchaseKey))).find((entry) =>
+    entry.value?.toolkitId === record.toolkitId && entry.value.paymentStatus === "paid"
+  );
+  return (found as Deno.KvEntry<PurchaseRecord> | undefined) ?? null;
 }
 
 /** True when `userId` has a paid purchase of `toolkitId`. */
@@ -347,11 +344,9 @@ export async function ownedToolkitIds(kv: Deno.Kv, userId: string): Promise<stri
 export async function listPurchaseRecords(kv: Deno.Kv, userId: string): Promise<PurchaseRecord[]> {
   const ids: string[] = [];
   for await (const entry of kv.list<string>({ prefix: ["purchases_by_user", userId] })) ids.push(entry.value);
-  const records: PurchaseRecord[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const entries = await kv.getMany<PurchaseRecord[]>(ids.slice(i, i + 10).map(purchaseKey));
-    for (const entry of entries) if (entry.value) records.push(entry.value);
-  }
+  const records = (await getManyChunked<PurchaseRecord>(kv, ids.map(purchaseKey))).flatMap(({ value }) =>
+    value ? [value] : []
+  );
   return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
@@ -363,7 +358,7 @@ const FORGET_BATCH = 50;
  * stays for accounting with `userId` null and a history entry, the reason of the buyer's refund request is cleared
  * (the request and its answer stay), a pending checkout becomes failed (a payment that still arrives is owed back),
  * and the buyer's indexes (`purchases_by_user`, the pending and owned markers) and coupon slots go. It works
- * `FORGET_BATCH` purchases at a time: their records read at once (10 a `getMany`), each purchase's write checked
+ * `FORGET_BATCH` purchases at a time: their records read at once (`getManyChunked`), each purchase's write checked
  * against what it read, the writes packed into few commits (`commitPacked`); a purchase changed meanwhile is read again
  * and written alone. After each batch it calls `renew` (the deletion's lease), whose throw stops it. A purchase whose
  * index is gone is done, so running it again after a crash finishes the rest.
@@ -381,11 +376,7 @@ export async function forgetBuyer(
       ids.push(entry.value);
     }
     if (ids.length === 0) return;
-    const reads = [];
-    for (let i = 0; i < ids.length; i += 10) {
-      reads.push(kv.getMany<PurchaseRecord[]>(ids.slice(i, i + 10).map(purchaseKey)));
-    }
-    const entries = (await Promise.all(reads)).flat();
+    const entries = await getManyChunked<PurchaseRecord>(kv, ids.map(purchaseKey));
     const units = await Promise.all(ids.map(async (id, i) => {
       const unit = new WriteUnit();
       await forgetBuyerOfOps(kv, unit.op, { userId, id, entry: entries[i] });

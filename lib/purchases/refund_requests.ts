@@ -17,11 +17,18 @@ import { REFUSALS } from "@/lib/refusals.ts";
 import { TextSchema } from "@/lib/text.ts";
 import { getToolkitRecord, listContentItems } from "@/lib/toolkits/catalog.ts";
 import { completedItemIds } from "@/lib/toolkits/progress.ts";
-import { getUser } from "@/lib/users/users.ts";
+import { getUser, type User } from "@/lib/users/users.ts";
 import { refundDeclinedMail } from "./mails.tsx";
 import { REFUND_POLICY, REFUND_TEXT_MAX } from "./refund_policy.ts";
 import { nowOf, type PaymentContext } from "./payment_context.ts";
-import { getPurchaseEntry, hasBuyer, type PurchaseRecord, putPurchaseOps, type RefundRequest } from "./purchases.ts";
+import {
+  type BuyerPurchase,
+  getPurchaseEntry,
+  hasBuyer,
+  type PurchaseRecord,
+  putPurchaseOps,
+  type RefundRequest,
+} from "./purchases.ts";
 
 /**
  * `{reason?}` of a buyer's request: a text field, its invisible characters stripped and line breaks as line feeds
@@ -118,17 +125,26 @@ export async function declineRefundRequest(
   throw new Error("Refund decline write lost too many races");
 }
 
+/**
+ * What telling the buyer of `purchase` of a refund or a declined request takes, read side by side (docs/decisions.md,
+ * Money operations): the toolkit's title (its record's, else the receipt's, null when neither is left) and the buyer's
+ * record (null when gone: the notification is added, no e-mail).
+ */
+export async function buyerToTell(
+  kv: Deno.Kv,
+  purchase: BuyerPurchase,
+): Promise<{ title: string | null; buyer: User | null }> {
+  const [toolkit, buyer] = await Promise.all([getToolkitRecord(kv, purchase.toolkitId), getUser(kv, purchase.userId)]);
+  return { title: toolkit?.title ?? purchase.receipt?.toolkitTitle ?? null, buyer };
+}
+
 /** Adds to `op` the buyer's `refund_declined` notification and e-mail with `note`; returns the outbox ids queued. */
 async function tellDeclinedOps(
   ctx: PaymentContext,
   op: Deno.AtomicOperation,
-  { record, note, at }: { record: PurchaseRecord & { userId: string }; note: string; at: string },
+  { record, note, at }: { record: BuyerPurchase; note: string; at: string },
 ): Promise<string[]> {
-  const [toolkit, buyer] = await Promise.all([
-    getToolkitRecord(ctx.kv, record.toolkitId),
-    getUser(ctx.kv, record.userId),
-  ]);
-  const title = toolkit?.title ?? record.receipt?.toolkitTitle ?? null;
+  const { title, buyer } = await buyerToTell(ctx.kv, record);
   addNotification(op, {
     userId: record.userId,
     type: "refund_declined",

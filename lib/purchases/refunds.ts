@@ -22,7 +22,7 @@ import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { revokeCertificateOps } from "@/lib/certificates/certificates.ts";
 import { heldSlots, releaseOps } from "@/lib/coupons/reservations.ts";
 import { InvalidInputError, NotConfiguredError, NotFoundError, UpstreamRefusalError } from "@/lib/errors.ts";
-import { getUser, type User } from "@/lib/users/users.ts";
+import type { User } from "@/lib/users/users.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { nowOf, type PaymentContext } from "./payment_context.ts";
 import type { PaymentGateway } from "@/lib/payments/gateway.ts";
@@ -30,7 +30,6 @@ import { refundMail } from "./mails.tsx";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { formatMinorUnits } from "@/lib/money.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
-import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
 import { CURRENCY, PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
 import {
   type BuyerPurchase,
@@ -46,7 +45,7 @@ import {
 } from "./purchases.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { refundedAtGateway, returnedBy } from "./refund_policy.ts";
-import { withRequestRefunded } from "./refund_requests.ts";
+import { buyerToTell, withRequestRefunded } from "./refund_requests.ts";
 
 /** The refusal of a purchase that is not paid (pending, failed, or refunded already). */
 export const ONLY_PAID_REFUNDABLE = REFUSALS.onlyPaidRefundable;
@@ -167,11 +166,7 @@ async function tellBuyerOps(
     currency: string;
   },
 ): Promise<string[]> {
-  const [toolkit, buyer] = await Promise.all([
-    getToolkitRecord(ctx.kv, purchase.toolkitId),
-    getUser(ctx.kv, purchase.userId),
-  ]);
-  const title = toolkit?.title ?? purchase.receipt?.toolkitTitle;
+  const { title, buyer } = await buyerToTell(ctx.kv, purchase);
   const amount = formatMinorUnits(returnedBy(refund), currency);
   addNotification(op, {
     userId: purchase.userId,

@@ -40,6 +40,7 @@ import {
   subscriptionEnded,
   subscriptionsOfMany,
 } from "./subscriptions.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** A message of the outbox: the notification to deliver, and how its delivery stands. Times are ISO strings. */
 export interface PushMessage extends Claimable {
@@ -307,10 +308,7 @@ export async function deliverDuePush(
   };
   let page: string[] = [];
   const work = async () => {
-    const entries: Deno.KvEntryMaybe<PushMessage>[] = [];
-    for (let i = 0; i < page.length; i += 10) {
-      entries.push(...await kv.getMany<PushMessage[]>(page.slice(i, i + 10).map(messageKey)));
-    }
+    const entries = await getManyChunked<PushMessage>(kv, page.map(messageKey));
     page = [];
     const due = entries.filter((entry): entry is Deno.KvEntry<PushMessage> => isDue(entry.value, now));
     counts.skipped += entries.length - due.length;
@@ -392,7 +390,7 @@ const DELETE_BATCH = 100;
 
 /**
  * Deletes every push message of a person, in any status, with its index entries (account deletion): `DELETE_BATCH`
- * messages a round, their records read at once (10 a `getMany`), each deletion checked against its record as read and
+ * messages a round, their records read at once (`getManyChunked`), each deletion checked against its record as read and
  * the deletions packed into few commits (`commitPacked`); a message changed meanwhile (a sending try) is read again
  * in the next round. After each round it calls `renew` (the deletion's lease), whose throw stops it.
  * @throws what `renew` throws.
@@ -409,11 +407,7 @@ export async function deletePushMessagesOf(
       ids.push(key[2] as string);
     }
     if (ids.length === 0) return;
-    const reads = [];
-    for (let i = 0; i < ids.length; i += 10) {
-      reads.push(kv.getMany<PushMessage[]>(ids.slice(i, i + 10).map(messageKey)));
-    }
-    const units = (await Promise.all(reads)).flat().map((entry, i) => {
+    const units = (await getManyChunked<PushMessage>(kv, ids.map(messageKey))).map((entry, i) => {
       const unit = new WriteUnit().check(entry).delete(userKey(userId, ids[i])).delete(messageKey(ids[i]));
       if (entry.value?.dueAt) unit.delete(dueKey(Date.parse(entry.value.dueAt), ids[i]));
       return unit;

@@ -19,6 +19,7 @@ import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { endpointAllowed } from "./hosts.ts";
 import { fromBase64Url, importP256 } from "./web_push.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** How many subscriptions one person may have. */
 export const MAX_SUBSCRIPTIONS = 10;
@@ -99,24 +100,14 @@ export async function subscriptionsOf(kv: Deno.Kv, userId: string): Promise<Push
   return (await kv.get<PushSubscriptionRecord[]>(listKey(userId))).value ?? [];
 }
 
-/** The subscriptions of each of `userIds` (ten people a KV round trip, the round trips at once). */
+/** The subscriptions of each of `userIds` (`getManyChunked`: ten people a `getMany`). */
 export async function subscriptionsOfMany(
   kv: Deno.Kv,
   userIds: string[],
 ): Promise<Map<string, PushSubscriptionRecord[]>> {
-  const lists = new Map<string, PushSubscriptionRecord[]>();
   const ids = [...new Set(userIds)];
-  const reads = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    const chunk = ids.slice(i, i + 10);
-    reads.push(
-      kv.getMany<PushSubscriptionRecord[][]>(chunk.map(listKey)).then((entries) => {
-        for (const [j, id] of chunk.entries()) lists.set(id, entries[j].value ?? []);
-      }),
-    );
-  }
-  await Promise.all(reads);
-  return lists;
+  const entries = await getManyChunked<PushSubscriptionRecord[]>(kv, ids.map(listKey));
+  return new Map(ids.map((id, i) => [id, entries[i].value ?? []]));
 }
 
 /**
@@ -225,9 +216,7 @@ async function removeWhere(
       if (left.length > 0) op.set(entry.key, left);
       else op.delete(entry.key);
       const keys = await Promise.all(list.filter(gone).map((sub) => endpointKey(sub.endpoint)));
-      const reads = [];
-      for (let i = 0; i < keys.length; i += 10) reads.push(kv.getMany<string[]>(keys.slice(i, i + 10)));
-      for (const owner of (await Promise.all(reads)).flat()) {
+      for (const owner of await getManyChunked<string>(kv, keys)) {
         if (owner.value === userId) op.check(owner).delete(owner.key);
       }
       return (await op.commit()).ok;

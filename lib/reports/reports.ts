@@ -41,6 +41,7 @@ import { actOn, findTarget, holdTarget, type Target, targetTitle } from "./targe
 import type { Translate } from "@/lib/i18n/translator.ts";
 import { removedNotification, resolvedNotification } from "./notices.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 export * from "./schema.ts";
 
@@ -276,13 +277,8 @@ async function reportsOfTarget(kv: Deno.Kv, kind: ReportKind, targetId: string):
   for await (const entry of kv.list({ prefix: ["reports_by_target", kind, targetId] })) {
     ids.push(entry.key[3] as string);
   }
-  const reports: Deno.KvEntry<Report>[] = [];
-  for (let i = 0; i < ids.length; i += 10) {
-    for (const entry of await kv.getMany<Report[]>(ids.slice(i, i + 10).map(reportKey))) {
-      if (entry.value) reports.push(entry as Deno.KvEntry<Report>);
-    }
-  }
-  return reports.sort((a, b) => b.value.createdAt.localeCompare(a.value.createdAt));
+  const reports = (await getManyChunked<Report>(kv, ids.map(reportKey))).filter((entry) => entry.value !== null);
+  return (reports as Deno.KvEntry<Report>[]).sort((a, b) => b.value.createdAt.localeCompare(a.value.createdAt));
 }
 
 /** A target with its reports, as the admin reads them. */
@@ -410,7 +406,7 @@ export async function resolveTarget(
         break;
       }
       // Lost a race (a report resolved or added meanwhile): resolve those still open, as they are now.
-      const fresh = await kv.getMany<Report[]>(batch.map((entry) => entry.key));
+      const fresh = await getManyChunked<Report>(kv, batch.map((entry) => entry.key));
       batch = fresh.filter((entry) => entry.value?.status === "open") as Deno.KvEntry<Report>[];
     }
   }

@@ -27,6 +27,7 @@ import {
   TOO_MANY_SAVED,
 } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 export * from "./schema.ts";
 
@@ -155,19 +156,15 @@ export async function readTrackerEntries(kv: Deno.Kv, userId: string, internship
 }
 
 /**
- * The saved items of internship `internshipId` of each `userId` of `pairs`, ten a read, in the order given, for moves
- * that never make an item (`create: false`): each as `TrackerEntries` whose count is not read (value null).
+ * The saved items of internship `internshipId` of each `userId` of `pairs` (`getManyChunked`), in the order given, for
+ * moves that never make an item (`create: false`): each as `TrackerEntries` whose count is not read (value null).
  */
 export async function readTrackerItems(
   kv: Deno.Kv,
   pairs: readonly { userId: string; internshipId: string }[],
 ): Promise<TrackerEntries[]> {
-  const reads = [];
-  for (let i = 0; i < pairs.length; i += 10) {
-    const keys = pairs.slice(i, i + 10).map((pair) => recordKey(pair.userId, "internships", pair.internshipId));
-    reads.push(kv.getMany<SavedRecord[]>(keys));
-  }
-  return (await Promise.all(reads)).flat().map((item, i): TrackerEntries => [
+  const keys = pairs.map((pair) => recordKey(pair.userId, "internships", pair.internshipId));
+  return (await getManyChunked<SavedRecord>(kv, keys)).map((item, i): TrackerEntries => [
     item,
     { key: countKey(pairs[i].userId), value: null, versionstamp: null },
   ]);

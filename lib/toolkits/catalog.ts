@@ -38,6 +38,7 @@ import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
 import { deleteUnusedImages, TOOLKITS_PREFIX, uploadOf } from "@/lib/ungatekeep/image_use.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 export * from "./schema.ts";
 
@@ -113,12 +114,10 @@ export async function listToolkitsForAdmin(kv: Deno.Kv, search = ""): Promise<To
   return await views(kv, records);
 }
 
-/** Toolkits by id in the order given, read 10 at a time (KV's `getMany` limit) in parallel; unknown ids are left out. */
+/** Toolkits by id in the order given (`getManyChunked`); unknown ids are left out. */
 export async function getToolkitsByIds(kv: Deno.Kv, ids: string[]): Promise<Map<string, ToolkitRecord>> {
-  const batches: string[][] = [];
-  for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
-  const entries = await Promise.all(batches.map((batch) => kv.getMany<ToolkitRecord[]>(batch.map(toolkitKey))));
-  return new Map(entries.flat().flatMap((entry) => entry.value ? [[entry.value.id, entry.value]] : []));
+  const entries = await getManyChunked<ToolkitRecord>(kv, ids.map(toolkitKey));
+  return new Map(entries.flatMap((entry) => entry.value ? [[entry.value.id, entry.value]] : []));
 }
 
 /**

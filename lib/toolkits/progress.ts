@@ -6,6 +6,7 @@
  * - `["toolkit_progress", toolkitId, userId]` → `{completedItemIds, updatedAt}`
  */
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 interface ProgressRecord {
   completedItemIds: string[];
@@ -33,13 +34,8 @@ export async function completedByToolkit(
   userId: string,
   toolkitIds: string[],
 ): Promise<Map<string, string[]>> {
-  const found = new Map<string, string[]>();
-  for (let i = 0; i < toolkitIds.length; i += 10) {
-    const slice = toolkitIds.slice(i, i + 10);
-    const entries = await kv.getMany<ProgressRecord[]>(slice.map((id) => progressKey(id, userId)));
-    entries.forEach((entry, j) => found.set(slice[j], entry.value?.completedItemIds ?? []));
-  }
-  return found;
+  const entries = await getManyChunked<ProgressRecord>(kv, toolkitIds.map((id) => progressKey(id, userId)));
+  return new Map(toolkitIds.map((id, i) => [id, entries[i].value?.completedItemIds ?? []]));
 }
 
 /**

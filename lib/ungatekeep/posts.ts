@@ -31,7 +31,7 @@ import { assertUploaded } from "@/lib/files/images.ts";
 import { deleteUnusedImages, POSTS_PREFIX } from "./image_use.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
-import { type User, userKey } from "@/lib/users/users.ts";
+import { getUsers, type User } from "@/lib/users/users.ts";
 import { deleteConversation, engagementOf } from "@/lib/comments/store.ts";
 import { excerptOf, renderMarkdown } from "./markdown.ts";
 import { canReadPublished, hiddenCountFor, type Viewer, visiblePage } from "./policy.ts";
@@ -50,6 +50,7 @@ import { REFUSALS } from "@/lib/refusals.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { claim, type Claimable, claimTime, HOLDER, isLeased } from "@/lib/jobs/lease.ts";
 import { LRUCache } from "lru-cache";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 export * from "./schema.ts";
 
@@ -154,25 +155,13 @@ function postOps(kv: Deno.Kv, before: Deno.KvEntryMaybe<Post>, after: Post | nul
   return op;
 }
 
-async function getMany<T>(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
-  const batches: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
-  for (let at = 0; at < keys.length; at += 10) batches.push(kv.getMany<T[]>(keys.slice(at, at + 10)));
-  return (await Promise.all(batches)).flat();
-}
-
 /**
  * The creators of `userIds` by id; an id whose user record is gone (an account being deleted, before its posts are
  * forgotten) is absent, so its posts show a former member (`creator` null).
  */
 async function creatorsOf(kv: Deno.Kv, userIds: string[]): Promise<Map<string, PostCreator>> {
-  const ids = [...new Set(userIds)];
-  const users = await getMany<User>(kv, ids.map(userKey));
-  const creators = new Map<string, PostCreator>();
-  ids.forEach((id, i) => {
-    const user = users[i].value;
-    if (user) creators.set(id, { id, name: user.name, image: user.image ?? null });
-  });
-  return creators;
+  const users = await getUsers(kv, userIds);
+  return new Map([...users].map(([id, user]) => [id, { id, name: user.name, image: user.image ?? null }]));
 }
 
 /** Most rendered contents kept (`contentHtmlOf`), the least recently read out first. */
@@ -266,7 +255,7 @@ async function liveCount(kv: Deno.Kv, scope: Scope, now: Date): Promise<number> 
 }
 
 async function postsById(kv: Deno.Kv, ids: string[]): Promise<Post[]> {
-  const entries = await getMany<Post>(kv, ids.map(recordKey));
+  const entries = await getManyChunked<Post>(kv, ids.map(recordKey));
   return entries.flatMap((entry) => entry.value ? [entry.value] : []);
 }
 
@@ -453,7 +442,7 @@ export async function listPostsForAdmin(kv: Deno.Kv, query: AdminPostQuery): Pro
       if (words.every((word) => value.text.includes(word))) ids.push(key[2] as string);
     }
   }
-  const records = await getMany<Post>(kv, ids.slice(offset, offset + limit).map(recordKey));
+  const records = await getManyChunked<Post>(kv, ids.slice(offset, offset + limit).map(recordKey));
   const page = records.flatMap((entry) => entry.value ? [entry.value] : []);
   const total = ids.length;
   return {

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { fieldProblems, PARSE_WITH_INPUT, type Sentence } from "@/lib/field_messages.ts";
 import { apiKeysOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
-import { type Role, ROLES, type Suspension, updateUserOps, type User, userKey } from "./users.ts";
+import { getUsers, type Role, ROLES, type Suspension, updateUserOps, type User, userKey } from "./users.ts";
 import {
   type IndexedUser,
   newestFirst,
@@ -55,14 +55,6 @@ export interface AdminUserPage {
   more: boolean;
 }
 
-/** The records of `ids` that exist, by id, read 10 at a time (KV's `getMany` limit) in parallel. */
-async function usersByIds(kv: Deno.Kv, ids: string[]): Promise<Map<string, User>> {
-  const batches: string[][] = [];
-  for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
-  const entries = await Promise.all(batches.map((batch) => kv.getMany<User[]>(batch.map(userKey))));
-  return new Map(entries.flat().flatMap((entry) => entry.value ? [[entry.value.id, entry.value]] : []));
-}
-
 /** Records read at a time by the newest-first walk of a search whose every word is common. */
 const WALK_BATCH = 100;
 
@@ -78,7 +70,7 @@ async function newestMatching(
   const matches: IndexedUser[] = [];
   let batch: IndexedUser[] = [];
   const test = async () => {
-    const records = await usersByIds(kv, batch.map((user) => user.id));
+    const records = await getUsers(kv, batch.map((user) => user.id));
     for (const user of batch) {
       const record = records.get(user.id);
       const own = record ? wordsOf(record) : [];
@@ -115,7 +107,7 @@ async function searchUsers(
   );
   const unchecked = words.filter((_, i) => read[i].more);
   if (unchecked.length > 0) {
-    const records = await usersByIds(kv, matches.map((user) => user.id));
+    const records = await getUsers(kv, matches.map((user) => user.id));
     matches = matches.filter((user) => {
       const record = records.get(user.id);
       const own = record ? wordsOf(record) : [];
@@ -150,7 +142,7 @@ export async function listUsersForAdmin(kv: Deno.Kv, query: AdminUserListQuery):
   }
   const { matches, more } = found;
   const shown = matches.slice(offset, offset + limit);
-  const records = await usersByIds(kv, shown.map((user) => user.id));
+  const records = await getUsers(kv, shown.map((user) => user.id));
   const users = shown.flatMap((match): AdminUserRow[] => {
     const user = records.get(match.id);
     if (!user) return [];

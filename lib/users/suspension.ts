@@ -15,7 +15,7 @@ import { appendAdminLogOps } from "@/lib/admin_log/admin_log.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { suspensionLiftedMail, suspensionMail } from "@/lib/mail/templates.tsx";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
-import { endSessionsPatch, updateUserOps, type User, userKey } from "./users.ts";
+import { endSessionsPatch, getUsers, updateUserOps, type User, userKey } from "./users.ts";
 import { isAdmin } from "./roles.ts";
 import { cancelPosterHideOps, forgetHideAdmin, posterHideOps } from "@/lib/moderation/poster_hides.ts";
 
@@ -162,10 +162,7 @@ export async function liftSuspension(kv: Deno.Kv, parties: Parties): Promise<Sus
 export async function suspendedUsers(kv: Deno.Kv): Promise<User[]> {
   const ids: string[] = [];
   for await (const { key } of kv.list({ prefix: ["suspended_users"] })) ids.push(key[1] as string);
-  const batches: string[][] = [];
-  for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
-  const read = await Promise.all(batches.map((batch) => kv.getMany<User[]>(batch.map(userKey))));
-  const records = read.flat().flatMap(({ value }) => value ? [value] : []);
+  const records = [...(await getUsers(kv, ids)).values()];
   return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 

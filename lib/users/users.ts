@@ -17,6 +17,7 @@ import type { Lang } from "@/lib/i18n/languages.ts";
 import { isAdmin, type Role, ROLES } from "./roles.ts";
 import { adminIds, userIndexOps, usersIndexed } from "./user_index.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 export { type Role, ROLES };
 
@@ -116,13 +117,10 @@ function markSummaryChange(op: Deno.AtomicOperation, before: User, after: User |
   op.sum(USERS_CHANGED_KEY, 1n);
 }
 
-/** The users of those of `ids` that exist, by id (read in batches of 10, KV's `getMany` limit, side by side). */
+/** The users of those of `ids` that exist, by id, each read once (`getManyChunked`). */
 export async function getUsers(kv: Deno.Kv, ids: Iterable<string>): Promise<Map<string, User>> {
-  const unique = [...new Set(ids)];
-  const batches: string[][] = [];
-  for (let i = 0; i < unique.length; i += 10) batches.push(unique.slice(i, i + 10));
-  const results = await Promise.all(batches.map((batch) => kv.getMany<User[]>(batch.map(userKey))));
-  return new Map(results.flat().flatMap(({ value }) => value ? [[value.id, value]] : []));
+  const entries = await getManyChunked<User>(kv, [...new Set(ids)].map(userKey));
+  return new Map(entries.flatMap(({ value }) => value ? [[value.id, value]] : []));
 }
 
 /** The summaries of those of `ids` that exist, by id (`getUsers`). */
@@ -298,17 +296,14 @@ export function deleteUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
 
 /**
  * An admin with the role's powers (`isAdmin`) other than `exceptId`, as read (for a checked write), or null when there
- * is none: the admins' role index (`adminIds`), then their records 10 at a time until one is an admin with a verified
- * address. Only when none is and the `users-index` job has not indexed every older user yet are the users scanned
- * (docs/decisions.md, Admin lists, "User indexes").
+ * is none: the admins' role index (`adminIds`), then their records (`getManyChunked`), the first an admin with a
+ * verified address. Only when none is and the `users-index` job has not indexed every older user yet are the users
+ * scanned (docs/decisions.md, Admin lists, "User indexes").
  */
 export async function otherAdmin(kv: Deno.Kv, exceptId: string): Promise<Deno.KvEntry<User> | null> {
   const ids = (await adminIds(kv)).filter((id) => id !== exceptId);
-  for (let i = 0; i < ids.length; i += 10) {
-    const entries = await kv.getMany<User[]>(ids.slice(i, i + 10).map(userKey));
-    const admin = entries.find((entry) => isAdmin(entry.value));
-    if (admin) return admin as Deno.KvEntry<User>;
-  }
+  const admin = (await getManyChunked<User>(kv, ids.map(userKey))).find((entry) => isAdmin(entry.value));
+  if (admin) return admin as Deno.KvEntry<User>;
   if (await usersIndexed(kv)) return null;
   for await (const entry of kv.list<User>({ prefix: ["users"] }, { batchSize: 500 })) {
     if (isAdmin(entry.value) && entry.value.id !== exceptId) return entry;

@@ -38,6 +38,7 @@ import type { ChunkedLayout, ListingEntry } from "./layout.ts";
 import type { ChunkedReadModel, Columns } from "./read_model.ts";
 import type { ChunkWriter, Rider, RiderOutcome } from "./writer.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** At most this many bytes of blocks are kept in memory per archive (about 70 bytes per archived listing). */
 export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;
@@ -51,7 +52,7 @@ const CLAUSES = 64;
 const CLAUSE_BYTES = 8 * 1024 * 1024;
 /** Records per commit of a bulk seed (KV allows 1,000 mutations and 800 KiB per commit). */
 const SEED_RECORDS = 400;
-/** At most this many reads of blocks by key (10 a read) in flight for one request. */
+/** At most this many `getMany` calls of blocks by key in flight for one request (`getManyChunked`). */
 const READS_AT_ONCE = 4;
 /** Blocks read per round trip when many are missing (a cold scan). */
 const LIST_BATCH = 100;
@@ -344,25 +345,15 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
         out[i] = held.block;
       } else missing.push(i);
     });
-    // Batches of 10 keys (KV's getMany limit), `READS_AT_ONCE` of them in flight.
-    let next = 0;
-    const reader = async () => {
-      for (let from = next; from < missing.length; from = next) {
-        next += 10;
-        const batch = missing.slice(from, from + 10);
-        const entries = await this.kv.getMany<Uint8Array[]>(
-          batch.map((i) => this.keys.block(directory.keys[indexes[i]])),
-        );
-        entries.forEach((entry, j) => {
-          const index = indexes[batch[j]];
-          if (entry.versionstamp !== directory.stamps[index] || !entry.value) throw new StaleDirectory();
-          const block = new ArchiveBlock<E>(entry.value).kept();
-          this.keep(directory.names[index], entry.versionstamp, block);
-          out[batch[j]] = block;
-        });
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, Math.ceil(missing.length / 10)) }, reader));
+    const keys = missing.map((i) => this.keys.block(directory.keys[indexes[i]]));
+    const entries = await getManyChunked<Uint8Array>(this.kv, keys, { inFlight: READS_AT_ONCE });
+    entries.forEach((entry, j) => {
+      const index = indexes[missing[j]];
+      if (entry.versionstamp !== directory.stamps[index] || !entry.value) throw new StaleDirectory();
+      const block = new ArchiveBlock<E>(entry.value).kept();
+      this.keep(directory.names[index], entry.versionstamp, block);
+      out[missing[j]] = block;
+    });
     indexes.forEach((index, i) => {
       if (!fits(directory, index, out[i])) throw new StaleDirectory();
     });
@@ -613,15 +604,8 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
 
   /** The stored records of `ids` that are in the archive, by id. */
   async records(ids: readonly string[]): Promise<Map<string, R>> {
-    const out = new Map<string, R>();
-    const batches: string[][] = [];
-    for (let i = 0; i < ids.length; i += 10) batches.push(ids.slice(i, i + 10));
-    await Promise.all(batches.map(async (batch) => {
-      for (const entry of await this.kv.getMany<R[]>(batch.map(this.keys.record))) {
-        if (entry.value) out.set(entry.value.id, entry.value);
-      }
-    }));
-    return out;
+    const entries = await getManyChunked<R>(this.kv, ids.map(this.keys.record));
+    return new Map(entries.flatMap(({ value }) => value ? [[value.id, value]] : []));
   }
 
   // ---- Writes ----
@@ -737,12 +721,8 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   private async mutations(op: Deno.AtomicOperation, { put = [], drop = [], expected = {} }: ArchiveChange<R>) {
     const { layout, keys } = this;
     const ids = [...new Set([...put.map((record) => record.id), ...drop])];
-    const stored = new Map<string, Deno.KvEntryMaybe<R>>();
-    for (let i = 0; i < ids.length; i += 10) {
-      for (const entry of await this.kv.getMany<R[]>(ids.slice(i, i + 10).map(keys.record))) {
-        stored.set(entry.key[1] as string, entry);
-      }
-    }
+    const entries = await getManyChunked<R>(this.kv, ids.map(keys.record));
+    const stored = new Map(ids.map((id, i) => [id, entries[i]]));
     for (const [id, stamp] of Object.entries(expected)) if (stored.get(id)?.versionstamp !== stamp) return false;
     // Entries leaving blocks (by key) and entering them (with their tokens).
     const leaving: BlockKey[] = [];
@@ -790,12 +770,8 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     const written: { key: BlockKey; bytes: Uint8Array; block: BlockContent<E> }[] = [];
     const indexes = [...touched.keys()];
     const reads = indexes.filter((index) => index >= 0);
-    const current = new Map<number, Deno.KvEntryMaybe<Uint8Array>>();
-    for (let i = 0; i < reads.length; i += 10) {
-      const batch = reads.slice(i, i + 10);
-      const entries = await this.kv.getMany<Uint8Array[]>(batch.map((index) => keys.block(directory.keys[index])));
-      batch.forEach((index, j) => current.set(index, entries[j]));
-    }
+    const blocks = await getManyChunked<Uint8Array>(this.kv, reads.map((index) => keys.block(directory.keys[index])));
+    const current = new Map(reads.map((index, i) => [index, blocks[i]]));
     for (const index of indexes) {
       const { leave, enter } = touched.get(index)!;
       let content: BlockContent<E>;

@@ -10,6 +10,7 @@ import { Slots } from "./columns.ts";
 import { type ChunkedKeys, chunkedKeys, type ChunkedLayout, type ListingEntry } from "./layout.ts";
 import { ChangeTracker } from "./sync.ts";
 import { SearchIndex } from "./token_index.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** How often (ms) a read checks KV for writes made by other processes. */
 export const SYNC_INTERVAL_MS = 1000;
@@ -136,12 +137,9 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
       this.version++;
       this.foreignChanges++;
       const { changed, gone } = await this.changes.changedChunks(this.chunkStamps);
-      for (let i = 0; i < changed.length; i += 10) {
-        const entries = await this.kv.getMany<Uint8Array[]>(changed.slice(i, i + 10).map(this.keys.index));
-        for (const entry of entries) {
-          if (entry.value) this.applyIndex(entry.key[1] as number, entry.value, entry.versionstamp);
-          else this.dropChunk(entry.key[1] as number);
-        }
+      for (const entry of await getManyChunked<Uint8Array>(this.kv, changed.map(this.keys.index))) {
+        if (entry.value) this.applyIndex(entry.key[1] as number, entry.value, entry.versionstamp);
+        else this.dropChunk(entry.key[1] as number);
       }
       for (const n of gone) this.dropChunk(n);
       this.settle();
@@ -300,27 +298,23 @@ export class ChunkedReadModel<R extends { id: string }, E extends ListingEntry, 
         this.keepRecords(n, held);
       } else missing.push(n);
     }
-    const batches: number[][] = [];
-    for (let i = 0; i < missing.length; i += 10) batches.push(missing.slice(i, i + 10));
-    await Promise.all(batches.map(async (batch) => {
-      const entries = await this.kv.getMany<Uint8Array[]>(batch.map(this.keys.chunk));
-      // A chunk and its index are written in one commit, so they share a versionstamp: the index
-      // is read only for a chunk that another process changed since the model last saw it.
-      const stale = batch.filter((n, i) => this.chunkStamps.get(n) !== entries[i].versionstamp);
-      if (stale.length > 0) {
-        for (const index of await this.kv.getMany<Uint8Array[]>(stale.map(this.keys.index))) {
-          if (index.value) this.applyIndex(index.key[1] as number, index.value, index.versionstamp);
-          else this.dropChunk(index.key[1] as number);
-        }
-        this.settle();
+    const entries = await getManyChunked<Uint8Array>(this.kv, missing.map(this.keys.chunk));
+    // A chunk and its index are written in one commit, so they share a versionstamp: the index
+    // is read only for a chunk that another process changed since the model last saw it.
+    const stale = missing.filter((n, i) => this.chunkStamps.get(n) !== entries[i].versionstamp);
+    if (stale.length > 0) {
+      for (const index of await getManyChunked<Uint8Array>(this.kv, stale.map(this.keys.index))) {
+        if (index.value) this.applyIndex(index.key[1] as number, index.value, index.versionstamp);
+        else this.dropChunk(index.key[1] as number);
       }
-      entries.forEach((entry, i) => {
-        if (entry.versionstamp && this.chunkStamps.get(batch[i]) === entry.versionstamp) {
-          hold(batch[i], entry.value);
-          this.keepRecords(batch[i], entry.value);
-        }
-      });
-    }));
+      this.settle();
+    }
+    entries.forEach((entry, i) => {
+      if (entry.versionstamp && this.chunkStamps.get(missing[i]) === entry.versionstamp) {
+        hold(missing[i], entry.value);
+        this.keepRecords(missing[i], entry.value);
+      }
+    });
     const whole = new Map<number, R[]>();
     for (const slot of slots) {
       const n = chunkOf.get(slot)!;
