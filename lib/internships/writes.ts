@@ -9,6 +9,7 @@ import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { istToday } from "@/lib/dates.ts";
 import { ForbiddenError, NotFoundError } from "@/lib/errors.ts";
 import { updateEither } from "@/lib/kv/chunked/archive.ts";
+import type { OnLostRace } from "@/lib/kv/retry.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
 import {
   isWithheld,
@@ -99,19 +100,21 @@ export async function createInternships(
  * Replaces the record `id` with `change(record)` as `actor` (owner or admin), in one atomic write, wherever it is,
  * that also moves the record in the moderation queue: one that closes or is deleted leaves the read model for the
  * archive in that write, an archived one that opens again comes back (docs/decisions.md, Open and closed listings,
- * "Coming back"); `change` runs again on the latest record after a lost race. `also` adds the caller's own mutations
- * to that write.
+ * "Coming back"); `change` runs again on the latest record after a lost race, unless `onLostRace` is "give-up".
+ * `also` adds the caller's own mutations to that write.
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner or
- * an admin; what `change` throws; BusyError after 30 s of lost races (nothing is changed).
+ * an admin; what `change` throws; BusyError after 30 s of lost races (nothing is changed); RaceLost for a lost race
+ * with `onLostRace` "give-up" (nothing is changed).
  */
 async function writeInternship(
   kv: Deno.Kv,
-  { id, actor, change, also, audit }: {
+  { id, actor, change, also, audit, onLostRace }: {
     id: string;
     actor: User;
     change: (record: Internship) => Internship;
     also?: (op: Deno.AtomicOperation, next: Internship, previous: Internship) => void;
     audit?: AuditHook;
+    onLostRace?: OnLostRace;
   },
 ): Promise<{ store: InternshipStore; record: Internship }> {
   const store = await internshipStore(kv);
@@ -129,6 +132,7 @@ async function writeInternship(
       also?.(op, next, previous);
       audit?.(op, id);
     },
+    onLostRace,
   });
   if (!record) throw new NotFoundError(NOT_FOUND);
   return { store, record };
@@ -151,16 +155,18 @@ function withPublication(before: Internship | null, next: Internship, now: strin
 /**
  * Replaces the record `id` with `change(record)` (with `also`'s mutations) in one atomic write, in the read model or
  * the archive, moving it between them when it closes, is deleted or opens again (`updateEither`); one that becomes
- * public with it is stamped so (`withPublication`).
+ * public with it is stamped so (`withPublication`); a lost race is tried again unless `onLostRace` is "give-up".
  * @returns the stored record, or null for an unknown id.
+ * @throws RaceLost for a lost race with `onLostRace` "give-up"; as `updateEither`.
  */
 async function updateAnywhere(
   kv: Deno.Kv,
   store: InternshipStore,
-  { id, change, also }: {
+  { id, change, also, onLostRace }: {
     id: string;
     change: (record: Internship) => Internship;
     also: (op: Deno.AtomicOperation, next: Internship, previous: Internship) => void;
+    onLostRace?: OnLostRace;
   },
 ): Promise<Internship | null> {
   const today = istToday();
@@ -169,6 +175,7 @@ async function updateAnywhere(
     change: (record) => withPublication(record, change(record), new Date().toISOString()),
     also,
     isLive: (record) => isLive(record, today),
+    onLostRace,
   });
 }
 
@@ -224,17 +231,25 @@ export async function updateInternship(
  * Unlinks internship `id` from organization `organizationId`, a listing of someone else than its managers and admins
  * when the organization is verified (docs/decisions.md, Trust, "Who lists under a verified name"), as
  * `organizationsForPoster` would have posted it: `organization: null`, the name kept as posted, in one write (live or
- * archived) with the organization's listing count and `also`'s mutations. Nothing is written when the listing is not
- * (or no longer) linked to it.
- * @returns whether it was unlinked. @throws BusyError after 30 s of races lost to other processes.
+ * archived) with the organization's listing count and `also`'s mutations (and checks). Nothing is written when the
+ * listing is not (or no longer) linked to it. A lost race is tried again, or with `onLostRace` "give-up" ends the call
+ * (for a caller whose checks must be read again first).
+ * @returns whether it was unlinked. @throws BusyError after 30 s of races lost to other processes; RaceLost for a lost
+ *   race with `onLostRace` "give-up" (nothing written).
  */
 export async function unlinkInternship(
   kv: Deno.Kv,
-  { id, organizationId, also }: { id: string; organizationId: string; also?: (op: Deno.AtomicOperation) => void },
+  { id, organizationId, also, onLostRace }: {
+    id: string;
+    organizationId: string;
+    also?: (op: Deno.AtomicOperation) => void;
+    onLostRace?: OnLostRace;
+  },
 ): Promise<boolean> {
   let unlinked = false;
   await updateAnywhere(kv, await internshipStore(kv), {
     id,
+    onLostRace,
     change: (record) => {
       unlinked = record.organizationId === organizationId;
       return unlinked ? withOrganization(record, null) : record;
@@ -338,12 +353,14 @@ export async function deleteInternship(
  * An admin's moderation `decision` on internship `id` with `note` (docs/decisions.md, Trust, "Moderation"): approve
  * lists it (`clear`), reject keeps it out for good (`rejected`). One write, which also moves it in the queue and, when
  * the state changed and the listing has an owner, tells them (`listing_moderated`, with the note). Returns the
- * internship as admins read it, and when it was held. `audit`'s entry, when given, is in the same write.
- * @throws NotFoundError for an unknown or deleted id; BusyError after 30 s of lost races (nothing changed).
+ * internship as admins read it, and when it was held. `audit`'s entry (and checks), when given, is in the same write.
+ * A lost race is tried again, or with `onLostRace` "give-up" ends the call (a caller that reads its checks again).
+ * @throws NotFoundError for an unknown or deleted id; BusyError after 30 s of lost races (nothing changed); RaceLost
+ *   for a lost race with `onLostRace` "give-up" (nothing changed).
  */
 export async function moderateInternship(
   kv: Deno.Kv,
-  { id, admin, decision, note, notify = true, audit }: {
+  { id, admin, decision, note, notify = true, audit, onLostRace }: {
     id: string;
     admin: User;
     decision: ModerationDecision;
@@ -351,12 +368,14 @@ export async function moderateInternship(
     /** False when the caller tells the owner itself (a listing hidden after reports). */
     notify?: boolean;
     audit?: AuditHook;
+    onLostRace?: OnLostRace;
   },
 ): Promise<{ internship: InternshipView; heldAt: string | null }> {
   const { store, record } = await writeInternship(kv, {
     id,
     actor: admin,
     audit,
+    onLostRace,
     change: (record) => {
       const current = moderationOf(record);
       if (decision === "approve" && current.status === "clear") return record;

@@ -17,9 +17,8 @@ import { moderateOpportunity } from "@/lib/opportunities/opportunities.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
 import { statusOf } from "@/lib/opportunities/schema.ts";
 import { type AuditHook, auditOps } from "@/lib/admin_log/admin_log.ts";
-import { BusyError, NotFoundError } from "@/lib/errors.ts";
-import { PLATFORM_REFUSALS } from "@/lib/refusals.ts";
-import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import { RaceLost, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import type { User } from "@/lib/users/users.ts";
 import { moderationOf } from "./moderation.ts";
 
@@ -129,17 +128,12 @@ export async function hidePosterListings(
   return hidden;
 }
 
-/** Thrown by a listing's write when KV asks for it again: the hide may have been lifted meanwhile. */
-class WriteRetried extends Error {}
-
-/** Tries of one listing's write, each after the hide was read again and found unchanged. */
-const HIDE_TRIES = 20;
-
 /**
  * Rejects one `listing` under the hide `held` (as read), in one write with the audit log's entry and a check of the
- * hide, so a lift (`cancelPosterHideOps`) stops it at once. @returns "hidden", "gone" for a listing gone meanwhile,
- * or "lifted" when the hide changed (lifted, or taken over).
- * @throws BusyError `PLATFORM_REFUSALS.busy` when the listing's write keeps losing races while the hide stands.
+ * hide, so a lift (`cancelPosterHideOps`) stops it at once. The write gives up on a lost race (`onLostRace`), and the
+ * hide is read again before another try (`retrying`). @returns "hidden", "gone" for a listing gone meanwhile, or
+ * "lifted" when the hide changed (lifted, or taken over).
+ * @throws BusyError `PLATFORM_REFUSALS.busy` after 30 s of races lost by the listing's write while the hide stands.
  */
 async function hideListing(
   kv: Deno.Kv,
@@ -156,26 +150,26 @@ async function hideListing(
     targetKind: listing.kind,
     summary: "reject",
   });
-  for (let attempt = 0; attempt < HIDE_TRIES; attempt++) {
-    let calls = 0;
-    // A second call is KV's retry after a failed commit: it stops there, and the hide is read again.
-    const audit: AuditHook = (op, id, summary) => {
-      if (calls++ > 0) throw new WriteRetried();
-      logged(op, id, summary);
-      op.check(held);
-    };
+  const audit: AuditHook = (op, id, summary) => {
+    logged(op, id, summary);
+    op.check(held);
+  };
+  const write = { id: listing.id, decision: "reject", note, notify: false, audit, onLostRace: "give-up" } as const;
+  let outcome: "hidden" | "gone" | "lifted" = "hidden";
+  await retrying(async () => {
     try {
-      if (listing.kind === "internship") {
-        await moderateInternship(kv, { id: listing.id, admin, decision: "reject", note, notify: false, audit });
-      } else await moderateOpportunity(kv, { id: listing.id, decision: "reject", note, notify: false, audit });
-      return "hidden";
+      if (listing.kind === "internship") await moderateInternship(kv, { ...write, admin });
+      else await moderateOpportunity(kv, write);
+      return true;
     } catch (error) {
-      if (error instanceof NotFoundError) return "gone";
-      if (!(error instanceof WriteRetried)) throw error;
+      if (error instanceof NotFoundError) outcome = "gone";
+      else if (!(error instanceof RaceLost)) throw error;
+      else if ((await kv.get(held.key)).versionstamp === held.versionstamp) return false;
+      else outcome = "lifted";
+      return true;
     }
-    if ((await kv.get(held.key)).versionstamp !== held.versionstamp) return "lifted";
-  }
-  throw new BusyError(PLATFORM_REFUSALS.busy);
+  }, RETRY_BUDGET_MS);
+  return outcome;
 }
 
 /** `held` with its lease renewed, or null when it changed meanwhile (taken over, or lifted with the suspension). */

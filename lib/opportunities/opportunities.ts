@@ -51,6 +51,7 @@ import {
 import { type OpportunityColumns, type OpportunityEntry, opportunityStore } from "./store.ts";
 import type { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
 import { allOf, type BlockTest, mergedPage, type PageItem, updateEither } from "@/lib/kv/chunked/archive.ts";
+import type { OnLostRace } from "@/lib/kv/retry.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
 export * from "./schema.ts";
@@ -488,14 +489,18 @@ export async function resubmitOpportunity(
   kv: Deno.Kv,
   { user, id, input }: { user: User; id: string; input: OpportunityCreate },
 ): Promise<OpportunityView> {
-  const record = await updateOpportunity(kv, id, (current) => {
-    // Another person's, whatever its state, is hidden as one they cannot read is (docs/api.md, Opportunities).
-    if (!canRead(user, current) || current.userId !== user.id) throw new NotFoundError(NOT_FOUND);
-    if (!canResubmit(user, current)) throw new ConflictError(NOT_EDITABLE);
-    const now = new Date().toISOString();
-    const moderation = moderationOnResubmit(moderationOf(current), input, now);
-    return { ...current, ...input, isVerified: false, isActive: true, moderation, updatedAt: now };
-  }, (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next));
+  const record = await updateOpportunity(kv, {
+    id,
+    change: (current) => {
+      // Another person's, whatever its state, is hidden as one they cannot read is (docs/api.md, Opportunities).
+      if (!canRead(user, current) || current.userId !== user.id) throw new NotFoundError(NOT_FOUND);
+      if (!canResubmit(user, current)) throw new ConflictError(NOT_EDITABLE);
+      const now = new Date().toISOString();
+      const moderation = moderationOnResubmit(moderationOf(current), input, now);
+      return { ...current, ...input, isVerified: false, isActive: true, moderation, updatedAt: now };
+    },
+    also: (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next),
+  });
   if (!record) throw new NotFoundError(NOT_FOUND);
   return (await withPostedBy(kv, [record]))[0];
 }
@@ -532,16 +537,15 @@ export async function reviewOpportunity(
   kv: Deno.Kv,
   { id, review, audit }: { id: string; review: Review; audit?: AuditHook },
 ): Promise<OpportunityView> {
-  const record = await updateOpportunity(
-    kv,
+  const record = await updateOpportunity(kv, {
     id,
-    (current) => reviewed(current, review, new Date().toISOString()),
-    (op, next, previous) => {
+    change: (current) => reviewed(current, review, new Date().toISOString()),
+    also: (op, next, previous) => {
       moderationQueueOps(op, "opportunities", previous, next);
       if (next.userId !== null) addNotification(op, reviewNotification(next, next.userId));
       audit?.(op, id, review.action);
     },
-  );
+  });
   if (!record) throw new NotFoundError(NOT_FOUND);
   return (await withPostedBy(kv, [record]))[0];
 }
@@ -550,33 +554,42 @@ export async function reviewOpportunity(
  * An admin's moderation `decision` on opportunity `id` with `note` (docs/decisions.md, Trust, "Moderation"): approve
  * publishes it and clears its reasons, reject hides it for good. One write, which also moves it in the queue and, when
  * it changed and it has a submitter, tells them (`listing_moderated`, with the note). Returns the opportunity as admins
- * read it, and when it was held. `audit`'s entry, when given, is in the same write.
- * @throws NotFoundError for an unknown id; BusyError after 30 s of lost races (nothing changed).
+ * read it, and when it was held. `audit`'s entry (and checks), when given, is in the same write. A lost race is tried
+ * again, or with `onLostRace` "give-up" ends the call (a caller that reads its checks again).
+ * @throws NotFoundError for an unknown id; BusyError after 30 s of lost races (nothing changed); RaceLost for a lost
+ *   race with `onLostRace` "give-up" (nothing changed).
  */
 export async function moderateOpportunity(
   kv: Deno.Kv,
-  { id, decision, note, notify = true, audit }: {
+  { id, decision, note, notify = true, audit, onLostRace }: {
     id: string;
     decision: ModerationDecision;
     note: string | null;
     /** False when the caller tells the submitter itself (a listing hidden after reports). */
     notify?: boolean;
     audit?: AuditHook;
+    onLostRace?: OnLostRace;
   },
 ): Promise<{ opportunity: OpportunityView; heldAt: string | null }> {
-  const record = await updateOpportunity(kv, id, (current) => {
-    const now = new Date().toISOString();
-    const next = reviewed(current, { action: decision, reason: note }, now);
-    if (decision === "reject" && moderationOf(next).status !== "rejected") {
-      return { ...next, moderation: moderationDecided(moderationOf(current), { decision, note, now }), updatedAt: now };
-    }
-    return next;
-  }, (op, next, previous) => {
-    moderationQueueOps(op, "opportunities", previous, next);
-    if (next.userId !== null && notify) {
-      addNotification(op, moderatedNotification({ kind: "opportunity", listing: next, userId: next.userId }));
-    }
-    audit?.(op, id);
+  const record = await updateOpportunity(kv, {
+    id,
+    change: (current) => {
+      const now = new Date().toISOString();
+      const next = reviewed(current, { action: decision, reason: note }, now);
+      if (decision === "reject" && moderationOf(next).status !== "rejected") {
+        const moderation = moderationDecided(moderationOf(current), { decision, note, now });
+        return { ...next, moderation, updatedAt: now };
+      }
+      return next;
+    },
+    also: (op, next, previous) => {
+      moderationQueueOps(op, "opportunities", previous, next);
+      if (next.userId !== null && notify) {
+        addNotification(op, moderatedNotification({ kind: "opportunity", listing: next, userId: next.userId }));
+      }
+      audit?.(op, id);
+    },
+    onLostRace,
   });
   if (!record) throw new NotFoundError(NOT_FOUND);
   return { opportunity: (await withPostedBy(kv, [record]))[0], heldAt: moderationOf(record).heldAt };
@@ -589,11 +602,15 @@ export async function moderateOpportunity(
  * @throws BusyError after 30 s of lost races.
  */
 export async function holdReportedOpportunity(kv: Deno.Kv, id: string, since: string): Promise<void> {
-  await updateOpportunity(kv, id, (record) => {
-    const current = moderationOf(record);
-    const next = moderationOnReports(current, { since, now: new Date().toISOString() });
-    return next === current ? record : { ...record, moderation: next };
-  }, (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next));
+  await updateOpportunity(kv, {
+    id,
+    change: (record) => {
+      const current = moderationOf(record);
+      const next = moderationOnReports(current, { since, now: new Date().toISOString() });
+      return next === current ? record : { ...record, moderation: next };
+    },
+    also: (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next),
+  });
 }
 
 /**
@@ -604,11 +621,15 @@ export async function holdReportedOpportunity(kv: Deno.Kv, id: string, since: st
  * @throws BusyError after 30 s of lost races.
  */
 export async function releaseReportedOpportunity(kv: Deno.Kv, id: string): Promise<boolean> {
-  const record = await updateOpportunity(kv, id, (record) => {
-    const current = moderationOf(record);
-    const next = moderationOnDismissal(current, new Date().toISOString());
-    return next === current ? record : { ...record, moderation: next };
-  }, (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next));
+  const record = await updateOpportunity(kv, {
+    id,
+    change: (record) => {
+      const current = moderationOf(record);
+      const next = moderationOnDismissal(current, new Date().toISOString());
+      return next === current ? record : { ...record, moderation: next };
+    },
+    also: (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next),
+  });
   return record !== null && moderationOf(record).status === "held";
 }
 
@@ -639,14 +660,18 @@ function withPublication(before: Opportunity | null, next: Opportunity, now: str
 /**
  * Replaces opportunity `id` with `change(record)` (with `also`'s mutations) in one checked write wherever it is, moving
  * it into or out of the archive when it ends or opens again (`updateEither`); one that becomes public with it is
- * stamped so (`withPublication`).
+ * stamped so (`withPublication`). A lost race is tried again unless `onLostRace` is "give-up".
  * @returns the stored record, or null for an unknown id.
+ * @throws RaceLost for a lost race with `onLostRace` "give-up"; as `updateEither`.
  */
 async function updateOpportunity(
   kv: Deno.Kv,
-  id: string,
-  change: (record: Opportunity) => Opportunity,
-  also?: (op: Deno.AtomicOperation, next: Opportunity, previous: Opportunity) => void,
+  { id, change, also, onLostRace }: {
+    id: string;
+    change: (record: Opportunity) => Opportunity;
+    also?: (op: Deno.AtomicOperation, next: Opportunity, previous: Opportunity) => void;
+    onLostRace?: OnLostRace;
+  },
 ): Promise<Opportunity | null> {
   const today = istToday();
   return await updateEither(kv, await opportunityStore(kv), {
@@ -654,6 +679,7 @@ async function updateOpportunity(
     change: (record) => withPublication(record, change(record), new Date().toISOString()),
     also,
     isLive: (record) => isOpportunityLive(record, today),
+    onLostRace,
   });
 }
 

@@ -33,8 +33,7 @@ import type { Internship } from "@/lib/internships/schema.ts";
 import { markLinkedByManager, unlinkInternship } from "@/lib/internships/writes.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
 import { getUsers, type User } from "@/lib/users/users.ts";
-import { BusyError } from "@/lib/errors.ts";
-import { PLATFORM_REFUSALS } from "@/lib/refusals.ts";
+import { RaceLost, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import {
   checkNotManagerOps,
   dropFromUnlinkQueue,
@@ -96,37 +95,31 @@ async function queueVerifiedBefore(kv: Deno.Kv, now: Date): Promise<void> {
   await kv.atomic().check(meta).set(META, { at: now.toISOString() }).commit();
 }
 
-/** Thrown by an unlink write when KV asks for it again: its owner may have become a manager meanwhile. */
-class WriteRetried extends Error {}
-
-/** Tries of one unlink write, each after the owner was read again and found still not a manager. */
-const UNLINK_TRIES = 20;
-
 /**
  * Unlinks internship `id`, owned by `userId` (null: forgotten), from organization `organizationId` with a note stamped
- * `at` (ISO), in one write that checks `userId` is still not its manager; after a failed write, stops when they now are.
- * @returns whether it was unlinked. @throws BusyError `PLATFORM_REFUSALS.busy` when the write keeps losing races.
+ * `at` (ISO), in one write that checks `userId` is still not its manager. The write gives up on a lost race
+ * (`onLostRace`): it stops when they now are a manager, else tries again (`retrying`).
+ * @returns whether it was unlinked. @throws BusyError `PLATFORM_REFUSALS.busy` after 30 s of lost races.
  */
 async function unlinkStranger(
   kv: Deno.Kv,
   { id, organizationId, userId, at }: { id: string; organizationId: string; userId: string | null; at: string },
 ): Promise<boolean> {
-  for (let attempt = 0; attempt < UNLINK_TRIES; attempt++) {
-    let calls = 0;
-    // A second call is KV's retry after a failed commit: it stops there, and the manager key is read again.
-    const also = (op: Deno.AtomicOperation) => {
-      if (calls++ > 0) throw new WriteRetried();
-      if (userId !== null) checkNotManagerOps(op, organizationId, userId);
-      op.set(noteKey(organizationId, id), { at });
-    };
+  const also = (op: Deno.AtomicOperation) => {
+    if (userId !== null) checkNotManagerOps(op, organizationId, userId);
+    op.set(noteKey(organizationId, id), { at });
+  };
+  let unlinked = false;
+  await retrying(async () => {
     try {
-      return await unlinkInternship(kv, { id, organizationId, also });
+      unlinked = await unlinkInternship(kv, { id, organizationId, also, onLostRace: "give-up" });
+      return true;
     } catch (error) {
-      if (!(error instanceof WriteRetried)) throw error;
+      if (!(error instanceof RaceLost)) throw error;
+      return userId !== null && await isManager(kv, organizationId, userId);
     }
-    if (userId !== null && await isManager(kv, organizationId, userId)) return false;
-  }
-  throw new BusyError(PLATFORM_REFUSALS.busy);
+  }, RETRY_BUDGET_MS);
+  return unlinked;
 }
 
 /** What the job does with a listing it judges: leaves it, marks it its manager's (`linkedByManager`), or unlinks it. */

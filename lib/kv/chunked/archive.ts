@@ -37,7 +37,7 @@ import {
 import type { ChunkedLayout, ListingEntry } from "./layout.ts";
 import type { ChunkedReadModel, Columns } from "./read_model.ts";
 import type { ChunkWriter, Rider, RiderOutcome } from "./writer.ts";
-import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
+import { type OnLostRace, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** At most this many bytes of blocks are kept in memory per archive (about 70 bytes per archived listing). */
@@ -937,9 +937,11 @@ export async function mergedPage<R extends { id: string }, E extends ListingEntr
 /**
  * Replaces the record `id` with `change(record)` (with `also`'s mutations) in one atomic write wherever it is, in the
  * read model's store or the archive, moving it when `isLive` of the new record says it belongs in the other (docs/
- * decisions.md, Open and closed listings, "Coming back"); `change` runs again on the latest record after a lost race.
+ * decisions.md, Open and closed listings, "Coming back"); `change` runs again on the latest record after a lost race,
+ * unless `onLostRace` is "give-up" (for a caller that reads its own checks again before another try).
  * @returns the stored record, or null for an unknown id.
- * @throws what `change` throws; BusyError after 30 s of lost races (nothing written).
+ * @throws what `change` throws; BusyError after 30 s of lost races (nothing written); RaceLost for a lost race with
+ *   `onLostRace` "give-up" (nothing written).
  */
 export async function updateEither<R extends { id: string }, E extends ListingEntry, C extends Columns<E>>(
   kv: Deno.Kv,
@@ -948,16 +950,18 @@ export async function updateEither<R extends { id: string }, E extends ListingEn
     writer: ChunkWriter<R, E, C>;
     archive: Archive<R, E, C>;
   },
-  { id, change, also, isLive }: {
+  { id, change, also, isLive, onLostRace }: {
     id: string;
     change: (record: R) => R;
     also?: (op: Deno.AtomicOperation, next: R, previous: R) => void;
     isLive: (record: R) => boolean;
+    onLostRace?: OnLostRace;
   },
 ): Promise<R | null> {
   // A record may move between the two meanwhile (another process): look again, a few times.
   for (let round = 0; round < 3; round++) {
-    const live = await writer.update(id, change, also, (next) => isLive(next) ? null : archive.rider({ put: [next] }));
+    const leave = (next: R) => isLive(next) ? null : archive.rider({ put: [next] });
+    const live = await writer.update(id, change, also, { leave, onLostRace });
     if (live) return live;
     let stored: R | null = null;
     await retrying(
@@ -976,6 +980,7 @@ export async function updateEither<R extends { id: string }, E extends ListingEn
           : await archive.tryWrite({ put: [next], expected }, mutations);
       },
       RETRY_BUDGET_MS,
+      onLostRace,
     );
     if (stored) return stored;
     if ((await kv.get(model.keys.id(id))).value === null) break;

@@ -9,7 +9,7 @@
  * then `BusyError` is thrown with nothing written (docs/decisions.md, Open and closed listings, "Concurrent writers").
  */
 import { InvalidInputError } from "@/lib/errors.ts";
-import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
+import { type OnLostRace, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import {
   CHUNK_FILL_BYTES,
   CHUNK_MAX_BYTES,
@@ -111,48 +111,53 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
    * atomic write, given the stored and the previous record; it is called again on every attempt and not when `change`
    * returned the record unchanged (the same object), which writes nothing. When `leave` returns a rider for the new
    * record, the record leaves this store instead (out of its chunk, its id entry deleted) and the rider stores it
-   * elsewhere in the same write.
+   * elsewhere in the same write. `onLostRace` "give-up" makes one attempt (`retrying`).
    * @returns the stored record, or null when `id` is unknown here.
    * @throws what `change` throws (nothing is written); BusyError after `retryBudgetMs` of races lost to other
-   * processes; InvalidInputError when the write exceeds KV's limits.
+   * processes; RaceLost for a lost race with `onLostRace` "give-up"; InvalidInputError when the write exceeds KV's
+   * limits.
    */
   async update(
     id: string,
     change: (record: R) => R | Promise<R>,
     also?: (op: Deno.AtomicOperation, next: R, previous: R) => void,
-    leave?: (next: R) => Rider | null,
+    { leave, onLostRace }: { leave?: (next: R) => Rider | null; onLostRace?: OnLostRace } = {},
   ): Promise<R | null> {
     let stored: R | null = null;
-    await this.retry(async () => {
-      const pointer = await this.kv.get<number>(this.model.keys.id(id));
-      if (pointer.value === null) return true;
-      const release = await this.locks.acquire(pointer.value);
-      try {
-        const n = pointer.value;
-        const [idEntry, chunk] = await this.kv.getMany<[number, Uint8Array]>([
-          this.model.keys.id(id),
-          this.model.keys.chunk(n),
-        ]);
-        if (idEntry.value !== n) return false;
-        const records = decodeRecords<R>(chunk.value);
-        const record = records.find((r) => r.id === id);
-        if (!record) return true;
-        const next = await change(record);
-        if (next === record) {
-          stored = record;
+    await retrying(
+      async () => {
+        const pointer = await this.kv.get<number>(this.model.keys.id(id));
+        if (pointer.value === null) return true;
+        const release = await this.locks.acquire(pointer.value);
+        try {
+          const n = pointer.value;
+          const [idEntry, chunk] = await this.kv.getMany<[number, Uint8Array]>([
+            this.model.keys.id(id),
+            this.model.keys.chunk(n),
+          ]);
+          if (idEntry.value !== n) return false;
+          const records = decodeRecords<R>(chunk.value);
+          const record = records.find((r) => r.id === id);
+          if (!record) return true;
+          const next = await change(record);
+          if (next === record) {
+            stored = record;
+            return true;
+          }
+          const extra = also && ((op: Deno.AtomicOperation) => also(op, next, record));
+          const read = { n, versionstamp: chunk.versionstamp, records, idEntry };
+          const rider = leave?.(next);
+          const done = rider ? await this.remove(read, [id], rider, extra) : await this.replace(read, next, extra);
+          if (!done) return false;
+          stored = next;
           return true;
+        } finally {
+          release();
         }
-        const extra = also && ((op: Deno.AtomicOperation) => also(op, next, record));
-        const read = { n, versionstamp: chunk.versionstamp, records, idEntry };
-        const rider = leave?.(next);
-        const done = rider ? await this.remove(read, [id], rider, extra) : await this.replace(read, next, extra);
-        if (!done) return false;
-        stored = next;
-        return true;
-      } finally {
-        release();
-      }
-    });
+      },
+      this.retryBudgetMs,
+      onLostRace,
+    );
     return stored;
   }
 
