@@ -1,3 +1,4 @@
+import { BackgroundWork } from "@/lib/platform/background.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { refundProcessedDelivery, signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
@@ -403,8 +404,11 @@ Deno.test("refund: the admin log's entry is in the refund's own write, so KV goi
   const { session } = await createSession(shop.t.kv, shop.admin.user.id);
   // The refund's write is the first commit; KV goes away for every one after it.
   const { kv, commits } = kvFailingCommits(shop.t.kv, (n) => n > 1);
+  // The buyer's mail stays queued: a delivery try started beside the refund would commit too, sooner or later.
+  const background = new BackgroundWork();
+  background.start = () => {};
   const state: AppState = {
-    services: { ...shop.t.services, kv },
+    services: { ...shop.t.services, kv, background },
     requestId: "refund-audit",
     clientIp: "127.0.0.1",
     lang: "en",
