@@ -12,6 +12,10 @@
  *    `account-deletions` cron, every 5 minutes). The request answers once the first write committed and starts the job
  *    in the background of its process (`BackgroundWork`); a lease keeps the cron off a job a process is running, renewed
  *    after each step and, within a long step, after each batch of records (`renew`).
+ * 3. The job is kept, and the cron runs every step once more `DELETION_SWEEP_AFTER_MS` after the first pass: a
+ *    request that read the person before the first write (a comment, an alert, a report, a claim confirmed, a checkout,
+ *    a listing or a post) may commit after its domain's step, and the second pass removes what it wrote. Then the job
+ *    goes (docs/decisions.md, Data rights, "Writes in flight during a deletion").
  *
  * A domain that keeps records about a person adds its step here (the deletion test scans all of KV for the
  * person's id and e-mail afterwards, so a forgotten step fails it).
@@ -99,8 +103,9 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "comments", run: (kv, userId, _files, renew) => forgetCommentAuthor(kv, userId, { renew }) },
   { name: "reactions", run: (kv, userId, _files, renew) => deleteReactionsOf(kv, userId, { renew }) },
   { name: "e-mails", run: (kv, userId, _files, renew) => deleteMailsOf(kv, userId, { renew }) },
-  { name: "organizations managed", run: forgetManager },
+  // Claims before managers: a claim confirmed between the two steps would otherwise make the person a manager again.
   { name: "organization claims", run: deleteClaimsOf },
+  { name: "organizations managed", run: forgetManager },
   { name: "applications", run: (kv, userId, files, renew) => forgetApplicant(kv, files, userId, { renew }) },
   { name: "resume", run: async (kv, userId, files) => void await deleteResume(kv, files, userId) },
   { name: "reports", run: forgetReporter },
@@ -109,17 +114,34 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "admin log", run: async (kv, userId) => void await forgetPersonInLog(kv, userId) },
 ];
 
-/** A deletion under way: whose, since when, the steps done, and until when the process running it holds it. */
+/**
+ * A deletion under way: whose, since when, the steps done (of the pass under way), until when the process running it
+ * holds it, and whether the steps ran once already.
+ */
 export interface DeletionJob {
   userId: string;
   startedAt: string;
   done: string[];
-  /** ISO time until which the process that runs the job holds it; the cron takes it over after that. */
+  /**
+   * ISO time until which the process that runs the job holds it; the cron takes it over after that. Between the two
+   * passes, the time the second may start.
+   */
   leaseUntil: string;
+  /** True once every step ran: the pass under way, or waiting, is the second (absent on jobs of before it was kept). */
+  secondPass?: boolean;
 }
 
 /** How long a process holds a job it runs (ms); renewed after every step and every batch of a long one. */
 export const DELETION_LEASE_MS = 2 * 60 * 1000;
+
+/**
+ * How long after the first pass of the steps (ms) the second may start: longer than a request that read the person
+ * before the deletion may still take to commit its write. That write retries lost races for `RETRY_BUDGET_MS` (30 s);
+ * before it, a checkout may wait 10 s for the gateway's order and a form's few kilobytes arrive in seconds even at the
+ * slowest rate the server lets a client send (docs/decisions.md, Data rights, "Writes in flight during a deletion").
+ * The cron, every 5 minutes, runs it at its first run after this.
+ */
+export const DELETION_SWEEP_AFTER_MS = RETRY_BUDGET_MS + 90_000;
 
 /** The message of a deletion refused because the caller is the last admin. */
 export const LAST_ADMIN = REFUSALS.lastAdmin;
@@ -215,7 +237,8 @@ export async function deleteAccount(
   services.background.start(log, "account deletion left to its job", async () => {
     try {
       const job = await kv.get<DeletionJob>(jobKey(user.id));
-      if (job.value) await runJob(services, job as Deno.KvEntry<DeletionJob>);
+      // Its first pass only: the second is the cron's, once in-flight writes have landed.
+      if (job.value && !job.value.secondPass) await runJob(services, job as Deno.KvEntry<DeletionJob>);
     } catch (error) {
       // The account is gone and the person was told so: the cron finishes the job once its lease runs out.
       log.error("account deletion left to its job", { userId: user.id, error: String(error) });
@@ -231,8 +254,9 @@ class DeletionTakenOver extends Error {
 /**
  * Runs the steps of `entry`'s job not done yet, noting each as done (and renewing the lease until `clock()` +
  * `DELETION_LEASE_MS`, `clock` in ms) with a write checked against the job as last written; a step renews it the same
- * way after each batch (`DeletionStep`). Stops when another process took the job over. Deletes the job when all are
- * done.
+ * way after each batch (`DeletionStep`). Stops when another process took the job over. When all are done after the
+ * first pass, it sets the job for the second (`secondPass`, no step done, its lease until `DELETION_SWEEP_AFTER_MS`
+ * from now, for the cron); after the second, it deletes the job.
  */
 async function runJob(
   { kv, files }: DeletionServices,
@@ -260,23 +284,35 @@ async function runJob(
     if (error instanceof DeletionTakenOver) return;
     throw error;
   }
-  await kv.atomic().check(current).delete(current.key).commit();
+  if (current.value.secondPass) {
+    await kv.atomic().check(current).delete(current.key).commit();
+    return;
+  }
+  const second: DeletionJob = {
+    ...current.value,
+    done: [],
+    leaseUntil: new Date(clock() + DELETION_SWEEP_AFTER_MS).toISOString(),
+    secondPass: true,
+  };
+  await kv.atomic().check(current).set(current.key, second).commit();
 }
 
 /**
- * Finishes every deletion job whose lease ran out at `now` (its process died or stalled): claims each with a checked
- * write, then runs its remaining steps, renewing its lease from `clock` (ms; the real one, a test's own). A job whose
- * step throws is logged with its person's id and left for the next run (its lease runs out again), and the jobs after
- * it still run: one person's failing cascade never holds up another's. Returns how many it took over (`resumed`) and
- * how many of those stopped at a failing step (`failed`).
+ * Finishes every deletion job whose lease ran out at `now` (its process died or stalled, or its second pass is due):
+ * claims each with a checked write, then runs its remaining steps, renewing its lease from `clock` (ms; the real one, a
+ * test's own). A job whose step throws is logged with its person's id and left for the next run (its lease runs out
+ * again), and the jobs after it still run: one person's failing cascade never holds up another's. Returns how many
+ * first passes it took over (`resumed`), how many second passes it ran (`swept`), and how many of either stopped at a
+ * failing step (`failed`).
  */
 export async function resumeAccountDeletions(
   services: DeletionServices,
   now = new Date(),
   clock: () => number = Date.now,
-): Promise<{ resumed: number; failed: number }> {
+): Promise<{ resumed: number; swept: number; failed: number }> {
   const { kv, log } = services;
   let resumed = 0;
+  let swept = 0;
   let failed = 0;
   for await (const entry of kv.list<DeletionJob>({ prefix: ["account_deletions"] })) {
     if (entry.value.leaseUntil > now.toISOString()) continue;
@@ -286,7 +322,8 @@ export async function resumeAccountDeletions(
     };
     const result = await kv.atomic().check(entry).set(entry.key, claimed).commit();
     if (!result.ok) continue;
-    resumed++;
+    if (claimed.secondPass) swept++;
+    else resumed++;
     try {
       await runJob(services, { key: entry.key, value: claimed, versionstamp: result.versionstamp }, clock);
     } catch (error) {
@@ -297,10 +334,13 @@ export async function resumeAccountDeletions(
       });
     }
   }
-  return { resumed, failed };
+  return { resumed, swept, failed };
 }
 
-/** The `account-deletions` job: every 5 minutes, finishes the deletions whose process died (`resumeAccountDeletions`). */
+/**
+ * The `account-deletions` job: every 5 minutes, finishes the deletions whose process died and runs the second passes
+ * due (`resumeAccountDeletions`).
+ */
 export const accountDeletionsJob: Job = {
   name: "account-deletions",
   schedule: "*/5 * * * *",

@@ -19,6 +19,7 @@ import { applicationOps, recordKey } from "@/lib/applications/store.ts";
 import { type ApplicationRecord, timeoutDueAt } from "@/lib/applications/applications.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import { istToday } from "@/lib/dates.ts";
+import { sweepDeletions } from "@/tests/fixtures/deletions.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -354,6 +355,7 @@ Deno.test("a person who deletes their account while a run tells them is told not
     },
   });
   assertEquals([deleted, run.rejected, run.told], [true, 1, 0]);
+  await sweepDeletions(t); // the deletion's second pass
   const traces: string[] = [];
   for await (const entry of t.kv.list({ prefix: [] })) {
     const text = JSON.stringify([entry.key, entry.value], (_, v) => typeof v === "bigint" ? String(v) : v);

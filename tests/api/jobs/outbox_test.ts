@@ -218,7 +218,12 @@ Deno.test("POST /api/admin/jobs/{name}/run runs a job for an admin only; an unkn
   const unknown = await t.json("POST", "/api/admin/jobs/nope/run", { headers: admin.headers });
   assertEquals([unknown.status, await unknown.json()], [404, { error: "Job not found" }]);
   const deletions = await t.json("POST", "/api/admin/jobs/account-deletions/run", { headers: admin.headers });
-  assertEquals([deletions.status, await deletions.json()], [200, { job: "account-deletions", resumed: 0, failed: 0 }]);
+  assertEquals([deletions.status, await deletions.json()], [200, {
+    job: "account-deletions",
+    resumed: 0,
+    swept: 0,
+    failed: 0,
+  }]);
 });
 
 /** Queues a mail in its own write without starting a delivery try (as a caller's `queueMailOps` does). */

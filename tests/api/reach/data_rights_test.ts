@@ -23,6 +23,7 @@ import {
   deleteAccount,
   DELETION_LEASE_MS,
   DELETION_STEPS,
+  DELETION_SWEEP_AFTER_MS,
   type DeletionJob,
   type DeletionStep,
   resumeAccountDeletions,
@@ -42,6 +43,21 @@ import { confirmClaim } from "@/tests/api/trust/helpers.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { suspendUser } from "@/lib/users/suspension.ts";
+import { sweepDeletions } from "@/tests/fixtures/deletions.ts";
+import { followClaim } from "@/lib/organizations/claims.ts";
+import { createComment } from "@/lib/comments/comments.ts";
+import { AlertCreateSchema, createAlert } from "@/lib/alerts/alerts.ts";
+import { fileReport } from "@/lib/reports/reports.ts";
+import { ReportCreateSchema } from "@/lib/reports/schema.ts";
+import { initiatePurchase } from "@/lib/purchases/checkout.ts";
+import { createInternships } from "@/lib/internships/writes.ts";
+import { internshipInput } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity as submitOpportunityAs } from "@/lib/opportunities/opportunities.ts";
+import { OpportunityCreateSchema } from "@/lib/opportunities/schema.ts";
+import { opportunityBody } from "@/tests/fixtures/opportunities.ts";
+import { createPost as createPostAs } from "@/lib/ungatekeep/posts.ts";
+import { PostCreateSchema } from "@/lib/ungatekeep/schema.ts";
+import { postBody } from "@/tests/fixtures/posts.ts";
 import { outboxJob } from "@/lib/mail/delivery.ts";
 import { listOutbox } from "@/lib/mail/outbox_admin.ts";
 import type { Lang } from "@/lib/i18n/languages.ts";
@@ -455,6 +471,9 @@ Deno.test("deletion removes every trace of the person and keeps exactly what the
   }
 
   await t.settled(); // the deletion's job, which the answer does not wait for
+  const job = `["account_deletions","${me.user.id}"]`;
+  assertEquals(await traces(t.kv, [me.user.id, me.user.email]), [job], "the job waits for its second pass");
+  assertEquals(await sweepDeletions(t), { resumed: 0, swept: 1, failed: 0 });
   assertEquals(await t.services.files.metadata(resume.fileId), null, "the resume's file is deleted");
   assert(
     t.mails.some((m) => m.to === me.user.email && m.subject === "Your Career Community account was deleted"),
@@ -533,6 +552,7 @@ Deno.test("deletion mails its notice over SMTP in the person's language, then ke
       assert(body.includes("http://localhost:8000/contact"), "it says where to turn if it was not them");
     }
     await t.settled();
+    await sweepDeletions(t);
     assertEquals(await traces(t.kv, [user.user.id, user.user.email]), [], "the sent notice left no record");
   }
   const unproven = await deletable(t, { verified: false });
@@ -550,6 +570,7 @@ Deno.test("a deletion notice the SMTP server never takes is dropped, address and
   await t.settled();
   const [pending] = (await listOutbox(t.kv, { status: "pending", limit: 50, offset: 0 })).mails;
   assertEquals([pending.to, pending.attempts], [user.user.email, 1], "kept while it may still go out");
+  await sweepDeletions(t);
   assertEquals(await runJob(outboxJob, t.services, new Date(Date.now() + 2_000)), {
     job: "outbox",
     sent: 0,
@@ -605,9 +626,11 @@ Deno.test("the deletion form cut off midway still ends signed out on the home pa
   const job = (await t.kv.get<DeletionJob>(["account_deletions", me.user.id])).value!;
   assertEquals(await resumeAccountDeletions(t.services, new Date(Date.parse(job.leaseUntil) + 1)), {
     resumed: 1,
+    swept: 0,
     failed: 0,
   });
   await t.settled();
+  assertEquals(await sweepDeletions(t), { resumed: 0, swept: 1, failed: 0 });
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
 });
 
@@ -637,12 +660,13 @@ Deno.test("a deletion cut off midway answers success, signs out, and is finished
   assertEquals((await t.kv.get<User>(["users", me.user.id])).value, null, "the person went in the first write");
   assertEquals(
     await resumeAccountDeletions(t.services),
-    { resumed: 0, failed: 0 },
+    { resumed: 0, swept: 0, failed: 0 },
     "a job under its lease is left to its process",
   );
   const later = new Date(Date.parse(job.leaseUntil) + 1);
-  assertEquals(await resumeAccountDeletions(t.services, later), { resumed: 1, failed: 0 });
+  assertEquals(await resumeAccountDeletions(t.services, later), { resumed: 1, swept: 0, failed: 0 });
   await t.settled();
+  assertEquals(await sweepDeletions(t), { resumed: 0, swept: 1, failed: 0 });
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
   assertEquals((await t.kv.get(["purchases", me.ids.purchase])).value !== null, true);
 });
@@ -653,7 +677,8 @@ Deno.test("a deletion whose step keeps failing is logged and left; the deletions
   const past = new Date(Date.now() - 60_000).toISOString();
   const done = DELETION_STEPS.map((step) => step.name);
   for (const userId of ["aaaa-failing", "bbbb-after"]) {
-    await t.kv.set(["account_deletions", userId], { userId, startedAt: past, done, leaseUntil: past });
+    const job: DeletionJob = { userId, startedAt: past, done, leaseUntil: past, secondPass: true };
+    await t.kv.set(["account_deletions", userId], job);
     await t.kv.set(["alerts", userId, "left"], { left: true });
   }
   const last = {
@@ -665,7 +690,7 @@ Deno.test("a deletion whose step keeps failing is logged and left; the deletions
   };
   DELETION_STEPS.push(last);
   try {
-    assertEquals(await resumeAccountDeletions(t.services), { resumed: 2, failed: 1 });
+    assertEquals(await resumeAccountDeletions(t.services), { resumed: 0, swept: 2, failed: 1 });
   } finally {
     DELETION_STEPS.splice(DELETION_STEPS.indexOf(last), 1);
   }
@@ -716,12 +741,13 @@ Deno.test("deletion answers once the account is gone; its job renews its lease i
       assertEquals([renewed.leaseUntil, renewed.done], [new Date(T + lease * 7 / 4).toISOString(), []]);
       assertEquals(
         await resumeAccountDeletions(t.services, new Date(T + lease + 1)),
-        { resumed: 0, failed: 0 },
+        { resumed: 0, swept: 0, failed: 0 },
         "the renewed lease holds",
       );
-      // The step stalls past its renewed lease: another process takes the job over and finishes it.
+      // The step stalls past its renewed lease: another process takes the job over and finishes its first pass.
       assertEquals(await resumeAccountDeletions(t.services, new Date(T + lease * 7 / 4 + 1)), {
         resumed: 1,
+        swept: 0,
         failed: 0,
       });
       await renew(); // throws: this runner stops
@@ -730,13 +756,102 @@ Deno.test("deletion answers once the account is gone; its job renews its lease i
   };
   DELETION_STEPS.unshift(probe);
   try {
-    assertEquals(await resumeAccountDeletions(t.services, new Date(T), () => clock), { resumed: 1, failed: 0 });
+    assertEquals(await resumeAccountDeletions(t.services, new Date(T), () => clock), {
+      resumed: 1,
+      swept: 0,
+      failed: 0,
+    });
   } finally {
     DELETION_STEPS.splice(DELETION_STEPS.indexOf(probe), 1);
   }
   assertEquals(probes, 2);
-  assertEquals((await t.kv.get(["account_deletions", me.user.id])).value, null, "the job finished");
-  for (const work of held) await work(); // the answering process's runner finds the job done
+  const waiting = (await t.kv.get<DeletionJob>(["account_deletions", me.user.id])).value!;
+  assertEquals([waiting.secondPass, waiting.done], [true, []], "the first pass finished");
+  for (const work of held) await work(); // the answering process's runner leaves the second pass to the cron
   await t.settled();
+  assertEquals((await t.kv.get<DeletionJob>(["account_deletions", me.user.id])).value, waiting);
+  assertEquals(await sweepDeletions(t), { resumed: 0, swept: 1, failed: 0 });
+  assertEquals((await t.kv.get(["account_deletions", me.user.id])).value, null, "the job finished");
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
+});
+
+Deno.test("writes of requests that read the person before the deletion land after their steps; the second pass removes them", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const me = await createTestUser(t, "admin"); // an admin: sets its organization's website, to claim it
+  const internship = await postInternship(t, me);
+  const website = await t.json("PATCH", `/api/admin/organizations/${internship.organization!.id}`, {
+    body: { website: "https://examplelabs.in" },
+    headers: me.headers,
+  });
+  assertEquals(website.status, 200);
+  await website.body?.cancel();
+  const claim = await t.json("POST", "/api/organizations/example-labs/claim", {
+    body: { email: "me@examplelabs.in" },
+    headers: me.headers,
+  });
+  assertEquals(claim.status, 202);
+  await claim.body?.cancel();
+  await t.settled();
+  const token = new URL(t.mails.at(-1)!.link!).pathname.split("/").at(-1)!;
+  const post = await createPost(t, admin, { title: "A post" });
+  const { toolkit } = await addToolkitWithLessons({ t, admin }, {
+    title: "Kit",
+    description: "D",
+    price: 499,
+    lessons: [{ title: "L1", content: "x" }],
+  });
+  await addCoupon({ t, admin }, { code: "FREEPASS", discountType: "percentage", discountValue: 100 });
+  const stale = me.user; // the person as each request's session read gave it, before the deletion
+  // Their confirm of the claim commits between the claims' and the managers' steps: it finds the claim gone.
+  const outcomes: string[] = [];
+  const confirm: DeletionStep = {
+    name: "claim confirmed",
+    run: async () => void outcomes.push((await followClaim(t.kv, { token, userId: stale.id })).status),
+  };
+  const names = DELETION_STEPS.map((step) => step.name);
+  const first = Math.min(names.indexOf("organization claims"), names.indexOf("organizations managed"));
+  DELETION_STEPS.splice(first + 1, 0, confirm);
+  try {
+    await deleteAccount(t.services, { user: stale, session: { createdAt: new Date().toISOString() } }, {
+      confirm: stale.email,
+    });
+    await t.settled(); // its first pass
+  } finally {
+    DELETION_STEPS.splice(DELETION_STEPS.indexOf(confirm), 1);
+  }
+  assertEquals(outcomes, ["unknown"]);
+  const job = `["account_deletions","${stale.id}"]`;
+  assertEquals(await traces(t.kv, [stale.id]), [job], "after the first pass only the job names them");
+  const waiting = (await t.kv.get<DeletionJob>(["account_deletions", stale.id])).value!;
+  assert(Date.parse(waiting.leaseUntil) - Date.now() > DELETION_SWEEP_AFTER_MS - 60_000, "the second pass waits");
+
+  // The writes of their requests in flight commit now.
+  await createComment(t.kv, { postId: post.id, author: stale, input: { content: "Late comment" }, appUrl: t.origin });
+  const alert = AlertCreateSchema.parse({ kind: "internships", query: { search: "data" } });
+  await createAlert(t.kv, { userId: stale.id, input: alert });
+  const report = ReportCreateSchema.parse({ kind: "post", id: post.id, reason: "other", details: "Late report" });
+  await fileReport(t.kv, stale, report);
+  await initiatePurchase(t.kv, { payments: null, user: stale, toolkitId: toolkit.id, couponCode: "FREEPASS" });
+  await createInternships(t.kv, stale, [internshipInput({ title: "Late internship" })]);
+  await submitOpportunityAs(t.kv, stale, OpportunityCreateSchema.parse(opportunityBody({ title: "Late hack" })));
+  const input = PostCreateSchema.parse(postBody({ title: "Late post" }));
+  await createPostAs(t.kv, { files: t.services.files, author: stale, input });
+  const landed = await traces(t.kv, [stale.id]);
+  for (const prefix of ["comment_user", "alerts", "reports_by_reporter", "purchases_by_user"]) {
+    assert(landed.some((key) => key.startsWith(`["${prefix}"`)), `${prefix} landed after its step: ${landed}`);
+  }
+
+  assertEquals(
+    await resumeAccountDeletions(t.services),
+    { resumed: 0, swept: 0, failed: 0 },
+    "not before its time",
+  );
+  assertEquals(await sweepDeletions(t), { resumed: 0, swept: 1, failed: 0 });
+  assertEquals(await traces(t.kv, [stale.id, stale.email]), [], "the second pass removed what landed, then the job");
+  const kept = await (await t.fetch(`/api/ungatekeep/${post.id}/comments`)).json();
+  assertEquals(kept.comments.map((c: { user: unknown; content: string }) => [c.user, c.content]), [[
+    null,
+    "Late comment",
+  ]]);
 });
