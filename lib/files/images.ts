@@ -20,6 +20,17 @@ export function fileUrl(id: string): string {
 }
 
 /**
+ * `text` (a cover's address, a lesson's HTML) with every address of an upload at the site's own origin (that of
+ * `appUrl`, any case: `https://site/api/files/{id}`) written as the upload's path (`/api/files/{id}`), the one form the
+ * clean-up of unused images counts as a use (docs/decisions.md, Ungatekeep and banners, "Images").
+ */
+export function ownFilePaths(text: string, appUrl: string): string {
+  const origin = new URL(appUrl).origin.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  // Not inside another address (`?u=https://site/...`): only where an address starts.
+  return text.replace(new RegExp(`(?<![\\w/?&%.:=-])${origin}(?=${fileUrl("")})`, "gi"), "");
+}
+
+/**
  * Checks and stores one image.
  * @throws TooLargeError over 5 MB; InvalidInputError "File must be a PNG, JPEG, WebP or GIF image"
  *   when the bytes are not one of those formats (whatever the declared type).

@@ -37,7 +37,7 @@ import { fieldProblem } from "@/lib/field_messages.ts";
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
-import { deleteUnusedImages, TOOLKITS_PREFIX, uploadOf } from "@/lib/ungatekeep/image_use.ts";
+import { deleteUnusedImages, LESSONS_PREFIX, TOOLKITS_PREFIX, uploadOf } from "@/lib/ungatekeep/image_use.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 export * from "./schema.ts";
@@ -62,7 +62,7 @@ function markChanged(op: Deno.AtomicOperation): Deno.AtomicOperation {
 export async function catalogVersion(kv: Deno.Kv): Promise<string> {
   return `toolkits:${(await kv.get(CHANGES_KEY)).versionstamp ?? "none"}`;
 }
-const itemKey = (toolkitId: string, itemId: string) => ["toolkit_items", toolkitId, itemId];
+const itemKey = (toolkitId: string, itemId: string) => [...LESSONS_PREFIX, toolkitId, itemId];
 const itemOwnerKey = (itemId: string) => ["toolkit_item_owner", itemId];
 
 /** The API shape of `record` with `creatorName`. */
@@ -279,7 +279,7 @@ export async function deleteToolkit(
     if (attempt === MAX_ATTEMPTS) throw new Error("Toolkit deletion lost too many races");
   }
   const itemIds: string[] = [];
-  for await (const item of kv.list<ContentItem>({ prefix: ["toolkit_items", id] })) itemIds.push(item.value.id);
+  for await (const item of kv.list<ContentItem>({ prefix: [...LESSONS_PREFIX, id] })) itemIds.push(item.value.id);
   for (let i = 0; i < itemIds.length; i += DELETE_BATCH / 2) {
     const op = kv.atomic();
     for (const itemId of itemIds.slice(i, i + DELETE_BATCH / 2)) {
@@ -294,7 +294,7 @@ export async function deleteToolkit(
 /** The content items of a toolkit by `orderIndex` (then creation), bodies included. */
 export async function listContentItems(kv: Deno.Kv, toolkitId: string): Promise<ContentItem[]> {
   const items: ContentItem[] = [];
-  for await (const entry of kv.list<ContentItem>({ prefix: ["toolkit_items", toolkitId] })) items.push(entry.value);
+  for await (const entry of kv.list<ContentItem>({ prefix: [...LESSONS_PREFIX, toolkitId] })) items.push(entry.value);
   return items.sort((a, b) => a.orderIndex - b.orderIndex || a.createdAt.localeCompare(b.createdAt));
 }
 

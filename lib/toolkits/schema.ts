@@ -7,6 +7,7 @@ import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import { hasAtMostTwoDecimals, MAX_PRICE_RUPEES } from "@/lib/money.ts";
 import { isImageReference } from "@/lib/users/profile.ts";
+import { ownFilePaths } from "@/lib/files/images.ts";
 import { ARTICLE_MAX, ARTICLE_MAX_BYTES } from "./limits.ts";
 
 /** A price in rupees: 0 to 10,000,000 with at most 2 decimals (docs/decisions.md, Toolkits and payments). */
@@ -30,6 +31,22 @@ const imageReference = z.string().max(2048).refine(
   isImageReference,
   "fields.imageReference",
 );
+
+/**
+ * `body` (a toolkit's or a lesson's fields as validated) with the addresses of the site's own uploads (at `appUrl`'s
+ * origin) in `coverImageUrl` and `content` written as their paths (`ownFilePaths`), the form the clean-up of unused
+ * images counts as a use (docs/decisions.md, Ungatekeep and banners, "Images").
+ */
+export function withOwnFilePaths<T extends { coverImageUrl?: string | null; content?: string | null }>(
+  body: T,
+  appUrl: string,
+): T {
+  return {
+    ...body,
+    ...body.coverImageUrl ? { coverImageUrl: ownFilePaths(body.coverImageUrl, appUrl) } : {},
+    ...body.content ? { content: ownFilePaths(body.content, appUrl) } : {},
+  };
+}
 
 /** Lesson types. */
 export const CONTENT_TYPES = ["article", "video"] as const;

@@ -6,7 +6,7 @@ import { define } from "@/lib/platform/define.ts";
 import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { assertSignedIn, assertVerifiedAdmin } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { createToolkit, listActiveToolkits, ToolkitCreateSchema } from "@/lib/toolkits/catalog.ts";
+import { createToolkit, listActiveToolkits, ToolkitCreateSchema, withOwnFilePaths } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { ToolkitSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
@@ -36,7 +36,7 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     assertVerifiedAdmin(ctx.state.user);
-    const input = await readBody(req, ToolkitCreateSchema);
+    const input = withOwnFilePaths(await readBody(req, ToolkitCreateSchema), ctx.state.services.config.appUrl);
     const audit = adminAudit(ctx.state, { action: "toolkit.create", targetKind: "toolkit" });
     const toolkit = await createToolkit(ctx.state.services.kv, { creator: ctx.state.user, input, audit });
     return Response.json(toolkit, { status: 201 });

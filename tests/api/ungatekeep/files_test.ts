@@ -272,3 +272,57 @@ Deno.test("a toolkit cover upload goes when the cover is replaced or the toolkit
   await answer(await t.json("DELETE", `/api/admin/toolkits/${two.id}`, { headers: admin.headers }));
   assertEquals(await status(shared), 404, "nothing names it any more");
 });
+
+Deno.test("a cover given as the site's own address and an image in a lesson count as uses of the upload", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const [pasted, inLesson, inLessonByAddress] = [
+    await uploadedId(t, admin),
+    await uploadedId(t, admin),
+    await uploadedId(t, admin),
+  ];
+  const status = async (id: string) => {
+    const res = await t.fetch(`/api/files/${id}`);
+    await res.body?.cancel();
+    return res.status;
+  };
+  const send = async (method: string, path: string, body: Record<string, unknown>, expected = 200) => {
+    const res = await t.json(method, path, { body, headers: admin.headers });
+    assertEquals(res.status, expected, await res.clone().text());
+    return await res.json();
+  };
+  const own = (id: string) => `${t.origin}/api/files/${id}`;
+  const kit = await send("POST", "/api/admin/toolkits", {
+    title: "Resume Toolkit",
+    description: "Read.",
+    price: 499,
+    coverImageUrl: own(pasted),
+  }, 201);
+  assertEquals(kit.coverImageUrl, `/api/files/${pasted}`, "kept as the upload's path");
+  // A banner drops the same upload: the cover still names it.
+  const { banner } = await send("POST", "/api/admin/banners", { title: "Banner", orderIndex: 1, imageId: pasted }, 201);
+  await send("PATCH", `/api/admin/banners/${banner.id}`, { imageId: null });
+  assertEquals(await status(pasted), 200, "the cover given by its full address still shows it");
+
+  // Lessons show two uploads, one by its path and one by the site's address; covers that named them are replaced.
+  const { contentItem } = await send("POST", "/api/admin/toolkit-content-items", {
+    toolkitId: kit.id,
+    title: "Lesson",
+    type: "article",
+    content: `<p>Look:</p><img src="/api/files/${inLesson}" alt="A resume"><img src="${
+      own(inLessonByAddress)
+    }" alt="Another">`,
+  }, 201);
+  assert(contentItem.content.includes(`src="/api/files/${inLessonByAddress}"`), contentItem.content);
+  for (const id of [inLesson, inLessonByAddress]) {
+    await send("PUT", `/api/admin/toolkits/${kit.id}`, { coverImageUrl: own(id) });
+  }
+  await send("PUT", `/api/admin/toolkits/${kit.id}`, { coverImageUrl: null });
+  assertEquals([await status(inLesson), await status(inLessonByAddress)], [200, 200], "the lesson still shows both");
+  assertEquals(await status(pasted), 404, "the replaced cover's upload, named by nothing else, is gone");
+  // Once the lesson no longer shows it, dropping it elsewhere deletes it.
+  await send("PATCH", `/api/admin/toolkit-content-items/${contentItem.id}`, { content: "<p>No images.</p>" });
+  await send("PUT", `/api/admin/toolkits/${kit.id}`, { coverImageUrl: `/api/files/${inLesson}` });
+  await send("PUT", `/api/admin/toolkits/${kit.id}`, { coverImageUrl: null });
+  assertEquals(await status(inLesson), 404);
+});

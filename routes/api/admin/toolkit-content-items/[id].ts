@@ -5,7 +5,12 @@
 import { define } from "@/lib/platform/define.ts";
 import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { ContentItemUpdateSchema, deleteContentItem, updateContentItem } from "@/lib/toolkits/catalog.ts";
+import {
+  ContentItemUpdateSchema,
+  deleteContentItem,
+  updateContentItem,
+  withOwnFilePaths,
+} from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { ARTICLE_MAX } from "@/lib/toolkits/limits.ts";
 import { z } from "zod";
@@ -33,7 +38,7 @@ export const apiDocs = describeRoute({
 
 export const handler = define.handlers({
   async PATCH(req, ctx) {
-    const patch = await readBody(req, ContentItemUpdateSchema);
+    const patch = withOwnFilePaths(await readBody(req, ContentItemUpdateSchema), ctx.state.services.config.appUrl);
     const audit = adminAudit(ctx.state, { action: "toolkit_item.update", targetKind: "toolkit_item" });
     const contentItem = await updateContentItem(ctx.state.services.kv, { id: ctx.params.id, patch, audit });
     return Response.json({ contentItem });

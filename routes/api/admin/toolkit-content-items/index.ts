@@ -5,7 +5,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { ContentItemCreateSchema, createContentItem } from "@/lib/toolkits/catalog.ts";
+import { ContentItemCreateSchema, createContentItem, withOwnFilePaths } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { ARTICLE_MAX } from "@/lib/toolkits/limits.ts";
 import { z } from "zod";
@@ -29,7 +29,7 @@ export const apiDocs = describeRoute({
 
 export const handler = define.handlers({
   async POST(req, ctx) {
-    const input = await readBody(req, ContentItemCreateSchema);
+    const input = withOwnFilePaths(await readBody(req, ContentItemCreateSchema), ctx.state.services.config.appUrl);
     const audit = adminAudit(ctx.state, { action: "toolkit_item.create", targetKind: "toolkit_item" });
     return Response.json({ contentItem: await createContentItem(ctx.state.services.kv, input, audit) }, {
       status: 201,

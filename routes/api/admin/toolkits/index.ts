@@ -11,6 +11,7 @@ import {
   listToolkitsForAdmin,
   ToolkitCreateSchema,
   ToolkitSearchSchema,
+  withOwnFilePaths,
 } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { ToolkitSchema } from "@/lib/openapi/resources.ts";
@@ -42,7 +43,7 @@ export const handler = define.handlers({
 
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
-    const input = await readBody(req, ToolkitCreateSchema);
+    const input = withOwnFilePaths(await readBody(req, ToolkitCreateSchema), ctx.state.services.config.appUrl);
     const audit = adminAudit(ctx.state, { action: "toolkit.create", targetKind: "toolkit" });
     const toolkit = await createToolkit(ctx.state.services.kv, { creator: ctx.state.user, input, audit });
     return Response.json(toolkit, { status: 201 });

@@ -5,7 +5,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { readBody } from "@/lib/http/json.ts";
-import { deleteToolkit, ToolkitUpdateSchema, updateToolkit } from "@/lib/toolkits/catalog.ts";
+import { deleteToolkit, ToolkitUpdateSchema, updateToolkit, withOwnFilePaths } from "@/lib/toolkits/catalog.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SuccessSchema, ToolkitSchema } from "@/lib/openapi/resources.ts";
 
@@ -31,7 +31,7 @@ export const apiDocs = describeRoute({
 
 export const handler = define.handlers({
   async PUT(req, ctx) {
-    const patch = await readBody(req, ToolkitUpdateSchema);
+    const patch = withOwnFilePaths(await readBody(req, ToolkitUpdateSchema), ctx.state.services.config.appUrl);
     const audit = adminAudit(ctx.state, { action: "toolkit.update", targetKind: "toolkit" });
     const { kv, files, log } = ctx.state.services;
     return Response.json(await updateToolkit(kv, { id: ctx.params.id, patch, audit, images: { files, log } }));
