@@ -9,7 +9,7 @@
  * header stays one row at every width. Both account menus list the profile first. On a phone the
  * bell and the Menu button keep their size and the brand wraps when the screen is narrower than
  * 360 px, so nothing sticks out even at 320 px. Both `<details>` are `data-menu`: Escape closes them and returns the
- * focus to their button (`lib/web/client/register_sw.ts`). The language switch (`LanguageSwitch`) stands before the Menu
+ * focus to their button (`lib/web/client/menus.ts`). The language switch (`LanguageSwitch`) stands before the Menu
  * button on a phone and at the end of the row from `lg` up, so it is one tap away at every width.
  */
 import type { User } from "@/lib/users/users.ts";

@@ -5,7 +5,7 @@
  * `<outDir>/critical.json`). With a service worker, a second run bundles it alone into
  * `<outDir>/sw.js` with its precache list and versions (of what it precaches, and of the built files) defined as
  * `SERVICE_WORKER`, and the first adds
- * the small module that registers it on every page. Writes `<outDir>/assets/*` and `<outDir>/manifest.json` (see
+ * the small module that registers it on every page (with the menus' Escape key, `client/menus.ts`). Writes `<outDir>/assets/*` and `<outDir>/manifest.json` (see
  * `BuildManifest`). Deno Deploy runs it as `deno task build`.
  */
 import * as esbuild from "esbuild";
