@@ -1,10 +1,12 @@
 /**
  * The admin review queue of opportunities (`GET /api/admin/opportunities`): tabs per review state
  * (awaiting review, published, rejected, all) with their counts, a search by title, organizer or
- * place, pages of 20, why moderation holds a row (approving clears it), and approve/reject per row
- * (`PATCH /api/admin/opportunities/{id}`) without a reload; the outcome is announced to screen readers. Reject opens
- * a reason field: the submitter reads the reason and may edit and submit again (docs/decisions.md, Opportunities,
- * "Reject with a reason, resubmit"); a rejected row shows its reason, a resubmitted one the reason it answers.
+ * place, pages of 20, each row's description and link (folded), why moderation holds a row (approving clears it), and
+ * approve/reject per row without a reload (`PATCH /api/admin/opportunities/{id}` with the row's `updatedAt`: a row
+ * changed since is refused, docs/decisions.md, Trust, "Decide what you read", and the rows are shown again as they
+ * are now); the outcome is announced to screen readers. Reject opens a reason field: the submitter reads the reason
+ * and may edit and submit again (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"); a rejected row
+ * shows its reason, a resubmitted one the reason it answers.
  */
 import { useState } from "preact/hooks";
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
@@ -28,7 +30,7 @@ export const ADMIN_OPPORTUNITIES_TEXT = [
   "common.formerMember",
   ...MODERATION_REASON_TEXT,
   ...ADMIN_LIST_TEXT,
-  ...refusalPrefixes("opportunityNotFound"),
+  ...refusalPrefixes("opportunityNotFound", "listingChanged"),
 ] as const;
 
 type Status = OpportunityStatus | "all";
@@ -72,11 +74,15 @@ function Queue() {
   const review = async (row: OpportunityView, action: "approve" | "reject", reason?: string) => {
     setBusyId(row.id);
     const done = await list.run(
-      fetchJson(`/api/admin/opportunities/${row.id}`, { method: "PATCH", body: { action, reason } }),
+      fetchJson(`/api/admin/opportunities/${row.id}`, {
+        method: "PATCH",
+        body: { action, reason, updatedAt: row.updatedAt },
+      }),
       (error) => t("common.errors.fieldLine", { label: row.title, sentence: error }),
     );
     setBusyId("");
-    if (done === null) return;
+    // Refused (the submitter may have changed it since it was shown): the refusal stays, the rows show it as it is now.
+    if (done === null) return list.reload();
     setRejecting(null);
     list.announce(
       t(action === "approve" ? "admin.opportunities.approvedDone" : "admin.opportunities.rejectedDone", {
@@ -136,6 +142,17 @@ function Queue() {
                       organizer: row.organizer,
                     })}
                   </p>
+                  {(row.description || row.link) && (
+                    <details class="mt-1 text-sm [overflow-wrap:anywhere]">
+                      <summary class="cursor-pointer text-indigo-700 underline">
+                        {t("admin.opportunities.readText")}
+                      </summary>
+                      {row.description && <p class="mt-2 whitespace-pre-line text-slate-800">{row.description}</p>}
+                      {row.link && (
+                        <p class="mt-1 text-slate-800">{t("admin.opportunities.linkIs", { link: row.link })}</p>
+                      )}
+                    </details>
+                  )}
                   {row.rejection && (
                     <p class="mt-1 text-sm text-slate-800">
                       {t(

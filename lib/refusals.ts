@@ -36,6 +36,11 @@ export const REFUSALS = {
   applyLinkNeeded: "Give the link where students apply, or take applications on this platform",
   opportunityNotFound: "Opportunity not found",
   opportunityReviewed: "Only a submission awaiting review or not approved can be edited",
+  /**
+   * An admin's review or moderation decision naming an `updatedAt` the listing no longer has (409;
+   * docs/decisions.md, Trust, "Decide what you read").
+   */
+  listingChanged: "This listing changed since you opened it: read it again before deciding",
   alertNotFound: "Alert not found",
   takesLink: "This internship takes applications on its own site",
   closed: "This internship is closed",

@@ -35,6 +35,7 @@ import { isLive, viewsOf } from "./views.ts";
 import { internshipsOwnedBy, NOT_FOUND } from "./internships.ts";
 import type { Internship, InternshipCreate, InternshipUpdate, InternshipView } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { assertUnchangedSince } from "@/lib/moderation/seen_version.ts";
 
 /**
  * Creates internships owned by `owner`, all in one atomic write (all or nothing): unverified,
@@ -355,16 +356,19 @@ export async function deleteInternship(
  * the state changed and the listing has an owner, tells them (`listing_moderated`, with the note). Returns the
  * internship as admins read it, and when it was held. `audit`'s entry (and checks), when given, is in the same write.
  * A lost race is tried again, or with `onLostRace` "give-up" ends the call (a caller that reads its checks again).
- * @throws NotFoundError for an unknown or deleted id; BusyError after 30 s of lost races (nothing changed); RaceLost
- *   for a lost race with `onLostRace` "give-up" (nothing changed).
+ * @throws NotFoundError for an unknown or deleted id; ConflictError (`listingChanged`) when `updatedAt` is given and
+ *   the record changed since; BusyError after 30 s of lost races (nothing changed); RaceLost for a lost race with
+ *   `onLostRace` "give-up" (nothing changed).
  */
 export async function moderateInternship(
   kv: Deno.Kv,
-  { id, admin, decision, note, notify = true, audit, onLostRace }: {
+  { id, admin, decision, note, updatedAt, notify = true, audit, onLostRace }: {
     id: string;
     admin: User;
     decision: ModerationDecision;
     note: string | null;
+    /** The record's `updatedAt` as the admin read it; none decides on the current text. */
+    updatedAt?: string;
     /** False when the caller tells the owner itself (a listing hidden after reports). */
     notify?: boolean;
     audit?: AuditHook;
@@ -377,6 +381,7 @@ export async function moderateInternship(
     audit,
     onLostRace,
     change: (record) => {
+      assertUnchangedSince(record, updatedAt);
       const current = moderationOf(record);
       if (decision === "approve" && current.status === "clear") return record;
       if (decision === "reject" && current.status === "rejected") return record;

@@ -12,6 +12,7 @@ import { moderateInternship } from "@/lib/internships/writes.ts";
 import { moderateOpportunity, opportunitiesForAdmin } from "@/lib/opportunities/opportunities.ts";
 import type { OpportunityView } from "@/lib/opportunities/schema.ts";
 import { MODERATION_DECISIONS, type ModerationView } from "./moderation.ts";
+import { SeenUpdatedAtSchema } from "./seen_version.ts";
 import { MODERATION_KINDS, type ModerationKind, moderationQueuePage } from "./queue.ts";
 
 /** The longest note an admin may write to the owner, in characters. */
@@ -32,10 +33,14 @@ export const ModerationQuerySchema = z.strictObject({
 });
 export type ModerationQuery = z.infer<typeof ModerationQuerySchema>;
 
-/** The decision body: `approve` or `reject`, and an optional note to the owner (plain text, at most 1,000). */
+/**
+ * The decision body: `approve` or `reject`, an optional note to the owner (plain text, at most 1,000), and optionally
+ * the listing's `updatedAt` as the admin read it (`SeenUpdatedAtSchema`: 409 when it changed since).
+ */
 export const ModerationDecisionSchema = z.strictObject({
   decision: z.enum(MODERATION_DECISIONS),
   note: TextSchema.trim().max(NOTE_MAX).nullish().transform((note) => note || null),
+  updatedAt: SeenUpdatedAtSchema,
 });
 export type ModerationDecisionBody = z.infer<typeof ModerationDecisionSchema>;
 
@@ -83,7 +88,8 @@ export async function moderationQueue(kv: Deno.Kv, query: ModerationQuery): Prom
  * Applies `admin`'s decision to the listing `id` of `kind` (a path segment: anything but the two kinds is unknown), with
  * the audit log's entry (`moderation.decide`) in the same write.
  * @throws NotFoundError for an unknown kind ("Not found") or listing ("Internship not found", "Opportunity not
- * found"); BusyError after 30 s of lost races.
+ * found"); ConflictError (`listingChanged`) when `body.updatedAt` is given and the listing changed since; BusyError
+ * after 30 s of lost races.
  */
 export async function decideListing(
   kv: Deno.Kv,

@@ -53,6 +53,7 @@ import type { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
 import { allOf, type BlockTest, mergedPage, type PageItem, updateEither } from "@/lib/kv/chunked/archive.ts";
 import type { OnLostRace } from "@/lib/kv/retry.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { assertUnchangedSince } from "@/lib/moderation/seen_version.ts";
 
 export * from "./schema.ts";
 
@@ -531,7 +532,8 @@ function reviewed(current: Opportunity, { action, reason }: Review, now: string)
  * Applies `review` (see the module docstring) in one checked write, which also moves the record in the moderation
  * queue and adds the `opportunity_reviewed` notification for the submitter, with the reason of a rejection, when the
  * review changed the record's state (docs/decisions.md, Notifications), and `audit`'s entry.
- * @throws NotFoundError for an unknown id; BusyError after 30 s of lost races (nothing changed).
+ * @throws NotFoundError for an unknown id; ConflictError (`listingChanged`) when `review.updatedAt` is given and the
+ *   record changed since (docs/decisions.md, Trust, "Moderation"); BusyError after 30 s of lost races (nothing changed).
  */
 export async function reviewOpportunity(
   kv: Deno.Kv,
@@ -539,7 +541,10 @@ export async function reviewOpportunity(
 ): Promise<OpportunityView> {
   const record = await updateOpportunity(kv, {
     id,
-    change: (current) => reviewed(current, review, new Date().toISOString()),
+    change: (current) => {
+      assertUnchangedSince(current, review.updatedAt);
+      return reviewed(current, review, new Date().toISOString());
+    },
     also: (op, next, previous) => {
       moderationQueueOps(op, "opportunities", previous, next);
       if (next.userId !== null) addNotification(op, reviewNotification(next, next.userId));
@@ -556,15 +561,18 @@ export async function reviewOpportunity(
  * it changed and it has a submitter, tells them (`listing_moderated`, with the note). Returns the opportunity as admins
  * read it, and when it was held. `audit`'s entry (and checks), when given, is in the same write. A lost race is tried
  * again, or with `onLostRace` "give-up" ends the call (a caller that reads its checks again).
- * @throws NotFoundError for an unknown id; BusyError after 30 s of lost races (nothing changed); RaceLost for a lost
- *   race with `onLostRace` "give-up" (nothing changed).
+ * @throws NotFoundError for an unknown id; ConflictError (`listingChanged`) when `updatedAt` is given and the record
+ *   changed since; BusyError after 30 s of lost races (nothing changed); RaceLost for a lost race with `onLostRace`
+ *   "give-up" (nothing changed).
  */
 export async function moderateOpportunity(
   kv: Deno.Kv,
-  { id, decision, note, notify = true, audit, onLostRace }: {
+  { id, decision, note, updatedAt, notify = true, audit, onLostRace }: {
     id: string;
     decision: ModerationDecision;
     note: string | null;
+    /** The record's `updatedAt` as the admin read it; none decides on the current text. */
+    updatedAt?: string;
     /** False when the caller tells the submitter itself (a listing hidden after reports). */
     notify?: boolean;
     audit?: AuditHook;
@@ -574,6 +582,7 @@ export async function moderateOpportunity(
   const record = await updateOpportunity(kv, {
     id,
     change: (current) => {
+      assertUnchangedSince(current, updatedAt);
       const now = new Date().toISOString();
       const next = reviewed(current, { action: decision, reason: note }, now);
       if (decision === "reject" && moderationOf(next).status !== "rejected") {

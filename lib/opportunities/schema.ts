@@ -14,6 +14,7 @@ import {
   type ModerationStatus,
   type ModerationView,
 } from "@/lib/moderation/moderation.ts";
+import { SeenUpdatedAtSchema } from "@/lib/moderation/seen_version.ts";
 
 /** Values of `type`. */
 export const OPPORTUNITY_TYPES = ["hackathon", "grant", "competition", "ideathon"] as const;
@@ -220,11 +221,13 @@ export const REASON_MAX = 1000;
 
 /**
  * The review body: `action`, and with `reject` an optional `reason` for the submitter (trimmed, at most `REASON_MAX`
- * characters; blank is none). A reason sent with `approve` is ignored.
+ * characters; blank is none), and optionally the `updatedAt` the admin read (`SeenUpdatedAtSchema`). A reason sent
+ * with `approve` is ignored.
  */
 export const ReviewSchema = z.object({
   action: z.enum(["approve", "reject"]),
   reason: optionalText(REASON_MAX).describe("Why it was rejected, shown to the submitter (with reject)"),
+  updatedAt: SeenUpdatedAtSchema,
 });
 export type ReviewAction = z.infer<typeof ReviewSchema>["action"];
 export type Review = z.infer<typeof ReviewSchema>;

@@ -3,7 +3,9 @@
  * "Moderation"), held listings first, the longest waiting on top, then rejected ones. Each shows its kind, title,
  * owner, why it is held (with the never-pay phrases its text holds), and a form to approve or reject it with a note
  * to the owner. Plain links and forms, so it works without JavaScript: `?status=held|rejected` and `?kind=` narrow
- * the queue; `POST` (fields `kind`, `id`, `decision`, `note`) decides and answers 303 back to the same view.
+ * the queue; `POST` (fields `kind`, `id`, `decision`, `note`, and `updatedAt`, the version shown) decides and answers
+ * 303 back to the same view; a listing changed since it was shown is not decided (`?problem=changed`: the refusal in
+ * the reader's words above the queue, which shows its new text).
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -25,6 +27,7 @@ import {
   NOTE_MAX,
 } from "@/lib/moderation/admin.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import { ConflictError } from "@/lib/errors.ts";
 import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
 
 /** Listings per page. */
@@ -68,18 +71,27 @@ export const handler = define.handlers<Data>({
 
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
-    const form = await readFormFields(req, ["kind", "id", "decision", "note", "status", "filter"]);
+    const form = await readFormFields(req, ["kind", "id", "decision", "note", "updatedAt", "status", "filter"]);
     const back = { status: form.status, kind: form.filter };
-    const body = ModerationDecisionSchema.safeParse({ decision: form.decision, note: form.note });
+    const body = ModerationDecisionSchema.safeParse({
+      decision: form.decision,
+      note: form.note,
+      updatedAt: form.updatedAt || undefined,
+    });
     if (!body.success) {
       return seeOther(`/admin/moderation${viewQuery({ ...back, problem: "decision" })}`);
     }
-    await decideListing(ctx.state.services.kv, {
-      kind: form.kind,
-      id: form.id,
-      admin: ctx.state.user,
-      body: body.data,
-    });
+    try {
+      await decideListing(ctx.state.services.kv, {
+        kind: form.kind,
+        id: form.id,
+        admin: ctx.state.user,
+        body: body.data,
+      });
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+      return seeOther(`/admin/moderation${viewQuery({ ...back, problem: "changed" })}`);
+    }
     return seeOther(`/admin/moderation${viewQuery({ ...back, done: body.data.decision })}`);
   },
 });
@@ -137,6 +149,7 @@ function QueueItem({ item, status, kind }: { item: ModerationItem; status?: stri
       <form method="post" class="mt-3 space-y-2">
         <input type="hidden" name="kind" value={item.kind} />
         <input type="hidden" name="id" value={listing.id} />
+        <input type="hidden" name="updatedAt" value={listing.updatedAt} />
         <input type="hidden" name="status" value={status ?? ""} />
         <input type="hidden" name="filter" value={kind ?? ""} />
         <TextAreaField id={noteId} name="note" label={t("admin.moderation.note")} rows={2} maxLength={NOTE_MAX} />
@@ -192,7 +205,11 @@ export default define.page<Data>(function AdminModerationPage({ data }) {
       </div>
       {done === "approve" && <Notice kind="success">{t("admin.moderation.approvedDone")}</Notice>}
       {done === "reject" && <Notice kind="success">{t("admin.moderation.rejectedDone")}</Notice>}
-      {problem && <Notice kind="error">{t("admin.moderation.problem")}</Notice>}
+      {problem && (
+        <Notice kind="error">
+          {problem === "changed" ? t("common.refusal.listingChanged") : t("admin.moderation.problem")}
+        </Notice>
+      )}
       <nav aria-label={t("admin.moderation.views")} class="flex flex-wrap gap-2">
         {TABS.map(([value, label]) => (
           <a

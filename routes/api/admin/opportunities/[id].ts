@@ -10,6 +10,7 @@ import { readJson } from "@/lib/http/json.ts";
 import { REASON_MAX, reviewOpportunity, ReviewSchema } from "@/lib/opportunities/opportunities.ts";
 import { BUSY, count, describeRoute } from "@/lib/openapi/describe.ts";
 import { OpportunitySchema } from "@/lib/openapi/resources.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
@@ -19,7 +20,9 @@ export const apiDocs = describeRoute({
     description:
       "`approve` publishes it (`isVerified` and `isActive` true); `reject` hides it (`isActive` false): it " +
       "leaves the queue and the record is kept, with the `reason` shown to the submitter, who may edit and " +
-      "resubmit it. The submitter is notified when the state changed.",
+      "resubmit it. The submitter is notified when the state changed. Send the `updatedAt` you read with it: when " +
+      "the submitter edited it since, nothing is decided and the answer is 409 (without `updatedAt` the current " +
+      "text is decided on, for older clients).",
     access: ["admin"],
     body: ReviewSchema,
     responses: {
@@ -27,8 +30,10 @@ export const apiDocs = describeRoute({
         description: "Reviewed",
         schema: z.strictObject({ success: z.literal(true), opportunity: OpportunitySchema }),
       },
-      400: `Action must be approve or reject; or Invalid reason (over ${count(REASON_MAX)} characters)`,
+      400: `Action must be approve or reject; Invalid reason (over ${count(REASON_MAX)} characters); or ` +
+        "Invalid updatedAt (not an ISO 8601 time)",
       404: "Opportunity not found",
+      409: REFUSALS.listingChanged,
       503: BUSY,
     },
   },
@@ -41,6 +46,9 @@ export const handler = define.handlers({
       if (parsed.error.issues.every((issue) => issue.path[0] === "reason")) {
         const message = `Use at most ${REASON_MAX.toLocaleString("en-IN")} characters.`;
         throw new InvalidInputError("Invalid reason", [{ field: "reason", message }]);
+      }
+      if (parsed.error.issues.every((issue) => issue.path[0] === "updatedAt")) {
+        throw new InvalidInputError("Invalid updatedAt");
       }
       throw new InvalidInputError("Action must be approve or reject");
     }
