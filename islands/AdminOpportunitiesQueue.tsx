@@ -3,8 +3,8 @@
  * (awaiting review, published, rejected, all) with their counts, a search by title, organizer or
  * place, pages of 20, each row's description and link (folded), why moderation holds a row (approving clears it), and
  * approve/reject per row without a reload (`PATCH /api/admin/opportunities/{id}` with the row's `updatedAt`: a row
- * changed since is refused, docs/decisions.md, Trust, "Decide what you read", and the rows are shown again as they
- * are now); the outcome is announced to screen readers. Reject opens a reason field: the submitter reads the reason
+ * changed since is refused and the rows are shown again as they are now; docs/decisions.md, Trust, "Decide what you
+ * read"); the outcome is announced to screen readers. Reject opens a reason field: the submitter reads the reason
  * and may edit and submit again (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"); a rejected row
  * shows its reason, a resubmitted one the reason it answers.
  */

@@ -102,6 +102,7 @@ const MACHINE_ONLY = new Set([
   "Job not found",
   "Action must be approve or reject",
   "Invalid reason",
+  "Invalid updatedAt",
   "Send the image as multipart/form-data in the field file",
   "Unknown reaction type",
   "Invalid lang",

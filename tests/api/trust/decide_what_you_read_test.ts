@@ -81,7 +81,7 @@ Deno.test("a moderation decision names the version read: API 409, the plain form
   const res = await postForm(t, admin, "/admin/moderation", { ...form, status: "held", filter: "" });
   assertEquals([res.status, res.headers.get("location")], [303, "/admin/moderation?status=held&problem=changed"]);
   const { html } = await page(t, "/admin/moderation?status=held&problem=changed&lang=hi", admin);
-  assert(html.includes("आपके खोलने के बाद यह लिस्टिंग बदल गई"), "the refusal in the reader's language");
+  assert(html.includes("आपके खोलने के बाद यह लिस्टिंग बदल गई: फ़ैसला करने से पहले"), "the refusal in the reader's language");
   assert(html.includes("Pay it on WhatsApp"), "the new text is on the page");
 
   const current = (await call(t, admin, "GET", "/api/admin/moderation?kind=internships")).body.items[0].listing;
