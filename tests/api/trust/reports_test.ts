@@ -472,3 +472,43 @@ Deno.test("hide and delete act on each kind; the owner is told why, the reporter
     "one notification per report",
   );
 });
+
+Deno.test("a listing reports hold is found by the reports code: its link, its owner told of the hide, reporters led to it", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const reporters = await Promise.all([1, 2, 3].map(() => createTestUser(t, "user")));
+  const hack = await submitOpportunity(t, member, { title: "Rural Health Ideathon" });
+  const listing = await postInternship(t, member, { title: "Held Intern" });
+  const dismissed = await submitOpportunity(t, member, { title: "Honest Grant" });
+  const targets: [string, string, string][] = [
+    ["opportunity", hack.id, `/opportunities/${hack.id}`],
+    ["internship", listing.id, `/internships/${listing.id}`],
+    ["opportunity", dismissed.id, `/opportunities/${dismissed.id}`],
+  ];
+  for (const [kind, id] of targets) {
+    for (const who of reporters) await report(t, who, { kind, id, reason: "fake_or_impersonation" });
+  }
+  for (const [kind, id, url] of targets) {
+    const held = await call(t, admin, "GET", `/api/admin/reports/${kind}/${id}`);
+    assertEquals([held.body.target.status, held.body.target.url], ["open", url], `${kind}: the admin's link`);
+    const html = await (await t.fetch(`/admin/reports/${kind}/${id}`, { headers: admin.headers })).text();
+    assert(html.includes(`href="${url}"`), `${kind}: the admin page links to the held listing`);
+  }
+  for (const [kind, id] of targets.slice(0, 2)) {
+    const hidden = await call(t, admin, "POST", `/api/admin/reports/${kind}/${id}/resolve`, { action: "hide" });
+    assertEquals(hidden.body, { resolved: 3 });
+  }
+  const owner = await notificationsOf(t, member);
+  assertEquals(owner.map((n) => [n.type, n.title]).sort(), [
+    ["content_removed", "Your internship was hidden"],
+    ["content_removed", "Your opportunity was hidden"],
+  ]);
+  const dismiss = await call(t, admin, "POST", `/api/admin/reports/opportunity/${dismissed.id}/resolve`, {
+    action: "dismiss",
+  });
+  assertEquals(dismiss.body, { resolved: 3 });
+  for (const who of reporters) {
+    const told = (await notificationsOf(t, who)).filter((n) => n.type === "report_resolved").map((n) => n.url);
+    assertEquals(told.sort(), targets.map(([, , url]) => url).sort(), "each reporter is led to what they reported");
+  }
+});
