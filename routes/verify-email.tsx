@@ -9,6 +9,9 @@
  * an account with a password is verified only with that password (counted by the sign-in limits): whoever pressed may
  * be the address's owner, who never chose the password a stranger signed up with (docs/decisions.md, Auth, "A
  * verification link verifies only in the browser that asked for it"); a wrong one answers 401 with the page again. An
+ * account without a password is verified only from a browser signed in as it: elsewhere the page has no button and says
+ * to sign in the way the account was made and open the link again, or, for whoever did not make it, to close the page
+ * or choose a password (a reset drops the links of whoever made it); a press there answers 403 and writes nothing. An
  * unknown, spent or expired token: 400, the page saying so.
  */
 import { define, type RouteContext } from "@/lib/platform/define.ts";
@@ -41,14 +44,19 @@ interface Data {
   callbackURL: string | null;
   /** Whether the button asks for the account's password (see above). */
   askPassword: boolean;
+  /** Whether the account has no password and this browser is not signed in as it: no button (see above). */
+  signInFirst?: boolean;
   /** Set when the password sent was not the account's. */
   wrongPassword?: boolean;
 }
 
-/** Whether a press from this browser must give the password of `user` (it has one, and this is not their session). */
-async function asksPassword(ctx: RouteContext<Data>, userId: string): Promise<boolean> {
-  if (ctx.state.user?.id === userId) return false;
-  return (await getPasswordEntry(ctx.state.services.kv, userId)).value !== null;
+/**
+ * What a press from this browser needs for `userId`'s link: nothing in a browser signed in as them, else their password
+ * when they have one, else a sign-in as them first (see above).
+ */
+async function pressNeeds(ctx: RouteContext<Data>, userId: string): Promise<"press" | "password" | "signIn"> {
+  if (ctx.state.user?.id === userId) return "press";
+  return (await getPasswordEntry(ctx.state.services.kv, userId)).value !== null ? "password" : "signIn";
 }
 
 /** Writes the page in the language of the link's person (`language`), unless the browser has its own. */
@@ -65,8 +73,11 @@ export const handler = define.handlers<Data>({
     const callbackURL = returnPage(ctx.url.searchParams.get("callbackURL"), config.appUrl);
     const link = await readVerificationLink(kv, token, readVerifyBindingCookie(req, config.secure));
     speakTo(ctx, link?.user.language);
-    const askPassword = link ? await asksPassword(ctx, link.user.id) : false;
-    return ctx.render({ token: link ? token : null, callbackURL, askPassword }, { status: link ? 200 : 400 });
+    const needs = link ? await pressNeeds(ctx, link.user.id) : "press";
+    return ctx.render(
+      { token: link ? token : null, callbackURL, askPassword: needs === "password", signInFirst: needs === "signIn" },
+      { status: link ? 200 : 400 },
+    );
   },
   async POST(req, ctx) {
     const { kv, config } = ctx.state.services;
@@ -76,7 +87,16 @@ export const handler = define.handlers<Data>({
     const binding = readVerifyBindingCookie(req, config.secure);
     const link = await readVerificationLink(kv, token, binding);
     if (!link) return ctx.render({ token: null, callbackURL, askPassword: false }, { status: 400 });
-    if (await asksPassword(ctx, link.user.id)) {
+    const needs = await pressNeeds(ctx, link.user.id);
+    if (needs === "signIn") {
+      // No password entry may also mean the account went meanwhile: then the link is dead, as below.
+      if (!await readVerificationLink(kv, token, binding)) {
+        return ctx.render({ token: null, callbackURL, askPassword: false }, { status: 400 });
+      }
+      speakTo(ctx, link.user.language);
+      return ctx.render({ token, callbackURL, askPassword: false, signInFirst: true }, { status: 403 });
+    }
+    if (needs === "password") {
       const { rateLimits } = ctx.state.services;
       await rateLimits.hit(RATE_LIMITS.signInPerIp, ctx.state.clientIp);
       await rateLimits.hit(RATE_LIMITS.signInPerEmailAndIp, signInSubject(link.user.email, ctx.state.clientIp));
@@ -100,8 +120,32 @@ export default define.page<Data>(function VerifyEmailPage({ data }) {
   return (
     <FormCard title={t("auth.verify.title")}>
       <PageHead title={t("auth.verify.title")} />
-      {data.token
+      {!data.token
         ? (
+          <Notice kind="error" title={t("auth.signInCode.INVALID_TOKEN.title")}>
+            <p>{t("auth.signInCode.INVALID_TOKEN.text")}</p>
+            <p class="mt-2">
+              <a href={withReturnPage("/sign-in", data.callbackURL)} class="font-medium underline">
+                {t("auth.signIn.title")}
+              </a>
+            </p>
+          </Notice>
+        )
+        : data.signInFirst
+        ? (
+          <div class="space-y-4">
+            <p class="text-slate-700">{t("auth.verify.signInFirst")}</p>
+            <p>
+              <a href="/sign-in" class="font-medium text-indigo-700 underline">{t("auth.signIn.title")}</a>
+            </p>
+            <p class="text-sm text-slate-700">
+              {t.rich("auth.verify.signInFirstNotYou", {
+                link: (chunks) => <a href="/forgot-password" class="font-medium underline">{chunks}</a>,
+              })}
+            </p>
+          </div>
+        )
+        : (
           <form method="post" class="space-y-4" noValidate>
             <p class="text-slate-700">{t("auth.verify.lead")}</p>
             <p class="text-sm text-slate-700">{t("auth.verify.notYou")}</p>
@@ -125,16 +169,6 @@ export default define.page<Data>(function VerifyEmailPage({ data }) {
               {t("auth.verify.submit")}
             </button>
           </form>
-        )
-        : (
-          <Notice kind="error" title={t("auth.signInCode.INVALID_TOKEN.title")}>
-            <p>{t("auth.signInCode.INVALID_TOKEN.text")}</p>
-            <p class="mt-2">
-              <a href={withReturnPage("/sign-in", data.callbackURL)} class="font-medium underline">
-                {t("auth.signIn.title")}
-              </a>
-            </p>
-          </Notice>
         )}
     </FormCard>
   );

@@ -19,6 +19,7 @@ import {
 import type { Lang } from "@/lib/i18n/languages.ts";
 import { hashPassword, PASSWORD_MAX, verifyDummy, verifyPassword } from "./passwords.ts";
 import { refuseSuspended, type SessionGuard } from "./sessions.ts";
+import { unlinkAllOps } from "./oauth/accounts.ts";
 import { findToken, spendTokenOps, type TokenRecord, voidTokens } from "./verification.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 
@@ -192,7 +193,9 @@ const RESET_ATTEMPTS = 5;
 /**
  * Spends a reset token, replaces the user's password and ends every session of the user, all in one atomic write
  * checked against the token and the user as read (docs/decisions.md, Sessions, "Ending sessions"): it happens whole or
- * not at all. Moving the session epoch on also kills the user's other reset links in that write (`readResetLink`);
+ * not at all. For a user whose address is not verified, the write also removes every provider link, each checked as
+ * read (`unlinkAllOps`): whoever made them never proved the address, which the reset's link does (docs/decisions.md,
+ * Social sign-in, "An identity whose e-mail the provider did not verify proves nothing about the address"). Moving the session epoch on also kills the user's other reset links in that write (`readResetLink`);
  * their keys are deleted after it. `alsoOps` adds its own mutations about the user as read to that write (the notice of
  * the change).
  * @returns false for a bad, spent or expired token, one whose user is gone, or one older than the user's sessions.
@@ -218,6 +221,7 @@ export async function resetPassword(
     const op = kv.atomic();
     spendTokenOps(op, entry);
     updateUserOps(op, user, endSessionsPatch(user.value));
+    if (!user.value.emailVerified) await unlinkAllOps(kv, op, user.value.id);
     setPasswordHashOps(op, user.value.id, passwordHash);
     alsoOps?.(op, user.value);
     if ((await op.commit()).ok) {

@@ -89,6 +89,15 @@ function unlinkInto(op: Deno.AtomicOperation, links: LinkEntries[]) {
 }
 
 /**
+ * Adds to `op` the removal of every provider link of `userId`, each checked as read now (`unlinkInto`): what a reset of
+ * an account whose address is not verified does in its write (docs/decisions.md, Social sign-in, "An identity whose
+ * e-mail the provider did not verify proves nothing about the address").
+ */
+export async function unlinkAllOps(kv: Deno.Kv, op: Deno.AtomicOperation, userId: string): Promise<void> {
+  unlinkInto(op, await linksOf(kv, userId));
+}
+
+/**
  * A user name from the provider's: invisible characters stripped as in every text field
  * (`stripInvisible`), other control characters become spaces, trimmed, at most `USER_NAME_MAX`
  * characters; the e-mail's local part when the provider gave none.

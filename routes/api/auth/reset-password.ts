@@ -24,7 +24,8 @@ export const apiDocs = describeRoute({
   POST: {
     summary: "Set a new password with a reset token",
     description: "The token may also come as `?token=`. The password is replaced, the token spent, every session " +
-      "of the user ended and a notice that the password changed e-mailed to the account. The password is checked first (400 `PASSWORD_TOO_SHORT` or `PASSWORD_TOO_LONG`), then the " +
+      "of the user ended and a notice that the password changed e-mailed to the account; an account whose address is " +
+      "not verified also loses every provider link (whoever made them never proved the address). The password is checked first (400 `PASSWORD_TOO_SHORT` or `PASSWORD_TOO_LONG`), then the " +
       "token (400 `INVALID_TOKEN` when unknown, spent or expired, or sent before the user's sessions were last ended). " +
       "A suspended account's reset is refused before anything is written or mailed: 403 `ACCOUNT_SUSPENDED` (its " +
       "sentence says how to appeal).",

@@ -9,7 +9,7 @@ import { createSession, peekSession } from "@/lib/auth/sessions.ts";
 import { createUser, getPasswordHash, getUser, getUserByEmail } from "@/lib/users/users.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
-import { cookieOf } from "./helpers.ts";
+import { cookieOf, pathOf, tokenOf, waitForMail } from "./helpers.ts";
 import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { authorizeAt, openCallback, signInSocially, socialSetup, startSocial } from "./social_helpers.ts";
@@ -486,4 +486,83 @@ Deno.test("a provider name is cleaned (control characters, 100-character limit) 
   assertEquals(odd.image, null);
   s.linkedin.identity = { sub: "li-anon", email: "nameless.one@example.com", email_verified: true };
   assertEquals((await sessionUser(s.t, await signInSocially(s.t, "linkedin"))).name, "nameless.one");
+});
+
+/** Asks for a verification mail to `email` and returns its link (from the mail) as a path. */
+async function verificationLink(t: TestApp, email: string): Promise<string> {
+  const before = t.mails.filter((m) => m.to === email).length;
+  const res = await t.json("POST", "/api/auth/send-verification-email", { body: { email } });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  return pathOf((await waitForMail(t, email, before + 1)).link);
+}
+
+Deno.test("a press on the confirm page does not verify a password-less account; a reset takes it from its maker", async () => {
+  await using s = await socialSetup();
+  const email = "victim@example.com";
+  s.linkedin.identity = { sub: "li-stranger", email, email_verified: false, name: "Stranger" };
+  const strangerCookie = cookieOf(await signInSocially(s.t, "linkedin"))!;
+  const stranger = await getUserByEmail(s.t.kv, email);
+  // The address's owner opens the link the stranger asked for, in their own browser.
+  const opened = await s.t.fetch(await verificationLink(s.t, email));
+  assertEquals(opened.status, 302);
+  const confirm = await s.t.fetch(opened.headers.get("location")!);
+  const html = await confirm.text();
+  assertEquals(confirm.status, 200);
+  assert(html.includes("This account has no password") && !html.includes("Verify my e-mail"), "no button to press");
+  assert(html.includes('href="/forgot-password"'), "the way to take the address back");
+  const hindi = await (await s.t.fetch(`${opened.headers.get("location")!}&lang=hi`)).text();
+  assert(hindi.includes("इस अकाउंट का कोई पासवर्ड नहीं है"), "the page in Hindi");
+  const token = new URL(opened.headers.get("location")!, s.t.origin).searchParams.get("token")!;
+  const press = await s.t.fetch("/verify-email", {
+    method: "POST",
+    headers: { origin: s.t.origin, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token }),
+  });
+  assertEquals(press.status, 403, "a press made anyway");
+  await press.body?.cancel();
+  assertEquals((await getUserByEmail(s.t.kv, email))?.emailVerified, false, "nothing verified");
+  assertEquals(await linkedProviders(s.t.kv, stranger!.id), ["linkedin"]);
+  // The owner chooses a password instead: the stranger's link and session go in the reset's write.
+  const forgot = await s.t.json("POST", "/api/auth/forget-password", { body: { email } });
+  await forgot.body?.cancel();
+  const reset = await s.t.json("POST", "/api/auth/reset-password", {
+    body: { newPassword: PASSWORD, token: tokenOf((await waitForMail(s.t, email, 2)).link) },
+  });
+  assertEquals(reset.status, 200);
+  await reset.body?.cancel();
+  assertEquals(await linkedProviders(s.t.kv, stranger!.id), [], "the stranger's link is gone");
+  assertEquals((await s.t.kv.get(["oauth_accounts", "linkedin", "li-stranger"])).value, null);
+  assertEquals(await (await s.t.fetch("/api/auth/session", { headers: { cookie: strangerCookie } })).json(), null);
+  assertSignInError(await signInSocially(s.t, "linkedin"), "ACCOUNT_NOT_LINKED");
+  // The same link now asks for the password the owner chose, and verifies with it.
+  assert((await (await s.t.fetch(opened.headers.get("location")!)).text()).includes('type="password"'));
+  const verified = await s.t.fetch("/verify-email", {
+    method: "POST",
+    headers: { origin: s.t.origin, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token, password: PASSWORD }),
+  });
+  assertEquals(verified.status, 303);
+  await verified.body?.cancel();
+  assertEquals((await getUserByEmail(s.t.kv, email))?.emailVerified, true);
+  assertEquals(await linkedProviders(s.t.kv, stranger!.id), []);
+});
+
+Deno.test("the maker of a password-less account verifies it by signing in the same way and opening the link again", async () => {
+  await using s = await socialSetup();
+  const email = "li-only@example.com";
+  s.linkedin.identity = { sub: "li-only", email, email_verified: false, name: "Lina" };
+  await signInSocially(s.t, "linkedin");
+  const link = await verificationLink(s.t, email);
+  const elsewhere = await s.t.fetch(link); // the phone's mail app: not signed in there
+  assertEquals(elsewhere.status, 302);
+  await elsewhere.body?.cancel();
+  const phone = cookieOf(await signInSocially(s.t, "linkedin"))!;
+  const again = await s.t.fetch(link, { headers: { cookie: phone } });
+  assertEquals(again.status, 302);
+  assertEquals(again.headers.get("location"), "/");
+  await again.body?.cancel();
+  const user = await getUserByEmail(s.t.kv, email);
+  assertEquals(user?.emailVerified, true);
+  assertEquals(await linkedProviders(s.t.kv, user!.id), ["linkedin"], "the maker keeps their sign-in");
 });
