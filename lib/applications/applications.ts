@@ -35,6 +35,7 @@ import {
 import { followApplicationOps, readTrackerEntries } from "@/lib/saved/saved.ts";
 import type { SavedStatus } from "@/lib/saved/schema.ts";
 import { emailAllowed, getSettings } from "@/lib/settings/settings.ts";
+import type { NotificationType } from "@/lib/notifications/types.ts";
 import { getUser, type User, userKey } from "@/lib/users/users.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { checkPosterMove, checkStipendReport, checkWithdrawal, hiredAt, isPoster } from "./policy.ts";
@@ -447,11 +448,13 @@ export async function recipientById(kv: Deno.Kv, applicantId: string): Promise<R
 
 /**
  * `recipientById` with the user record's entry as read, for a write that tells them to check: a person who deleted
- * their account after this read makes that write fail (`user.value` is null once they have).
+ * their account after this read makes that write fail (`user.value` is null once they have). `emailOn` is their
+ * e-mail switch of `type` (default: `application_status`).
  */
 export async function recipientEntry(
   kv: Deno.Kv,
   applicantId: string,
+  type: NotificationType = "application_status",
 ): Promise<{ user: Deno.KvEntryMaybe<User>; recipient: Recipient | null }> {
   const [user, settings] = await Promise.all([kv.get<User>(userKey(applicantId)), getSettings(kv, applicantId)]);
   if (!user.value) return { user, recipient: null };
@@ -461,7 +464,7 @@ export async function recipientEntry(
       userId: user.value.id,
       name: user.value.name,
       email: user.value.email,
-      emailOn: user.value.emailVerified && emailAllowed(settings, "application_status"),
+      emailOn: user.value.emailVerified && emailAllowed(settings, type),
       language: user.value.language,
     },
   };

@@ -5,13 +5,19 @@
  * the words of each status. The e-mail is written in the applicant's language; the notification keeps its words as
  * catalogue messages, written in the reader's language when read (docs/decisions.md, Languages, "Stored words").
  */
-import { addNotification, type MessageRef, type NotificationMessage } from "@/lib/notifications/notifications.ts";
+import {
+  addNotification,
+  type MessageRef,
+  type NotificationMessage,
+  type NotificationType,
+} from "@/lib/notifications/notifications.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import type { Lang } from "@/lib/i18n/languages.ts";
 import { statusMail } from "./mails.tsx";
 import type { ApplicationStatus, ChangedBy } from "./schema.ts";
+import type { WorseTerms } from "@/lib/internships/terms.ts";
 
 /** The message the timeout job sends with its rejection, in the applicant's language. */
 export function timeoutMessage(t: Translate, organization: string): string {
@@ -77,16 +83,18 @@ export function tellApplicantOps(
     ? { key: "applications.timeout.message", values: { organization } }
     : message ?? "";
   const words = { title: statusRef(move), body };
-  return tellOps(op, { recipient, t, words, sentence: statusSentence(t, move), message, path, appUrl, now });
+  const sentence = statusSentence(t, move);
+  return tellOps(op, { type: "application_status", recipient, t, words, sentence, message, path, appUrl, now });
 }
 
 /**
- * Adds to `op` the notification (`words`, linking to `path`) and, when `recipient`'s e-mail for it is on, the retryable
- * e-mail (`sentence` and `message`, in the language of `t`). Returns the mail's id, or null.
+ * Adds to `op` the notification of `type` (`words`, linking to `path`) and, when `recipient`'s e-mail for it is on, the
+ * retryable e-mail (`sentence` and `message`, in the language of `t`). Returns the mail's id, or null.
  */
 function tellOps(
   op: Deno.AtomicOperation,
-  { recipient, t, words, sentence, message, path, appUrl, now }: {
+  { type, recipient, t, words, sentence, message, path, appUrl, now }: {
+    type: NotificationType;
     recipient: Recipient;
     t: Translate;
     words: NotificationMessage;
@@ -97,7 +105,7 @@ function tellOps(
     now: Date;
   },
 ): string | null {
-  addNotification(op, { userId: recipient.userId, type: "application_status", message: words, url: path }, now);
+  addNotification(op, { userId: recipient.userId, type, message: words, url: path }, now);
   if (!recipient.emailOn) return null;
   const mail = statusMail({
     to: recipient.email,
@@ -157,12 +165,76 @@ export function tellTimedOutOps(
   const named = lines.map((line) => t.dynamic(line.key, line.values)).join("\n");
   const message = `${t("applications.timeoutDigest.message")}\n\n${named}`;
   return tellOps(op, {
+    type: "application_status",
     recipient,
     t,
     words: { title, body: lines },
     sentence: t.dynamic(title.key, title.values),
     message,
     path: "/me/tracker",
+    appUrl,
+    now,
+  });
+}
+
+/**
+ * The lines that say how the terms of a listing became worse since an application (docs/decisions.md, Applications,
+ * "Terms changed after applying"): the stipend (rupees; after null: no longer stated), the deadline (IST days) and the
+ * questions, as catalogue messages (an amount as a number, a day as its noon UTC in ms: the message formats them).
+ */
+export function worseTermsLines(worse: WorseTerms): MessageRef[] {
+  const lines: MessageRef[] = [];
+  const noon = (day: string) => Date.parse(`${day}T12:00:00Z`);
+  if (worse.stipend) {
+    const { before, after } = worse.stipend;
+    lines.push(
+      after === null
+        ? { key: "applications.termsChanged.stipendGone", values: { before } }
+        : { key: "applications.termsChanged.stipend", values: { before, after } },
+    );
+  }
+  if (worse.deadline) {
+    const { before, after } = worse.deadline;
+    lines.push(
+      before === null
+        ? { key: "applications.termsChanged.deadlineSet", values: { after: noon(after) } }
+        : { key: "applications.termsChanged.deadline", values: { before: noon(before), after: noon(after) } },
+    );
+  }
+  if (worse.questions) lines.push({ key: "applications.termsChanged.questions" });
+  return lines;
+}
+
+/**
+ * Adds to `op` what tells `recipient` that the listing `title` at `organization` they applied to (application
+ * `applicationId`) changed for the worse since (`worse`, not empty; docs/decisions.md, Applications, "Terms changed
+ * after applying"): a notification `listing_changed` naming each change, linking to the application in the tracker,
+ * and, when their e-mail for it is on, a retryable e-mail in their language. Returns the mail's id, or null.
+ */
+export function tellTermsChangedOps(
+  op: Deno.AtomicOperation,
+  { recipient, applicationId, title, organization, worse, appUrl, now }: {
+    recipient: Recipient;
+    applicationId: string;
+    title: string;
+    organization: string;
+    worse: WorseTerms;
+    appUrl: string;
+    now: Date;
+  },
+): string | null {
+  const t = translatorOfPerson(recipient);
+  const heading = { key: "applications.termsChanged.title", values: { title, organization } };
+  const lines = [...worseTermsLines(worse), { key: "applications.termsChanged.advice" }];
+  const message = lines.map((line) => t.dynamic(line.key, line.values)).join("\n");
+  return tellOps(op, {
+    type: "listing_changed",
+    recipient,
+    t,
+    words: { title: heading, body: lines },
+    sentence: t.dynamic(heading.key, heading.values),
+    message,
+    path: `/me/tracker#application-${applicationId}`,
     appUrl,
     now,
   });

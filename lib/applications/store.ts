@@ -287,3 +287,39 @@ export async function* statusIndex(
     yield { status, createdMs, id, t: entry.value.t };
   }
 }
+
+/** A place in an internship's applications ordered by when they were sent: the time (ms) and the id. */
+export interface SentPlace {
+  createdMs: number;
+  id: string;
+}
+
+/**
+ * The next `limit` applications of `internshipId` in `statuses` after `after` (none before it: null) and sent before
+ * `beforeMs`, ordered by when they were sent (then id), read from the per-status index (one short list per status). An
+ * application that moves between two of `statuses` keeps its place, so a walk from page to page meets it once.
+ */
+export async function sentPage(
+  kv: Deno.Kv,
+  { internshipId, statuses, after, beforeMs, limit }: {
+    internshipId: string;
+    statuses: readonly ApplicationStatus[];
+    after: SentPlace | null;
+    beforeMs: number;
+    limit: number;
+  },
+): Promise<SentPlace[]> {
+  const lists = await Promise.all(statuses.map((status) =>
+    Array.fromAsync(kv.list<StatusEntry>({
+      start: after === null
+        ? ["applications_by_internship", internshipId, status]
+        : ["applications_by_internship", internshipId, status, after.createdMs, after.id],
+      end: ["applications_by_internship", internshipId, status, beforeMs],
+    }, { limit: limit + 1 }))
+  ));
+  return lists.flat()
+    .map(({ key }) => ({ createdMs: key[3] as number, id: key[4] as string }))
+    .filter((place) => after === null || place.createdMs !== after.createdMs || place.id !== after.id)
+    .sort((a, b) => a.createdMs - b.createdMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, limit);
+}

@@ -110,6 +110,12 @@ export interface Internship {
    * Absent on records stored before it was kept: `createdAt`.
    */
   publishedAt?: string;
+  /**
+   * When an edit last changed what students read (texts, link, stipend, deadline, questions, apply mode), not an
+   * admin-only field (docs/decisions.md, Applications, "Terms changed after applying"); absent: never since it was
+   * kept.
+   */
+  revisedAt?: string;
 }
 
 /** When `record` became public as alert digests count it (`publishedAt`, else `createdAt`), in ms since the epoch. */
@@ -135,9 +141,18 @@ export interface InternshipOwner {
 export interface InternshipView extends
   Omit<
     Internship,
-    "moderation" | "organizationId" | "linkedByManager" | "applyMode" | "questions" | "closedAt" | "publishedAt"
+    | "moderation"
+    | "organizationId"
+    | "linkedByManager"
+    | "applyMode"
+    | "questions"
+    | "closedAt"
+    | "publishedAt"
+    | "revisedAt"
   > {
   applyMode: ApplyMode;
+  /** When an edit last changed what students read, or null (`Internship.revisedAt`). */
+  revisedAt: string | null;
   /** When applications were closed before the deadline, or null. */
   closedAt: string | null;
   questions: Question[];

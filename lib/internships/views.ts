@@ -38,11 +38,13 @@ function viewOf(record: Internship, { owners, organizations }: ViewContext, toda
     applyMode = "link",
     questions = [],
     closedAt = null,
+    revisedAt = null,
     ...fields
   } = record;
   return {
     ...fields,
     applyMode,
+    revisedAt,
     questions,
     closedAt,
     user: ownerOf(owners, record.userId),

@@ -32,6 +32,7 @@ import { dayNumber, DELETED } from "./columns.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
 import { applyFieldsAfter, questionsWithIds } from "./questions.ts";
 import { isLive, viewsOf } from "./views.ts";
+import { termsChangeOps, termsDiffer } from "./terms.ts";
 import { internshipsOwnedBy, NOT_FOUND } from "./internships.ts";
 import type { Internship, InternshipCreate, InternshipUpdate, InternshipView } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
@@ -188,7 +189,9 @@ async function updateAnywhere(
  * listing's owner (whoever edits it) manages it or is an admin, else the listing is left unlinked (docs/decisions.md,
  * Trust, "Who lists under a verified name"). An edit by anyone but an admin that changes what students read
  * (`readsDifferently`) takes an admin's "Checked" off (`isVerified` false) in the same write (docs/decisions.md, Trust,
- * "Trust filters"); an admin's edit keeps it.
+ * "Trust filters"); an admin's edit keeps it. Such an edit, or one of the deadline, questions or apply mode, stamps
+ * `revisedAt`; one that makes the terms worse for applicants records it for the `listing-changes` job in the same
+ * write (`termsChangeOps`; docs/decisions.md, Applications, "Terms changed after applying").
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
  * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed);
  * BusyError after 30 s of races lost to other processes (nothing is changed).
@@ -220,9 +223,11 @@ export async function updateInternship(
       if (next.isVerified && !canModerate(actor) && readsDifferently(record, next)) {
         next = { ...next, isVerified: false };
       }
+      if (readsDifferently(record, next) || termsDiffer(record, next)) next = { ...next, revisedAt: now };
       const moderation = moderationOnUpdate(moderationOf(record), { before: record, after: next }, now);
       return moderation === moderationOf(record) ? next : { ...next, moderation };
     },
+    also: (op, next, previous) => termsChangeOps(op, previous, next),
   });
   const [view] = await viewsOf(store, [record], istToday());
   return view;

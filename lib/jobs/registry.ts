@@ -13,6 +13,7 @@ import { organizationsLinkJob } from "@/lib/organizations/link.ts";
 import { organizationsUnlinkJob } from "@/lib/organizations/unlink.ts";
 import { closeListingsJob } from "./close_listings.ts";
 import { applicationsTimeoutJob } from "@/lib/applications/timeout.ts";
+import { listingChangesJob } from "@/lib/applications/terms_changed.ts";
 import { postDeletionsJob, postsAdminIndexJob } from "@/lib/ungatekeep/posts.ts";
 import { usersIndexJob } from "@/lib/users/user_index.ts";
 import { posterHidesJob } from "@/lib/moderation/poster_hides.ts";
@@ -31,6 +32,7 @@ export const JOBS: readonly Job[] = [
   organizationsUnlinkJob,
   closeListingsJob,
   applicationsTimeoutJob,
+  listingChangesJob,
   postDeletionsJob,
   usersIndexJob,
   postsAdminIndexJob,

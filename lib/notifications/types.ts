@@ -15,7 +15,8 @@
  * reply, an admin's
  * moderation decision on one's listing, the outcome of one's report, one's content removed after reports
  * (docs/decisions.md, Trust), the reminder of saved listings about to close, a change of one's application and the day's
- * new applicants to one's internship (docs/decisions.md, Applications, "Telling people").
+ * new applicants to one's internship (docs/decisions.md, Applications, "Telling people"), and a listing one applied to
+ * changed for the worse (docs/decisions.md, Applications, "Terms changed after applying").
  */
 export const NOTIFICATION_TYPES = [
   "opportunity_reviewed",
@@ -29,6 +30,7 @@ export const NOTIFICATION_TYPES = [
   "deadline_reminder",
   "application_status",
   "new_applicant",
+  "listing_changed",
 ] as const;
 export type NotificationType = typeof NOTIFICATION_TYPES[number];
 
@@ -52,6 +54,7 @@ const EMAIL_MODES: Record<string, EmailMode> = {
   purchase_refunded: "always",
   refund_declined: "always",
   application_status: "own",
+  listing_changed: "own",
 };
 
 /**

@@ -267,6 +267,10 @@ export const InternshipSchema = z.strictObject({
   userId: nullableText,
   createdAt: timestamp,
   updatedAt: timestamp,
+  revisedAt: timestamp.nullable().describe(
+    "When an edit last changed what students read (texts, link, stipend, deadline, questions, apply mode); " +
+      "null when never, or not since this was kept",
+  ),
   deletedAt: timestamp.nullable(),
   user: z.strictObject({ id: z.string(), name: z.string(), image: nullableText, role: z.enum(ROLES) }).nullable(),
   organization: OrganizationSummarySchema.nullable().describe(

@@ -1,0 +1,167 @@
+/**
+ * The `listing-changes` job (docs/decisions.md, Applications, "Terms changed after applying"): tells each applicant
+ * whose application is still open (applied, shortlisted, interview, offer) that the listing they applied to changed for
+ * the worse since they applied: a notification `listing_changed` and, unless they turned that e-mail off, an e-mail
+ * through the outbox in their language. An edit only records the change in its own write (`termsChangeOps`,
+ * `lib/internships/terms.ts`), so an edit of a listing with thousands of applicants costs one key more.
+ *
+ * A pass over a listing takes the changes recorded when it starts (up to `upTo`) and walks the listing's open
+ * applications sent before the last of them, oldest first, 10 a write: each applicant is compared from the terms
+ * before the first of those changes made after they applied to the terms after the last, and told what is worse and
+ * still is now (a stipend lowered and raised back tells nobody), so several edits before a run tell each once. Each
+ * write adds the notifications and e-mails and moves the pass's place, checked against the pass as read and each
+ * applicant's user record (one who deleted their account meanwhile is told nothing); the last drops the pass and the
+ * changes it told. A change recorded during a pass waits for the next. A run walks at most 2,000 applications and gives
+ * way to requests between writes; the next run goes on from the stored place.
+ *
+ * Keys (owned by this module only):
+ * - `["listing_change_runs", internshipId]` → `TermsPass`: a pass under way
+ */
+import type { Job, JobContext } from "@/lib/jobs/job.ts";
+import { internshipRecord } from "@/lib/internships/internships.ts";
+import {
+  changesOf,
+  dropChangesOps,
+  isWorse,
+  listingsWithChanges,
+  stillWorse,
+  termsOf,
+  worseTerms,
+} from "@/lib/internships/terms.ts";
+import { BusyError } from "@/lib/errors.ts";
+import { PLATFORM_REFUSALS } from "@/lib/refusals.ts";
+import { recipientEntry } from "./applications.ts";
+import { tellTermsChangedOps } from "./notices.ts";
+import { readApplications, sentPage, type SentPlace } from "./store.ts";
+import type { ApplicationStatus } from "./schema.ts";
+
+/** The statuses of an application still open to a change of terms. */
+const OPEN: readonly ApplicationStatus[] = ["applied", "shortlisted", "interview", "offer"];
+/** Applications read and told per write. */
+const PAGE = 10;
+/** Most applications one run walks, and most listings it starts. */
+const APPLICATIONS_PER_RUN = 2_000;
+const LISTINGS_PER_RUN = 50;
+/** Tries of one write lost to an applicant's account deletion before the run gives up. */
+const TRIES = 5;
+
+/** A pass under way: the last change it tells, and the last application it walked (null: none yet). */
+interface TermsPass {
+  upTo: string;
+  after: SentPlace | null;
+}
+
+const passKey = (internshipId: string): Deno.KvKey => ["listing_change_runs", internshipId];
+
+/** What a run did: applicants told, listings whose changes were all told. */
+export interface TermsRun {
+  told: number;
+  listings: number;
+}
+
+/**
+ * Goes on with the pass over `internshipId` (starting one when none is stored) within `budget` (applications).
+ * @returns how many applicants it told and whether the pass ended. @throws BusyError when a write keeps failing.
+ */
+async function tellListing(
+  ctx: Pick<JobContext, "kv" | "requests" | "now" | "config">,
+  internshipId: string,
+  budget: { applications: number },
+): Promise<{ told: number; ended: boolean }> {
+  const { kv, now } = ctx;
+  let pass = await kv.get<TermsPass>(passKey(internshipId));
+  const changes = await changesOf(kv, internshipId, pass.value?.upTo ?? null);
+  const found = await internshipRecord(kv, internshipId);
+  let told = 0;
+  const end = async () => {
+    const op = kv.atomic().check(pass).delete(passKey(internshipId));
+    dropChangesOps(op, internshipId, changes.map((entry) => entry.changeId));
+    return { told, ended: (await op.commit()).ok };
+  };
+  if (changes.length === 0 || !found || found.record.deletedAt) return await end();
+  const last = changes.at(-1)!;
+  let state: TermsPass = pass.value ?? { upTo: last.changeId, after: null };
+  const current = termsOf(found.record);
+  for (let tries = 0; budget.applications > 0;) {
+    const page = await sentPage(kv, {
+      internshipId,
+      statuses: OPEN,
+      after: state.after,
+      beforeMs: Date.parse(last.change.at),
+      limit: PAGE,
+    });
+    if (page.length === 0) return await end();
+    const records = await readApplications(kv, page.map((place) => place.id));
+    const tells = [...records.values()].flatMap(({ value: record }) => {
+      const sent = Date.parse(record.createdAt);
+      const first = changes.find(({ change }) => Date.parse(change.at) > sent);
+      if (!record.applicantId || !OPEN.includes(record.status) || !first) return [];
+      const worse = stillWorse(
+        worseTerms(first.change.before, last.change.after),
+        worseTerms(first.change.before, current),
+      );
+      return isWorse(worse) ? [{ record, applicantId: record.applicantId, worse }] : [];
+    });
+    const recipients = await Promise.all(
+      tells.map(({ applicantId }) => recipientEntry(kv, applicantId, "listing_changed")),
+    );
+    const next: TermsPass = { ...state, after: page.at(-1)! };
+    const op = kv.atomic().check(pass).set(passKey(internshipId), next);
+    let toldNow = 0;
+    tells.forEach(({ record, worse }, i) => {
+      const { user, recipient } = recipients[i];
+      if (!recipient) return;
+      op.check(user);
+      tellTermsChangedOps(op, {
+        recipient,
+        applicationId: record.id,
+        title: found.record.title,
+        organization: found.record.hiringOrganization,
+        worse,
+        appUrl: ctx.config.appUrl,
+        now,
+      });
+      toldNow++;
+    });
+    const result = await op.commit();
+    if (!result.ok) {
+      // Another run moved the pass (it goes on), or an applicant deleted their account: read again and try once more.
+      const again = await kv.get<TermsPass>(passKey(internshipId));
+      if (again.versionstamp !== pass.versionstamp) return { told, ended: false };
+      if (++tries >= TRIES) throw new BusyError(PLATFORM_REFUSALS.busy);
+      continue;
+    }
+    pass = { key: passKey(internshipId), value: next, versionstamp: result.versionstamp };
+    state = next;
+    told += toldNow;
+    budget.applications -= page.length;
+    await ctx.requests.giveWay();
+  }
+  return { told, ended: false };
+}
+
+/**
+ * One run of the job: the listings with changes recorded, in key order, until the run's budget is spent.
+ * @returns what it did (`TermsRun`). @throws BusyError when a write keeps failing (what was told stays told).
+ */
+export async function tellTermsChanges(ctx: Pick<JobContext, "kv" | "requests" | "now" | "config">): Promise<TermsRun> {
+  const run: TermsRun = { told: 0, listings: 0 };
+  const budget = { applications: APPLICATIONS_PER_RUN };
+  for (const internshipId of await listingsWithChanges(ctx.kv, LISTINGS_PER_RUN)) {
+    const { told, ended } = await tellListing(ctx, internshipId, budget);
+    run.told += told;
+    if (ended) run.listings++;
+    if (budget.applications <= 0) break;
+  }
+  return run;
+}
+
+/**
+ * The `listing-changes` job: every minute (one short read when no listing changed). A run by hand
+ * (`POST /api/admin/jobs/listing-changes/run`, `deno task job listing-changes`) does the same.
+ */
+export const listingChangesJob: Job = {
+  name: "listing-changes",
+  schedule: "* * * * *",
+  run: async (ctx) => ({ ...await tellTermsChanges(ctx) }),
+};

@@ -1,0 +1,138 @@
+/**
+ * The terms an applicant applied on and the edits that make them worse (docs/decisions.md, Applications, "Terms changed
+ * after applying"): the stipend, the deadline and the screening questions of a listing. An edit that lowers the stipend
+ * (or drops it), brings the deadline forward (or sets one) or changes the questions records, in the edit's own checked
+ * write, the terms as they were before it (`termsChangeOps`); the `listing-changes` job
+ * (`lib/applications/terms_changed.ts`) tells each open application's applicant from those records and drops them.
+ *
+ * Keys (owned by this module only):
+ * - `["listing_changes", internshipId, changeId]` → `TermsChange`: an edit that made the terms worse, not told yet;
+ *   `changeId` is the edit's time in ms (13 digits) and a random tail, so a listing's changes list in the order made
+ */
+import { istDayOf } from "@/lib/dates.ts";
+import type { Internship, Question } from "./schema.ts";
+
+/** What an applicant applied on: the monthly stipend (rupees), the deadline and the screening questions. */
+export interface Terms {
+  stipend: number | null;
+  /** `YYYY-MM-DD` or an ISO 8601 timestamp, as the listing stores it. */
+  deadline: string | null;
+  questions: Question[];
+}
+
+/** An edit that made the terms worse: when (ISO), the terms just before it and just after it. */
+export interface TermsChange {
+  at: string;
+  before: Terms;
+  after: Terms;
+}
+
+/**
+ * How `now` is worse than `before`, for an applicant who applied on `before`: the stipend lowered (`after` null when
+ * no longer stated), the deadline brought forward (`before` null when there was none; as IST days), the questions
+ * changed (added, removed, reworded, made required or not: in any order). Empty: nothing is worse.
+ */
+export interface WorseTerms {
+  stipend?: { before: number; after: number | null };
+  deadline?: { before: string | null; after: string };
+  questions?: true;
+}
+
+const changeKey = (internshipId: string, changeId: string): Deno.KvKey => ["listing_changes", internshipId, changeId];
+
+/** The terms of `record`: its stipend, its deadline and its questions (none unless it takes applications here). */
+export function termsOf(record: Internship): Terms {
+  return {
+    stipend: record.stipend ?? null,
+    deadline: record.deadline ?? null,
+    questions: (record.applyMode ?? "link") === "platform" ? record.questions ?? [] : [],
+  };
+}
+
+/** The questions `questions` as one comparable text, whatever their order. */
+function questionsText(questions: readonly Question[]): string {
+  return JSON.stringify(questions.map(({ id, text, required }) => [id, text, required]).sort());
+}
+
+/** How `now` is worse than `before` (`WorseTerms`; empty when it is not). */
+export function worseTerms(before: Terms, now: Terms): WorseTerms {
+  const worse: WorseTerms = {};
+  if (before.stipend !== null && (now.stipend === null || now.stipend < before.stipend)) {
+    worse.stipend = { before: before.stipend, after: now.stipend };
+  }
+  const [dayBefore, dayNow] = [before.deadline, now.deadline].map((day) => day === null ? null : istDayOf(day));
+  if (dayNow !== null && (dayBefore === null || dayNow < dayBefore)) {
+    worse.deadline = { before: dayBefore, after: dayNow };
+  }
+  if (questionsText(before.questions) !== questionsText(now.questions)) worse.questions = true;
+  return worse;
+}
+
+/** Whether `after`'s terms or apply mode differ from `before`'s at all, for better or worse. */
+export function termsDiffer(before: Internship, after: Internship): boolean {
+  const [was, now] = [termsOf(before), termsOf(after)];
+  return was.stipend !== now.stipend || was.deadline !== now.deadline ||
+    questionsText(was.questions) !== questionsText(now.questions) ||
+    (before.applyMode ?? "link") !== (after.applyMode ?? "link");
+}
+
+/** What `worse` says that `still` says too (each as `worse` has it): what was worse and still is. */
+export function stillWorse(worse: WorseTerms, still: WorseTerms): WorseTerms {
+  return Object.fromEntries(Object.entries(worse).filter(([aspect]) => aspect in still));
+}
+
+/** Whether `worse` says anything. */
+export function isWorse(worse: WorseTerms): boolean {
+  return Object.keys(worse).length > 0;
+}
+
+/**
+ * Adds to `op` (the edit's write of `next`, which was `previous`) the record of a change for the worse, stamped with
+ * the edit's `updatedAt`, when `next`'s terms are worse than `previous`'s; nothing otherwise.
+ */
+export function termsChangeOps(op: Deno.AtomicOperation, previous: Internship, next: Internship): void {
+  const [before, after] = [termsOf(previous), termsOf(next)];
+  if (!isWorse(worseTerms(before, after))) return;
+  const at = next.updatedAt;
+  const changeId = `${String(Date.parse(at)).padStart(13, "0")}-${crypto.randomUUID().slice(0, 8)}`;
+  const change: TermsChange = { at, before, after };
+  op.set(changeKey(next.id, changeId), change);
+}
+
+/** A recorded change with its id. */
+export interface TermsChangeEntry {
+  changeId: string;
+  change: TermsChange;
+}
+
+/** The ids of up to `limit` listings with changes recorded, in key order (one short read each). */
+export async function listingsWithChanges(kv: Deno.Kv, limit: number): Promise<string[]> {
+  const ids: string[] = [];
+  const prefix: Deno.KvKey = ["listing_changes"];
+  let start: Deno.KvKey | undefined;
+  while (ids.length < limit) {
+    const [entry] = await Array.fromAsync(kv.list(start ? { prefix, start } : { prefix }, { limit: 1 }));
+    if (!entry) break;
+    const id = entry.key[1] as string;
+    ids.push(id);
+    // Every key of this listing sorts before its id with a NUL after it, and the next listing's after that.
+    start = ["listing_changes", `${id}\0`];
+  }
+  return ids;
+}
+
+/** The changes recorded for `internshipId` up to `upTo` (a change id; all when null), oldest first. */
+export async function changesOf(kv: Deno.Kv, internshipId: string, upTo: string | null): Promise<TermsChangeEntry[]> {
+  const found: TermsChangeEntry[] = [];
+  for await (const entry of kv.list<TermsChange>({ prefix: ["listing_changes", internshipId] })) {
+    const changeId = entry.key[2] as string;
+    if (upTo !== null && changeId > upTo) break;
+    found.push({ changeId, change: entry.value });
+  }
+  return found;
+}
+
+/** Adds to `op` the deletion of the changes `changeIds` of `internshipId` (told). */
+export function dropChangesOps(op: Deno.AtomicOperation, internshipId: string, changeIds: readonly string[]): void {
+  for (const changeId of changeIds) op.delete(changeKey(internshipId, changeId));
+}
