@@ -1,0 +1,153 @@
+/**
+ * Terms changed after applying (docs/decisions.md, Applications, "Terms changed after applying"), against the real
+ * `smtp-server` fake: an edit that lowers the stipend, brings the deadline forward or changes the questions is recorded
+ * in its own write and told by the `listing-changes` job, once per applicant whose application is still open, with what
+ * changed since they applied, in the app and by e-mail in their language; withdrawn and later applicants, and edits
+ * for the better or undone before the run, tell nobody; a pass walks many applicants over several writes, each once.
+ * The listing's `revisedAt` follows what students read, not an admin's flags.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { people } from "@/tests/fixtures/people.ts";
+import { applicant, applyTo, platformInternship, QUESTIONS } from "@/tests/fixtures/applications.ts";
+import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { updateUser } from "@/lib/users/users.ts";
+import type { InternshipView } from "@/lib/internships/schema.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+const runChanges = (t: TestApp) => runJob(findJob("listing-changes")!, t.services);
+
+/** `PUT /api/internships/{id}` as `who` with `body`; answers the listing as saved. */
+async function edit(t: TestApp, who: TestUser, id: string, body: Record<string, unknown>): Promise<InternshipView> {
+  const res = await t.json("PUT", `/api/internships/${id}`, { body, headers: who.headers });
+  assertEquals(res.status, 200, await res.clone().text());
+  return (await res.json()).internship;
+}
+
+/** The `listing_changed` notifications of `who` as `[title, body]`, in `lang` when given. */
+async function toldOf(t: TestApp, who: TestUser, lang?: string): Promise<string[][]> {
+  const res = await t.fetch(`/api/me/notifications${lang ? `?lang=${lang}` : ""}`, { headers: who.headers });
+  const { notifications } = await res.json();
+  return notifications.filter((n: { type: string }) => n.type === "listing_changed")
+    .map((n: { title: string; body: string }) => [n.title, n.body]);
+}
+
+/** How many changes are recorded and not told yet. */
+async function recorded(t: TestApp): Promise<number> {
+  return (await Array.fromAsync(t.kv.list({ prefix: ["listing_changes"] }))).length;
+}
+
+Deno.test("edits for the worse are told once to each open applicant by the job, in the app and by e-mail", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, {
+    title: "Research Intern",
+    hiringOrganization: "Lab Co",
+    stipend: 12000,
+    deadline: "2099-01-20",
+  });
+  const sara = await applicant(t, "Sara Shah");
+  const ravi = await applicant(t, "Ravi Rao");
+  await updateUser(t.kv, ravi.user.id, { language: "hi" });
+  const gone = await applicant(t, "Wes Withdrew");
+  await applyTo(t, sara, internship);
+  await applyTo(t, ravi, internship);
+  const withdrawn = await applyTo(t, gone, internship);
+  const out = await t.json("POST", `/api/me/applications/${withdrawn.id}/withdraw`, { headers: gone.headers });
+  assertEquals(out.status, 200, await out.clone().text());
+  await t.settled();
+  const before = smtp.messages.length;
+
+  // Two edits in a row before the job runs: the stipend, then the deadline and a question's words.
+  await edit(t, member, internship.id, { stipend: 6000 });
+  const [first, second] = internship.questions;
+  const edited = await edit(t, member, internship.id, {
+    deadline: "2098-12-05",
+    questions: [{ id: first.id, text: `${QUESTIONS[0].text} In two lines.` }, { id: second.id, text: second.text }],
+  });
+  const late = await applicant(t, "Lata Late");
+  await applyTo(t, late, edited);
+  assertEquals(await toldOf(t, sara), [], "an edit tells nobody in its request");
+  assertEquals(await recorded(t), 2);
+
+  const run = await runChanges(t);
+  assertEquals([run.told, run.listings], [2, 1]);
+  assertEquals(await recorded(t), 0);
+  assertEquals((await runChanges(t)).told, 0, "told once");
+
+  const lines = [
+    "Stipend: ₹12,000 a month is now ₹6,000 a month.",
+    "Apply by: 20 Jan 2099 is now 5 Dec 2098.",
+    "The screening questions changed. Your answers stay as you sent them.",
+    "Your application stays as you sent it. Read the listing again to decide if it still suits you.",
+  ];
+  assertEquals(await toldOf(t, sara), [["Lab Co changed Research Intern after you applied", lines.join("\n")]]);
+  const [[hindiTitle, hindiBody]] = await toldOf(t, ravi, "hi");
+  assertEquals(hindiTitle, "आपके आवेदन के बाद Lab Co ने Research Intern बदल दी");
+  assert(hindiBody.includes("₹12,000 हर महीने की जगह अब ₹6,000 हर महीने"), hindiBody);
+  assert(hindiBody.includes("20 जनवरी 2099 की जगह अब 5 दिसंबर 2098"), hindiBody);
+  assertEquals(await toldOf(t, gone), [], "a withdrawn application is not told");
+  assertEquals(await toldOf(t, late), [], "one who applied after the edits read them");
+
+  await runJob(findJob("outbox")!, t.services, new Date(Date.now() + 10 * 60 * 1000));
+  const mails = smtp.messages.slice(before);
+  const to = (who: TestUser) => mails.filter((m) => m.to.includes(who.user.email));
+  assertEquals(to(sara).map((m) => m.subject), ["Lab Co changed Research Intern after you applied"]);
+  for (const line of lines) assert(to(sara)[0].text.includes(line), to(sara)[0].text);
+  assert(to(sara)[0].text.includes("/me/tracker#application-"), "the mail links to the tracker");
+  assertEquals(to(ravi).map((m) => m.subject), ["आपके आवेदन के बाद Lab Co ने Research Intern बदल दी"]);
+  assertEquals([to(gone).length, to(late).length], [0, 0]);
+});
+
+Deno.test("edits for the better, or undone before the run, tell nobody; each applicant of a long pass once", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { stipend: 10000, deadline: "2099-03-01" });
+  const students: TestUser[] = [];
+  for (let i = 0; i < 23; i++) {
+    const student = await applicant(t, `Student ${i}`);
+    await applyTo(t, student, internship);
+    students.push(student);
+  }
+  await edit(t, member, internship.id, { stipend: 15000, deadline: "2099-04-01", description: "Better now." });
+  assertEquals(await recorded(t), 0, "an edit for the better records nothing");
+  await edit(t, member, internship.id, { stipend: 5000 });
+  await edit(t, member, internship.id, { stipend: 15000 });
+  assertEquals((await runChanges(t)).told, 0, "a stipend lowered and raised back tells nobody");
+  assertEquals(await recorded(t), 0);
+
+  // One application moved on after the edit is told too, once; 23 applicants take three of the job's writes.
+  const moved = (await (await t.fetch(`/api/internships/${internship.id}/applications?limit=100`, {
+    headers: member.headers,
+  })).json()).applications.at(-1);
+  await edit(t, member, internship.id, { deadline: "2099-02-01" });
+  const shortlist = await t.json("PATCH", `/api/applications/${moved.id}`, {
+    body: { status: "shortlisted" },
+    headers: member.headers,
+  });
+  assertEquals(shortlist.status, 200);
+  assertEquals((await runChanges(t)).told, 23);
+  for (const student of students) {
+    assertEquals((await toldOf(t, student)).map(([, body]) => body.split("\n")[0]), [
+      "Apply by: 1 Apr 2099 is now 1 Feb 2099.",
+    ]);
+  }
+});
+
+Deno.test("revisedAt follows what students read: an owner's words and terms, not an admin's flags", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const internship = await platformInternship(t, member, { stipend: 10000 });
+  assertEquals(internship.revisedAt, null);
+  const flagged = await edit(t, admin, internship.id, { isVerified: true });
+  assertEquals(flagged.revisedAt, null, "an admin's Checked tick is not an update students read");
+  const closed = await edit(t, member, internship.id, { closed: true });
+  assertEquals(closed.revisedAt, null, "closing applications is not an update of the listing's words");
+  const reworded = await edit(t, member, internship.id, { description: "New words." });
+  assert(reworded.revisedAt !== null && Date.parse(reworded.revisedAt) > Date.now() - DAY);
+  const page = await (await t.fetch(`/internships/${internship.id}`)).text();
+  assert(page.includes("Updated on"), "the listing page says when it was updated");
+});
