@@ -1,8 +1,9 @@
 /**
  * Terms changed after applying in Chromium (docs/decisions.md, Applications, "Terms changed after applying"): on a
- * 360 px phone, a listing posted and not edited says no update date; once its poster lowers the stipend and brings the
- * deadline forward, the listing page says "Updated on …" beside "Posted by", in English and in Hindi, and after the
- * `listing-changes` job the applicant's notifications page names what changed. axe passes on every page.
+ * 360 px phone, a listing posted and not edited says no update date; its edit form tells the poster that applicants
+ * are told of such changes; once its poster lowers the stipend and brings the deadline forward, the listing page says
+ * "Updated on …" beside "Posted by", in English and in Hindi, and after the `listing-changes` job the applicant's
+ * notifications page names what changed. axe passes on every page.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp } from "@/tests/helpers/app.ts";
@@ -34,6 +35,15 @@ Deno.test("a listing changed after applying: 'Updated on' beside 'Posted by', an
   const footer = page.locator("main footer");
   await footer.getByText("Posted by").waitFor();
   assertEquals(await footer.getByText("Updated on").count(), 0, "a listing not edited says no update");
+
+  const poster = await phoneContext(browser);
+  await signInBrowser(poster, t.origin, member);
+  const form = await poster.newPage();
+  form.setDefaultTimeout(30_000);
+  await openHydrated(form, `${t.origin}/internships/${internship.id}/edit`);
+  await form.getByText("Students who applied here are told when you lower the stipend").waitFor();
+  await assertFitsPhone(form, "the edit form");
+  await assertAccessible(form, "the edit form");
 
   const res = await t.json("PUT", `/api/internships/${internship.id}`, {
     body: { stipend: 6000, deadline: "2098-12-05" },

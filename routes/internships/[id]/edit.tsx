@@ -3,7 +3,8 @@
  * `PUT /api/internships/{id}` (docs/api.md, Internships, "Who may do what"). Guests are sent to
  * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page. The owner of a listing an
  * admin checked reads that an edit of what students read takes the "Checked" tick off (docs/decisions.md, Trust,
- * "Trust filters").
+ * "Trust filters"); the poster of a listing that takes applications here reads that its applicants are told of a
+ * change for the worse (docs/decisions.md, Applications, "Terms changed after applying").
  *
  * `POST /internships/{id}/edit` is the form without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): the changed fields, checked and saved as `PUT /api/internships/{id}` does (`lib/internships/form.ts`);
@@ -106,6 +107,9 @@ export default define.page<Data>(function EditInternshipPage({ data: { internshi
       </a>
       <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">{title}</h1>
       {losesCheck && <p class="mt-2 text-sm text-slate-700">{t("internships.edit.checkedNote")}</p>}
+      {internship.applyMode === "platform" && (
+        <p class="mt-2 text-sm text-slate-700">{t("internships.edit.applicantsNote")}</p>
+      )}
       <div class="mt-6">
         <InternshipForm
           id={internship.id}
