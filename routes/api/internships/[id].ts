@@ -27,8 +27,8 @@ export const apiDocs = describeRoute({
     summary: "Change an internship (the fields given)",
     description: "Its owner or an admin; only admins set `isVerified` and `isActive`. A change of what students read " +
       "sets `revisedAt`. Lowering the stipend, bringing the deadline forward or changing the questions tells every " +
-      "applicant whose application is still open, within minutes (docs/decisions.md, Applications, " +
-      '"Terms changed after applying").',
+      "applicant whose application is still open, within minutes " +
+      '(docs/decisions.md, Applications, "Terms changed after applying").',
     access: ["session"],
     body: InternshipUpdateSchema,
     responses: {
