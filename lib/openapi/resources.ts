@@ -230,7 +230,8 @@ export const AdminReportSchema = ReportSchema.extend({
   reporter: z.strictObject({ id: z.string(), name: z.string() }).nullable().describe("null: a deleted account"),
   notCounted: z.boolean().describe(
     "true: a report of money or impersonation of a listing that does not count toward holding it, because an admin " +
-      "dismissed its reporter's earlier report of it",
+      "dismissed an earlier report of it from its reporter or their mailbox, or another open report of it from the " +
+      "same mailbox counts already",
   ),
   resolvedAt: timestamp.nullable(),
   resolution: z.strictObject({ action: z.enum(RESOLVE_ACTIONS), note: nullableText, at: timestamp }).nullable(),

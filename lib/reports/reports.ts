@@ -42,6 +42,7 @@ import type { Translate } from "@/lib/i18n/translator.ts";
 import { removedNotification, resolvedNotification } from "./notices.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import { mailboxId } from "./mailbox.ts";
 
 export * from "./schema.ts";
 
@@ -62,6 +63,10 @@ interface TargetSummary {
    * their later reports of the target are filed and shown but do not count toward the hold (absent: nobody yet).
    */
   dismissedReporters?: string[];
+  /** The mailboxes (`mailboxId`) of those people, kept the same way: an alias of a dismissed reporter counts no more. */
+  dismissedMailboxes?: string[];
+  /** The mailboxes of the open reports that count toward the hold, one each (absent: none, or kept before this). */
+  holdMailboxes?: string[];
   /**
    * When `holdReports` last reached `HOLD_REPORTERS`; absent below it (and in summaries written before it was kept).
    * While set, every report of the listing holds it again unless an admin decided on it since (a lost hold is redone).
@@ -105,6 +110,12 @@ function remembered(people: string[] | undefined, userId: string): string[] {
   return [...(people ?? []).filter((id) => id !== userId), userId].slice(-DISMISSED_REPORTERS_MAX);
 }
 
+/** `list` without `item`; `undefined` for an empty result, so a summary does not keep an empty list. */
+function without(list: string[] | undefined, item: string | undefined): string[] | undefined {
+  const rest = (list ?? []).filter((entry) => entry !== item);
+  return rest.length > 0 ? rest : undefined;
+}
+
 /** The result of a report: the report, and whether it was made now (false: the person's open one of the target). */
 export interface Filed {
   report: ReportView;
@@ -144,10 +155,13 @@ export async function checkReport(kv: Deno.Kv, user: User, input: ReportCreate):
  * one write (another report of theirs made meanwhile is answered instead); when it makes three different people's
  * open reports of money or impersonation on a listing, the listing is held, and so is it by every later report while
  * they stay three unless an admin decided on it since (so a hold lost to a crash after the report's write is redone).
- * A report from someone whose reports of the target an admin dismissed before does not count toward the three.
+ * A report from someone whose reports of the target an admin dismissed before (by account or mailbox) does not count
+ * toward the three, nor one from a mailbox another open counting report came from (docs/decisions.md, Trust, "One
+ * mailbox, one reporter").
  * @throws BusyError after lost races.
  */
 export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate, target: Target): Promise<Filed> {
+  const mailbox = await mailboxId(user.email);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [open, summaryEntry] = await kv.getMany<[string, TargetSummary]>([
       openKey(user.id, input.kind, input.id),
@@ -158,7 +172,9 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       if (first) return { report: reportView(first), created: false };
     }
     const now = new Date().toISOString();
-    const dismissedBefore = summaryEntry.value?.dismissedReporters?.includes(user.id) ?? false;
+    const dismissedBefore = (summaryEntry.value?.dismissedReporters?.includes(user.id) ||
+      summaryEntry.value?.dismissedMailboxes?.includes(mailbox)) ?? false;
+    const mailboxCounted = summaryEntry.value?.holdMailboxes?.includes(mailbox) ?? false;
     const report: Report = {
       id: crypto.randomUUID(),
       kind: input.kind,
@@ -170,7 +186,8 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       createdAt: now,
       resolvedAt: null,
       resolution: null,
-      countsToHold: HOLD_REASONS.has(input.reason) && !dismissedBefore,
+      countsToHold: HOLD_REASONS.has(input.reason) && !dismissedBefore && !mailboxCounted,
+      mailbox,
     };
     const before: TargetSummary = summaryEntry.value ?? {
       kind: input.kind,
@@ -192,6 +209,7 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       open: before.open + 1,
       openReasons: counted(before.openReasons, input.reason, 1),
       holdReports: before.holdReports + (holds ? 1 : 0),
+      ...holds ? { holdMailboxes: [...before.holdMailboxes ?? [], mailbox] } : {},
       lastReportedAt: now,
     };
     if (before.holdReports < HOLD_REPORTERS && summary.holdReports >= HOLD_REPORTERS) summary.thresholdAt = now;
@@ -383,13 +401,18 @@ export async function resolveTarget(
           open: next.open - 1,
           openReasons: counted(next.openReasons, report.reason, -1),
           holdReports: next.holdReports - (countsToHold(report) ? 1 : 0),
+          holdMailboxes: countsToHold(report) ? without(next.holdMailboxes, report.mailbox) : next.holdMailboxes,
           resolved: next.resolved + 1,
           resolvedReasons: counted(next.resolvedReasons, report.reason, 1),
         };
         if (body.action === "dismiss" && report.userId && HOLD_REASONS.has(report.reason)) {
           next.dismissedReporters = remembered(next.dismissedReporters, report.userId);
+          if (report.mailbox) next.dismissedMailboxes = remembered(next.dismissedMailboxes, report.mailbox);
         }
       }
+      // A report kept without its mailbox (its reporter deleted their account) cannot take its entry off: none is left
+      // once nothing is open.
+      if (next.open === 0 || !next.holdMailboxes) delete next.holdMailboxes;
       if (next.holdReports < HOLD_REPORTERS) delete next.thresholdAt;
       op.set(summaryKey(kind, targetId), next);
       if (!ownerTold) {
@@ -425,8 +448,8 @@ export async function reportsBy(kv: Deno.Kv, userId: string) {
 
 /**
  * Keeps the reports `userId` sent without them (account deletion): each report's `userId` becomes null and their
- * indexes go, and the report's target summary forgets them among its `dismissedReporters`; the reports stay for the
- * admins. Idempotent.
+ * indexes go, the report keeps no `mailbox`, and the report's target summary forgets them among its
+ * `dismissedReporters` and their mailbox among its `dismissedMailboxes`; the reports stay for the admins. Idempotent.
  */
 export async function forgetReporter(kv: Deno.Kv, userId: string): Promise<void> {
   for await (const entry of kv.list({ prefix: ["reports_by_reporter", userId] })) {
@@ -435,15 +458,16 @@ export async function forgetReporter(kv: Deno.Kv, userId: string): Promise<void>
       const report = await kv.get<Report>(reportKey(id));
       const op = kv.atomic().check(report).delete(entry.key);
       if (report.value) {
-        op.set(report.key, { ...report.value, userId: null });
+        const { mailbox, ...kept } = report.value;
+        op.set(report.key, { ...kept, userId: null });
         op.delete(openKey(userId, report.value.kind, report.value.targetId));
         const summary = await kv.get<TargetSummary>(summaryKey(report.value.kind, report.value.targetId));
         const people = summary.value?.dismissedReporters;
-        if (people?.includes(userId)) {
-          op.check(summary).set(summary.key, {
-            ...summary.value,
-            dismissedReporters: people.filter((id) => id !== userId),
-          });
+        const mailboxes = summary.value?.dismissedMailboxes;
+        if (people?.includes(userId) || (mailbox && mailboxes?.includes(mailbox))) {
+          const next: TargetSummary = { ...summary.value!, dismissedReporters: without(people, userId) };
+          next.dismissedMailboxes = without(mailboxes, mailbox);
+          op.check(summary).set(summary.key, next);
         }
       }
       if ((await op.commit()).ok) break;

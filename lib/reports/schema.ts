@@ -68,9 +68,15 @@ export interface Report {
   resolution: Resolution | null;
   /**
    * Whether it counts toward the hold: a reason of `HOLD_REASONS` from someone whose reports of the target were not
-   * dismissed before (absent on reports filed before it was kept: its reason alone decides).
+   * dismissed before, whose mailbox sent no other counting report of it still open (absent on reports filed before it
+   * was kept: its reason alone decides).
    */
   countsToHold?: boolean;
+  /**
+   * The reporter's mailbox (`mailboxId`: a hash of the canonical address), which the hold counts by; absent on reports
+   * filed before it was kept and once the reporter deleted their account.
+   */
+  mailbox?: string;
 }
 
 /** Whether `report` counts toward holding its target (`Report.countsToHold`). */
@@ -103,7 +109,10 @@ export interface ReportView {
 /** A report as admins read it: who sent it, and how it was resolved. */
 export interface AdminReportView extends ReportView {
   reporter: { id: string; name: string } | null;
-  /** Whether it does not count toward holding its listing, its reporter's earlier report of it dismissed (`notCounted`). */
+  /**
+   * Whether it does not count toward holding its listing: its reporter's (or their mailbox's) earlier report of it
+   * dismissed, or another open one from their mailbox counting already (`notCounted`).
+   */
   notCounted: boolean;
   resolvedAt: string | null;
   resolution: Resolution | null;

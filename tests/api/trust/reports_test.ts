@@ -512,3 +512,41 @@ Deno.test("a listing reports hold is found by the reports code: its link, its ow
     assertEquals(told.sort(), targets.map(([, , url]) => url).sort(), "each reporter is led to what they reported");
   }
 });
+
+Deno.test("one mailbox is one reporter: +tags and Gmail's dots do not make three people, nor new aliases after a dismissal", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const aliases = await Promise.all(
+    ["rivalco+1@gmail.com", "rival.co+2@gmail.com", "RivalCo@googlemail.com", "rivalco+4@gmail.com"]
+      .map((email) => createTestUser(t, "user", { email })),
+  );
+  const grant = await submitOpportunity(t, member, { title: "Student Startup Seed Grant" });
+  const path = `/api/opportunities/${grant.id}`;
+  for (const who of aliases.slice(0, 3)) {
+    const filed = await report(t, who, { kind: "opportunity", id: grant.id, reason: "fake_or_impersonation" });
+    assertEquals(filed.status, 201, "each alias may report");
+  }
+  assertEquals((await call(t, undefined, "GET", path)).status, 200, "three aliases of one inbox hold nothing");
+  const detail = await call(t, admin, "GET", `/api/admin/reports/opportunity/${grant.id}`);
+  assertEquals(detail.body.reports.map((r: { notCounted: boolean }) => r.notCounted).sort(), [false, true, true]);
+
+  const others = await Promise.all(
+    ["asha.r@gmail.com", "ravi+x@company.in"].map((email) => createTestUser(t, "user", { email })),
+  );
+  for (const who of others) await report(t, who, { kind: "opportunity", id: grant.id, reason: "asks_for_money" });
+  assertEquals((await call(t, undefined, "GET", path)).status, 404, "three mailboxes hold it");
+
+  const dismissed = await call(t, admin, "POST", `/api/admin/reports/opportunity/${grant.id}/resolve`, {
+    action: "dismiss",
+  });
+  assertEquals(dismissed.body, { resolved: 5 });
+  assertEquals((await call(t, undefined, "GET", path)).status, 200);
+  // A new alias of a dismissed mailbox, and two new people: the alias does not count, so two are not three.
+  await report(t, aliases[3], { kind: "opportunity", id: grant.id, reason: "fake_or_impersonation" });
+  const fresh = await Promise.all([1, 2].map(() => createTestUser(t, "user")));
+  for (const who of fresh) await report(t, who, { kind: "opportunity", id: grant.id, reason: "asks_for_money" });
+  assertEquals((await call(t, undefined, "GET", path)).status, 200, "a dismissed mailbox's new alias counts no more");
+  const third = await createTestUser(t, "user");
+  await report(t, third, { kind: "opportunity", id: grant.id, reason: "asks_for_money" });
+  assertEquals((await call(t, undefined, "GET", path)).status, 404, "three new mailboxes hold it again");
+});
