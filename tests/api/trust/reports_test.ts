@@ -13,7 +13,7 @@ import { call, CLEAR, HELD_TO_PAY } from "./helpers.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { people } from "@/tests/fixtures/people.ts";
-import { checkReport, createReport } from "@/lib/reports/reports.ts";
+import { checkReport, createReport, resolveTarget } from "@/lib/reports/reports.ts";
 
 function report(t: TestApp, who: TestUser | undefined, body: Record<string, unknown>) {
   return call(t, who, "POST", "/api/reports", body);
@@ -272,6 +272,50 @@ Deno.test("dismiss tells each reporter once, never naming the others, and leaves
     })).status,
     404,
   );
+});
+
+Deno.test("a resolve whose write of 12 reports lost a race reads them again and resolves them all", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const listing = await postInternship(t, member, { title: "Busy Intern" });
+  for (let i = 0; i < 12; i++) {
+    const reporter = await createTestUser(t, "user");
+    assertEquals((await report(t, reporter, { kind: "internship", id: listing.id, reason: "spam" })).status, 201);
+  }
+  // The first write that resolves reports loses its race: it is not applied, as when another admin wrote first.
+  let lost = false;
+  const kv = new Proxy(t.kv, {
+    get(target, property) {
+      if (property !== "atomic") {
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return () => {
+        const op = target.atomic();
+        const [set, commit] = [op.set.bind(op), op.commit.bind(op)];
+        let resolving = false;
+        op.set = (key, value, options) => {
+          resolving ||= key[0] === "reports";
+          return set(key, value, options);
+        };
+        op.commit = () => {
+          if (!resolving || lost) return commit();
+          lost = true;
+          return Promise.resolve({ ok: false } as const);
+        };
+        return op;
+      };
+    },
+  });
+  const done = await resolveTarget({ ...t.services, kv }, {
+    kind: "internship",
+    targetId: listing.id,
+    admin: admin.user,
+    body: { action: "dismiss", note: null },
+  });
+  assertEquals([lost, done], [true, { resolved: 12, stillHeld: false }]);
+  assertEquals((await call(t, admin, "GET", "/api/admin/reports")).body.targets, []);
 });
 
 Deno.test("dismiss releases a listing the reports held; a listing the never-pay rule holds too stays held", async () => {
