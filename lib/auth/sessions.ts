@@ -47,6 +47,11 @@ export interface Session {
    * before the session (`ProviderIdentity.authenticatedAt`); absent: the sign-in itself was the login.
    */
   authenticatedAt?: string;
+  /**
+   * Set when a social provider made the session without saying when the person logged in there (no `auth_time`): the
+   * sign-in may have ridden an old login at the provider, so it is never a fresh one (`freshSignIn`).
+   */
+  loginUnknown?: true;
 }
 
 /**
@@ -71,6 +76,8 @@ export interface SessionOptions {
   persistent?: boolean;
   /** The provider's time of the person's last login there (ISO), kept when it came before the session. */
   authenticatedAt?: string;
+  /** Whether a social provider signed the person in without telling the time of their login there (`loginUnknown`). */
+  loginUnknown?: boolean;
   /**
    * The language of the page (or request) the sign-in happened on: saved as the person's `language` setting, in the
    * session's write, when they have none yet and it is not English, which having none already means for e-mails
@@ -84,7 +91,8 @@ export interface SessionOptions {
  * against the user record as read, so no session key is ever written for a user who is gone (an account deletion
  * landing meanwhile; docs/decisions.md, Data rights); `persistent` (default true) is whether its cookie outlives the
  * browser session; `authenticatedAt`, a social provider's login time, is kept when it is earlier than now, so a sign-in
- * through a provider's old session is no fresh sign-in (`freshSignIn`); `language`, unless English, becomes the
+ * through a provider's old session is no fresh sign-in (`freshSignIn`), and `loginUnknown` marks a provider's sign-in
+ * that did not tell that time (never fresh); `language`, unless English, becomes the
  * user's `language` setting, in the same write, when they have none. Returns the record and the token for the cookie.
  * @throws `guard.error` when the guard's check fails, or (without a guard) NotFoundError when the user is gone;
  *   AuthError 403 `ACCOUNT_SUSPENDED` while the user is suspended (`refuseSuspended`); ConflictError after `ATTEMPTS`
@@ -93,7 +101,7 @@ export interface SessionOptions {
 export async function createSession(
   kv: Deno.Kv,
   userId: string,
-  { guard, persistent = true, authenticatedAt, language }: SessionOptions = {},
+  { guard, persistent = true, authenticatedAt, loginUnknown, language }: SessionOptions = {},
 ): Promise<{ session: Session; token: string }> {
   const token = `${userId}.${randomToken()}`;
   const hash = await sha256Hex(token);
@@ -110,6 +118,7 @@ export async function createSession(
       persistent,
       epoch: user.value.sessionEpoch ?? 0,
       ...(authenticatedAt && Date.parse(authenticatedAt) < now ? { authenticatedAt } : {}),
+      ...(loginUnknown ? { loginUnknown: true as const } : {}),
     };
     const op = kv.atomic();
     if (language && language !== DEFAULT_LANG && !user.value.language) {
@@ -227,10 +236,15 @@ export async function deleteSession(kv: Deno.Kv, token: string): Promise<void> {
 
 /**
  * Whether the sign-in that made `session` (its `createdAt`, which renewals keep) was less than `FRESH_SIGN_IN_MS` ago,
- * and so was the person's login at the provider when the provider told its time (`authenticatedAt`; docs/decisions.md,
- * Social sign-in, "A fresh sign-in is a new login at the provider").
+ * and so was the person's login at the provider when the provider told its time (`authenticatedAt`); a provider's
+ * sign-in that did not tell it (`loginUnknown`) is never fresh (docs/decisions.md, Social sign-in, "A fresh sign-in is
+ * a new login at the provider").
  */
-export function freshSignIn(session: Pick<Session, "createdAt" | "authenticatedAt">, now = Date.now()): boolean {
+export function freshSignIn(
+  session: Pick<Session, "createdAt" | "authenticatedAt" | "loginUnknown">,
+  now = Date.now(),
+): boolean {
+  if (session.loginUnknown) return false;
   const at = Math.min(Date.parse(session.createdAt), Date.parse(session.authenticatedAt ?? session.createdAt));
   return now - at < FRESH_SIGN_IN_MS;
 }

@@ -8,7 +8,9 @@
  * 403 last admin or a sign-in too old, 429 too many tries). An account without a password whose sign-in is not fresh
  * (docs/decisions.md, Data rights, "Deleting an account without a password") sees, instead of the form, why and the
  * buttons of its providers, which sign in again, asking the provider for a new login (docs/decisions.md, Social sign-in,
- * "A fresh sign-in is a new login at the provider"), and come back here. Guests are sent to sign in.
+ * "A fresh sign-in is a new login at the provider"), and come back here; when its sign-in came through a provider that
+ * does not tell the time of its login (never fresh), also the way to choose a password and confirm with it instead.
+ * Guests are sent to sign in.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -37,18 +39,23 @@ import type { MessageKey } from "@/lib/i18n/translator.ts";
 interface Data {
   hasPassword: boolean;
   signInFirst: boolean;
+  /** Whether the session's provider did not tell when the person logged in there (`Session.loginUnknown`). */
+  loginUnknown: boolean;
   providers: SocialButtonProvider[];
   confirm: string;
   refused: MessageKey | null;
 }
 
 /** How the account confirms a deletion: by password, by a fresh sign-in, or it must sign in again first. */
-async function confirmationOf(state: SignedInState): Promise<Pick<Data, "hasPassword" | "signInFirst" | "providers">> {
+async function confirmationOf(
+  state: SignedInState,
+): Promise<Pick<Data, "hasPassword" | "signInFirst" | "loginUnknown" | "providers">> {
   const methods: string[] = await signInMethods(state.services.kv, state.user.id);
   const hasPassword = methods.includes("email");
   return {
     hasPassword,
     signInFirst: !hasPassword && !freshSignIn(state.session),
+    loginUnknown: state.session.loginUnknown === true,
     providers: providerChoices(state.services.oauth).filter((provider) => methods.includes(provider.id)),
   };
 }
@@ -106,6 +113,15 @@ export default define.page<Data>(function DeleteAccountPage({ data }) {
           ? (
             <div class="space-y-4">
               {!data.refused && <p class="text-slate-700">{t("profile.delete.signInFirst")}</p>}
+              {data.loginUnknown && (
+                <p class="text-slate-700">
+                  {t.rich("profile.delete.loginUnknown", {
+                    link: (chunks) => (
+                      <a href="/forgot-password" class="font-medium text-indigo-700 underline">{chunks}</a>
+                    ),
+                  })}
+                </p>
+              )}
               <SocialSignInButtons
                 providers={data.providers}
                 callbackURL="/profile/delete"

@@ -25,7 +25,8 @@ export const apiDocs = describeRoute({
     summary: "Delete your account",
     description: "`confirm` must be the account's e-mail address; an account with a password also sends it, and one " +
       "without needs a session signed in within the last 10 minutes, through a login at the provider as recent when " +
-      "the provider tells its time (a fresh social sign-in, `fresh=1`). Deletes " +
+      "the provider tells its time (a fresh social sign-in, `fresh=1`); a sign-in whose provider did not tell it (no " +
+      "`auth_time`) never counts, and such an account chooses a password (`forget-password`) and sends it. Deletes " +
       "the account, sessions, sign-in links, profile, onboarding and progress; keeps purchases (accounting), and what " +
       "you posted, without your name. A verified address is sent a notice of the deletion, whose outbox record goes " +
       "once it is sent. The session cookie is cleared; the e-mail may sign up again. The answer comes once the " +

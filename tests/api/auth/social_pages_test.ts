@@ -7,10 +7,10 @@
 import { createSession } from "@/lib/auth/sessions.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
-import { passwordUser } from "@/tests/fixtures/people.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { authorizeAt, openCallback, signInSocially, socialSetup, startSocial } from "./social_helpers.ts";
 import { SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
-import { cookieOf } from "./helpers.ts";
+import { cookieOf, signIn, tokenOf, waitForMail } from "./helpers.ts";
 
 async function html(t: TestApp, path: string, cookie?: string): Promise<string> {
   const res = await t.fetch(path, { headers: cookie ? { cookie } : {} });
@@ -114,16 +114,41 @@ Deno.test("a browser still logged in at the provider deletes a password-less acc
   assertEquals(await deleteMe(cookieOf(back)!), [200, { success: true }]);
 });
 
-Deno.test("a provider that sends no auth_time: its sign-in counts from the sign-in itself, as before", async () => {
+Deno.test("a provider that sends no auth_time: its sign-in is never fresh; the account confirms with a password instead", async () => {
   await using s = await socialSetup();
   s.google.identity = { sub: "g-ravi", email: "ravi@example.com", email_verified: true, name: "Ravi" };
   s.google.loggedInAt = Math.floor(Date.now() / 1000) - 60 * 60;
   s.google.sendsAuthTime = false;
+  const deleteMe = async (cookie: string, password?: string) => {
+    const res = await s.t.json("DELETE", "/api/me", {
+      body: { confirm: "ravi@example.com", ...(password ? { password } : {}) },
+      headers: { cookie, origin: s.t.origin },
+    });
+    return [res.status, await res.json()];
+  };
+  // Signed in a moment ago through Google's hour-old login, which Google did not date: not fresh.
   const cookie = cookieOf(await signInSocially(s.t, "google"))!;
-  const res = await s.t.json("DELETE", "/api/me", {
-    body: { confirm: "ravi@example.com" },
-    headers: { cookie, origin: s.t.origin },
+  assertEquals(await deleteMe(cookie), [403, { error: SIGN_IN_AGAIN }]);
+  // Not even a sign-in that asked for a new login (fresh=1): without auth_time nothing says it made one.
+  const fresh = cookieOf(await signInSocially(s.t, "google", { fresh: "1" }))!;
+  assertEquals(await deleteMe(fresh), [403, { error: SIGN_IN_AGAIN }]);
+  // The deletion page says why and offers a password instead, in both languages.
+  const page = await html(s.t, "/profile/delete", fresh);
+  assert(page.includes("does not tell us when you last logged in there"), "why signing in again does not help");
+  assert(page.includes('href="/forgot-password"'), "the way to a password");
+  assert((await html(s.t, "/profile/delete?lang=hi", fresh)).includes("आख़िरी बार कब लॉग इन किया था"), "in Hindi");
+  // A person whose provider dates its logins is not told this.
+  s.google.identity = { sub: "g-asha", email: "asha@example.com", email_verified: true, name: "Asha" };
+  s.google.sendsAuthTime = true;
+  const dated = cookieOf(await signInSocially(s.t, "google"))!;
+  assert(!(await html(s.t, "/profile/delete", dated)).includes("does not tell us"), "dated: only sign in again");
+  // Ravi chooses a password through the reset link mailed to his verified address, and deletes with it.
+  const forgot = await s.t.json("POST", "/api/auth/forget-password", { body: { email: "ravi@example.com" } });
+  await forgot.body?.cancel();
+  const reset = await s.t.json("POST", "/api/auth/reset-password", {
+    body: { newPassword: PASSWORD, token: tokenOf((await waitForMail(s.t, "ravi@example.com")).link) },
   });
-  assertEquals(res.status, 200);
-  await res.body?.cancel();
+  assertEquals(reset.status, 200);
+  await reset.body?.cancel();
+  assertEquals(await deleteMe(await signIn(s.t, "ravi@example.com"), PASSWORD), [200, { success: true }]);
 });

@@ -57,6 +57,7 @@ export const handler = define.handlers({
         userId: user.id,
         previousToken: readSessionCookie(req, config.secure),
         authenticatedAt: identity.authenticatedAt,
+        loginUnknown: identity.authenticatedAt === undefined,
         language: ctx.state.lang,
       });
       return new Response(null, {
