@@ -9,6 +9,7 @@ import { pushOutboxJob, startPushDelivery } from "@/lib/push/outbox.ts";
 import { alertsDigestJob } from "@/lib/alerts/digest.ts";
 import { deadlineRemindersJob } from "@/lib/alerts/reminders.ts";
 import { reconcilePaymentsJob } from "@/lib/purchases/reconcile.ts";
+import { purchaseCountsJob } from "@/lib/purchases/purchases.ts";
 import { organizationsLinkJob } from "@/lib/organizations/link.ts";
 import { organizationsUnlinkJob } from "@/lib/organizations/unlink.ts";
 import { closeListingsJob } from "./close_listings.ts";
@@ -36,6 +37,7 @@ export const JOBS: readonly Job[] = [
   postDeletionsJob,
   usersIndexJob,
   postsAdminIndexJob,
+  purchaseCountsJob,
   posterHidesJob,
 ];
 

@@ -14,10 +14,12 @@
  * - `["purchases_unsettled", id]` → `{orderId, orderedAt}` of its latest order while the purchase is unpaid, or paid with
  *   another of its orders still unknown (`openOrders`): reconciliation's work list
  * - `["purchase_orders", id, gatewayOrderId]` → `OrderTerms` of an order no longer kept on the record (`ORDERS_KEPT`)
+ * - `["purchases_meta", "parts_counted"]` → `{after, done}`: where the `purchase-counts` job stands
  */
 import type { Config } from "@/app.config.ts";
 import { forgetBuyerOps, type ReservationRef } from "@/lib/coupons/reservations.ts";
-import { countOps, purchaseCounts } from "@/lib/stats/counters.ts";
+import { countOps, purchaseCounts, storedPurchaseCounts } from "@/lib/stats/counters.ts";
+import type { Job } from "@/lib/jobs/job.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 
@@ -171,6 +173,11 @@ export interface PurchaseRecord {
    * gateway"); absent until one is.
    */
   gatewayPartialRefunds?: { id: string; paymentId: string; amount: number; at: string }[];
+  /**
+   * True on a record with `gatewayPartialRefunds` written since the dashboard counts them (absent on one written
+   * before, which counted none: `storedPurchaseCounts`, `lib/stats/counters.ts`).
+   */
+  partsCounted?: true;
   /** The buyer's refund request (absent until one is made). */
   refundRequest?: RefundRequest | null;
   createdAt: string;
@@ -196,7 +203,8 @@ type InternalField =
   | "discountPaise"
   | "couponCode"
   | "buyerState"
-  | "gatewayPartialRefunds";
+  | "gatewayPartialRefunds"
+  | "partsCounted";
 
 /** A purchase whose buyer still has their account. */
 export type BuyerPurchase = PurchaseRecord & { userId: string };
@@ -226,6 +234,7 @@ export function purchaseView(record: PurchaseRecord): Purchase {
     couponCode: _k,
     buyerState: _s,
     gatewayPartialRefunds: _g,
+    partsCounted: _pc,
     refund,
     ...view
   } = record;
@@ -518,6 +527,64 @@ export async function forgetUnsettled(kv: Deno.Kv, item: UnsettledPurchase): Pro
  * entries, and the dashboard counters' change; the caller checks the entry it read.
  */
 export function putPurchaseOps(op: Deno.AtomicOperation, before: PurchaseRecord | null, record: PurchaseRecord): void {
-  op.set(purchaseKey(record.id), { ...record, history: record.history.slice(-HISTORY_KEPT) });
-  countOps(op, purchaseCounts(before), purchaseCounts(record));
+  const written = record.gatewayPartialRefunds?.length ? { ...record, partsCounted: true as const } : record;
+  op.set(purchaseKey(record.id), { ...written, history: record.history.slice(-HISTORY_KEPT) });
+  countOps(op, storedPurchaseCounts(before), purchaseCounts(written));
 }
+
+/** Where `countExistingParts` stands: the id of the last purchase read (null before the first), and whether done. */
+interface PartsCountedProgress {
+  after: string | null;
+  done: boolean;
+}
+
+const PARTS_COUNTED_PROGRESS: Deno.KvKey = ["purchases_meta", "parts_counted"];
+/** Purchases read per list call (KV's largest batch). */
+const PARTS_COUNTED_PAGE = 500;
+/** Records written per checked commit (a record with its history is at most a few kilobytes). */
+const PARTS_COUNTED_WRITES = 25;
+
+/**
+ * Brings the dashboard's counters in line, once, for the purchases whose gateway partial refunds were written before
+ * the counters counted them (docs/decisions.md, Money operations, "The dashboard's counters"): reads every purchase,
+ * `PARTS_COUNTED_PAGE` a list call, and writes each such record again as it is (`putPurchaseOps` moves its counters and
+ * marks it), `PARTS_COUNTED_WRITES` a commit checked against the records read (a record written meanwhile was brought
+ * in line by that write; its page is read again). The cursor is kept after each page, so a run that stops is taken up there. Returns how many
+ * records this run wrote; nothing once done.
+ */
+export async function countExistingParts(kv: Deno.Kv): Promise<number> {
+  let written = 0;
+  let progress = (await kv.get<PartsCountedProgress>(PARTS_COUNTED_PROGRESS)).value ?? { after: null, done: false };
+  while (!progress.done) {
+    // A key one part longer than the last purchase's sorts right after it.
+    const prefix = ["purchases"];
+    const selector = progress.after ? { prefix, start: [...prefix, progress.after, ""] } : { prefix };
+    const page: Deno.KvEntry<PurchaseRecord>[] = [];
+    for await (const entry of kv.list<PurchaseRecord>(selector, { limit: PARTS_COUNTED_PAGE, batchSize: 500 })) {
+      page.push(entry);
+    }
+    const stale = page.filter((entry) => entry.value.gatewayPartialRefunds?.length && !entry.value.partsCounted);
+    let lost = false;
+    for (let i = 0; i < stale.length && !lost; i += PARTS_COUNTED_WRITES) {
+      const op = kv.atomic();
+      const batch = stale.slice(i, i + PARTS_COUNTED_WRITES);
+      for (const entry of batch) putPurchaseOps(op.check(entry), entry.value, entry.value);
+      lost = !(await op.commit()).ok;
+      if (!lost) written += batch.length;
+    }
+    // A record written meanwhile is marked now: the page is read again and the rest written.
+    if (lost) continue;
+    progress = page.length < PARTS_COUNTED_PAGE
+      ? { after: null, done: true }
+      : { after: page.at(-1)!.value.id, done: false };
+    await kv.set(PARTS_COUNTED_PROGRESS, progress);
+  }
+  return written;
+}
+
+/** The `purchase-counts` job: every 5 minutes until the purchases written before parts counted are counted again. */
+export const purchaseCountsJob: Job = {
+  name: "purchase-counts",
+  schedule: "*/5 * * * *",
+  run: async (ctx) => ({ written: await countExistingParts(ctx.kv) }),
+};

@@ -80,6 +80,8 @@ export interface CountedPurchase {
   }[];
   /** Parts of a payment refunded at the gateway: the purchase's own, or the extra payment whose `paymentId` it names. */
   gatewayPartialRefunds?: { paymentId: string; amount: number; at: string }[];
+  /** Set on a record with parts written since they count (see `storedPurchaseCounts`). */
+  partsCounted?: boolean;
 }
 
 /** A refund as the counters read it: `amount` counts the parts refunded before it (`refundedBefore`). */
@@ -127,6 +129,23 @@ export function purchaseCounts(purchase: CountedPurchase | null): Count[] {
     if ((extra?.currency ?? "INR") === "INR") refunded(part);
   }
   return counts;
+}
+
+/**
+ * What a purchase record as read counted when it was written. A record with parts refunded at the gateway written
+ * before they counted (no `partsCounted`) counted none of them and each final refund's whole amount on its day; any
+ * other record counts `purchaseCounts`. A write moves the counters from this to `purchaseCounts` of what it writes, so
+ * the first write of such a record by this code (the `purchase-counts` job's, or any other) brings them in line.
+ */
+export function storedPurchaseCounts(purchase: CountedPurchase | null): Count[] {
+  if (!purchase?.gatewayPartialRefunds?.length || purchase.partsCounted) return purchaseCounts(purchase);
+  const whole = (refund: CountedRefund | null | undefined) => refund && { amount: refund.amount, at: refund.at };
+  return purchaseCounts({
+    ...purchase,
+    gatewayPartialRefunds: [],
+    refund: whole(purchase.refund),
+    extraPayments: purchase.extraPayments?.map((extra) => ({ ...extra, refund: whole(extra.refund) })),
+  });
 }
 
 /** Adds to `op` the counter changes of a record that counted `before` and now counts `after`. */

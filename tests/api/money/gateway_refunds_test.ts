@@ -9,6 +9,7 @@ import { refundProcessedDelivery, signedPayment } from "@/tests/fakes/razorpay.t
 import { addCoupon, addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 import { deliver, purchaseRecord, recount, refund, stored } from "./helpers.ts";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
 
 Deno.test("a full refund in the gateway's dashboard ends access, frees the coupon use, revokes the certificate, once", async () => {
   await using shop = await openShop();
@@ -90,7 +91,7 @@ Deno.test("a partial refund at the gateway is only kept on the purchase; one of 
   await res.body?.cancel();
   const after = await purchaseRecord(shop, purchaseId);
   const kept = { id: part.id, paymentId: payment.id, amount: 10000, at: after.updatedAt };
-  assertEquals(after, { ...before, gatewayPartialRefunds: [kept], updatedAt: after.updatedAt });
+  assertEquals(after, { ...before, gatewayPartialRefunds: [kept], partsCounted: true, updatedAt: after.updatedAt });
   const stranger = await deliver(shop, refundProcessedDelivery(part, { orderId: "order_unknown123" }));
   assertEquals(stranger.status, 200);
   await stranger.body?.cancel();
@@ -227,4 +228,48 @@ Deno.test("an extra payment refunded at the gateway is kept refunded on it; the 
   const twice = await shop.t.json("POST", path, { body: {}, headers: shop.admin.headers });
   assertEquals([twice.status, await twice.json()], [400, { error: "This payment has already been refunded" }]);
   assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
+});
+
+Deno.test("purchases whose gateway partial refunds were written before they counted are counted again once", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kits = [await addToolkit(shop, { price: 500 }), await addToolkit(shop, { price: 300 })];
+  const bought = [await buy(shop, buyer, kits[0].id), await buy(shop, buyer, kits[1].id)];
+  for (const { orderId, payment } of bought) {
+    const part = await shop.fake.refundInDashboard(payment.id, 10000);
+    const res = await deliver(shop, refundProcessedDelivery(part, { orderId }));
+    assertEquals(res.status, 200);
+    await res.body?.cancel();
+  }
+  // As the code before wrote them: the records unmarked, and the counters without their parts.
+  for (const { purchaseId } of bought) {
+    const { partsCounted, ...before } = await purchaseRecord(shop, purchaseId);
+    assertEquals(partsCounted, true);
+    const day = JSON.parse(
+      [...(await stored(shop.t.kv)).keys()].find((k) => k.endsWith(',"refunds"]') && k.includes("stats_days"))!,
+    );
+    await shop.t.kv.atomic()
+      .set(["purchases", purchaseId], before)
+      .sum(day, BigInt.asUintN(64, -10000n))
+      .sum(["stats_totals", "refunds"], BigInt.asUintN(64, -10000n))
+      .commit();
+  }
+  assertEquals((await stored(shop.t.kv)).get('["stats_totals","refunds"]'), undefined);
+
+  // Any write of such a record moves its counters from what it counted: the admin's refund of the rest.
+  const done = await refund(shop, bought[0].purchaseId, "Duplicate charge");
+  assertEquals(done.status, 200);
+  assertEquals((await purchaseRecord(shop, bought[0].purchaseId)).partsCounted, true);
+  assertEquals((await stored(shop.t.kv)).get('["stats_totals","refunds"]'), 50000, "the ₹100 part and the ₹400 rest");
+
+  // The job writes the rest again, once.
+  const run = () => runJob(findJob("purchase-counts")!, shop.t.services);
+  assertEquals(await run(), { job: "purchase-counts", written: 1 });
+  assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
+  assertEquals((await stored(shop.t.kv)).get('["stats_totals","refunds"]'), 60000);
+  assertEquals(await run(), { job: "purchase-counts", written: 0 });
+  assertEquals(await shop.t.kv.get(["purchases_meta", "parts_counted"]).then((e) => e.value), {
+    after: null,
+    done: true,
+  });
 });
