@@ -4,9 +4,10 @@
  * paint, then tells the active worker the page's language (`{type: "language", lang}`, its `<html lang>`;
  * `lib/offline/messages.ts`): a worker installed after signing out controls no page until the next one, so it would not
  * know which offline page to show. Browsers without service workers skip that. It also brings the menus' Escape key
- * (`menus.ts`), so that it costs pages no request of its own.
+ * (`menus.ts`) and the busy state of posted forms (`busy_forms.ts`), so that they cost pages no request of their own.
  */
 import "./menus.ts";
+import "./busy_forms.ts";
 
 if ("serviceWorker" in navigator) {
   const register = () =>
