@@ -38,7 +38,7 @@ export const INTERNSHIP_FORM_TEXT = [
   "common.cancel",
   "common.errors.",
   "fields.",
-  ...refusalPrefixes("internshipNotFound", "questionsNeedPlatform", "postingNeedsMember"),
+  ...refusalPrefixes("internshipNotFound", "questionsNeedPlatform", "postingNeedsMember", "heldByReports"),
 ] as const;
 
 type TextFieldName = keyof InternshipFormValues;

@@ -26,7 +26,7 @@ export const OPPORTUNITY_FORM_TEXT = [
   "common.choose",
   "common.errors.",
   "fields.",
-  ...refusalPrefixes("opportunityNotFound", "opportunityReviewed"),
+  ...refusalPrefixes("opportunityNotFound", "opportunityReviewed", "heldByReports"),
 ] as const;
 
 const FIELDS: readonly OpportunityFormField[] = [
@@ -101,8 +101,9 @@ function Form({ reviewed, initial, errors, formError, editing }: Omit<Opportunit
     if (result?.ok) {
       location.assign(editing ? `/opportunities/${editing}?resubmitted=1` : "/opportunities/mine?submitted=1");
     } else if (result && editing && result.status === 409) {
-      // The edit's one conflict: an admin reviewed it (or moderation rejected it) since the page was opened.
-      f.setFormError(t("common.refusal.opportunityReviewed"));
+      // The edit's conflicts: students' reports hold it, or an admin reviewed it (or moderation rejected it) since the
+      // page was opened.
+      f.setFormError(t.refusal(result.apiError) ?? t("common.refusal.opportunityReviewed"));
     } else if (result) f.showFailure(result);
   };
 

@@ -41,6 +41,8 @@ export const REFUSALS = {
    * docs/decisions.md, Trust, "Decide what you read").
    */
   listingChanged: "This listing changed since you opened it: read it again before deciding",
+  /** An owner's edit of a listing students' reports hold (409; docs/decisions.md, Trust, "A reported listing keeps its text"). */
+  heldByReports: "Students reported this listing and an admin is checking it: it cannot be edited until they decide",
   alertNotFound: "Alert not found",
   takesLink: "This internship takes applications on its own site",
   closed: "This internship is closed",

@@ -7,11 +7,12 @@
  */
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { istToday } from "@/lib/dates.ts";
-import { ForbiddenError, NotFoundError } from "@/lib/errors.ts";
+import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors.ts";
 import { updateEither } from "@/lib/kv/chunked/archive.ts";
 import type { OnLostRace } from "@/lib/kv/retry.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
 import {
+  heldByReports,
   isWithheld,
   moderationDecided,
   type ModerationDecision,
@@ -193,7 +194,8 @@ async function updateAnywhere(
  * `revisedAt`; one that makes the terms worse for applicants records it for the `listing-changes` job in the same
  * write (`termsChangeOps`; docs/decisions.md, Applications, "Terms changed after applying").
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
- * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed);
+ * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed); ConflictError
+ * (`heldByReports`) for a non-admin's change of what students read while students' reports hold it;
  * BusyError after 30 s of races lost to other processes (nothing is changed).
  */
 export async function updateInternship(
@@ -220,6 +222,10 @@ export async function updateInternship(
       let next: Internship = { ...record, ...changes, ...applyFieldsAfter(record, patch), updatedAt: now };
       if (closed !== undefined) next = withClosedAt(next, closed ? record.closedAt ?? now : null);
       if (link !== undefined && next.hiringOrganization === name) next = withOrganization(next, link);
+      // What students reported stays what the admin judges (docs/decisions.md, Trust, "A reported listing keeps its text").
+      if (!canModerate(actor) && heldByReports(moderationOf(record)) && readsDifferently(record, next)) {
+        throw new ConflictError(REFUSALS.heldByReports);
+      }
       if (next.isVerified && !canModerate(actor) && readsDifferently(record, next)) {
         next = { ...next, isVerified: false };
       }

@@ -62,6 +62,17 @@ export function moderationView(record: { moderation?: Moderation | null }): Mode
   return { status, reasons: [...reasons] };
 }
 
+/**
+ * Whether students' reports hold the listing of `moderation` (stored, or as read responses carry it): its owner may not
+ * change what it says until an admin decides, so the admin judges the text that was reported (docs/decisions.md,
+ * Trust, "A reported listing keeps its text").
+ */
+export function heldByReports(
+  moderation: { status: ModerationStatus; reasons?: readonly string[] } | undefined,
+): boolean {
+  return moderation?.status === "held" && (moderation.reasons ?? []).includes(REPORTED_BY_STUDENTS);
+}
+
 /** Whether `record` (stored, or as read responses carry it) is kept out of the public surfaces: held or rejected. */
 export function isWithheld(record: { moderation?: { status: ModerationStatus } | null }): boolean {
   return (record.moderation?.status ?? "clear") !== "clear";

@@ -21,6 +21,7 @@ import { ConflictError, NotFoundError, UnauthenticatedError } from "@/lib/errors
 import { getUserSummaries, type User } from "@/lib/users/users.ts";
 import { addNotification, type NotificationInput } from "@/lib/notifications/notifications.ts";
 import {
+  heldByReports,
   moderationDecided,
   type ModerationDecision,
   moderationOf,
@@ -482,9 +483,9 @@ export async function submitOpportunity(kv: Deno.Kv, user: User, input: Opportun
  * are, since review rejected it or has not decided yet): the same fields as a submission, every text read again by
  * the never-pay rule (`moderationOnResubmit`), the last rejection kept for the admin to compare. One checked write, which also
  * moves it in the moderation queue.
- * @throws NotFoundError when unknown, hidden from `user` or another person's; ConflictError when it is published or
- *   moderation rejected it (only a submission awaiting review or rejected by review is edited); BusyError after 30 s of
- *   lost races.
+ * @throws NotFoundError when unknown, hidden from `user` or another person's; ConflictError when students' reports
+ *   hold it (`heldByReports`), or it is published or moderation rejected it (only a submission awaiting review or
+ *   rejected by review is edited); BusyError after 30 s of lost races.
  */
 export async function resubmitOpportunity(
   kv: Deno.Kv,
@@ -495,6 +496,7 @@ export async function resubmitOpportunity(
     change: (current) => {
       // Another person's, whatever its state, is hidden as one they cannot read is (docs/api.md, Opportunities).
       if (!canRead(user, current) || current.userId !== user.id) throw new NotFoundError(NOT_FOUND);
+      if (heldByReports(current.moderation)) throw new ConflictError(REFUSALS.heldByReports);
       if (!canResubmit(user, current)) throw new ConflictError(NOT_EDITABLE);
       const now = new Date().toISOString();
       const moderation = moderationOnResubmit(moderationOf(current), input, now);

@@ -5,7 +5,7 @@
  */
 import type { User } from "@/lib/users/users.ts";
 import { type Opportunity, statusOf } from "./schema.ts";
-import type { ModerationStatus } from "@/lib/moderation/moderation.ts";
+import { heldByReports, type ModerationStatus } from "@/lib/moderation/moderation.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
 
 /** The caller: a signed-in user, or none for a guest. */
@@ -35,13 +35,16 @@ export function canRead(
 
 /**
  * True when `viewer` may edit `opportunity` and send it to review again (docs/decisions.md, Opportunities, "Reject with
- * a reason, resubmit"): its submitter, while it awaits review or after review rejected it; never once published, and
- * never after moderation rejected it for good.
+ * a reason, resubmit"): its submitter, while it awaits review or after review rejected it; never once published, never
+ * after moderation rejected it for good, and not while students' reports hold it (docs/decisions.md, Trust, "A
+ * reported listing keeps its text").
  */
 export function canResubmit(
   viewer: Viewer,
-  opportunity: Pick<Opportunity, "isVerified" | "isActive" | "userId"> & { moderation?: { status: ModerationStatus } },
+  opportunity: Pick<Opportunity, "isVerified" | "isActive" | "userId"> & {
+    moderation?: { status: ModerationStatus; reasons?: readonly string[] };
+  },
 ): boolean {
   return !!viewer && viewer.id === opportunity.userId && statusOf(opportunity) !== "approved" &&
-    opportunity.moderation?.status !== "rejected";
+    opportunity.moderation?.status !== "rejected" && !heldByReports(opportunity.moderation);
 }

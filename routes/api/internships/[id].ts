@@ -35,6 +35,7 @@ export const apiDocs = describeRoute({
       200: { description: "The internship", schema: Answer },
       403: "Neither the owner nor an admin, or `isVerified`/`isActive` from a non-admin",
       404: "Internship not found (or deleted)",
+      409: "Students' reports hold it and the change is to what students read, by someone not an admin",
       503: BUSY,
     },
   },

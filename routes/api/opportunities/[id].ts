@@ -34,7 +34,7 @@ export const apiDocs = describeRoute({
     responses: {
       200: { description: "Resubmitted, awaiting review", schema: Answer },
       404: "Opportunity not found (also another person's)",
-      409: "Your submission is published already, or rejected by moderation",
+      409: "Your submission is published already, rejected by moderation, or held by students' reports",
       503: BUSY,
     },
   },

@@ -20,7 +20,8 @@ import { getInternship, type InternshipView } from "@/lib/internships/internship
 import { canManage, canModerate } from "@/lib/internships/policy.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readForm, seeOther } from "@/lib/http/form_posts.ts";
-import { InvalidInputError } from "@/lib/errors.ts";
+import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
+import { refusalText } from "@/lib/refusals.ts";
 import { applyOf, checkInternshipEdit, postedInternship } from "@/lib/internships/form.ts";
 import { updateInternship } from "@/lib/internships/writes.ts";
 import { auditIfAdmin } from "@/lib/http/admin_audit.ts";
@@ -80,6 +81,7 @@ export const handler = define.handlers<Data>({
       }
       return seeOther(`/internships/${internship.id}`);
     } catch (error) {
+      if (error instanceof ConflictError) return refuse([], refusalText(ctx.state.t, error));
       if (!(error instanceof InvalidInputError)) throw error;
       return refuse(error.fields, error.fields.length === 0 ? error.message : undefined);
     }

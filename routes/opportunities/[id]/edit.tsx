@@ -18,6 +18,8 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { ConflictError } from "@/lib/errors.ts";
 import { canResubmit } from "@/lib/opportunities/policy.ts";
+import { heldByReports } from "@/lib/moderation/moderation.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 import {
   getOpportunity,
   NOT_EDITABLE,
@@ -60,11 +62,11 @@ export const handler = define.handlers<Data>({
     const opportunity = await getOpportunity(kv, ctx.params.id, ctx.state.user);
     if (opportunity.userId !== ctx.state.user.id) return seeOther(`/opportunities/${opportunity.id}`);
     const fields = await readFormFields(req, OPPORTUNITY_FORM_FIELDS);
-    // Reviewed since the page was opened: what was typed stays on the page with the reason it was not saved.
-    const reviewed = () =>
-      ctx.render({ opportunity, initial: fields, formError: ctx.state.t("common.refusal.opportunityReviewed") }, {
-        status: 409,
-      });
+    // Reviewed (or held by reports) since the page was opened: what was typed stays on the page with the reason it was
+    // not saved.
+    const refused = (name: "heldByReports" | "opportunityReviewed") =>
+      ctx.render({ opportunity, initial: fields, formError: ctx.state.t(`common.refusal.${name}`) }, { status: 409 });
+    const reviewed = () => refused(heldByReports(opportunity.moderation) ? "heldByReports" : "opportunityReviewed");
     if (!canResubmit(ctx.state.user, opportunity)) return reviewed();
     const parsed = parseOpportunityForm(fields);
     if (!parsed.ok) {
@@ -76,6 +78,7 @@ export const handler = define.handlers<Data>({
     try {
       await resubmitOpportunity(kv, { user: ctx.state.user, id: opportunity.id, input: parsed.input });
     } catch (error) {
+      if (error instanceof ConflictError && error.message === REFUSALS.heldByReports) return refused("heldByReports");
       if (error instanceof ConflictError && error.message === NOT_EDITABLE) return reviewed();
       throw error;
     }

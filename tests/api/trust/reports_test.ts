@@ -349,12 +349,13 @@ Deno.test("dismiss releases a listing the reports held; a listing the never-pay 
     assert(told.length === 2 && told.every((n) => n.body.includes("stays up")));
   }
 
-  // Held by reports, then edited to ask for a fee: dismissing the reports leaves the never-pay hold for its review.
+  // Held by reports, then edited (by an admin: its owner may not while reports hold it) to ask for a fee: dismissing the
+  // reports leaves the never-pay hold for its review.
   const again = await postInternship(t, member, { title: "Fee Intern" });
   for (const who of reporters) await report(t, who, { kind: "internship", id: again.id, reason: "asks_for_money" });
   const edit = await call(
     t,
-    member,
+    admin,
     "PUT",
     `/api/internships/${again.id}`,
     internshipBody({ title: "Fee Intern", description: "Pay a registration fee of Rs 500 to join." }),
@@ -593,4 +594,49 @@ Deno.test("one mailbox is one reporter: +tags and Gmail's dots do not make three
   const third = await createTestUser(t, "user");
   await report(t, third, { kind: "opportunity", id: grant.id, reason: "asks_for_money" });
   assertEquals((await call(t, undefined, "GET", path)).status, 404, "three new mailboxes hold it again");
+});
+
+Deno.test("while reports hold a listing its owner cannot change what it says; the admin judges the reported text", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const reporters = await Promise.all([1, 2, 3].map(() => createTestUser(t, "user")));
+  const grant = await submitOpportunity(t, member, {
+    title: "Seed Grant",
+    description: "Send your Aadhaar on WhatsApp.",
+  });
+  const listing = await postInternship(t, member, { title: "Held Intern", description: "Send your OTP." });
+  for (const [kind, id] of [["opportunity", grant.id], ["internship", listing.id]]) {
+    for (const who of reporters) await report(t, who, { kind, id, reason: "asks_for_money" });
+  }
+  const refusal = "Students reported this listing and an admin is checking it: it cannot be edited until they decide";
+  const rewrite = { title: "Seed Grant", type: grant.type, startDate: grant.startDate, endDate: grant.endDate };
+  assertEquals(await call(t, member, "PUT", `/api/opportunities/${grant.id}`, rewrite), {
+    status: 409,
+    body: { error: refusal },
+  });
+  const internshipEdit = await call(t, member, "PUT", `/api/internships/${listing.id}`, { description: "All fine." });
+  assertEquals([internshipEdit.status, internshipEdit.body.error], [409, refusal]);
+  const closed = await call(t, member, "PUT", `/api/internships/${listing.id}`, { closed: true });
+  assertEquals(closed.status, 200, "closing changes nothing students read");
+  // The plain edit forms say so in the reader's language and keep what was typed.
+  const form = await postForm(t, member, `/internships/${listing.id}/edit?lang=hi`, { description: "All fine." });
+  const html = await form.text();
+  assert(html.includes("एक एडमिन इसे जाँच रहे हैं") && html.includes("All fine."), "internship form, in Hindi");
+  const opportunityForm = await postForm(t, member, `/opportunities/${grant.id}/edit`, {
+    ...rewrite,
+    description: "Clean now.",
+  });
+  assertEquals(opportunityForm.status, 409);
+  assert((await opportunityForm.text()).includes("an admin is checking it"), "opportunity form");
+  const read = await call(t, admin, "GET", `/api/admin/reports/opportunity/${grant.id}`);
+  assertEquals(read.body.target.status, "open");
+  assertEquals(
+    (await call(t, admin, "GET", `/api/opportunities/${grant.id}`)).body.opportunity.description,
+    "Send your Aadhaar on WhatsApp.",
+    "the reported text is what the admin reads",
+  );
+  assertEquals(
+    (await call(t, admin, "GET", `/api/internships/${listing.id}`)).body.internship.description,
+    "Send your OTP.",
+  );
 });
