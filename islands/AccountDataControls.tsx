@@ -19,7 +19,7 @@ export const ACCOUNT_DATA_TEXT = [
   "profile.delete.",
   "common.cancel",
   "common.errors.",
-  ...refusalPrefixes("lastAdmin", "confirmEmail", "wrongPassword", "signInAgain"),
+  ...refusalPrefixes("lastAdmin", "confirmEmail", "wrongPassword", "signInAgain", "choosePasswordToDelete"),
 ] as const;
 
 /**

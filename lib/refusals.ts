@@ -98,6 +98,9 @@ export const REFUSALS = {
   providerNotConnected: "This sign-in provider is not connected to your account",
   signInAgain:
     "Sign in again to delete this account: an account without a password needs a sign-in of the last 10 minutes",
+  /** A deletion asked through a provider's sign-in that did not say when the person logged in there. */
+  choosePasswordToDelete:
+    "Choose a password to delete this account: your sign-in provider does not say when you logged in there, so signing in again cannot confirm it is you",
   applicationBusy: "The application changed too often at once; try again",
   applicationsBusy: "Too many applications at once; try again",
   couponNotFound: "Coupon not found",

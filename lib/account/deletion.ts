@@ -178,6 +178,8 @@ export interface DeletionConfirmation {
 
 /** The message of a deletion refused because an account without a password signed in too long ago. */
 export const SIGN_IN_AGAIN = REFUSALS.signInAgain;
+/** The refusal of a deletion whose session came from a provider's sign-in without its login time (`loginUnknown`). */
+export const CHOOSE_PASSWORD_TO_DELETE = REFUSALS.choosePasswordToDelete;
 
 /**
  * Deletes the account of `user`, who asks from `session` (see the module docstring), mails the notice of it
@@ -189,11 +191,11 @@ export const SIGN_IN_AGAIN = REFUSALS.signInAgain;
  * for up to 30 s (`retrying`).
  * @throws InvalidInputError when `confirm` is not the account's e-mail; UnauthenticatedError when the account has a
  *   password and `password` is missing or wrong; ForbiddenError `SIGN_IN_AGAIN` when it has none and the sign-in is
- *   not fresh, `LAST_ADMIN` for the only admin; BusyError when the write kept losing races for 30 s (nothing written).
+ *   not fresh (`CHOOSE_PASSWORD_TO_DELETE` when no sign-in can be: its provider does not date logins), `LAST_ADMIN` for the only admin; BusyError when the write kept losing races for 30 s (nothing written).
  */
 export async function deleteAccount(
   services: DeletionServices & MailServices,
-  { user, session }: { user: User; session: Pick<Session, "createdAt" | "authenticatedAt"> },
+  { user, session }: { user: User; session: Pick<Session, "createdAt" | "authenticatedAt" | "loginUnknown"> },
   confirmation: DeletionConfirmation,
 ): Promise<void> {
   const { kv, log } = services;
@@ -210,7 +212,7 @@ export async function deleteAccount(
         throw new UnauthenticatedError(REFUSALS.wrongPassword);
       }
     } else if (!freshSignIn(session)) {
-      throw new ForbiddenError(SIGN_IN_AGAIN);
+      throw new ForbiddenError(session.loginUnknown ? CHOOSE_PASSWORD_TO_DELETE : SIGN_IN_AGAIN);
     }
     const op = kv.atomic().check(password);
     if (isAdmin(entry.value)) {

@@ -17,7 +17,7 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { signedOutHeaders } from "@/lib/http/cookies.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
-import { deleteAccount, SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
+import { CHOOSE_PASSWORD_TO_DELETE, deleteAccount, SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
 import { signInMethods } from "@/lib/auth/sign_in_methods.ts";
 import { freshSignIn } from "@/lib/auth/sessions.ts";
 import { providerChoices } from "@/lib/auth/oauth/providers.ts";
@@ -67,7 +67,9 @@ function refusalOf(error: unknown): { status: number; key: MessageKey } | null {
   if (error instanceof ForbiddenError) {
     return {
       status: 403,
-      key: error.message === SIGN_IN_AGAIN ? "profile.delete.signInFirst" : "profile.delete.lastAdmin",
+      key: error.message === SIGN_IN_AGAIN || error.message === CHOOSE_PASSWORD_TO_DELETE
+        ? "profile.delete.signInFirst"
+        : "profile.delete.lastAdmin",
     };
   }
   if (error instanceof RateLimitedError) return { status: 429, key: "common.errors.tooMany" };

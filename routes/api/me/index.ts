@@ -10,7 +10,7 @@ import { signedOutHeaders } from "@/lib/http/cookies.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { BUSY, describeRoute, perWindow } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
-import { deleteAccount, LAST_ADMIN, SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
+import { CHOOSE_PASSWORD_TO_DELETE, deleteAccount, LAST_ADMIN, SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
 import { EMAIL_MAX } from "@/lib/auth/input.ts";
 import { PASSWORD_MAX } from "@/lib/auth/passwords.ts";
 
@@ -38,7 +38,7 @@ export const apiDocs = describeRoute({
       200: { description: "Deleted; the session cookie is cleared", schema: SuccessSchema },
       400: "`confirm` is not the account's e-mail address",
       401: "Password missing or wrong (or no session)",
-      403: `"${LAST_ADMIN}", or "${SIGN_IN_AGAIN}" (or a write from another origin)`,
+      403: `"${LAST_ADMIN}", "${SIGN_IN_AGAIN}", or "${CHOOSE_PASSWORD_TO_DELETE}" (or a write from another origin)`,
       429: `More than ${perWindow(RATE_LIMITS.deleteAccountPerSession)} tries per session`,
       503: BUSY,
     },

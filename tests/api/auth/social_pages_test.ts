@@ -9,7 +9,7 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { authorizeAt, openCallback, signInSocially, socialSetup, startSocial } from "./social_helpers.ts";
-import { SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
+import { CHOOSE_PASSWORD_TO_DELETE, SIGN_IN_AGAIN } from "@/lib/account/deletion.ts";
 import { cookieOf, signIn, tokenOf, waitForMail } from "./helpers.ts";
 
 async function html(t: TestApp, path: string, cookie?: string): Promise<string> {
@@ -128,10 +128,11 @@ Deno.test("a provider that sends no auth_time: its sign-in is never fresh; the a
   };
   // Signed in a moment ago through Google's hour-old login, which Google did not date: not fresh.
   const cookie = cookieOf(await signInSocially(s.t, "google"))!;
-  assertEquals(await deleteMe(cookie), [403, { error: SIGN_IN_AGAIN }]);
+  // The refusal says what helps: a password, not another sign-in.
+  assertEquals(await deleteMe(cookie), [403, { error: CHOOSE_PASSWORD_TO_DELETE }]);
   // Not even a sign-in that asked for a new login (fresh=1): without auth_time nothing says it made one.
   const fresh = cookieOf(await signInSocially(s.t, "google", { fresh: "1" }))!;
-  assertEquals(await deleteMe(fresh), [403, { error: SIGN_IN_AGAIN }]);
+  assertEquals(await deleteMe(fresh), [403, { error: CHOOSE_PASSWORD_TO_DELETE }]);
   // The deletion page says why and offers a password instead, in both languages.
   const page = await html(s.t, "/profile/delete", fresh);
   assert(page.includes("does not tell us when you last logged in there"), "why signing in again does not help");
