@@ -14,7 +14,7 @@ import { opportunitiesOwnedBy } from "@/lib/opportunities/opportunities.ts";
 import { completedByToolkit } from "@/lib/toolkits/progress.ts";
 import { allToolkitIds, toolkitsCreatedBy } from "@/lib/toolkits/catalog.ts";
 import { purchaseHistory } from "@/lib/toolkits/learning.ts";
-import { listPurchaseRecords, type PurchaseRecord } from "@/lib/purchases/purchases.ts";
+import { buyerMoneyRecords, listPurchaseRecords, type PurchaseRecord } from "@/lib/purchases/purchases.ts";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
 import { postsBy } from "@/lib/ungatekeep/posts.ts";
 import type { User } from "@/lib/users/users.ts";
@@ -34,12 +34,14 @@ import { adminLogOf } from "@/lib/admin_log/admin_log.ts";
 import { istDayOf } from "@/lib/dates.ts";
 
 /**
- * What a purchase `record` keeps of its buyer's checkout beyond the purchase as the API shows it: when it was paid, the
- * list price and discount of the order that set the price (paise), the coupon code, the state named for the receipt's
- * place of supply, and the receipt (null where not kept).
+ * What a purchase `record` keeps of its buyer's checkout and money beyond the purchase as the API shows it: when it was
+ * paid, the list price and discount of the order that set the price (paise), the coupon code, the state named for the
+ * receipt's place of supply, and the receipt (null where not kept); its history of statuses, extra payments (money owed
+ * back) and parts refunded at the gateway, as the buyer may read them (`buyerMoneyRecords`).
  */
 function checkoutOf(record: PurchaseRecord | undefined) {
   return {
+    ...record ? buyerMoneyRecords(record) : { history: [], extraPayments: [], gatewayPartialRefunds: [] },
     paidAt: record?.paidAt ?? null,
     listPricePaise: record?.listPricePaise ?? null,
     discountPaise: record?.discountPaise ?? null,

@@ -244,6 +244,43 @@ export function purchaseView(record: PurchaseRecord): Purchase {
   return { ...view, refund: buyerRefund };
 }
 
+/**
+ * A purchase's money records as its buyer reads them in their export (docs/decisions.md, Data rights, "Export"): the
+ * history of its statuses (a refund's entry names no admin: `refund by admin`, or `refund by gateway`), its extra
+ * payments (money owed back; amounts in `currency`'s smallest unit, INR when absent) with their refunds, and the parts
+ * refunded at the gateway (paise). Never an admin's id: refunds leave out `by`.
+ */
+export function buyerMoneyRecords(record: PurchaseRecord) {
+  const refundView = (refund: RefundRecord | null | undefined): BuyerRefund | null => {
+    if (!refund) return null;
+    const { by: _b, ...view } = refund;
+    return view;
+  };
+  return {
+    history: record.history.map(({ status, at, source }) => ({
+      status,
+      at,
+      source: source.startsWith(REFUND_SOURCE) && source !== `${REFUND_SOURCE}gateway`
+        ? `${REFUND_SOURCE}admin`
+        : source,
+    })),
+    extraPayments: (record.extraPayments ?? []).map(({ refund, ...payment }) => ({
+      ...payment,
+      currency: payment.currency ?? "INR",
+      refund: refundView(refund),
+    })),
+    gatewayPartialRefunds: (record.gatewayPartialRefunds ?? []).map(({ id, paymentId, amount, at }) => ({
+      id,
+      paymentId,
+      amount,
+      at,
+    })),
+  };
+}
+
+/** How a refund's history entry starts; the refunder follows (an admin's id, or `gateway`). */
+export const REFUND_SOURCE = "refund by ";
+
 /** The coupon reservations a purchase may hold: its current one and those of its earlier orders. */
 export function reservationsOf(record: PurchaseRecord): ReservationRef[] {
   const refs = [record.reservation, ...Object.values(record.orders).map((terms) => terms.reservation)];

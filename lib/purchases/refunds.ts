@@ -39,6 +39,7 @@ import {
   otherPaidPurchase,
   type PurchaseRecord,
   putPurchaseOps,
+  REFUND_SOURCE,
   type RefundRecord,
   reservationsOf,
   writePurchaseOps,
@@ -117,7 +118,7 @@ function withRefund(current: PurchaseRecord, target: RefundTarget, refund: Refun
     paymentStatus: "refunded",
     paymentId: refund.paymentId,
     refund,
-    history: [...current.history, { status: "refunded", at: refund.at, source: `refund by ${refund.by}` }],
+    history: [...current.history, { status: "refunded", at: refund.at, source: `${REFUND_SOURCE}${refund.by}` }],
     updatedAt: refund.at,
   };
 }

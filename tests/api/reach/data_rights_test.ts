@@ -50,6 +50,7 @@ import { AlertCreateSchema, createAlert } from "@/lib/alerts/alerts.ts";
 import { fileReport } from "@/lib/reports/reports.ts";
 import { ReportCreateSchema } from "@/lib/reports/schema.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
+import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
 import { createInternships } from "@/lib/internships/writes.ts";
 import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity as submitOpportunityAs } from "@/lib/opportunities/opportunities.ts";
@@ -253,9 +254,41 @@ async function traces(kv: Deno.Kv, needles: string[]): Promise<string[]> {
 
 Deno.test("the export holds every kind of record the account has, and no secret", async () => {
   await using t = await createTestApp();
-  await createTestUser(t, "admin");
+  const admin = await createTestUser(t, "admin");
   const me = await buildPerson(t);
   await t.settled();
+  // The purchase's money records as the gateway and an admin left them: a payment of an earlier order owed back and
+  // refunded by the other admin, a part of it refunded at the gateway first, and the history of its refund.
+  const purchaseKey = ["purchases", me.ids.purchase];
+  const stored = (await t.kv.get<PurchaseRecord>(purchaseKey)).value!;
+  const at = "2026-11-20T06:00:00.000Z";
+  const adminRefund = {
+    id: "rfnd_admin",
+    paymentId: "pay_extra",
+    amount: 49900,
+    refundedBefore: 10000,
+    reason: "Paid twice",
+    by: admin.user.id,
+    at,
+    status: "processed" as const,
+    processedAt: at,
+  };
+  await t.kv.set(
+    purchaseKey,
+    {
+      ...stored,
+      extraPayments: [{
+        orderId: "order_extra",
+        paymentId: "pay_extra",
+        amount: 49900,
+        at,
+        reason: "already paid",
+        refund: adminRefund,
+      }],
+      gatewayPartialRefunds: [{ id: "rfnd_part", paymentId: "pay_extra", amount: 10000, at }],
+      history: [...stored.history, { status: "refunded", at, source: `refund by ${admin.user.id}` }],
+    } satisfies PurchaseRecord,
+  );
   const res = await t.fetch("/api/me/export", { headers: me.headers });
   assertEquals(res.status, 200);
   assertEquals(res.headers.get("content-type"), "application/json; charset=utf-8");
@@ -298,6 +331,28 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     "the checkout's terms",
   );
   assert(data.purchases[0].paidAt !== null && "buyerState" in data.purchases[0], "when it was paid, the state named");
+  const { by: _by, ...refundAsRead } = adminRefund;
+  assertEquals(data.purchases[0].extraPayments, [{
+    orderId: "order_extra",
+    paymentId: "pay_extra",
+    amount: 49900,
+    currency: "INR",
+    at,
+    reason: "already paid",
+    refund: refundAsRead,
+  }], "the payment owed back and its refund, without the admin");
+  assertEquals(data.purchases[0].gatewayPartialRefunds, [{
+    id: "rfnd_part",
+    paymentId: "pay_extra",
+    amount: 10000,
+    at,
+  }]);
+  assertEquals(
+    data.purchases[0].history.map((h: { status: string; source: string }) => [h.status, h.source]),
+    [...stored.history.map((h) => [h.status, h.source]), ["refunded", "refund by admin"]],
+    "the statuses, the refund by no admin's id",
+  );
+  assert(!text.includes(admin.user.id), "no other admin's id");
   assertEquals(data.internships.map((i: { id: string }) => i.id), [me.ids.internship]);
   assertEquals(data.opportunities.map((o: { id: string }) => o.id), [me.ids.opportunity]);
   assertEquals(data.posts.map((p: { id: string }) => p.id), [me.ids.post]);
