@@ -45,6 +45,7 @@ export const ADMIN_USERS_TEXT = [
     "suspendAdmin",
     "alreadySuspended",
     "notSuspended",
+    "promoteSuspended",
   ),
 ] as const;
 

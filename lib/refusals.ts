@@ -128,6 +128,8 @@ export const REFUSALS = {
   /** 409: demote first (docs/decisions.md, Admin, "Suspension"). */
   suspendAdmin: "An admin cannot be suspended: change their role to member or user first",
   alreadySuspended: "This account is already suspended",
+  /** 409: a suspended account cannot hold the admin role (docs/decisions.md, Admin, "Suspension"). */
+  promoteSuspended: "A suspended account cannot be made admin: lift the suspension first",
   notSuspended: "This account is not suspended",
   /** A suspended person's sign-in, social sign-in or link (403 `ACCOUNT_SUSPENDED`). */
   accountSuspended: "This account is suspended. To appeal, write to us through the contact page (/contact)",

@@ -3,7 +3,7 @@
  * Admin lists): the searchable user list and the role change.
  */
 import { z } from "zod";
-import { ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { fieldProblems, PARSE_WITH_INPUT, type Sentence } from "@/lib/field_messages.ts";
 import { apiKeysOf, REVOKE_BATCH, revokeApiKeysOf, revokeApiKeysOps } from "@/lib/api_keys/api_keys.ts";
 import { getUsers, type Role, ROLES, type Suspension, updateUserOps, type User, userKey } from "./users.ts";
@@ -192,8 +192,12 @@ export type RoleChanged = Pick<User, "id" | "name" | "email" | "role">;
  * after it; `userOfApiKey` already refuses them meanwhile). The audit log's entry (`user.role`) is in the same
  * write. The new role
  * applies at the target's next request (the session middleware reads the user on every request).
+ * A suspended account is never made admin (it would count as another admin and could not be suspended or lifted by
+ * itself; docs/decisions.md, Admin, "Suspension"): the write is checked against the target as read, so a suspension
+ * landing meanwhile is seen.
  * @throws ForbiddenError "You cannot change your own role", or the default 403 when the actor is
- *   no longer an admin; NotFoundError "User not found".
+ *   no longer an admin; NotFoundError "User not found"; ConflictError (`promoteSuspended`) for `role` admin of a
+ *   suspended account.
  */
 export async function changeUserRole(
   kv: Deno.Kv,
@@ -205,6 +209,7 @@ export async function changeUserRole(
     const [actor, target] = await kv.getMany<[User, User]>([userKey(actorId), userKey(targetId)]);
     if (!isAdmin(actor.value)) throw new ForbiddenError();
     if (!target.value) throw new NotFoundError(REFUSALS.userNotFound);
+    if (role === "admin" && target.value.suspension) throw new ConflictError(REFUSALS.promoteSuspended);
     const demoted = target.value.role === "admin" && role !== "admin";
     const keys = demoted ? await apiKeysOf(kv, targetId) : null;
     const op = kv.atomic().check(actor);

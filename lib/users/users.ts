@@ -297,16 +297,17 @@ export function deleteUserOps(op: Deno.AtomicOperation, entry: Deno.KvEntry<User
 /**
  * An admin with the role's powers (`isAdmin`) other than `exceptId`, as read (for a checked write), or null when there
  * is none: the admins' role index (`adminIds`), then their records (`getManyChunked`), the first an admin with a
- * verified address. Only when none is and the `users-index` job has not indexed every older user yet are the users
+ * verified address who is not suspended (one who cannot sign in is no admin to hand over to). Only when none is and the `users-index` job has not indexed every older user yet are the users
  * scanned (docs/decisions.md, Admin lists, "User indexes").
  */
 export async function otherAdmin(kv: Deno.Kv, exceptId: string): Promise<Deno.KvEntry<User> | null> {
   const ids = (await adminIds(kv)).filter((id) => id !== exceptId);
-  const admin = (await getManyChunked<User>(kv, ids.map(userKey))).find((entry) => isAdmin(entry.value));
+  const usable = (user: User | null) => isAdmin(user) && !user!.suspension;
+  const admin = (await getManyChunked<User>(kv, ids.map(userKey))).find((entry) => usable(entry.value));
   if (admin) return admin as Deno.KvEntry<User>;
   if (await usersIndexed(kv)) return null;
   for await (const entry of kv.list<User>({ prefix: ["users"] }, { batchSize: 500 })) {
-    if (isAdmin(entry.value) && entry.value.id !== exceptId) return entry;
+    if (usable(entry.value) && entry.value.id !== exceptId) return entry;
   }
   return null;
 }

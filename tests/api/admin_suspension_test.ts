@@ -335,3 +335,32 @@ Deno.test("a lift that lands while a hide runs stops it at once: the listing bei
   assertEquals(await hidePosterListings(kv, { userId: poster.user.id, now: Date.now() }), 0);
   for (const listing of listings) assertEquals((await t.fetch(`/api/internships/${listing.id}`)).status, 200);
 });
+
+Deno.test("a suspended account is never made admin (409), and a suspended admin is no other admin for the last one", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const vikram = await createTestUser(t, "member");
+  assertEquals((await suspend(t, admin, vikram.user.id)).status, 200);
+  const promote = await t.json("PATCH", `/api/admin/users/${vikram.user.id}`, {
+    body: { role: "admin" },
+    headers: admin.headers,
+  });
+  assertEquals([promote.status, await promote.json()], [409, { error: REFUSALS.promoteSuspended }]);
+  assertEquals((await getUser(t.kv, vikram.user.id))!.role, "member", "nothing changed");
+  // The admin page's island words it in the reader's language from the catalogue.
+  assert(translatorFor("hi")("common.refusal.promoteSuspended").includes("पहले निलंबन हटाएँ"));
+
+  // An admin suspended before this rule (made so directly) does not count as another admin.
+  const old = await createTestUser(t, "admin");
+  await updateUser(t.kv, old.user.id, {
+    suspension: { at: new Date().toISOString(), reason: REASON, by: admin.user.id },
+  });
+  const last = await t.json("DELETE", "/api/me", { body: { confirm: admin.user.email }, headers: admin.headers });
+  assertEquals([last.status, await last.json()], [403, { error: REFUSALS.lastAdmin }]);
+  assertEquals(
+    (await t.json("PATCH", `/api/admin/users/${vikram.user.id}`, { body: { role: "user" }, headers: admin.headers }))
+      .status,
+    200,
+    "other role changes of a suspended account still work",
+  );
+});

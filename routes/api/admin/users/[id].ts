@@ -8,6 +8,7 @@ import { readJson } from "@/lib/http/json.ts";
 import { changeUserRole, parseRoleChange, roleChangeSchema } from "@/lib/users/admin.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { AdminUserSchema } from "@/lib/openapi/resources.ts";
+import { REFUSALS } from "@/lib/refusals.ts";
 import { z } from "zod";
 
 export const apiDocs = describeRoute({
@@ -25,6 +26,7 @@ export const apiDocs = describeRoute({
       400: "Role must be one of the roles (with `fields`)",
       403: "You cannot change your own role (or a write from another origin)",
       404: "User not found",
+      409: REFUSALS.promoteSuspended,
     },
   },
 });
