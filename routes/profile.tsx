@@ -100,7 +100,7 @@ export const handler = define.handlers<Data>({
         ...values,
         image: withScheme(values.image),
         contactNumber: nationalNumber(values.contactNumber),
-      });
+      }, ctx.state.services.config.appUrl);
       await updateProfile(ctx.state.services.kv, ctx.state.user.id, update);
       return seeOther("/profile?saved=1");
     } catch (error) {

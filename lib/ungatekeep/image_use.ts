@@ -3,7 +3,8 @@
  * banners, "Images"): one upload may be used by several of them, so an image one of them drops, or one a deleted
  * banner, post or toolkit had, is deleted from the object store only when none names it any more. A cover or a lesson
  * names an upload by its path, `/api/files/{id}` (the toolkit routes write the site's own full address of one as its
- * path: `ownFilePaths`). The key prefixes of the four records are defined here, so the scan reads exactly what
+ * path: `ownFilePaths`). A profile picture never names one (`isProfileImage` refuses it), so profiles are not read.
+ * The key prefixes of the four records are defined here, so the scan reads exactly what
  * `banners.ts`, `posts.ts` and `lib/toolkits/catalog.ts` write.
  */
 import { deleteImages } from "@/lib/files/images.ts";

@@ -8,7 +8,7 @@
  * 400 `{error: "Invalid <field>"}`. Keys the schema does not know (`role`, `email`, ...) are ignored.
  *
  * Limits beyond those rules: `name` ≤ 100 characters; `image` an http(s) URL or a
- * path on this site (`/...`), ≤ 2048 characters; arrays ≤ 20 items of 1–100 characters;
+ * path on this site (`/...`), ≤ 2048 characters, never one of the site's uploads (`isProfileImage`); arrays ≤ 20 items of 1–100 characters;
  * `collegeInstitute` ≤ 150 characters and must hold a letter (so it is never digits or punctuation
  * only); `dateOfBirth` from 1900-01-01 up to today in the time zone furthest ahead (UTC+14), so no
  * one's birthday today is refused as "in the future".
@@ -17,6 +17,7 @@ import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors.ts";
 import { fieldProblems, PARSE_WITH_INPUT, type Sentence } from "@/lib/field_messages.ts";
 import { TextSchema } from "@/lib/text.ts";
+import { fileUrl, ownFilePaths } from "@/lib/files/images.ts";
 import { updateUser, type User, USER_NAME_MAX, UserNameSchema } from "./users.ts";
 
 /** Length limits of the profile fields, in characters (the UI uses them as `maxlength`). */
@@ -133,10 +134,24 @@ export function isImageReference(text: string): boolean {
   }
 }
 
+/**
+ * A profile picture: an image reference (`isImageReference`) that is not one of the site's uploads, by its path
+ * (`/api/files/<id>`; the caller makes the site's own full address of one its path, `ownFilePaths`). Uploads are the
+ * images of banners, posts and toolkits, deleted when none of those names them any more (docs/decisions.md, Ungatekeep
+ * and banners; `lib/ungatekeep/image_use.ts`, which reads no profile), so a picture naming one would break then, or
+ * keep an image an admin took out served.
+ */
+export function isProfileImage(text: string): boolean {
+  return isImageReference(text) && !text.toLowerCase().startsWith(fileUrl(""));
+}
+
+const profileImage = (valid: (text: string) => boolean) =>
+  clearableText(PROFILE_LIMITS.image, valid, { format: "uri-reference", pattern: "^(https?://|/)" });
+
 /** Schema of the `POST /api/profile` body; its keys are in the order errors are reported. */
 export const profileUpdateSchema = z.object({
   name: UserNameSchema,
-  image: clearableText(PROFILE_LIMITS.image, isImageReference, { format: "uri-reference", pattern: "^(https?://|/)" }),
+  image: profileImage(isProfileImage),
   fieldInterests: textList(),
   opportunityInterests: textList(),
   dateOfBirth: clearableText(10, (text) => isDateOfBirth(text), { format: "date" }),
@@ -154,11 +169,15 @@ export const PROFILE_FIELDS = Object.keys(profileUpdateSchema.shape) as (keyof P
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
 /**
- * Validates a `POST /api/profile` body.
+ * Validates a `POST /api/profile` body; `appUrl` is the site's address, whose uploads (`/api/files/<id>` under it) are
+ * refused as an `image` as their paths are (`isProfileImage`).
  * @throws InvalidInputError `Invalid <field>` naming the first invalid field, every one in `fields`.
  */
-export function parseProfileUpdate(body: unknown): ProfileUpdate {
-  const result = profileUpdateSchema.safeParse(body, PARSE_WITH_INPUT);
+export function parseProfileUpdate(body: unknown, appUrl: string): ProfileUpdate {
+  const schema = profileUpdateSchema.extend({
+    image: profileImage((text) => isProfileImage(ownFilePaths(text, appUrl))),
+  });
+  const result = schema.safeParse(body, PARSE_WITH_INPUT);
   if (!result.success) throw invalidFieldError(result.error.issues, PROFILE_FIELDS, PROFILE_MESSAGES);
   return result.data;
 }

@@ -43,7 +43,7 @@ export const handler = define.handlers({
   },
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
-    const update = parseProfileUpdate(await readJson(req));
+    const update = parseProfileUpdate(await readJson(req), ctx.state.services.config.appUrl);
     const user = await updateProfile(ctx.state.services.kv, ctx.state.user.id, update);
     return Response.json({ user });
   },
