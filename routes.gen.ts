@@ -6,189 +6,190 @@ import * as $2 from "./routes/_app.tsx";
 import * as $3 from "./routes/_middleware.ts";
 import * as $4 from "./routes/admin/_layout.tsx";
 import * as $5 from "./routes/admin/_middleware.ts";
-import * as $6 from "./routes/admin/banners.tsx";
-import * as $7 from "./routes/admin/comments.tsx";
-import * as $8 from "./routes/admin/coupons.tsx";
-import * as $9 from "./routes/admin/index.tsx";
-import * as $10 from "./routes/admin/internships/index.tsx";
-import * as $11 from "./routes/admin/log.tsx";
-import * as $12 from "./routes/admin/moderation.tsx";
-import * as $13 from "./routes/admin/opportunities.tsx";
-import * as $14 from "./routes/admin/organizations/[id].tsx";
-import * as $15 from "./routes/admin/organizations/index.tsx";
-import * as $16 from "./routes/admin/outbox.tsx";
-import * as $17 from "./routes/admin/purchases.tsx";
-import * as $18 from "./routes/admin/reports/[kind]/[targetId].tsx";
-import * as $19 from "./routes/admin/reports/index.tsx";
-import * as $20 from "./routes/admin/toolkits/[id].tsx";
-import * as $21 from "./routes/admin/toolkits/index.tsx";
-import * as $22 from "./routes/admin/toolkits/new.tsx";
-import * as $23 from "./routes/admin/ungatekeep/[id].tsx";
-import * as $24 from "./routes/admin/ungatekeep/index.tsx";
-import * as $25 from "./routes/admin/ungatekeep/new.tsx";
-import * as $26 from "./routes/admin/users.tsx";
-import * as $27 from "./routes/api/admin/_middleware.ts";
-import * as $28 from "./routes/api/admin/api-keys/[id].ts";
-import * as $29 from "./routes/api/admin/api-keys/index.ts";
-import * as $30 from "./routes/api/admin/banners/[id].ts";
-import * as $31 from "./routes/api/admin/banners/index.ts";
-import * as $32 from "./routes/api/admin/comments/index.ts";
-import * as $33 from "./routes/api/admin/coupons/[id].ts";
-import * as $34 from "./routes/api/admin/coupons/index.ts";
-import * as $35 from "./routes/api/admin/jobs/[name]/run.ts";
-import * as $36 from "./routes/api/admin/log.ts";
-import * as $37 from "./routes/api/admin/moderation/[kind]/[id].ts";
-import * as $38 from "./routes/api/admin/moderation/index.ts";
-import * as $39 from "./routes/api/admin/opportunities/[id].ts";
-import * as $40 from "./routes/api/admin/opportunities/index.ts";
-import * as $41 from "./routes/api/admin/organizations/[id].ts";
-import * as $42 from "./routes/api/admin/organizations/index.ts";
-import * as $43 from "./routes/api/admin/outbox/[id]/retry.ts";
-import * as $44 from "./routes/api/admin/outbox/index.ts";
-import * as $45 from "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts";
-import * as $46 from "./routes/api/admin/purchases/[id]/refund-request/decline.ts";
-import * as $47 from "./routes/api/admin/purchases/[id]/refund.ts";
-import * as $48 from "./routes/api/admin/purchases/index.ts";
-import * as $49 from "./routes/api/admin/reports/[kind]/[targetId]/index.ts";
-import * as $50 from "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts";
-import * as $51 from "./routes/api/admin/reports/index.ts";
-import * as $52 from "./routes/api/admin/stats.ts";
-import * as $53 from "./routes/api/admin/toolkit-content-items/[id].ts";
-import * as $54 from "./routes/api/admin/toolkit-content-items/index.ts";
-import * as $55 from "./routes/api/admin/toolkits/[id]/content.ts";
-import * as $56 from "./routes/api/admin/toolkits/[id]/index.ts";
-import * as $57 from "./routes/api/admin/toolkits/index.ts";
-import * as $58 from "./routes/api/admin/ungatekeep/[id].ts";
-import * as $59 from "./routes/api/admin/ungatekeep/index.ts";
-import * as $60 from "./routes/api/admin/ungatekeep/preview.ts";
-import * as $61 from "./routes/api/admin/uploads/index.ts";
-import * as $62 from "./routes/api/admin/users/[id].ts";
-import * as $63 from "./routes/api/admin/users/[id]/suspension.ts";
-import * as $64 from "./routes/api/admin/users/index.ts";
-import * as $65 from "./routes/api/applications/[id]/index.ts";
-import * as $66 from "./routes/api/applications/[id]/resume.ts";
-import * as $67 from "./routes/api/auth/callback/[provider].ts";
-import * as $68 from "./routes/api/auth/forget-password.ts";
-import * as $69 from "./routes/api/auth/get-session.ts";
-import * as $70 from "./routes/api/auth/providers/[provider].ts";
-import * as $71 from "./routes/api/auth/request-password-reset.ts";
-import * as $72 from "./routes/api/auth/reset-password.ts";
-import * as $73 from "./routes/api/auth/revoke-other-sessions.ts";
-import * as $74 from "./routes/api/auth/send-verification-email.ts";
-import * as $75 from "./routes/api/auth/session.ts";
-import * as $76 from "./routes/api/auth/sign-in/email.ts";
-import * as $77 from "./routes/api/auth/sign-in/social.ts";
-import * as $78 from "./routes/api/auth/sign-out.ts";
-import * as $79 from "./routes/api/auth/sign-up/email.ts";
-import * as $80 from "./routes/api/auth/verify-email.ts";
-import * as $81 from "./routes/api/banners.ts";
-import * as $82 from "./routes/api/docs.tsx";
-import * as $83 from "./routes/api/files/[id].ts";
-import * as $84 from "./routes/api/health.ts";
-import * as $85 from "./routes/api/internships/[id].ts";
-import * as $86 from "./routes/api/internships/[id]/applications/bulk.ts";
-import * as $87 from "./routes/api/internships/[id]/applications/index.ts";
-import * as $88 from "./routes/api/internships/index.ts";
-import * as $89 from "./routes/api/me/alerts/[id].ts";
-import * as $90 from "./routes/api/me/alerts/index.ts";
-import * as $91 from "./routes/api/me/applications/[id]/stipend-report.ts";
-import * as $92 from "./routes/api/me/applications/[id]/withdraw.ts";
-import * as $93 from "./routes/api/me/applications/index.ts";
-import * as $94 from "./routes/api/me/certificates.ts";
-import * as $95 from "./routes/api/me/export.ts";
-import * as $96 from "./routes/api/me/index.ts";
-import * as $97 from "./routes/api/me/notifications/index.ts";
-import * as $98 from "./routes/api/me/notifications/read.ts";
-import * as $99 from "./routes/api/me/push-subscriptions.ts";
-import * as $100 from "./routes/api/me/recommendations.ts";
-import * as $101 from "./routes/api/me/resume/file.ts";
-import * as $102 from "./routes/api/me/resume/index.ts";
-import * as $103 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $104 from "./routes/api/me/saved/ids.ts";
-import * as $105 from "./routes/api/me/saved/index.ts";
-import * as $106 from "./routes/api/me/settings.ts";
-import * as $107 from "./routes/api/onboarding.ts";
-import * as $108 from "./routes/api/openapi.json.ts";
-import * as $109 from "./routes/api/opportunities/[id].ts";
-import * as $110 from "./routes/api/opportunities/index.ts";
-import * as $111 from "./routes/api/organizations/[slug]/claim.ts";
-import * as $112 from "./routes/api/organizations/[slug]/index.ts";
-import * as $113 from "./routes/api/profile.ts";
-import * as $114 from "./routes/api/purchases.ts";
-import * as $115 from "./routes/api/purchases/[id]/refund-request.ts";
-import * as $116 from "./routes/api/push/key.ts";
-import * as $117 from "./routes/api/reports/index.ts";
-import * as $118 from "./routes/api/toolkits/[id]/index.ts";
-import * as $119 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $120 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $121 from "./routes/api/toolkits/index.ts";
-import * as $122 from "./routes/api/ungatekeep/[id].ts";
-import * as $123 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $124 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $125 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $126 from "./routes/api/ungatekeep/index.ts";
-import * as $127 from "./routes/api/webhooks/razorpay.ts";
-import * as $128 from "./routes/certificates/[id].tsx";
-import * as $129 from "./routes/check-inbox.tsx";
-import * as $130 from "./routes/contact.tsx";
-import * as $131 from "./routes/forgot-password.tsx";
-import * as $132 from "./routes/index.tsx";
-import * as $133 from "./routes/internships/[id]/applicants.tsx";
-import * as $134 from "./routes/internships/[id]/applications.ts";
-import * as $135 from "./routes/internships/[id]/apply.tsx";
-import * as $136 from "./routes/internships/[id]/edit.tsx";
-import * as $137 from "./routes/internships/[id]/index.tsx";
-import * as $138 from "./routes/internships/index.tsx";
-import * as $139 from "./routes/internships/mine.tsx";
-import * as $140 from "./routes/internships/new.tsx";
-import * as $141 from "./routes/internships/rss.xml.ts";
-import * as $142 from "./routes/language.ts";
-import * as $143 from "./routes/manifest.webmanifest.ts";
-import * as $144 from "./routes/me/alerts.tsx";
-import * as $145 from "./routes/me/applications/[id]/stipend-report.ts";
-import * as $146 from "./routes/me/applications/[id]/withdraw.ts";
-import * as $147 from "./routes/me/data.tsx";
-import * as $148 from "./routes/me/notifications.tsx";
-import * as $149 from "./routes/me/settings.tsx";
-import * as $150 from "./routes/me/tracker.tsx";
-import * as $151 from "./routes/offline.tsx";
-import * as $152 from "./routes/onboarding.tsx";
-import * as $153 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $154 from "./routes/opportunities/[id]/edit.tsx";
-import * as $155 from "./routes/opportunities/[id]/index.tsx";
-import * as $156 from "./routes/opportunities/index.tsx";
-import * as $157 from "./routes/opportunities/mine.tsx";
-import * as $158 from "./routes/opportunities/new.tsx";
-import * as $159 from "./routes/organizations/[slug].tsx";
-import * as $160 from "./routes/organizations/claim/[token].tsx";
-import * as $161 from "./routes/privacy.tsx";
-import * as $162 from "./routes/profile.tsx";
-import * as $163 from "./routes/profile/delete.tsx";
-import * as $164 from "./routes/profile/remove-provider.ts";
-import * as $165 from "./routes/profile/resume.ts";
-import * as $166 from "./routes/profile/sign-out-others.ts";
-import * as $167 from "./routes/purchases/[id]/receipt.tsx";
-import * as $168 from "./routes/purchases/[id]/refund-request.ts";
-import * as $169 from "./routes/refunds.tsx";
-import * as $170 from "./routes/report.tsx";
-import * as $171 from "./routes/reset-password.tsx";
-import * as $172 from "./routes/robots.txt.ts";
-import * as $173 from "./routes/sign-in.tsx";
-import * as $174 from "./routes/sign-out.ts";
-import * as $175 from "./routes/sign-up.tsx";
-import * as $176 from "./routes/sitemap.xml.ts";
-import * as $177 from "./routes/sitemap/[file].ts";
-import * as $178 from "./routes/terms.tsx";
-import * as $179 from "./routes/toolkits/[id]/index.tsx";
-import * as $180 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $181 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $182 from "./routes/toolkits/index.tsx";
-import * as $183 from "./routes/toolkits/mine.tsx";
-import * as $184 from "./routes/ungatekeep/[id].tsx";
-import * as $185 from "./routes/ungatekeep/index.tsx";
-import * as $186 from "./routes/ungatekeep/rss.xml.ts";
-import * as $187 from "./routes/unsubscribe/[token].tsx";
-import * as $188 from "./routes/verify-email.tsx";
+import * as $6 from "./routes/admin/api-keys.tsx";
+import * as $7 from "./routes/admin/banners.tsx";
+import * as $8 from "./routes/admin/comments.tsx";
+import * as $9 from "./routes/admin/coupons.tsx";
+import * as $10 from "./routes/admin/index.tsx";
+import * as $11 from "./routes/admin/internships/index.tsx";
+import * as $12 from "./routes/admin/log.tsx";
+import * as $13 from "./routes/admin/moderation.tsx";
+import * as $14 from "./routes/admin/opportunities.tsx";
+import * as $15 from "./routes/admin/organizations/[id].tsx";
+import * as $16 from "./routes/admin/organizations/index.tsx";
+import * as $17 from "./routes/admin/outbox.tsx";
+import * as $18 from "./routes/admin/purchases.tsx";
+import * as $19 from "./routes/admin/reports/[kind]/[targetId].tsx";
+import * as $20 from "./routes/admin/reports/index.tsx";
+import * as $21 from "./routes/admin/toolkits/[id].tsx";
+import * as $22 from "./routes/admin/toolkits/index.tsx";
+import * as $23 from "./routes/admin/toolkits/new.tsx";
+import * as $24 from "./routes/admin/ungatekeep/[id].tsx";
+import * as $25 from "./routes/admin/ungatekeep/index.tsx";
+import * as $26 from "./routes/admin/ungatekeep/new.tsx";
+import * as $27 from "./routes/admin/users.tsx";
+import * as $28 from "./routes/api/admin/_middleware.ts";
+import * as $29 from "./routes/api/admin/api-keys/[id].ts";
+import * as $30 from "./routes/api/admin/api-keys/index.ts";
+import * as $31 from "./routes/api/admin/banners/[id].ts";
+import * as $32 from "./routes/api/admin/banners/index.ts";
+import * as $33 from "./routes/api/admin/comments/index.ts";
+import * as $34 from "./routes/api/admin/coupons/[id].ts";
+import * as $35 from "./routes/api/admin/coupons/index.ts";
+import * as $36 from "./routes/api/admin/jobs/[name]/run.ts";
+import * as $37 from "./routes/api/admin/log.ts";
+import * as $38 from "./routes/api/admin/moderation/[kind]/[id].ts";
+import * as $39 from "./routes/api/admin/moderation/index.ts";
+import * as $40 from "./routes/api/admin/opportunities/[id].ts";
+import * as $41 from "./routes/api/admin/opportunities/index.ts";
+import * as $42 from "./routes/api/admin/organizations/[id].ts";
+import * as $43 from "./routes/api/admin/organizations/index.ts";
+import * as $44 from "./routes/api/admin/outbox/[id]/retry.ts";
+import * as $45 from "./routes/api/admin/outbox/index.ts";
+import * as $46 from "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts";
+import * as $47 from "./routes/api/admin/purchases/[id]/refund-request/decline.ts";
+import * as $48 from "./routes/api/admin/purchases/[id]/refund.ts";
+import * as $49 from "./routes/api/admin/purchases/index.ts";
+import * as $50 from "./routes/api/admin/reports/[kind]/[targetId]/index.ts";
+import * as $51 from "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts";
+import * as $52 from "./routes/api/admin/reports/index.ts";
+import * as $53 from "./routes/api/admin/stats.ts";
+import * as $54 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $55 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $56 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $57 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $58 from "./routes/api/admin/toolkits/index.ts";
+import * as $59 from "./routes/api/admin/ungatekeep/[id].ts";
+import * as $60 from "./routes/api/admin/ungatekeep/index.ts";
+import * as $61 from "./routes/api/admin/ungatekeep/preview.ts";
+import * as $62 from "./routes/api/admin/uploads/index.ts";
+import * as $63 from "./routes/api/admin/users/[id].ts";
+import * as $64 from "./routes/api/admin/users/[id]/suspension.ts";
+import * as $65 from "./routes/api/admin/users/index.ts";
+import * as $66 from "./routes/api/applications/[id]/index.ts";
+import * as $67 from "./routes/api/applications/[id]/resume.ts";
+import * as $68 from "./routes/api/auth/callback/[provider].ts";
+import * as $69 from "./routes/api/auth/forget-password.ts";
+import * as $70 from "./routes/api/auth/get-session.ts";
+import * as $71 from "./routes/api/auth/providers/[provider].ts";
+import * as $72 from "./routes/api/auth/request-password-reset.ts";
+import * as $73 from "./routes/api/auth/reset-password.ts";
+import * as $74 from "./routes/api/auth/revoke-other-sessions.ts";
+import * as $75 from "./routes/api/auth/send-verification-email.ts";
+import * as $76 from "./routes/api/auth/session.ts";
+import * as $77 from "./routes/api/auth/sign-in/email.ts";
+import * as $78 from "./routes/api/auth/sign-in/social.ts";
+import * as $79 from "./routes/api/auth/sign-out.ts";
+import * as $80 from "./routes/api/auth/sign-up/email.ts";
+import * as $81 from "./routes/api/auth/verify-email.ts";
+import * as $82 from "./routes/api/banners.ts";
+import * as $83 from "./routes/api/docs.tsx";
+import * as $84 from "./routes/api/files/[id].ts";
+import * as $85 from "./routes/api/health.ts";
+import * as $86 from "./routes/api/internships/[id].ts";
+import * as $87 from "./routes/api/internships/[id]/applications/bulk.ts";
+import * as $88 from "./routes/api/internships/[id]/applications/index.ts";
+import * as $89 from "./routes/api/internships/index.ts";
+import * as $90 from "./routes/api/me/alerts/[id].ts";
+import * as $91 from "./routes/api/me/alerts/index.ts";
+import * as $92 from "./routes/api/me/applications/[id]/stipend-report.ts";
+import * as $93 from "./routes/api/me/applications/[id]/withdraw.ts";
+import * as $94 from "./routes/api/me/applications/index.ts";
+import * as $95 from "./routes/api/me/certificates.ts";
+import * as $96 from "./routes/api/me/export.ts";
+import * as $97 from "./routes/api/me/index.ts";
+import * as $98 from "./routes/api/me/notifications/index.ts";
+import * as $99 from "./routes/api/me/notifications/read.ts";
+import * as $100 from "./routes/api/me/push-subscriptions.ts";
+import * as $101 from "./routes/api/me/recommendations.ts";
+import * as $102 from "./routes/api/me/resume/file.ts";
+import * as $103 from "./routes/api/me/resume/index.ts";
+import * as $104 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $105 from "./routes/api/me/saved/ids.ts";
+import * as $106 from "./routes/api/me/saved/index.ts";
+import * as $107 from "./routes/api/me/settings.ts";
+import * as $108 from "./routes/api/onboarding.ts";
+import * as $109 from "./routes/api/openapi.json.ts";
+import * as $110 from "./routes/api/opportunities/[id].ts";
+import * as $111 from "./routes/api/opportunities/index.ts";
+import * as $112 from "./routes/api/organizations/[slug]/claim.ts";
+import * as $113 from "./routes/api/organizations/[slug]/index.ts";
+import * as $114 from "./routes/api/profile.ts";
+import * as $115 from "./routes/api/purchases.ts";
+import * as $116 from "./routes/api/purchases/[id]/refund-request.ts";
+import * as $117 from "./routes/api/push/key.ts";
+import * as $118 from "./routes/api/reports/index.ts";
+import * as $119 from "./routes/api/toolkits/[id]/index.ts";
+import * as $120 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $121 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $122 from "./routes/api/toolkits/index.ts";
+import * as $123 from "./routes/api/ungatekeep/[id].ts";
+import * as $124 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $125 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $126 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $127 from "./routes/api/ungatekeep/index.ts";
+import * as $128 from "./routes/api/webhooks/razorpay.ts";
+import * as $129 from "./routes/certificates/[id].tsx";
+import * as $130 from "./routes/check-inbox.tsx";
+import * as $131 from "./routes/contact.tsx";
+import * as $132 from "./routes/forgot-password.tsx";
+import * as $133 from "./routes/index.tsx";
+import * as $134 from "./routes/internships/[id]/applicants.tsx";
+import * as $135 from "./routes/internships/[id]/applications.ts";
+import * as $136 from "./routes/internships/[id]/apply.tsx";
+import * as $137 from "./routes/internships/[id]/edit.tsx";
+import * as $138 from "./routes/internships/[id]/index.tsx";
+import * as $139 from "./routes/internships/index.tsx";
+import * as $140 from "./routes/internships/mine.tsx";
+import * as $141 from "./routes/internships/new.tsx";
+import * as $142 from "./routes/internships/rss.xml.ts";
+import * as $143 from "./routes/language.ts";
+import * as $144 from "./routes/manifest.webmanifest.ts";
+import * as $145 from "./routes/me/alerts.tsx";
+import * as $146 from "./routes/me/applications/[id]/stipend-report.ts";
+import * as $147 from "./routes/me/applications/[id]/withdraw.ts";
+import * as $148 from "./routes/me/data.tsx";
+import * as $149 from "./routes/me/notifications.tsx";
+import * as $150 from "./routes/me/settings.tsx";
+import * as $151 from "./routes/me/tracker.tsx";
+import * as $152 from "./routes/offline.tsx";
+import * as $153 from "./routes/onboarding.tsx";
+import * as $154 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $155 from "./routes/opportunities/[id]/edit.tsx";
+import * as $156 from "./routes/opportunities/[id]/index.tsx";
+import * as $157 from "./routes/opportunities/index.tsx";
+import * as $158 from "./routes/opportunities/mine.tsx";
+import * as $159 from "./routes/opportunities/new.tsx";
+import * as $160 from "./routes/organizations/[slug].tsx";
+import * as $161 from "./routes/organizations/claim/[token].tsx";
+import * as $162 from "./routes/privacy.tsx";
+import * as $163 from "./routes/profile.tsx";
+import * as $164 from "./routes/profile/delete.tsx";
+import * as $165 from "./routes/profile/remove-provider.ts";
+import * as $166 from "./routes/profile/resume.ts";
+import * as $167 from "./routes/profile/sign-out-others.ts";
+import * as $168 from "./routes/purchases/[id]/receipt.tsx";
+import * as $169 from "./routes/purchases/[id]/refund-request.ts";
+import * as $170 from "./routes/refunds.tsx";
+import * as $171 from "./routes/report.tsx";
+import * as $172 from "./routes/reset-password.tsx";
+import * as $173 from "./routes/robots.txt.ts";
+import * as $174 from "./routes/sign-in.tsx";
+import * as $175 from "./routes/sign-out.ts";
+import * as $176 from "./routes/sign-up.tsx";
+import * as $177 from "./routes/sitemap.xml.ts";
+import * as $178 from "./routes/sitemap/[file].ts";
+import * as $179 from "./routes/terms.tsx";
+import * as $180 from "./routes/toolkits/[id]/index.tsx";
+import * as $181 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $182 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $183 from "./routes/toolkits/index.tsx";
+import * as $184 from "./routes/toolkits/mine.tsx";
+import * as $185 from "./routes/ungatekeep/[id].tsx";
+import * as $186 from "./routes/ungatekeep/index.tsx";
+import * as $187 from "./routes/ungatekeep/rss.xml.ts";
+import * as $188 from "./routes/unsubscribe/[token].tsx";
+import * as $189 from "./routes/verify-email.tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -240,189 +241,190 @@ const manifest: Manifest = {
     "./routes/_middleware.ts": $3,
     "./routes/admin/_layout.tsx": $4,
     "./routes/admin/_middleware.ts": $5,
-    "./routes/admin/banners.tsx": $6,
-    "./routes/admin/comments.tsx": $7,
-    "./routes/admin/coupons.tsx": $8,
-    "./routes/admin/index.tsx": $9,
-    "./routes/admin/internships/index.tsx": $10,
-    "./routes/admin/log.tsx": $11,
-    "./routes/admin/moderation.tsx": $12,
-    "./routes/admin/opportunities.tsx": $13,
-    "./routes/admin/organizations/[id].tsx": $14,
-    "./routes/admin/organizations/index.tsx": $15,
-    "./routes/admin/outbox.tsx": $16,
-    "./routes/admin/purchases.tsx": $17,
-    "./routes/admin/reports/[kind]/[targetId].tsx": $18,
-    "./routes/admin/reports/index.tsx": $19,
-    "./routes/admin/toolkits/[id].tsx": $20,
-    "./routes/admin/toolkits/index.tsx": $21,
-    "./routes/admin/toolkits/new.tsx": $22,
-    "./routes/admin/ungatekeep/[id].tsx": $23,
-    "./routes/admin/ungatekeep/index.tsx": $24,
-    "./routes/admin/ungatekeep/new.tsx": $25,
-    "./routes/admin/users.tsx": $26,
-    "./routes/api/admin/_middleware.ts": $27,
-    "./routes/api/admin/api-keys/[id].ts": $28,
-    "./routes/api/admin/api-keys/index.ts": $29,
-    "./routes/api/admin/banners/[id].ts": $30,
-    "./routes/api/admin/banners/index.ts": $31,
-    "./routes/api/admin/comments/index.ts": $32,
-    "./routes/api/admin/coupons/[id].ts": $33,
-    "./routes/api/admin/coupons/index.ts": $34,
-    "./routes/api/admin/jobs/[name]/run.ts": $35,
-    "./routes/api/admin/log.ts": $36,
-    "./routes/api/admin/moderation/[kind]/[id].ts": $37,
-    "./routes/api/admin/moderation/index.ts": $38,
-    "./routes/api/admin/opportunities/[id].ts": $39,
-    "./routes/api/admin/opportunities/index.ts": $40,
-    "./routes/api/admin/organizations/[id].ts": $41,
-    "./routes/api/admin/organizations/index.ts": $42,
-    "./routes/api/admin/outbox/[id]/retry.ts": $43,
-    "./routes/api/admin/outbox/index.ts": $44,
-    "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts": $45,
-    "./routes/api/admin/purchases/[id]/refund-request/decline.ts": $46,
-    "./routes/api/admin/purchases/[id]/refund.ts": $47,
-    "./routes/api/admin/purchases/index.ts": $48,
-    "./routes/api/admin/reports/[kind]/[targetId]/index.ts": $49,
-    "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts": $50,
-    "./routes/api/admin/reports/index.ts": $51,
-    "./routes/api/admin/stats.ts": $52,
-    "./routes/api/admin/toolkit-content-items/[id].ts": $53,
-    "./routes/api/admin/toolkit-content-items/index.ts": $54,
-    "./routes/api/admin/toolkits/[id]/content.ts": $55,
-    "./routes/api/admin/toolkits/[id]/index.ts": $56,
-    "./routes/api/admin/toolkits/index.ts": $57,
-    "./routes/api/admin/ungatekeep/[id].ts": $58,
-    "./routes/api/admin/ungatekeep/index.ts": $59,
-    "./routes/api/admin/ungatekeep/preview.ts": $60,
-    "./routes/api/admin/uploads/index.ts": $61,
-    "./routes/api/admin/users/[id].ts": $62,
-    "./routes/api/admin/users/[id]/suspension.ts": $63,
-    "./routes/api/admin/users/index.ts": $64,
-    "./routes/api/applications/[id]/index.ts": $65,
-    "./routes/api/applications/[id]/resume.ts": $66,
-    "./routes/api/auth/callback/[provider].ts": $67,
-    "./routes/api/auth/forget-password.ts": $68,
-    "./routes/api/auth/get-session.ts": $69,
-    "./routes/api/auth/providers/[provider].ts": $70,
-    "./routes/api/auth/request-password-reset.ts": $71,
-    "./routes/api/auth/reset-password.ts": $72,
-    "./routes/api/auth/revoke-other-sessions.ts": $73,
-    "./routes/api/auth/send-verification-email.ts": $74,
-    "./routes/api/auth/session.ts": $75,
-    "./routes/api/auth/sign-in/email.ts": $76,
-    "./routes/api/auth/sign-in/social.ts": $77,
-    "./routes/api/auth/sign-out.ts": $78,
-    "./routes/api/auth/sign-up/email.ts": $79,
-    "./routes/api/auth/verify-email.ts": $80,
-    "./routes/api/banners.ts": $81,
-    "./routes/api/docs.tsx": $82,
-    "./routes/api/files/[id].ts": $83,
-    "./routes/api/health.ts": $84,
-    "./routes/api/internships/[id].ts": $85,
-    "./routes/api/internships/[id]/applications/bulk.ts": $86,
-    "./routes/api/internships/[id]/applications/index.ts": $87,
-    "./routes/api/internships/index.ts": $88,
-    "./routes/api/me/alerts/[id].ts": $89,
-    "./routes/api/me/alerts/index.ts": $90,
-    "./routes/api/me/applications/[id]/stipend-report.ts": $91,
-    "./routes/api/me/applications/[id]/withdraw.ts": $92,
-    "./routes/api/me/applications/index.ts": $93,
-    "./routes/api/me/certificates.ts": $94,
-    "./routes/api/me/export.ts": $95,
-    "./routes/api/me/index.ts": $96,
-    "./routes/api/me/notifications/index.ts": $97,
-    "./routes/api/me/notifications/read.ts": $98,
-    "./routes/api/me/push-subscriptions.ts": $99,
-    "./routes/api/me/recommendations.ts": $100,
-    "./routes/api/me/resume/file.ts": $101,
-    "./routes/api/me/resume/index.ts": $102,
-    "./routes/api/me/saved/[kind]/[id].ts": $103,
-    "./routes/api/me/saved/ids.ts": $104,
-    "./routes/api/me/saved/index.ts": $105,
-    "./routes/api/me/settings.ts": $106,
-    "./routes/api/onboarding.ts": $107,
-    "./routes/api/openapi.json.ts": $108,
-    "./routes/api/opportunities/[id].ts": $109,
-    "./routes/api/opportunities/index.ts": $110,
-    "./routes/api/organizations/[slug]/claim.ts": $111,
-    "./routes/api/organizations/[slug]/index.ts": $112,
-    "./routes/api/profile.ts": $113,
-    "./routes/api/purchases.ts": $114,
-    "./routes/api/purchases/[id]/refund-request.ts": $115,
-    "./routes/api/push/key.ts": $116,
-    "./routes/api/reports/index.ts": $117,
-    "./routes/api/toolkits/[id]/index.ts": $118,
-    "./routes/api/toolkits/[id]/progress.ts": $119,
-    "./routes/api/toolkits/[id]/verify.ts": $120,
-    "./routes/api/toolkits/index.ts": $121,
-    "./routes/api/ungatekeep/[id].ts": $122,
-    "./routes/api/ungatekeep/[id]/comments.ts": $123,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $124,
-    "./routes/api/ungatekeep/comments/[id].ts": $125,
-    "./routes/api/ungatekeep/index.ts": $126,
-    "./routes/api/webhooks/razorpay.ts": $127,
-    "./routes/certificates/[id].tsx": $128,
-    "./routes/check-inbox.tsx": $129,
-    "./routes/contact.tsx": $130,
-    "./routes/forgot-password.tsx": $131,
-    "./routes/index.tsx": $132,
-    "./routes/internships/[id]/applicants.tsx": $133,
-    "./routes/internships/[id]/applications.ts": $134,
-    "./routes/internships/[id]/apply.tsx": $135,
-    "./routes/internships/[id]/edit.tsx": $136,
-    "./routes/internships/[id]/index.tsx": $137,
-    "./routes/internships/index.tsx": $138,
-    "./routes/internships/mine.tsx": $139,
-    "./routes/internships/new.tsx": $140,
-    "./routes/internships/rss.xml.ts": $141,
-    "./routes/language.ts": $142,
-    "./routes/manifest.webmanifest.ts": $143,
-    "./routes/me/alerts.tsx": $144,
-    "./routes/me/applications/[id]/stipend-report.ts": $145,
-    "./routes/me/applications/[id]/withdraw.ts": $146,
-    "./routes/me/data.tsx": $147,
-    "./routes/me/notifications.tsx": $148,
-    "./routes/me/settings.tsx": $149,
-    "./routes/me/tracker.tsx": $150,
-    "./routes/offline.tsx": $151,
-    "./routes/onboarding.tsx": $152,
-    "./routes/opportunities/[id]/calendar.ics.ts": $153,
-    "./routes/opportunities/[id]/edit.tsx": $154,
-    "./routes/opportunities/[id]/index.tsx": $155,
-    "./routes/opportunities/index.tsx": $156,
-    "./routes/opportunities/mine.tsx": $157,
-    "./routes/opportunities/new.tsx": $158,
-    "./routes/organizations/[slug].tsx": $159,
-    "./routes/organizations/claim/[token].tsx": $160,
-    "./routes/privacy.tsx": $161,
-    "./routes/profile.tsx": $162,
-    "./routes/profile/delete.tsx": $163,
-    "./routes/profile/remove-provider.ts": $164,
-    "./routes/profile/resume.ts": $165,
-    "./routes/profile/sign-out-others.ts": $166,
-    "./routes/purchases/[id]/receipt.tsx": $167,
-    "./routes/purchases/[id]/refund-request.ts": $168,
-    "./routes/refunds.tsx": $169,
-    "./routes/report.tsx": $170,
-    "./routes/reset-password.tsx": $171,
-    "./routes/robots.txt.ts": $172,
-    "./routes/sign-in.tsx": $173,
-    "./routes/sign-out.ts": $174,
-    "./routes/sign-up.tsx": $175,
-    "./routes/sitemap.xml.ts": $176,
-    "./routes/sitemap/[file].ts": $177,
-    "./routes/terms.tsx": $178,
-    "./routes/toolkits/[id]/index.tsx": $179,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $180,
-    "./routes/toolkits/[id]/learn/index.tsx": $181,
-    "./routes/toolkits/index.tsx": $182,
-    "./routes/toolkits/mine.tsx": $183,
-    "./routes/ungatekeep/[id].tsx": $184,
-    "./routes/ungatekeep/index.tsx": $185,
-    "./routes/ungatekeep/rss.xml.ts": $186,
-    "./routes/unsubscribe/[token].tsx": $187,
-    "./routes/verify-email.tsx": $188,
+    "./routes/admin/api-keys.tsx": $6,
+    "./routes/admin/banners.tsx": $7,
+    "./routes/admin/comments.tsx": $8,
+    "./routes/admin/coupons.tsx": $9,
+    "./routes/admin/index.tsx": $10,
+    "./routes/admin/internships/index.tsx": $11,
+    "./routes/admin/log.tsx": $12,
+    "./routes/admin/moderation.tsx": $13,
+    "./routes/admin/opportunities.tsx": $14,
+    "./routes/admin/organizations/[id].tsx": $15,
+    "./routes/admin/organizations/index.tsx": $16,
+    "./routes/admin/outbox.tsx": $17,
+    "./routes/admin/purchases.tsx": $18,
+    "./routes/admin/reports/[kind]/[targetId].tsx": $19,
+    "./routes/admin/reports/index.tsx": $20,
+    "./routes/admin/toolkits/[id].tsx": $21,
+    "./routes/admin/toolkits/index.tsx": $22,
+    "./routes/admin/toolkits/new.tsx": $23,
+    "./routes/admin/ungatekeep/[id].tsx": $24,
+    "./routes/admin/ungatekeep/index.tsx": $25,
+    "./routes/admin/ungatekeep/new.tsx": $26,
+    "./routes/admin/users.tsx": $27,
+    "./routes/api/admin/_middleware.ts": $28,
+    "./routes/api/admin/api-keys/[id].ts": $29,
+    "./routes/api/admin/api-keys/index.ts": $30,
+    "./routes/api/admin/banners/[id].ts": $31,
+    "./routes/api/admin/banners/index.ts": $32,
+    "./routes/api/admin/comments/index.ts": $33,
+    "./routes/api/admin/coupons/[id].ts": $34,
+    "./routes/api/admin/coupons/index.ts": $35,
+    "./routes/api/admin/jobs/[name]/run.ts": $36,
+    "./routes/api/admin/log.ts": $37,
+    "./routes/api/admin/moderation/[kind]/[id].ts": $38,
+    "./routes/api/admin/moderation/index.ts": $39,
+    "./routes/api/admin/opportunities/[id].ts": $40,
+    "./routes/api/admin/opportunities/index.ts": $41,
+    "./routes/api/admin/organizations/[id].ts": $42,
+    "./routes/api/admin/organizations/index.ts": $43,
+    "./routes/api/admin/outbox/[id]/retry.ts": $44,
+    "./routes/api/admin/outbox/index.ts": $45,
+    "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts": $46,
+    "./routes/api/admin/purchases/[id]/refund-request/decline.ts": $47,
+    "./routes/api/admin/purchases/[id]/refund.ts": $48,
+    "./routes/api/admin/purchases/index.ts": $49,
+    "./routes/api/admin/reports/[kind]/[targetId]/index.ts": $50,
+    "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts": $51,
+    "./routes/api/admin/reports/index.ts": $52,
+    "./routes/api/admin/stats.ts": $53,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $54,
+    "./routes/api/admin/toolkit-content-items/index.ts": $55,
+    "./routes/api/admin/toolkits/[id]/content.ts": $56,
+    "./routes/api/admin/toolkits/[id]/index.ts": $57,
+    "./routes/api/admin/toolkits/index.ts": $58,
+    "./routes/api/admin/ungatekeep/[id].ts": $59,
+    "./routes/api/admin/ungatekeep/index.ts": $60,
+    "./routes/api/admin/ungatekeep/preview.ts": $61,
+    "./routes/api/admin/uploads/index.ts": $62,
+    "./routes/api/admin/users/[id].ts": $63,
+    "./routes/api/admin/users/[id]/suspension.ts": $64,
+    "./routes/api/admin/users/index.ts": $65,
+    "./routes/api/applications/[id]/index.ts": $66,
+    "./routes/api/applications/[id]/resume.ts": $67,
+    "./routes/api/auth/callback/[provider].ts": $68,
+    "./routes/api/auth/forget-password.ts": $69,
+    "./routes/api/auth/get-session.ts": $70,
+    "./routes/api/auth/providers/[provider].ts": $71,
+    "./routes/api/auth/request-password-reset.ts": $72,
+    "./routes/api/auth/reset-password.ts": $73,
+    "./routes/api/auth/revoke-other-sessions.ts": $74,
+    "./routes/api/auth/send-verification-email.ts": $75,
+    "./routes/api/auth/session.ts": $76,
+    "./routes/api/auth/sign-in/email.ts": $77,
+    "./routes/api/auth/sign-in/social.ts": $78,
+    "./routes/api/auth/sign-out.ts": $79,
+    "./routes/api/auth/sign-up/email.ts": $80,
+    "./routes/api/auth/verify-email.ts": $81,
+    "./routes/api/banners.ts": $82,
+    "./routes/api/docs.tsx": $83,
+    "./routes/api/files/[id].ts": $84,
+    "./routes/api/health.ts": $85,
+    "./routes/api/internships/[id].ts": $86,
+    "./routes/api/internships/[id]/applications/bulk.ts": $87,
+    "./routes/api/internships/[id]/applications/index.ts": $88,
+    "./routes/api/internships/index.ts": $89,
+    "./routes/api/me/alerts/[id].ts": $90,
+    "./routes/api/me/alerts/index.ts": $91,
+    "./routes/api/me/applications/[id]/stipend-report.ts": $92,
+    "./routes/api/me/applications/[id]/withdraw.ts": $93,
+    "./routes/api/me/applications/index.ts": $94,
+    "./routes/api/me/certificates.ts": $95,
+    "./routes/api/me/export.ts": $96,
+    "./routes/api/me/index.ts": $97,
+    "./routes/api/me/notifications/index.ts": $98,
+    "./routes/api/me/notifications/read.ts": $99,
+    "./routes/api/me/push-subscriptions.ts": $100,
+    "./routes/api/me/recommendations.ts": $101,
+    "./routes/api/me/resume/file.ts": $102,
+    "./routes/api/me/resume/index.ts": $103,
+    "./routes/api/me/saved/[kind]/[id].ts": $104,
+    "./routes/api/me/saved/ids.ts": $105,
+    "./routes/api/me/saved/index.ts": $106,
+    "./routes/api/me/settings.ts": $107,
+    "./routes/api/onboarding.ts": $108,
+    "./routes/api/openapi.json.ts": $109,
+    "./routes/api/opportunities/[id].ts": $110,
+    "./routes/api/opportunities/index.ts": $111,
+    "./routes/api/organizations/[slug]/claim.ts": $112,
+    "./routes/api/organizations/[slug]/index.ts": $113,
+    "./routes/api/profile.ts": $114,
+    "./routes/api/purchases.ts": $115,
+    "./routes/api/purchases/[id]/refund-request.ts": $116,
+    "./routes/api/push/key.ts": $117,
+    "./routes/api/reports/index.ts": $118,
+    "./routes/api/toolkits/[id]/index.ts": $119,
+    "./routes/api/toolkits/[id]/progress.ts": $120,
+    "./routes/api/toolkits/[id]/verify.ts": $121,
+    "./routes/api/toolkits/index.ts": $122,
+    "./routes/api/ungatekeep/[id].ts": $123,
+    "./routes/api/ungatekeep/[id]/comments.ts": $124,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $125,
+    "./routes/api/ungatekeep/comments/[id].ts": $126,
+    "./routes/api/ungatekeep/index.ts": $127,
+    "./routes/api/webhooks/razorpay.ts": $128,
+    "./routes/certificates/[id].tsx": $129,
+    "./routes/check-inbox.tsx": $130,
+    "./routes/contact.tsx": $131,
+    "./routes/forgot-password.tsx": $132,
+    "./routes/index.tsx": $133,
+    "./routes/internships/[id]/applicants.tsx": $134,
+    "./routes/internships/[id]/applications.ts": $135,
+    "./routes/internships/[id]/apply.tsx": $136,
+    "./routes/internships/[id]/edit.tsx": $137,
+    "./routes/internships/[id]/index.tsx": $138,
+    "./routes/internships/index.tsx": $139,
+    "./routes/internships/mine.tsx": $140,
+    "./routes/internships/new.tsx": $141,
+    "./routes/internships/rss.xml.ts": $142,
+    "./routes/language.ts": $143,
+    "./routes/manifest.webmanifest.ts": $144,
+    "./routes/me/alerts.tsx": $145,
+    "./routes/me/applications/[id]/stipend-report.ts": $146,
+    "./routes/me/applications/[id]/withdraw.ts": $147,
+    "./routes/me/data.tsx": $148,
+    "./routes/me/notifications.tsx": $149,
+    "./routes/me/settings.tsx": $150,
+    "./routes/me/tracker.tsx": $151,
+    "./routes/offline.tsx": $152,
+    "./routes/onboarding.tsx": $153,
+    "./routes/opportunities/[id]/calendar.ics.ts": $154,
+    "./routes/opportunities/[id]/edit.tsx": $155,
+    "./routes/opportunities/[id]/index.tsx": $156,
+    "./routes/opportunities/index.tsx": $157,
+    "./routes/opportunities/mine.tsx": $158,
+    "./routes/opportunities/new.tsx": $159,
+    "./routes/organizations/[slug].tsx": $160,
+    "./routes/organizations/claim/[token].tsx": $161,
+    "./routes/privacy.tsx": $162,
+    "./routes/profile.tsx": $163,
+    "./routes/profile/delete.tsx": $164,
+    "./routes/profile/remove-provider.ts": $165,
+    "./routes/profile/resume.ts": $166,
+    "./routes/profile/sign-out-others.ts": $167,
+    "./routes/purchases/[id]/receipt.tsx": $168,
+    "./routes/purchases/[id]/refund-request.ts": $169,
+    "./routes/refunds.tsx": $170,
+    "./routes/report.tsx": $171,
+    "./routes/reset-password.tsx": $172,
+    "./routes/robots.txt.ts": $173,
+    "./routes/sign-in.tsx": $174,
+    "./routes/sign-out.ts": $175,
+    "./routes/sign-up.tsx": $176,
+    "./routes/sitemap.xml.ts": $177,
+    "./routes/sitemap/[file].ts": $178,
+    "./routes/terms.tsx": $179,
+    "./routes/toolkits/[id]/index.tsx": $180,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $181,
+    "./routes/toolkits/[id]/learn/index.tsx": $182,
+    "./routes/toolkits/index.tsx": $183,
+    "./routes/toolkits/mine.tsx": $184,
+    "./routes/ungatekeep/[id].tsx": $185,
+    "./routes/ungatekeep/index.tsx": $186,
+    "./routes/ungatekeep/rss.xml.ts": $187,
+    "./routes/unsubscribe/[token].tsx": $188,
+    "./routes/verify-email.tsx": $189,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

@@ -23,6 +23,7 @@ const ADMIN_LINKS: { href: string; label: MessageKey }[] = [
   { href: "/admin/ungatekeep", label: "admin.nav.ungatekeep" },
   { href: "/admin/comments", label: "admin.nav.comments" },
   { href: "/admin/banners", label: "admin.nav.banners" },
+  { href: "/admin/api-keys", label: "admin.nav.apiKeys" },
   { href: "/admin/outbox", label: "admin.nav.outbox" },
   { href: "/admin/log", label: "admin.nav.log" },
 ];

@@ -7,17 +7,23 @@
 import { useT } from "@/lib/i18n/context.ts";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 
-/** Props: the box's `id` (the link's fragment), its title and sentence, the form's target and fields, and Cancel's. */
+/**
+ * Props: the box's `id` (the link's fragment), its title and sentence, its button's word (default "Delete"), the form's
+ * target and fields, and Cancel's.
+ */
 export interface DeleteConfirmationProps {
   id: string;
   title: string;
   text: string;
+  confirm?: string;
   action: string;
   fields: Record<string, string>;
   cancelHref: string;
 }
 
-export function DeleteConfirmation({ id, title, text, action, fields, cancelHref }: DeleteConfirmationProps) {
+export function DeleteConfirmation(
+  { id, title, text, confirm, action, fields, cancelHref }: DeleteConfirmationProps,
+) {
   const t = useT();
   return (
     <section
@@ -33,7 +39,7 @@ export function DeleteConfirmation({ id, title, text, action, fields, cancelHref
           type="submit"
           class="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800"
         >
-          {t("common.delete")}
+          {confirm ?? t("common.delete")}
         </button>
         <a href={cancelHref} class={SECONDARY_BUTTON}>{t("common.cancel")}</a>
       </form>

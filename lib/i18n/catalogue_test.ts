@@ -158,6 +158,7 @@ const LATIN_IN_HINDI = new Set([
 
 /** Hindi messages whose Latin words are examples of what to type, in English as typed. */
 const LATIN_EXAMPLES = new Set<MessageKey>([
+  "admin.apiKeys.howToUse",
   "me.alerts.tagsHint",
   "internships.filters.tagsHint",
   "internships.form.tagsHint",

@@ -116,6 +116,12 @@ export interface Internship {
    * kept.
    */
   revisedAt?: string;
+  /**
+   * True when it was posted with an API key (`POST /api/internships` with `Authorization: Bearer`): a feed's listing
+   * that its admin owner did not write, which students read as imported (docs/decisions.md, Auth, "Ingest user").
+   * Absent: posted by a person, on the site or with a session.
+   */
+  viaApiKey?: true;
 }
 
 /** When `record` became public as alert digests count it (`publishedAt`, else `createdAt`), in ms since the epoch. */
@@ -149,7 +155,10 @@ export interface InternshipView extends
     | "closedAt"
     | "publishedAt"
     | "revisedAt"
+    | "viaApiKey"
   > {
+  /** Posted with an API key: a feed's listing (`Internship.viaApiKey`). */
+  viaApiKey: boolean;
   applyMode: ApplyMode;
   /** When an edit last changed what students read, or null (`Internship.revisedAt`). */
   revisedAt: string | null;

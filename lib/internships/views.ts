@@ -39,10 +39,12 @@ function viewOf(record: Internship, { owners, organizations }: ViewContext, toda
     questions = [],
     closedAt = null,
     revisedAt = null,
+    viaApiKey = false,
     ...fields
   } = record;
   return {
     ...fields,
+    viaApiKey,
     applyMode,
     revisedAt,
     questions,

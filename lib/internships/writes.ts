@@ -52,6 +52,27 @@ export async function createInternships(
   owner: User,
   items: InternshipCreate[],
 ): Promise<InternshipView[]> {
+  return await insertInternships(kv, { owner, items, viaApiKey: false });
+}
+
+/**
+ * `createInternships` for a listing posted with an API key: marked `viaApiKey`, so that students read it as imported,
+ * not as written by its admin owner (docs/decisions.md, Auth, "Ingest user").
+ * @throws BusyError after 30 s of races lost to other processes (nothing is created).
+ */
+export async function importInternships(
+  kv: Deno.Kv,
+  owner: User,
+  items: InternshipCreate[],
+): Promise<InternshipView[]> {
+  return await insertInternships(kv, { owner, items, viaApiKey: true });
+}
+
+/** `createInternships`, its records marked `viaApiKey` when asked. */
+async function insertInternships(
+  kv: Deno.Kv,
+  { owner, items, viaApiKey }: { owner: User; items: InternshipCreate[]; viaApiKey: boolean },
+): Promise<InternshipView[]> {
   const now = new Date().toISOString();
   const organizations = await organizationsForPoster(kv, {
     names: items.map((item) => item.hiringOrganization),
@@ -81,6 +102,7 @@ export async function createInternships(
       deletedAt: null,
       applyMode: item.applyMode ?? "link",
       questions: questionsWithIds(item.questions ?? []),
+      ...(viaApiKey ? { viaApiKey: true as const } : {}),
     }, organizations.get(item.hiringOrganization)!)
   ).map((record) => withPublication(null, { ...record, moderation: moderationOnCreate(record, now) }, now));
   const store = await internshipStore(kv);

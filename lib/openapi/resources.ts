@@ -284,6 +284,7 @@ export const InternshipSchema = z.strictObject({
   applyMode: z.enum(APPLY_MODES).describe("link: on the organization's site; platform: here, with questions"),
   questions: z.array(z.strictObject({ id: z.string(), text: z.string(), required: z.boolean() }))
     .describe("The screening questions of a platform listing (ids made by the server)"),
+  viaApiKey: z.boolean().describe("Posted with an API key (a feed's listing, shown to students as imported)"),
 }).meta({ id: "Internship" }) satisfies z.ZodType<InternshipView>;
 
 /** An opportunity with who posted it (`postedBy` null: a former member). */

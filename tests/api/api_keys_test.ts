@@ -74,6 +74,22 @@ Deno.test("POST /api/internships with an API key: owned by the admin who created
   }
 });
 
+Deno.test("a listing posted with a key reads as imported, not as the admin's; one posted with a session as before", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin", { name: "Key Admin" });
+  const { key } = await newKey(t, admin);
+  const imported = (await (await postWithKey(t, key, internshipBody({ title: "Fed" }))).json()).data;
+  const posted = await t.json("POST", "/api/internships", { body: internshipBody(), headers: admin.headers });
+  assertEquals(posted.status, 201);
+  const own = (await posted.json()).data;
+  assertEquals([imported.viaApiKey, own.viaApiKey], [true, false]);
+  // What a guest reads on each listing's page.
+  const text = async (id: string) => (await (await t.fetch(`/internships/${id}`)).text()).replace(/<[^>]+>/g, "");
+  assertMatch(await text(imported.id), /Not written by our team: imported automatically on/);
+  assert(!(await text(imported.id)).includes("Key Admin"), "the admin is not named as the listing's writer");
+  assertMatch(await text(own.id), /Posted by Key Admin \(admin\) on/);
+});
+
 Deno.test("POST /api/internships: an unknown or malformed key is 401 even with a member session", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");

@@ -3,7 +3,8 @@
  * `/admin/users` searches, filters by role and pages through plain `GET` forms and links, and so does `/admin/purchases`
  * with its search and status tabs; `/admin/banners` adds a banner
  * with its image (a multipart form, a refused link shown at its field), saves a row's order and Active with its Save
- * button, and deletes one after the page's confirmation.
+ * button, and deletes one after the page's confirmation; `/admin/api-keys`, reached from the admin menu, makes a key
+ * (shown once) and revokes it after its confirmation.
  */
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -156,4 +157,49 @@ Deno.test("without JavaScript an admin adds banners with an image, saves order a
   await confirmation.getByRole("button", { name: "Delete" }).click();
   await page.getByText("The banner is deleted.").waitFor();
   assertEquals((await listBanners(t.kv, false)).map((b) => b.title), ["Exam season"]);
+});
+
+Deno.test("without JavaScript an admin makes an API key from the admin menu, sees it once, and revokes it", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  const postWith = (key: string) =>
+    fetch(`${t.origin}/api/internships`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Data Intern", hiringOrganization: "Acme", link: "https://acme.example.com/jobs" }),
+    });
+  await page.goto(`${t.origin}/admin`);
+  await page.getByRole("navigation", { name: "Admin" }).getByText("Admin menu").click();
+  await page.getByRole("link", { name: "API keys" }).click();
+  await page.getByText("No keys yet.").waitFor();
+  assertEquals(new URL(page.url()).pathname, "/admin/api-keys");
+
+  await page.getByRole("button", { name: "Make key" }).click();
+  await page.locator("#name-error").waitFor();
+  await assertAccessibleWithoutScript(page, "API key form refused without JavaScript at 360 px");
+  await page.getByLabel("Name").fill("Acme careers feed");
+  await page.getByRole("button", { name: "Make key" }).click();
+  await page.getByText("“Acme careers feed” is made").waitFor();
+  const key = await page.getByLabel("The key").inputValue();
+  assert(key.startsWith("ck_"), "the new key is shown");
+  await assertAccessibleWithoutScript(page, "a new API key without JavaScript at 360 px");
+  const posted = await postWith(key);
+  assertEquals(posted.status, 201, "the key posts internships");
+  await posted.body?.cancel();
+
+  await page.goto(`${t.origin}/admin/api-keys`);
+  assert(!(await page.content()).includes(key), "the key is shown only once");
+  await page.getByRole("link", { name: "Revoke Acme careers feed" }).click();
+  const confirmation = page.getByRole("region", { name: "Revoke this key?" });
+  await confirmation.getByText("“Acme careers feed” stops working at once").waitFor();
+  await confirmation.getByRole("button", { name: "Revoke" }).click();
+  await page.getByText("The key is revoked.").waitFor();
+  await page.getByText("No keys yet.").waitFor();
+  const refused = await postWith(key);
+  assertEquals(refused.status, 401, "a revoked key posts nothing");
+  await refused.body?.cancel();
 });

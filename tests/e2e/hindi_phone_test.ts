@@ -173,6 +173,7 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
     `/admin/ungatekeep/${post.id}`,
     "/admin/comments",
     "/admin/banners",
+    "/admin/api-keys",
     "/admin/outbox",
     "/admin/log",
   ];

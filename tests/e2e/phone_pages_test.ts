@@ -73,6 +73,7 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
     "/404": student("/no-such-page"),
     "/500": student(),
     "/admin": admin("/admin"),
+    "/admin/api-keys": admin("/admin/api-keys"),
     "/admin/banners": admin("/admin/banners"),
     "/admin/comments": admin("/admin/comments"),
     "/admin/coupons": admin("/admin/coupons"),

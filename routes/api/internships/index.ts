@@ -14,7 +14,7 @@ import {
   MAX_BATCH,
   publicListBody,
 } from "@/lib/internships/internships.ts";
-import { createInternships } from "@/lib/internships/writes.ts";
+import { createInternships, importInternships } from "@/lib/internships/writes.ts";
 import { BUSY, describeRoute } from "@/lib/openapi/describe.ts";
 import { InternshipSchema, PaginationSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
@@ -51,7 +51,8 @@ export const apiDocs = describeRoute({
     summary: `Post one internship, or a batch of up to ${MAX_BATCH}`,
     description: "For the ingest user: a member's or admin's session, or an admin-issued API key " +
       "(`Authorization: Bearer <key>`, which wins over a session). A listing starts with `isVerified` false and " +
-      "`isActive` true; `isVerified`, `isActive`, `userId`, `id` and times in the body are ignored. A batch is " +
+      "`isActive` true; `isVerified`, `isActive`, `userId`, `id` and times in the body are ignored. A listing " +
+      "posted with a key has `viaApiKey` true, and students read it as imported, not by its admin owner. A batch is " +
       "stored all or nothing; an issue's `path` starts with the item's index.",
     access: ["session", "apiKey"],
     body: z.union([InternshipCreateSchema, InternshipBatchSchema]),
@@ -93,11 +94,13 @@ export const handler = define.handlers({
 
   async POST(req, ctx) {
     const { kv } = ctx.state.services;
-    const owner = await ingestUser(kv, req.headers.get("authorization"), ctx.state.user);
+    const authorization = req.headers.get("authorization");
+    const owner = await ingestUser(kv, authorization, ctx.state.user);
     const body = await readJson(req);
     const batch = Array.isArray(body);
     const items = batch ? validate(InternshipBatchSchema, body) : [validate(InternshipCreateSchema, body)];
-    const created = await createInternships(kv, owner, items);
+    // With a header, the key's owner posts: a feed's listings, read as imported (docs/decisions.md, Auth, "Ingest user").
+    const created = await (authorization === null ? createInternships : importInternships)(kv, owner, items);
     return Response.json({ success: true, count: created.length, data: batch ? created : created[0] }, {
       status: 201,
     });

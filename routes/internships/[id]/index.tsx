@@ -375,11 +375,13 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
 
       <footer class="mt-8 flex flex-wrap gap-x-4 gap-y-1 border-t border-slate-200 pt-4 text-sm text-slate-700">
         <p>
-          {t.rich("internships.detail.posted", {
-            name: <span class="font-medium text-slate-900">{internship.user?.name ?? t("common.formerMember")}</span>,
-            role,
-            date: time(internship.createdAt),
-          })}
+          {internship.viaApiKey
+            ? t.rich("internships.detail.imported", { date: time(internship.createdAt) })
+            : t.rich("internships.detail.posted", {
+              name: <span class="font-medium text-slate-900">{internship.user?.name ?? t("common.formerMember")}</span>,
+              role,
+              date: time(internship.createdAt),
+            })}
         </p>
         {internship.revisedAt && (
           <p>
