@@ -117,6 +117,8 @@ export const REFUSALS = {
   receiptNotFound: "Receipt not found",
   noReports: "No reports of this",
   reportsBusy: "Too many reports at once; try again",
+  /** 409: two admins resolving one target's reports at once (docs/decisions.md, Trust, "One admin resolves at a time"). */
+  reportsBeingResolved: "Another admin is resolving these reports right now: read the page again in a minute",
   organizationNotDeleted: "An organization cannot be deleted; hide takes its verified badge away",
   organizationBusy: "The organization changed too often at once; try again",
   /** A manager's about text that asks applicants for money (the never-pay rule; 400 at `about`). */

@@ -15,7 +15,7 @@
  * - `["report_targets", kind, targetId]` → `TargetSummary`, kept by every write of its reports (the admin list)
  */
 import { auditOps } from "@/lib/admin_log/admin_log.ts";
-import { BusyError, ForbiddenError, NotFoundError, VERIFY_FIRST } from "@/lib/errors.ts";
+import { BusyError, ConflictError, ForbiddenError, NotFoundError, VERIFY_FIRST } from "@/lib/errors.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
@@ -35,6 +35,7 @@ import {
   type ReportReason,
   type ReportView,
   reportView,
+  type ResolveAction,
   type ResolveBody,
 } from "./schema.ts";
 import { actOn, findTarget, holdTarget, type Target, targetTitle } from "./targets.ts";
@@ -75,6 +76,11 @@ interface TargetSummary {
   resolved: number;
   resolvedReasons: Partial<Record<ReportReason, number>>;
   lastReportedAt: string;
+  /**
+   * The admin resolving its open reports now, with what and since when (ISO): other admins are refused until the
+   * resolution's last write drops it, or `CLAIM_MS` after it (a resolution that crashed). Absent: nobody.
+   */
+  resolving?: { adminId: string; action: ResolveAction; at: string };
 }
 
 const reportKey = (id: string): Deno.KvKey => ["reports", id];
@@ -97,6 +103,8 @@ const summaryKey = (kind: ReportKind, targetId: string): Deno.KvKey => ["report_
 const RESOLVE_BATCH = 50;
 /** Attempts of a write that loses races. */
 const ATTEMPTS = 20;
+/** How long an admin's claim on a target's open reports keeps other admins out, in milliseconds. */
+const CLAIM_MS = 2 * 60_000;
 
 /** `counts` with `reason` moved by `by`, without zero entries. */
 function counted(counts: Partial<Record<ReportReason, number>>, reason: ReportReason, by: number) {
@@ -345,9 +353,13 @@ export async function targetReports(
  * others) and updating the target's summary; the owner of what was hidden or deleted is told once
  * (`content_removed`); the first of those writes holds the audit log's entry (`report.resolve`, after the action's own
  * write). A dismissal also adds the reporters of its `HOLD_REASONS` reports to the summary's `dismissedReporters`, so
- * their later reports of the target hold nothing (docs/decisions.md, Trust, "Dismissed reporters"). Returns how many reports were resolved (0 when none was open), and whether a dismissed listing stays held
- * because the never-pay rule holds it too (the admin is told to decide on it in moderation).
- * @throws NotFoundError when nobody reported it; InvalidInputError for an action the kind does not take.
+ * their later reports of the target hold nothing (docs/decisions.md, Trust, "Dismissed reporters"). The admin first
+ * claims the open reports (`claimTarget`), so two admins never act on one target at once. Returns how many reports
+ * were resolved (0 when none was open, another admin having resolved them), and whether a dismissed listing stays
+ * held because the never-pay rule holds it too (the admin is told to decide on it in moderation).
+ * @throws NotFoundError when nobody reported it; InvalidInputError for an action the kind does not take;
+ *   ConflictError (`reportsBeingResolved`) while another admin resolves them; BusyError when a write of reports still
+ *   lost its races after every attempt (the action done: the same admin's retry finishes it).
  */
 export async function resolveTarget(
   services: { kv: Deno.Kv; files: ObjectStore; log: Logger },
@@ -364,6 +376,9 @@ export async function resolveTarget(
   }
   const open = (await reportsOfTarget(kv, kind, targetId)).filter((entry) => entry.value.status === "open");
   if (open.length === 0) return { resolved: 0, stillHeld: false };
+  if (!(await claimTarget(kv, { kind, targetId, admin, action: body.action }))) {
+    return { resolved: 0, stillHeld: false };
+  }
   const stillHeld = await actOn(services, { kind, id: targetId, action: body.action, admin, note: body.note });
   // Worded in each reader's language when read; a summary kept before `words` has only its English title.
   const words = target?.words ?? summaryEntry.value.words ?? { name: summaryEntry.value.title };
@@ -414,6 +429,7 @@ export async function resolveTarget(
       // once nothing is open.
       if (next.open === 0 || !next.holdMailboxes) delete next.holdMailboxes;
       if (next.holdReports < HOLD_REPORTERS) delete next.thresholdAt;
+      if (i + RESOLVE_BATCH >= open.length) delete next.resolving;
       op.set(summaryKey(kind, targetId), next);
       if (!ownerTold) {
         addNotification(
@@ -426,14 +442,41 @@ export async function resolveTarget(
         resolved += batch.length;
         ownerTold = true;
         logged = true;
+        batch = [];
         break;
       }
       // Lost a race (a report resolved or added meanwhile): resolve those still open, as they are now.
       const fresh = await getManyChunked<Report>(kv, batch.map((entry) => entry.key));
       batch = fresh.filter((entry) => entry.value?.status === "open") as Deno.KvEntry<Report>[];
     }
+    // Still open after every attempt: the admin is told to try again (the action is done and idempotent; their claim
+    // lets them, and them only, finish it now).
+    if (batch.length > 0) throw new BusyError(REFUSALS.reportsBusy);
   }
   return { resolved, stillHeld };
+}
+
+/**
+ * Claims the open reports of `kind`/`targetId` for `admin` resolving them with `action` (docs/decisions.md, Trust,
+ * "One admin resolves at a time"): a write checked against the summary as read, so of two admins at once one claims
+ * and the other reads the claim. Answers false when nothing is open any more (resolved meanwhile).
+ * @throws ConflictError (`reportsBeingResolved`) while another admin's claim holds; BusyError after lost races.
+ */
+async function claimTarget(
+  kv: Deno.Kv,
+  { kind, targetId, admin, action }: { kind: ReportKind; targetId: string; admin: User; action: ResolveAction },
+): Promise<boolean> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const entry = await kv.get<TargetSummary>(summaryKey(kind, targetId));
+    if (!entry.value || entry.value.open === 0) return false;
+    const claim = entry.value.resolving;
+    if (claim && claim.adminId !== admin.id && Date.parse(claim.at) > Date.now() - CLAIM_MS) {
+      throw new ConflictError(REFUSALS.reportsBeingResolved);
+    }
+    const resolving = { adminId: admin.id, action, at: new Date().toISOString() };
+    if ((await kv.atomic().check(entry).set(entry.key, { ...entry.value, resolving }).commit()).ok) return true;
+  }
+  throw new BusyError(REFUSALS.reportsBusy);
 }
 
 /** Every report `userId` sent, newest first, as they read them with how each was resolved (the account export). */

@@ -14,7 +14,7 @@ import { ResolveForm, StillHeld } from "@/components/reports/ResolveForm.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
-import { InvalidInputError } from "@/lib/errors.ts";
+import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
 import {
   AdminReportQuerySchema,
   REPORT_KINDS,
@@ -84,6 +84,7 @@ export const handler = define.handlers<Data>({
       return back("done", String(resolved), stillHeld);
     } catch (error) {
       if (error instanceof InvalidInputError) return back("problem", "organization");
+      if (error instanceof ConflictError) return back("problem", "resolving");
       throw error;
     }
   },
@@ -100,6 +101,7 @@ function reasonsText(t: Translate, reasons: Partial<Record<ReportReason, number>
 const PROBLEMS: Record<string, MessageKey> = {
   action: "admin.reports.problemAction",
   organization: "admin.reports.problemOrganization",
+  resolving: "common.refusal.reportsBeingResolved",
 };
 
 export default define.page<Data>(function AdminReportsPage({ data, url }) {

@@ -640,3 +640,42 @@ Deno.test("while reports hold a listing its owner cannot change what it says; th
     "Send your OTP.",
   );
 });
+
+Deno.test("two admins resolving one target at once: one acts, the other is told; the listing, log and notices agree", async () => {
+  await using t = await createTestApp({ kvLatencyMs: 5 });
+  const [a, b] = await Promise.all([1, 2].map(() => createTestUser(t, "admin")));
+  const member = await createTestUser(t, "member");
+  const reporter = await createTestUser(t, "user");
+  const grant = await submitOpportunity(t, member, { title: "Race Grant" });
+  assertEquals((await report(t, reporter, { kind: "opportunity", id: grant.id, reason: "spam" })).status, 201);
+  const resolve = (who: TestUser, action: "dismiss" | "hide") =>
+    resolveTarget(t.services, {
+      kind: "opportunity",
+      targetId: grant.id,
+      admin: who.user,
+      body: { action, note: null },
+    })
+      .then((result) => ({ action, resolved: result.resolved }), (error: Error) => ({ action, error: error.message }));
+  const outcomes = await Promise.all([resolve(a, "dismiss"), resolve(b, "hide")]);
+  const winners = outcomes.filter((o) => "resolved" in o && o.resolved === 1);
+  assertEquals(winners.length, 1, JSON.stringify(outcomes));
+  const loser = outcomes.find((o) => o !== winners[0])!;
+  assert(
+    ("resolved" in loser && loser.resolved === 0) ||
+      ("error" in loser &&
+        loser.error === "Another admin is resolving these reports right now: read the page again in a minute"),
+    JSON.stringify(loser),
+  );
+  const hidden = winners[0].action === "hide";
+  assertEquals((await call(t, undefined, "GET", `/api/opportunities/${grant.id}`)).status, hidden ? 404 : 200);
+  const [told] = (await notificationsOf(t, reporter)).filter((n) => n.type === "report_resolved");
+  assertEquals(told.body.includes("stays up"), !hidden, told.body);
+  const owner = (await notificationsOf(t, member)).map((n) => n.type);
+  assertEquals(owner, hidden ? ["content_removed"] : []);
+  const log = await call(t, a, "GET", "/api/admin/log?limit=20");
+  const resolutions = log.body.entries.filter((e: { action: string }) => e.action === "report.resolve");
+  assertEquals(resolutions.map((e: { summary: string }) => e.summary), [winners[0].action]);
+  // The claim is dropped with the last write: the next resolution is not refused.
+  await report(t, await createTestUser(t, "user"), { kind: "opportunity", id: grant.id, reason: "misleading" });
+  assertEquals(await resolve(loser === outcomes[0] ? a : b, "dismiss"), { action: "dismiss", resolved: 1 });
+});

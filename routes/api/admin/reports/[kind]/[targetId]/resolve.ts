@@ -25,7 +25,9 @@ export const apiDocs = describeRoute({
       200: { description: "How many reports were resolved", schema: z.strictObject({ resolved: z.int() }) },
       400: "An action the kind does not take (deleting an organization)",
       404: "Nobody reported it",
-      503: "Busy: the target kept changing while it was hidden or deleted; try again after `Retry-After`",
+      409: REFUSALS.reportsBeingResolved,
+      503: "Busy: the target kept changing while it was hidden or deleted, or its reports while they were resolved; " +
+        "try again after `Retry-After` (what was done stays done)",
     },
   },
 });
