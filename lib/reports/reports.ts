@@ -38,7 +38,8 @@ import {
   type ResolveAction,
   type ResolveBody,
 } from "./schema.ts";
-import { actOn, findTarget, holdTarget, type Target, targetTitle } from "./targets.ts";
+import { actOn, findTarget, holdTarget, joinsAction, type Target, targetTitle } from "./targets.ts";
+import { RaceLost } from "@/lib/kv/retry.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import { removedNotification, resolvedNotification } from "./notices.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
@@ -354,9 +355,10 @@ export async function targetReports(
  * (`content_removed`); the first of those writes holds the audit log's entry (`report.resolve`, after the action's own
  * write). A dismissal also adds the reporters of its `HOLD_REASONS` reports to the summary's `dismissedReporters`, so
  * their later reports of the target hold nothing (docs/decisions.md, Trust, "Dismissed reporters"). The admin first
- * claims the open reports (`claimTarget`), so two admins never act on one target at once. Returns how many reports
- * were resolved (0 when none was open, another admin having resolved them), and whether a dismissed listing stays
- * held because the never-pay rule holds it too (the admin is told to decide on it in moderation).
+ * claims the open reports (`claimTarget`), so two admins never act on one target at once; a listing's hide
+ * (`joinsAction`) resolves the first batch, with its notices and the log's entry, in the listing's own write. Returns
+ * how many reports were resolved (0 when none was open, another admin having resolved them), and whether a dismissed
+ * listing stays held because the never-pay rule holds it too (the admin is told to decide on it in moderation).
  * @throws NotFoundError when nobody reported it; InvalidInputError for an action the kind does not take;
  *   ConflictError (`reportsBeingResolved`) while another admin resolves them; BusyError when a write of reports still
  *   lost its races after every attempt (the action done: the same admin's retry finishes it).
@@ -379,7 +381,6 @@ export async function resolveTarget(
   if (!(await claimTarget(kv, { kind, targetId, admin, action: body.action }))) {
     return { resolved: 0, stillHeld: false };
   }
-  const stillHeld = await actOn(services, { kind, id: targetId, action: body.action, admin, note: body.note });
   // Worded in each reader's language when read; a summary kept before `words` has only its English title.
   const words = target?.words ?? summaryEntry.value.words ?? { name: summaryEntry.value.title };
   const now = new Date().toISOString();
@@ -388,56 +389,99 @@ export async function resolveTarget(
   let ownerTold = body.action === "dismiss" || !target?.ownerId;
   const audit = auditOps({ adminId: admin.id, action: "report.resolve", targetKind: kind, summary: body.action });
   let logged = false;
-  for (let i = 0; i < open.length; i += RESOLVE_BATCH) {
+  /** Resolves `batch` in `op`, checked against it and the summary as read; `last` drops the admin's claim. */
+  const batchOps = (
+    op: Deno.AtomicOperation,
+    summary: Deno.KvEntry<TargetSummary>,
+    batch: Deno.KvEntry<Report>[],
+    last: boolean,
+  ) => {
+    op.check(summary);
+    let next = summary.value;
+    for (const entry of batch) {
+      const report = entry.value;
+      op.check(entry).set(entry.key, { ...report, status: "resolved", resolvedAt: now, resolution });
+      if (report.userId) {
+        op.delete(openKey(report.userId, kind, targetId));
+        addNotification(
+          op,
+          resolvedNotification({
+            userId: report.userId,
+            kind,
+            words,
+            action: body.action,
+            note: body.note,
+            url: target?.url ?? null,
+          }),
+        );
+      }
+      next = {
+        ...next,
+        open: next.open - 1,
+        openReasons: counted(next.openReasons, report.reason, -1),
+        holdReports: next.holdReports - (countsToHold(report) ? 1 : 0),
+        holdMailboxes: countsToHold(report) ? without(next.holdMailboxes, report.mailbox) : next.holdMailboxes,
+        resolved: next.resolved + 1,
+        resolvedReasons: counted(next.resolvedReasons, report.reason, 1),
+      };
+      if (body.action === "dismiss" && report.userId && HOLD_REASONS.has(report.reason)) {
+        next.dismissedReporters = remembered(next.dismissedReporters, report.userId);
+        if (report.mailbox) next.dismissedMailboxes = remembered(next.dismissedMailboxes, report.mailbox);
+      }
+    }
+    // A report kept without its mailbox (its reporter deleted their account) cannot take its entry off: none is left
+    // once nothing is open.
+    if (next.open === 0 || !next.holdMailboxes) delete next.holdMailboxes;
+    if (next.holdReports < HOLD_REPORTERS) delete next.thresholdAt;
+    if (last) delete next.resolving;
+    op.set(summaryKey(kind, targetId), next);
+    if (!ownerTold) {
+      addNotification(
+        op,
+        removedNotification({ userId: target!.ownerId!, kind, words, action: body.action, note: body.note }),
+      );
+    }
+    if (!logged) audit(op, targetId);
+  };
+  /** `batch` as it is now, those still open. */
+  const stillOpen = async (batch: Deno.KvEntry<Report>[]) =>
+    (await getManyChunked<Report>(kv, batch.map((entry) => entry.key)))
+      .filter((entry) => entry.value?.status === "open") as Deno.KvEntry<Report>[];
+
+  const act = { kind, id: targetId, action: body.action, admin, note: body.note };
+  let stillHeld = false;
+  let from = 0;
+  if (joinsAction(kind, body.action)) {
+    // The listing's write also resolves the first batch, tells its reporters and owner and logs it: one commit.
+    let batch = open.slice(0, RESOLVE_BATCH);
+    for (let attempt = 0;; attempt++) {
+      const summary = await kv.get<TargetSummary>(summaryKey(kind, targetId));
+      let joined = false;
+      try {
+        await actOn(services, {
+          ...act,
+          also: (op) => {
+            batchOps(op, summary as Deno.KvEntry<TargetSummary>, batch, open.length <= RESOLVE_BATCH);
+            joined = true;
+          },
+        });
+      } catch (error) {
+        if (!(error instanceof RaceLost)) throw error;
+        if (attempt + 1 >= ATTEMPTS) throw new BusyError(REFUSALS.reportsBusy);
+        batch = await stillOpen(batch);
+        continue;
+      }
+      // Nothing to write (rejected already): the reports are resolved by the writes below, the first one logged.
+      if (joined) [resolved, ownerTold, logged, from] = [batch.length, true, true, RESOLVE_BATCH];
+      break;
+    }
+  } else stillHeld = await actOn(services, act);
+  for (let i = from; i < open.length; i += RESOLVE_BATCH) {
     let batch = open.slice(i, i + RESOLVE_BATCH);
     for (let attempt = 0; attempt < ATTEMPTS && batch.length > 0; attempt++) {
       const summary = await kv.get<TargetSummary>(summaryKey(kind, targetId));
-      const op = kv.atomic().check(summary);
-      let next = summary.value!;
-      for (const entry of batch) {
-        const report = entry.value;
-        op.check(entry).set(entry.key, { ...report, status: "resolved", resolvedAt: now, resolution });
-        if (report.userId) {
-          op.delete(openKey(report.userId, kind, targetId));
-          addNotification(
-            op,
-            resolvedNotification({
-              userId: report.userId,
-              kind,
-              words,
-              action: body.action,
-              note: body.note,
-              url: target?.url ?? null,
-            }),
-          );
-        }
-        next = {
-          ...next,
-          open: next.open - 1,
-          openReasons: counted(next.openReasons, report.reason, -1),
-          holdReports: next.holdReports - (countsToHold(report) ? 1 : 0),
-          holdMailboxes: countsToHold(report) ? without(next.holdMailboxes, report.mailbox) : next.holdMailboxes,
-          resolved: next.resolved + 1,
-          resolvedReasons: counted(next.resolvedReasons, report.reason, 1),
-        };
-        if (body.action === "dismiss" && report.userId && HOLD_REASONS.has(report.reason)) {
-          next.dismissedReporters = remembered(next.dismissedReporters, report.userId);
-          if (report.mailbox) next.dismissedMailboxes = remembered(next.dismissedMailboxes, report.mailbox);
-        }
-      }
-      // A report kept without its mailbox (its reporter deleted their account) cannot take its entry off: none is left
-      // once nothing is open.
-      if (next.open === 0 || !next.holdMailboxes) delete next.holdMailboxes;
-      if (next.holdReports < HOLD_REPORTERS) delete next.thresholdAt;
-      if (i + RESOLVE_BATCH >= open.length) delete next.resolving;
-      op.set(summaryKey(kind, targetId), next);
-      if (!ownerTold) {
-        addNotification(
-          op,
-          removedNotification({ userId: target!.ownerId!, kind, words, action: body.action, note: body.note }),
-        );
-      }
-      if (!logged) audit(op, targetId);
+      const op = kv.atomic();
+      batchOps(op, summary as Deno.KvEntry<TargetSummary>, batch, i + RESOLVE_BATCH >= open.length);
       if ((await op.commit()).ok) {
         resolved += batch.length;
         ownerTold = true;
@@ -446,8 +490,7 @@ export async function resolveTarget(
         break;
       }
       // Lost a race (a report resolved or added meanwhile): resolve those still open, as they are now.
-      const fresh = await getManyChunked<Report>(kv, batch.map((entry) => entry.key));
-      batch = fresh.filter((entry) => entry.value?.status === "open") as Deno.KvEntry<Report>[];
+      batch = await stillOpen(batch);
     }
     // Still open after every attempt: the admin is told to try again (the action is done and idempotent; their claim
     // lets them, and them only, finish it now).

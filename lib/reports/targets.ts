@@ -27,6 +27,7 @@ import { commentPath, removeComment } from "@/lib/comments/comments.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import type { ReportKind, ResolveAction } from "./schema.ts";
+import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
 /** A reported thing as reports show it. */
@@ -177,33 +178,46 @@ async function releaseTarget(kv: Deno.Kv, kind: ReportKind, id: string): Promise
   return false;
 }
 
+/** Whether `action` on `kind` is one listing write that `actOn`'s `also` joins (an internship's hide, an opportunity's). */
+export function joinsAction(kind: ReportKind, action: ResolveAction): boolean {
+  return (kind === "internship" && action === "hide") || kind === "opportunity" && action !== "dismiss";
+}
+
 /**
  * Does `action` to the target as `admin`: `hide` rejects a listing (moderation), unpublishes a post, deletes a comment
  * and takes an organization's verified badge away; `delete` soft-deletes an internship, deletes a post or a comment,
  * and rejects an opportunity (which has no deletion). `dismiss` releases a listing the reports held (listed again
  * unless the never-pay rule holds it too) and changes nothing else. A target already gone counts as done. Returns
  * whether a dismissed listing stays held (the never-pay rule holds it: only its own moderation decision releases it).
- * @throws InvalidInputError for `delete` of an organization (one is never deleted); BusyError after lost races.
+ * @throws InvalidInputError for `delete` of an organization (one is never deleted); BusyError after lost races;
+ *   RaceLost for a lost race of a write `also` joins.
  */
 export async function actOn(
   { kv, files, log }: { kv: Deno.Kv; files: ObjectStore; log: Logger },
-  { kind, id, action, admin, note }: {
+  { kind, id, action, admin, note, also }: {
     kind: ReportKind;
     id: string;
     action: ResolveAction;
     admin: User;
     note: string | null;
+    /**
+     * Mutations (and checks) to join to the action's own write, for a `joinsAction` one: added to each try, which gives
+     * up on a lost race (`RaceLost`) so the caller reads its checks again. Not called when the action writes nothing.
+     */
+    also?: AuditHook;
   },
 ): Promise<boolean> {
+  const joined = also ? { audit: also, onLostRace: "give-up" as const } : {};
   try {
     if (action === "dismiss") return await releaseTarget(kv, kind, id);
     switch (kind) {
       case "internship":
-        if (action === "hide") await moderateInternship(kv, { id, admin, decision: "reject", note, notify: false });
-        else await deleteInternship(kv, { id, actor: admin });
+        if (action === "hide") {
+          await moderateInternship(kv, { id, admin, decision: "reject", note, notify: false, ...joined });
+        } else await deleteInternship(kv, { id, actor: admin });
         return false;
       case "opportunity":
-        await moderateOpportunity(kv, { id, decision: "reject", note, notify: false });
+        await moderateOpportunity(kv, { id, decision: "reject", note, notify: false, ...joined });
         return false;
       case "organization":
         if (action === "delete") {

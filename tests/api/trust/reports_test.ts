@@ -14,6 +14,7 @@ import { createPost } from "@/tests/fixtures/posts.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { people } from "@/tests/fixtures/people.ts";
 import { checkReport, createReport, resolveTarget } from "@/lib/reports/reports.ts";
+import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
 
 function report(t: TestApp, who: TestUser | undefined, body: Record<string, unknown>) {
   return call(t, who, "POST", "/api/reports", body);
@@ -678,4 +679,33 @@ Deno.test("two admins resolving one target at once: one acts, the other is told;
   // The claim is dropped with the last write: the next resolution is not refused.
   await report(t, await createTestUser(t, "user"), { kind: "opportunity", id: grant.id, reason: "misleading" });
   assertEquals(await resolve(loser === outcomes[0] ? a : b, "dismiss"), { action: "dismiss", resolved: 1 });
+});
+
+Deno.test("a listing's hide after reports is one write with its reports, their notices and the log's entry", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const reporter = await createTestUser(t, "user");
+  const grant = await submitOpportunity(t, member, { title: "One Write Grant" });
+  await report(t, reporter, { kind: "opportunity", id: grant.id, reason: "spam" });
+  // Commit 1 claims the reports, 2 hides the listing; a third would be a write of its own for the reports: the KV
+  // goes away there, as a process stopping between two writes would.
+  const { kv, commits } = kvFailingCommits(t.kv, (n) => n >= 3);
+  const result = await resolveTarget({ ...t.services, kv }, {
+    kind: "opportunity",
+    targetId: grant.id,
+    admin: admin.user,
+    body: { action: "hide", note: null },
+  });
+  assertEquals([result.resolved, commits()], [1, 2]);
+  // Rejected in that write: its moderation queue entry (written by the listing's own write) says so. The app's read
+  // model took the write from another KV handle, so the KV is read here.
+  const queued = await Array.fromAsync(t.kv.list({ prefix: ["moderation_queue", "opportunities", "rejected"] }));
+  assertEquals(queued.map((entry) => entry.key.at(-1)), [grant.id]);
+  assertEquals((await notificationsOf(t, reporter)).map((n) => n.type), ["report_resolved"]);
+  assertEquals((await notificationsOf(t, member)).map((n) => n.type), ["content_removed"]);
+  const log = (await call(t, admin, "GET", "/api/admin/log?limit=5")).body.entries;
+  assertEquals(log.map((e: { action: string; summary: string }) => [e.action, e.summary]), [[
+    "report.resolve",
+    "hide",
+  ]]);
 });
