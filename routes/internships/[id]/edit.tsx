@@ -4,7 +4,9 @@
  * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page. The owner of a listing an
  * admin checked reads that an edit of what students read takes the "Checked" tick off (docs/decisions.md, Trust,
  * "Trust filters"); the poster of a listing that takes applications here reads that its applicants are told of a
- * change for the worse (docs/decisions.md, Applications, "Terms changed after applying").
+ * change for the worse (docs/decisions.md, Applications, "Terms changed after applying"); the owner of a listing
+ * students' reports hold reads, before typing, that it cannot be changed until an admin decides (docs/decisions.md,
+ * Trust, "A reported listing keeps its text").
  *
  * `POST /internships/{id}/edit` is the form without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): the changed fields, checked and saved as `PUT /api/internships/{id}` does (`lib/internships/form.ts`);
@@ -18,6 +20,8 @@ import { PageHead } from "@/components/PageHead.tsx";
 import InternshipForm, { INTERNSHIP_FORM_TEXT, type InternshipFormProps } from "@/islands/InternshipForm.tsx";
 import { getInternship, type InternshipView } from "@/lib/internships/internships.ts";
 import { canManage, canModerate } from "@/lib/internships/policy.ts";
+import { heldByReports } from "@/lib/moderation/moderation.ts";
+import { Notice } from "@/components/forms.tsx";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readForm, seeOther } from "@/lib/http/form_posts.ts";
 import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
@@ -38,6 +42,8 @@ interface Data {
   allowed: boolean;
   /** Whether the form says that saving a change takes an admin's "Checked" off: the listing has it, the editor is no admin. */
   losesCheck: boolean;
+  /** Whether students' reports hold the listing and the editor is not an admin: what students read cannot change. */
+  held: boolean;
   /** What a refused plain HTML submit typed, with the problems at their fields. */
   refused?: Omit<InternshipFormProps, "id" | "text">;
 }
@@ -53,7 +59,8 @@ export const handler = define.handlers<Data>({
     });
     const allowed = canManage(user, internship);
     const losesCheck = internship.isVerified && !canModerate(user);
-    return ctx.render({ internship, allowed, losesCheck }, { status: allowed ? 200 : 403 });
+    const held = heldByReports(internship.moderation) && !canModerate(user);
+    return ctx.render({ internship, allowed, losesCheck, held }, { status: allowed ? 200 : 403 });
   },
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
@@ -61,15 +68,17 @@ export const handler = define.handlers<Data>({
     const { kv } = ctx.state.services;
     const internship = await getInternship(kv, { id: ctx.params.id, viewer: user, audience: "owner" });
     if (!canManage(user, internship)) {
-      return ctx.render({ internship, allowed: false, losesCheck: false }, { status: 403 });
+      return ctx.render({ internship, allowed: false, losesCheck: false, held: false }, { status: 403 });
     }
     const losesCheck = internship.isVerified && !canModerate(user);
+    const held = heldByReports(internship.moderation) && !canModerate(user);
     const start = { values: formValuesOf(internship), apply: applyValuesOf(internship) };
     const posted = postedInternship(await readForm(req), start.apply);
     const refuse = (problems: FieldProblem[], formError?: string) => {
       const errors = Object.fromEntries(problems.map((problem) => [problem.field, fieldText(ctx.state.t, problem)]));
       const refused = { values: posted.values, apply: applyOf(posted), errors, formError };
-      return ctx.render({ internship, allowed: true, losesCheck, refused }, { status: 400 });
+      // A refusal that is the hold itself says it once, in the form.
+      return ctx.render({ internship, allowed: true, losesCheck, held: held && !formError, refused }, { status: 400 });
     };
     const checked = checkInternshipEdit(posted, start);
     if (!checked.ok) return refuse(checked.problems);
@@ -88,7 +97,9 @@ export const handler = define.handlers<Data>({
   },
 });
 
-export default define.page<Data>(function EditInternshipPage({ data: { internship, allowed, losesCheck, refused } }) {
+export default define.page<Data>(function EditInternshipPage(
+  { data: { internship, allowed, losesCheck, held, refused } },
+) {
   const t = useT();
   if (!allowed) {
     return (
@@ -108,6 +119,11 @@ export default define.page<Data>(function EditInternshipPage({ data: { internshi
         {t("internships.edit.back")}
       </a>
       <h1 id="page-title" class="mt-4 text-3xl font-bold tracking-tight text-slate-900">{title}</h1>
+      {held && (
+        <div class="mt-4">
+          <Notice kind="info">{t("common.refusal.heldByReports")}</Notice>
+        </div>
+      )}
       {losesCheck && <p class="mt-2 text-sm text-slate-700">{t("internships.edit.checkedNote")}</p>}
       {internship.applyMode === "platform" && (
         <p class="mt-2 text-sm text-slate-700">{t("internships.edit.applicantsNote")}</p>

@@ -5,6 +5,7 @@
  * of it were dismissed), the admin list grouped by target and the detail, and resolving with each action, with the
  * notifications to reporters and owners.
  */
+import { page } from "@/tests/fixtures/html.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { internshipBody, postInternship, postInternships } from "@/tests/fixtures/internships.ts";
@@ -619,6 +620,12 @@ Deno.test("while reports hold a listing its owner cannot change what it says; th
   assertEquals([internshipEdit.status, internshipEdit.body.error], [409, refusal]);
   const closed = await call(t, member, "PUT", `/api/internships/${listing.id}`, { closed: true });
   assertEquals(closed.status, 200, "closing changes nothing students read");
+  // The owner's edit page says so before anything is typed; an admin's does not (the island's words, in a script,
+  // carry the sentence for a refusal: what counts is the page's text).
+  const editPage = async (who: TestUser) =>
+    (await page(t, `/internships/${listing.id}/edit`, who)).html.replace(/<script\b[^>]*>[^]*?<\/script>/g, "");
+  assert((await editPage(member)).includes(refusal), "the owner reads it up front");
+  assert(!(await editPage(admin)).includes(refusal), "an admin may edit");
   // The plain edit forms say so in the reader's language and keep what was typed.
   const form = await postForm(t, member, `/internships/${listing.id}/edit?lang=hi`, { description: "All fine." });
   const html = await form.text();
