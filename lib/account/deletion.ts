@@ -137,8 +137,9 @@ export const DELETION_LEASE_MS = 2 * 60 * 1000;
 /**
  * How long after the first pass of the steps (ms) the second may start: longer than a request that read the person
  * before the deletion may still take to commit its write. That write retries lost races for `RETRY_BUDGET_MS` (30 s);
- * before it, a checkout may wait 10 s for the gateway's order and a form's few kilobytes arrive in seconds even at the
- * slowest rate the server lets a client send (docs/decisions.md, Data rights, "Writes in flight during a deletion").
+ * before it, a checkout may wait 10 s for the gateway's order. A body still arriving, however slowly, does not count:
+ * once it has arrived the request reads the session's user again and fails when it is gone (`bodyLimits`;
+ * docs/decisions.md, Data rights, "Writes in flight during a deletion").
  * The cron, every 5 minutes, runs it at its first run after this.
  */
 export const DELETION_SWEEP_AFTER_MS = RETRY_BUDGET_MS + 90_000;

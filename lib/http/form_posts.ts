@@ -6,7 +6,7 @@
  * fields.
  */
 import Negotiator from "negotiator";
-import { InvalidInputError } from "@/lib/errors.ts";
+import { DomainError, InvalidInputError } from "@/lib/errors.ts";
 import { mediaTypeOf } from "@/lib/http/media_type.ts";
 
 /** The media types of a browser's plain form post, by the kind of body each is. */
@@ -56,7 +56,8 @@ export function isPlainFormPost(req: Request, url: URL): boolean {
 /**
  * The text fields `names` of a urlencoded or multipart form body, each `""` when absent (a
  * file where text is expected counts as absent).
- * @throws InvalidInputError (400) when the body is not a form.
+ * @throws InvalidInputError (400) when the body is not a form; the body's own errors as they are (`bodyLimits`: 408,
+ *   401 when the session ended while it arrived).
  */
 export async function readFormFields<F extends string>(req: Request, names: readonly F[]): Promise<Record<F, string>> {
   return formFields(await readForm(req), names);
@@ -64,12 +65,15 @@ export async function readFormFields<F extends string>(req: Request, names: read
 
 /**
  * A urlencoded or multipart form body, for a form with repeated fields (a group of checkboxes: `getAll`).
- * @throws InvalidInputError (400) when the body is not a form.
+ * @throws InvalidInputError (400) when the body is not a form; the body's own errors as they are (`bodyLimits`: 408,
+ *   401 when the session ended while it arrived).
  */
 export async function readForm(req: Request): Promise<FormData> {
   try {
     return await req.formData();
-  } catch {
+  } catch (error) {
+    // The body's own refusals (a stall, the session ended meanwhile: `bodyLimits`) keep their status.
+    if (error instanceof DomainError) throw error;
     throw new InvalidInputError("Invalid form body");
   }
 }

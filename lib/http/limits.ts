@@ -11,7 +11,14 @@
  *   still sending it sees the answer.
  */
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
-import { ClientAbortError, PathTooLongError, RequestTimeoutError, TooLargeError } from "@/lib/errors.ts";
+import { sessionHolds } from "@/lib/auth/sessions.ts";
+import {
+  ClientAbortError,
+  PathTooLongError,
+  RequestTimeoutError,
+  TooLargeError,
+  UnauthenticatedError,
+} from "@/lib/errors.ts";
 import { isPageFormPost } from "@/lib/http/form_posts.ts";
 import { readRouteOptions } from "@/lib/platform/route_options.ts";
 import type { AppState } from "@/lib/platform/state.ts";
@@ -37,11 +44,16 @@ export const pathLimit: MiddlewareHandler<AppState> = (_req, ctx) => {
 
 /**
  * `body` that fails with `RequestTimeoutError` when no chunk arrives for `idleMs`, and with
- * `ClientAbortError` when `body` itself fails (the client closed its connection mid-body);
+ * `ClientAbortError` when `body` itself fails (the client closed its connection mid-body); with `beforeEnd`, its end
+ * waits for `beforeEnd()` and fails with the error that throws (the session check of `bodyLimits`);
  * cancelling it cancels `body`. `body` is locked only once this is first read, so whether anything read the request's
  * body shows on `body` itself (`unreadFormDrain`).
  */
-export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleMs: number): ReadableStream<Uint8Array> {
+export function withIdleTimeout(
+  body: ReadableStream<Uint8Array>,
+  idleMs: number,
+  beforeEnd?: () => Promise<void>,
+): ReadableStream<Uint8Array> {
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -52,14 +64,19 @@ export function withIdleTimeout(body: ReadableStream<Uint8Array>, idleMs: number
       });
       try {
         const { done, value } = await Promise.race([reader.read(), stalled]);
-        if (done) controller.close();
-        else controller.enqueue(value);
+        if (!done) return controller.enqueue(value);
       } catch (error) {
         const reason = error instanceof RequestTimeoutError ? error : new ClientAbortError();
         reader!.cancel(reason).catch(() => {});
-        controller.error(reason);
+        return controller.error(reason);
       } finally {
         clearTimeout(timer);
+      }
+      try {
+        await beforeEnd?.();
+        controller.close();
+      } catch (error) {
+        controller.error(error);
       }
     },
     cancel: (reason) => reader ? reader.cancel(reason) : body.cancel(reason),
@@ -93,33 +110,23 @@ async function drainDeclared(req: Request, maxBytes: number, idleMs?: number): P
   }
 }
 
-/**
- * The body limits of one size and stall bound (the stall guard, then Hono's size limit), made once per size the routes
- * declare.
- */
-const limitsBySize = new Map<string, MiddlewareHandler<AppState>>();
-function limitsFor(bytes: number, idleMs: number, refusal: string | undefined): MiddlewareHandler<AppState> {
-  const key = `${bytes}:${idleMs}:${refusal ?? ""}`;
-  let limits = limitsBySize.get(key);
-  if (!limits) {
+/** Hono's size limit of one size and refusal, made once per size the routes declare. */
+const sizeLimits = new Map<string, ReturnType<typeof honoBodyLimit>>();
+function sizeLimitFor(bytes: number, refusal: string | undefined): ReturnType<typeof honoBodyLimit> {
+  const key = `${bytes}:${refusal ?? ""}`;
+  let sizeLimit = sizeLimits.get(key);
+  if (!sizeLimit) {
     const megabytes = Math.round(bytes / 1024 / 1024 * 10) / 10;
-    const sizeLimit = honoBodyLimit({
+    sizeLimit = honoBodyLimit({
       maxSize: bytes,
       onError: async (c) => {
         await drainDeclared(c.req.raw, bytes * DRAIN_FACTOR);
         throw new TooLargeError(refusal ?? `Request body is larger than ${megabytes} MB`, bytes);
       },
     });
-    limits = fromHonoMiddleware(async (c, next) => {
-      const { raw } = c.req;
-      if (raw.body) {
-        c.req.raw = new Request(raw, { body: withIdleTimeout(raw.body, idleMs), duplex: "half" } as RequestInit);
-      }
-      return await sizeLimit(c, next);
-    });
-    limitsBySize.set(key, limits);
+    sizeLimits.set(key, sizeLimit);
   }
-  return limits;
+  return sizeLimit;
 }
 
 /**
@@ -141,9 +148,28 @@ export const unreadFormDrain: MiddlewareHandler<AppState> = async (req, ctx) => 
 /**
  * A write's body is read through `withIdleTimeout` (a stalled body fails with 408) and may be at
  * most the route's `bodyLimitBytes` (413 `{error}`, its `bodyLimitRefusal` when it names one); reads pass untouched.
+ * A signed-in write's body, once it has all arrived, reads the session's user again and fails with
+ * `UnauthenticatedError` (401) when the user is gone or the session void (`sessionHolds`): a body sent slowly must not
+ * land after the account's deletion and its sweep (docs/decisions.md, Data rights, **Writes in flight during a
+ * deletion.**).
  */
 export const bodyLimits: MiddlewareHandler<AppState> = (req, ctx) => {
   if (!WRITE_METHODS.has(req.method)) return ctx.next();
   const { bodyLimitBytes, bodyLimitRefusal } = readRouteOptions(ctx);
-  return limitsFor(bodyLimitBytes, ctx.state.services.config.bodyIdleMs, bodyLimitRefusal)(req, ctx);
+  const { kv, config } = ctx.state.services;
+  const { session } = ctx.state;
+  const stillSignedIn = session
+    ? async () => {
+      if (!await sessionHolds(kv, session)) throw new UnauthenticatedError();
+    }
+    : undefined;
+  const sizeLimit = sizeLimitFor(bodyLimitBytes, bodyLimitRefusal);
+  return fromHonoMiddleware<AppState>(async (c, next) => {
+    const { raw } = c.req;
+    if (raw.body) {
+      const body = withIdleTimeout(raw.body, config.bodyIdleMs, stillSignedIn);
+      c.req.raw = new Request(raw, { body, duplex: "half" } as RequestInit);
+    }
+    return await sizeLimit(c, next);
+  })(req, ctx);
 };

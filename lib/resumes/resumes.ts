@@ -12,7 +12,8 @@
  * - `["resume_file_refs", fileId, holder]` → true, one per holder of the file: `user:{userId}` for the person's own
  *   resume, `application:{id}` for a copy an application holds.
  */
-import { ConflictError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { ConflictError, InvalidInputError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { type User, userKey } from "@/lib/users/users.ts";
 import type { ObjectStore, StoredObject } from "@/lib/files/object_store.ts";
 import { stripInvisible } from "@/lib/text.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
@@ -106,16 +107,20 @@ async function releaseFile(kv: Deno.Kv, files: ObjectStore, fileId: string): Pro
 
 /**
  * Makes `next` `userId`'s resume (null: none), dropping the person's reference to the old file in the same write,
- * checked against the resume as read. Returns the record replaced.
- * @throws ConflictError after 20 lost races.
+ * checked against the resume as read and, when it sets one, against the user's record, so a resume never lands
+ * after the account's deletion (docs/decisions.md, Data rights, **Writes in flight during a deletion.**). Returns the
+ * record replaced.
+ * @throws UnauthenticatedError when it sets one and the user is gone; ConflictError after 20 lost races.
  */
 async function replaceResume(
   kv: Deno.Kv,
   { userId, next }: { userId: string; next: ResumeRecord | null },
 ): Promise<ResumeRecord | null> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const current = await readResumeEntry(kv, userId);
-    if ((await replaceOps(kv.atomic(), { userId, current, next }).commit()).ok) return current.value;
+    const [current, user] = await Promise.all([readResumeEntry(kv, userId), kv.get<User>(userKey(userId))]);
+    if (next && !user.value) throw new UnauthenticatedError();
+    const op = next ? kv.atomic().check(user) : kv.atomic();
+    if ((await replaceOps(op, { userId, current, next }).commit()).ok) return current.value;
   }
   throw new ConflictError(RESUME_CHANGED);
 }

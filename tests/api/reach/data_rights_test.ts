@@ -36,7 +36,7 @@ import { runDeadlineReminders } from "@/lib/alerts/reminders.ts";
 import { istDayOf, istToday } from "@/lib/dates.ts";
 import { addSubscription } from "@/lib/push/subscriptions.ts";
 import { startFakePushService } from "@/tests/fakes/push.ts";
-import { uploadResume } from "@/tests/fixtures/resumes.ts";
+import { pdfBytes, resumeForm, uploadResume } from "@/tests/fixtures/resumes.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 import { confirmClaim } from "@/tests/api/trust/helpers.ts";
@@ -909,4 +909,45 @@ Deno.test("writes of requests that read the person before the deletion land afte
     null,
     "Late comment",
   ]]);
+});
+
+Deno.test("a write whose body is still arriving when the account is deleted is refused with 401 once it has arrived", async () => {
+  await using t = await createTestApp();
+  const me = await createTestUser(t);
+  const form = new Response(resumeForm(pdfBytes(200_000), "asha-cv.pdf"));
+  const contentType = form.headers.get("content-type")!;
+  const bytes = new Uint8Array(await form.arrayBuffer());
+  let release!: () => void;
+  const rest = new Promise<void>((resolve) => release = resolve);
+  let sent!: () => void;
+  const firstPartSent = new Promise<void>((resolve) => sent = resolve);
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(bytes.slice(0, 1000));
+      sent();
+      await rest; // a slow link: the rest arrives after the deletion and its second pass
+      controller.enqueue(bytes.slice(1000));
+      controller.close();
+    },
+  });
+  const upload = t.fetch("/api/me/resume", {
+    method: "PUT",
+    headers: { ...me.headers, "content-type": contentType },
+    body,
+    duplex: "half",
+  } as RequestInit);
+  await firstPartSent;
+  const deletion = await t.json("DELETE", "/api/me", { body: { confirm: me.user.email }, headers: me.headers });
+  assertEquals(deletion.status, 200);
+  await deletion.body?.cancel();
+  await t.settled();
+  assertEquals(await sweepDeletions(t), { resumed: 0, swept: 1, failed: 0 });
+  release();
+  const res = await upload;
+  assertEquals(res.status, 401);
+  assertEquals(await res.json(), { error: "Unauthorized" });
+  assertEquals((await t.kv.get(["resumes", me.user.id])).value, null);
+  for await (const entry of t.kv.list({ prefix: ["resume_file_refs"] })) {
+    assert(!JSON.stringify(entry.key).includes(me.user.id), "no file reference of the deleted person");
+  }
 });
