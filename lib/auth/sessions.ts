@@ -153,7 +153,7 @@ function ended(session: Session, user: User): boolean {
 /**
  * Whether `session` still holds: its user exists and it is not void (`ended`: a later session epoch, a suspension).
  * One KV read (the user); for a write whose body arrived after the session was read (docs/decisions.md, Data rights,
- * **Writes in flight during a deletion.**).
+ * "Writes in flight during a deletion").
  */
 export async function sessionHolds(kv: Deno.Kv, session: Session): Promise<boolean> {
   const user = (await kv.get<User>(userKey(session.userId))).value;

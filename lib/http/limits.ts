@@ -150,8 +150,8 @@ export const unreadFormDrain: MiddlewareHandler<AppState> = async (req, ctx) => 
  * most the route's `bodyLimitBytes` (413 `{error}`, its `bodyLimitRefusal` when it names one); reads pass untouched.
  * A signed-in write's body, once it has all arrived, reads the session's user again and fails with
  * `UnauthenticatedError` (401) when the user is gone or the session void (`sessionHolds`): a body sent slowly must not
- * land after the account's deletion and its sweep (docs/decisions.md, Data rights, **Writes in flight during a
- * deletion.**).
+ * land after the account's deletion and its sweep (docs/decisions.md, Data rights, "Writes in flight during a
+ * deletion").
  */
 export const bodyLimits: MiddlewareHandler<AppState> = (req, ctx) => {
   if (!WRITE_METHODS.has(req.method)) return ctx.next();

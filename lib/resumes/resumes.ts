@@ -108,7 +108,7 @@ async function releaseFile(kv: Deno.Kv, files: ObjectStore, fileId: string): Pro
 /**
  * Makes `next` `userId`'s resume (null: none), dropping the person's reference to the old file in the same write,
  * checked against the resume as read and, when it sets one, against the user's record, so a resume never lands
- * after the account's deletion (docs/decisions.md, Data rights, **Writes in flight during a deletion.**). Returns the
+ * after the account's deletion (docs/decisions.md, Data rights, "Writes in flight during a deletion"). Returns the
  * record replaced.
  * @throws UnauthenticatedError when it sets one and the user is gone; ConflictError after 20 lost races.
  */
