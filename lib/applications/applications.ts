@@ -6,6 +6,7 @@
  * Every write is one atomic commit checked against what it read (the record, the one-per-person key, the resume, the
  * tracker item), retried on a lost race.
  */
+import pLimit from "p-limit";
 import {
   BusyError,
   ConflictError,
@@ -850,6 +851,12 @@ function logOf(kv: Deno.Kv, entry: Deno.KvEntry<ApplicationRecord> | undefined):
 const FORGET_BATCH = 50;
 
 /**
+ * Change logs `forgetApplicant` reads at once: each is up to a day of its internship's log, so a round's 50 read side by
+ * side would hold 50 lists' pages in the process that also serves requests.
+ */
+const LOGS_AT_ONCE = 5;
+
+/**
  * Adds to `op` the write that makes application `entry` (as read, checked; null when gone) forget `userId`, who
  * applied to `internshipId` (`forgetApplicant`), with its earlier changes taken out of the change log (`log`, its
  * entries as read: `logEntriesOf`). Returns the resume copy it lets go of, or null.
@@ -906,7 +913,10 @@ export async function forgetApplicant(
   for (let at = 0; at < people.length; at += FORGET_BATCH) {
     const batch = people.slice(at, at + FORGET_BATCH);
     const records = await readApplications(kv, batch.map(({ entry }) => entry.id));
-    const logs = await Promise.all(batch.map(({ entry: person }) => logOf(kv, records.get(person.id))));
+    const fewAtATime = pLimit(LOGS_AT_ONCE);
+    const logs = await Promise.all(
+      batch.map(({ entry: person }) => fewAtATime(() => logOf(kv, records.get(person.id)))),
+    );
     const now = new Date();
     const units = batch.map(({ internshipId, entry: person }, i) => {
       const unit = new WriteUnit();

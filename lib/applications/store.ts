@@ -232,8 +232,8 @@ export type LogEntry = Deno.KvEntry<PipelineChange | BatchedChanges>;
 
 /**
  * The change log's entries that carry a change of application `record` (as read): its own entries and the batched
- * ones that hold it, from its sending on (the log keeps a day, so at most a day's entries of its internship are read),
- * for `forgetLogOps`.
+ * ones that hold it, from its sending on (the log keeps a day, so at most a day's entries of its internship are read;
+ * `forgetApplicant` reads a few applications' at a time), for `forgetLogOps`.
  */
 export async function logEntriesOf(kv: Deno.Kv, record: ApplicationRecord, now = Date.now()): Promise<LogEntry[]> {
   const fromMs = Math.max(Date.parse(record.createdAt), now - LOG_KEPT_MS) - LOG_CLOCK_SLACK_MS;

@@ -147,3 +147,52 @@ Deno.test("deletion's application step forgets many applications a commit, renew
   );
   assertEquals(forgotten.length, total);
 });
+
+Deno.test("deletion's application step reads the change logs of a few applications at a time", async () => {
+  await using t = await createTestApp();
+  const poster = await createTestUser(t, "member", { name: "Poster" });
+  const asha = await applicant(t, "Asha");
+  const total = 50;
+  const internships = await addInternships(
+    t,
+    poster,
+    Array.from({ length: total }, (_, i) => ({ title: `Intern ${i}`, applyMode: "platform", questions: QUESTIONS })),
+  );
+  const others = 40; // each internship's log holds a day's changes of other applicants
+  const now = Date.now();
+  for (const internship of internships) {
+    const body = { ...answersFor(internship), coverNote: "Hello!" };
+    await applyTo(t.kv, { internshipId: internship.id, applicant: asha.user, body });
+    const op = t.kv.atomic();
+    for (let i = 0; i < others; i++) {
+      const change = { status: "applied", createdMs: now, t: "someone else", v: 1 };
+      op.set(["applications_log", internship.id, now + i, crypto.randomUUID()], change, { expireIn: 60_000 });
+    }
+    await op.commit();
+  }
+  let open = 0, peak = 0, read = 0;
+  const kv = new Proxy(t.kv, {
+    get(target, name) {
+      if (name !== "list") return Reflect.get(target, name).bind(target);
+      return (selector: Deno.KvListSelector, options?: Deno.KvListOptions) => {
+        const inLog = (selector as { start?: Deno.KvKey }).start?.[0] === "applications_log";
+        const entries = target.list(selector, options);
+        return (async function* () {
+          if (inLog) peak = Math.max(peak, ++open);
+          try {
+            for await (const entry of entries) {
+              if (inLog) read++;
+              yield entry;
+            }
+          } finally {
+            if (inLog) open--;
+          }
+        })();
+      };
+    },
+  });
+  await forgetApplicant(kv, t.services.files, asha.user.id);
+  assertEquals(await count(t.kv, ["applications_by_person", asha.user.id]), 0);
+  assert(read >= total * (others + 1), `every application's log read: ${read} entries`);
+  assert(peak <= 5, `at most 5 logs read at once, not ${peak}`);
+});
