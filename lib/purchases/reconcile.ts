@@ -30,8 +30,32 @@ import {
 export const RECONCILE_MIN_AGE_MS = 2 * 60 * 1000;
 /** An order older than this (ms) is no longer asked about. */
 export const RECONCILE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+/**
+ * The ages (ms) at which an order is due to be asked about: 2 and 15 minutes, 1, 6 and 24 hours, then daily until
+ * 7 days. An order is asked about once for the latest of these its age has passed, when it was not asked since.
+ */
+export const RECONCILE_CHECK_AGES_MS = [
+  RECONCILE_MIN_AGE_MS,
+  15 * 60 * 1000,
+  HOUR,
+  6 * HOUR,
+  ...Array.from({ length: 7 }, (_, day) => (day + 1) * 24 * HOUR),
+];
+/** An order asked about at this age (ms) or later with no payment at the gateway is not asked about again. */
+export const RECONCILE_QUIET_AGE_MS = 24 * HOUR;
+/** Gateway calls (payments asked for, captures) a run makes at most; due orders past it wait for the next run. */
+export const RECONCILE_CALLS_PER_RUN = 200;
 /** The history source of a change made by reconciliation. */
 const SOURCE = "reconcile";
+
+/** When an order was last asked about (ISO), and whether the gateway then knew no payment of it. */
+interface OrderCheck {
+  at: string;
+  quiet: boolean;
+}
+/** `["purchase_order_checks", purchaseId, orderId]` → `OrderCheck`, expiring once the order is past asking about. */
+const checkKey = (purchaseId: string, orderId: string) => ["purchase_order_checks", purchaseId, orderId];
 
 /** What a run did: orders asked about, purchases it made paid, purchases it marked failed. */
 export interface ReconcileCounts {
@@ -40,75 +64,134 @@ export interface ReconcileCounts {
   failed: number;
 }
 
+/** An order due to be asked about, and when it last was (ms, -Infinity when never). */
+interface DueOrder {
+  purchaseId: string;
+  orderId: string;
+  lastAsked: number;
+}
+
 /** Runs reconciliation once at `now` (ms); without a gateway there is nothing to ask. */
 export async function reconcilePayments(services: Services, now = Date.now()): Promise<ReconcileCounts> {
   const { kv, payments } = services;
   const ctx = paymentContext(services);
   const counts: ReconcileCounts = { checked: 0, paid: 0, failed: 0 };
   if (!payments) return counts;
-  const check = async (purchaseId: string, orderId: string): Promise<PurchaseRecord | null> => {
+  const listed: UnsettledPurchase[] = [];
+  const due: DueOrder[] = [];
+  for (const item of await unsettledPurchases(kv)) {
+    if (now - Date.parse(item.orderedAt) > RECONCILE_MAX_AGE_MS) await forgetUnsettled(kv, item);
+    else listed.push(item);
+  }
+  for (const item of listed) {
+    const record = (await getPurchaseEntry(kv, item.purchaseId)).value;
+    if (!record) continue;
+    // The latest order paid the purchase: checked against the record, not asked about (a gateway order is paid once).
+    const paidByLatest = settledPaid(record) && record.gatewayOrderId === item.orderId;
+    if (paidByLatest && now - Date.parse(item.orderedAt) >= RECONCILE_MIN_AGE_MS) counts.checked++;
+    const checks = await orderChecks(kv, item.purchaseId);
+    for (const { orderId, dueAt } of ordersToAsk(record, item, now)) {
+      const check = checks.get(orderId);
+      if (check?.quiet) continue;
+      const lastAsked = check ? Date.parse(check.at) : -Infinity;
+      if (lastAsked < dueAt) due.push({ purchaseId: item.purchaseId, orderId, lastAsked });
+    }
+  }
+  // The orders asked about longest ago first (never asked before, first of all), as many as the calls allow.
+  due.sort((a, b) => a.lastAsked - b.lastAsked);
+  let calls = 0;
+  for (const [i, { purchaseId, orderId }] of due.entries()) {
+    if (calls + 2 > RECONCILE_CALLS_PER_RUN) {
+      services.log.warn("reconciliation reached its calls per run", { waiting: due.length - i });
+      break;
+    }
     counts.checked++;
     try {
-      const checked = await settleOrder(ctx, { payments, purchaseId, orderId });
+      const checked = await settleOrder(ctx, { payments, purchaseId, orderId }, now);
+      calls += checked.calls;
       if (checked.outcome) counts[checked.outcome]++;
-      return checked.record;
+      if (checked.calls > 0) {
+        const check: OrderCheck = { at: new Date(now).toISOString(), quiet: checked.quiet };
+        await kv.set(checkKey(purchaseId, orderId), check, { expireIn: RECONCILE_MAX_AGE_MS + 24 * HOUR });
+      }
     } catch (error) {
+      calls += 2;
       services.log.warn("reconciliation of an order failed", { orderId, error: String(error) });
-      return null;
     }
-  };
-  for (const item of await unsettledPurchases(kv)) {
-    if (now - Date.parse(item.orderedAt) > RECONCILE_MAX_AGE_MS) {
-      await forgetUnsettled(kv, item);
-      continue;
-    }
-    // The latest order first, as the list names it; then every other open order of the purchase as it is then.
-    const young = now - Date.parse(item.orderedAt) < RECONCILE_MIN_AGE_MS;
-    let record = young ? null : await check(item.purchaseId, item.orderId);
-    record ??= (await getPurchaseEntry(kv, item.purchaseId)).value;
-    if (!record) continue;
-    for (const orderId of ordersToAsk(record, item, now)) {
-      if (orderId !== item.orderId) record = await check(item.purchaseId, orderId) ?? record;
-    }
-    if (settledPaid(record) && openOrders(record).length === 0) await forgetUnsettled(kv, item);
   }
+  for (const item of listed) await forgetIfDone(kv, item);
   return counts;
 }
 
 /**
- * The open orders of `record` (`openOrders`) between 2 minutes and 7 days old at `now` (ms), newest first; an order
- * written before its time was kept counts as made when `item`'s latest order was (no older: it came before it).
+ * Drops `item` from the work list when its purchase is paid (or refunded) and each of its open orders is past asking
+ * about: older than 7 days, or asked about at 24 hours old or later with no payment at the gateway.
  */
-function ordersToAsk(record: PurchaseRecord, item: UnsettledPurchase, now: number): string[] {
-  return openOrders(record).filter((orderId) => {
-    const age = now - Date.parse(record.orders[orderId].orderedAt ?? item.orderedAt);
-    return age >= RECONCILE_MIN_AGE_MS && age <= RECONCILE_MAX_AGE_MS;
-  }).reverse();
+async function forgetIfDone(kv: Deno.Kv, item: UnsettledPurchase): Promise<void> {
+  const record = (await getPurchaseEntry(kv, item.purchaseId)).value;
+  if (!record || !settledPaid(record)) return;
+  const checks = await orderChecks(kv, item.purchaseId);
+  const askable = openOrders(record).filter((orderId) => !checks.get(orderId)?.quiet);
+  if (askable.length === 0) await forgetUnsettled(kv, item);
+}
+
+/** The checks kept of purchase `purchaseId`'s orders, by order id. */
+async function orderChecks(kv: Deno.Kv, purchaseId: string): Promise<Map<string, OrderCheck>> {
+  const checks = new Map<string, OrderCheck>();
+  for await (const entry of kv.list<OrderCheck>({ prefix: ["purchase_order_checks", purchaseId] })) {
+    checks.set(String(entry.key[2]), entry.value);
+  }
+  return checks;
 }
 
 /**
- * Asks about one order and applies what it says: the outcome this call made happen (or null), and the purchase as it
- * ends up (null when it is gone).
+ * The open orders of `record` (`openOrders`) between 2 minutes and 7 days old at `now` (ms), each with when (ms) it
+ * was last due (`RECONCILE_CHECK_AGES_MS`); an order written before its time was kept counts as made when `item`'s
+ * latest order was (no older: it came before it).
+ */
+function ordersToAsk(
+  record: PurchaseRecord,
+  item: UnsettledPurchase,
+  now: number,
+): { orderId: string; dueAt: number }[] {
+  return openOrders(record).flatMap((orderId) => {
+    const madeAt = Date.parse(record.orders[orderId].orderedAt ?? item.orderedAt);
+    const age = now - madeAt;
+    if (age < RECONCILE_MIN_AGE_MS || age > RECONCILE_MAX_AGE_MS) return [];
+    const passed = RECONCILE_CHECK_AGES_MS.filter((checkAge) => checkAge <= age);
+    return [{ orderId, dueAt: madeAt + passed[passed.length - 1] }];
+  });
+}
+
+/**
+ * Asks about one order and applies what it says: the outcome this call made happen (or null), the gateway calls made
+ * (0 to 2), and whether the gateway knew no payment of the order though it was 24 hours old (`quiet`).
  */
 async function settleOrder(
   ctx: PaymentContext,
   { payments, purchaseId, orderId }: { payments: PaymentGateway; purchaseId: string; orderId: string },
-): Promise<{ outcome: Outcome | null; record: PurchaseRecord | null }> {
+  now: number,
+): Promise<{ outcome: Outcome | null; calls: number; quiet: boolean }> {
+  const none = { outcome: null, calls: 0, quiet: false };
   const before = (await getPurchaseEntry(ctx.kv, purchaseId)).value;
-  if (!before || !Object.hasOwn(before.orders, orderId)) return { outcome: null, record: before };
+  if (!before || !Object.hasOwn(before.orders, orderId)) return none;
   // The order that paid the purchase: a gateway order is paid once, so there is nothing more to learn of it.
-  if (settledPaid(before) && before.gatewayOrderId === orderId) return { outcome: null, record: before };
+  if (settledPaid(before) && before.gatewayOrderId === orderId) return none;
   const found = await payments.orderPayments(orderId);
+  const madeAt = before.orders[orderId].orderedAt;
+  const quiet = found.length === 0 && !!madeAt && now - Date.parse(madeAt) >= RECONCILE_QUIET_AGE_MS;
+  let calls = 1;
   let captured: GatewayPayment | undefined = found.find((p) => p.status === "captured");
   const price = before.orders[orderId].amountPaid;
   // An authorisation of another amount or currency than the order's is not taken (the gateway lets it lapse).
   const authorized = found.find((p) => p.status === "authorized" && p.amount === price && p.currency === CURRENCY);
   // An authorisation of a purchase paid by another order is left to lapse, not captured to be owed back.
   if (!captured && authorized && !settledPaid(before)) {
+    calls++;
     captured = await payments.capture(authorized.id, price, CURRENCY);
   }
   const outcome = captured ? "paid" : found.length > 0 && found.every((p) => p.status === "failed") ? "failed" : null;
-  if (!outcome) return { outcome: null, record: before };
+  if (!outcome) return { outcome: null, calls, quiet };
   const paymentId = captured?.id ?? found[found.length - 1].id;
   const record = await applyGatewayReport(ctx, {
     purchaseId,
@@ -117,7 +200,8 @@ async function settleOrder(
     payment: { orderId, paymentId, ...captured ? { amount: captured.amount, currency: captured.currency } : {} },
   });
   const last = record.history[record.history.length - 1];
-  return { outcome: record.paymentStatus !== before.paymentStatus && last?.source === SOURCE ? outcome : null, record };
+  const changed = record.paymentStatus !== before.paymentStatus && last?.source === SOURCE;
+  return { outcome: changed ? outcome : null, calls, quiet: false };
 }
 
 /** The `reconcile-payments` job: every 15 minutes, and by hand (`POST /api/admin/jobs/reconcile-payments/run`). */

@@ -84,6 +84,8 @@ export interface FakeRazorpay extends AsyncDisposable {
   refundInDashboard(paymentId: string, amount?: number): Promise<FakeRefund>;
   /** `ok` answers, `fail` answers 500, `hang` never answers. */
   mode: "ok" | "fail" | "hang";
+  /** API requests received (Checkout's stand-in aside), as made: `"GET /v1/orders/{id}/payments"`. */
+  calls: string[];
   close(): Promise<void>;
 }
 
@@ -167,6 +169,7 @@ export function startFakeRazorpay(): FakeRazorpay {
       return await res.json();
     },
     mode: "ok",
+    calls: [],
     async close() {
       for (const release of hanging) release();
       await server.shutdown();
@@ -181,6 +184,7 @@ export function startFakeRazorpay(): FakeRazorpay {
       });
     }
     if (req.method === "POST" && url.pathname === "/v1/checkout/payments") return await checkoutPayment(req);
+    fake.calls.push(`${req.method} ${url.pathname}`);
     if (fake.mode === "hang") {
       await new Promise<void>((resolve) => hanging.add(resolve));
       return new Response(null, { status: 503 });

@@ -245,8 +245,9 @@ Deno.test("reconcile: an earlier order paid without a word is found, paying the 
   });
   assertEquals(verify.status, 200);
   await verify.body?.cancel();
-  // D (checked against the record: it paid the purchase) and C; A's purchase stays listed, as B may still be paid.
-  assertEquals(await run(shop), { checked: 3, paid: 0, failed: 0 });
+  // D (checked against the record: it paid the purchase), C, and B (due again at 15 minutes old); A's purchase stays
+  // listed, as B may still be paid.
+  assertEquals(await run(shop, 20 * MINUTE), { checked: 3, paid: 0, failed: 0 });
   const paid = await purchaseRecord(shop, c.body.purchase.id);
   assertEquals([paid.paymentStatus, paid.gatewayOrderId, paid.paymentId], ["paid", d.body.order.id, paidD.id]);
   assertEquals(paid.extraPayments?.map((p) => [p.orderId, p.paymentId, p.amount, p.reason]), [
@@ -255,7 +256,7 @@ Deno.test("reconcile: an earlier order paid without a word is found, paying the 
   assertEquals((await shop.t.kv.get(["purchases_unsettled", paid.id])).value, null, "every order of it is known");
   // B is paid after all: owed back; then every order of A's purchase is known too, and nothing is asked any more.
   const paidB = shop.fake.addPayment(b.body.order.id, "captured");
-  assertEquals(await run(shop), { checked: 1, paid: 0, failed: 0 });
+  assertEquals(await run(shop, 70 * MINUTE), { checked: 1, paid: 0, failed: 0 });
   assertEquals((await purchaseRecord(shop, pending.id)).extraPayments?.map((p) => [p.orderId, p.paymentId, p.reason]), [
     [b.body.order.id, paidB.id, "already paid"],
   ]);
@@ -281,8 +282,8 @@ Deno.test("reconcile: an authorisation of an earlier order of a paid purchase is
   assertEquals(held.status, "authorized");
   const record = await purchaseRecord(shop, a.body.purchase.id);
   assertEquals([record.paymentStatus, record.extraPayments ?? []], ["paid", []]);
-  // Asked again while A is younger than 7 days (it may still be captured at the gateway), then no more.
-  assertEquals(await run(shop), { checked: 2, paid: 0, failed: 0 });
+  // Asked again when due while A is younger than 7 days (it may still be captured at the gateway), then no more.
+  assertEquals(await run(shop, 20 * MINUTE), { checked: 2, paid: 0, failed: 0 });
   assertEquals(await run(shop, 8 * 24 * 60 * MINUTE), { checked: 0, paid: 0, failed: 0 });
   assertEquals(await run(shop), { checked: 0, paid: 0, failed: 0 });
 });
