@@ -287,3 +287,85 @@ Deno.test("reconcile: an authorisation of an earlier order of a paid purchase is
   assertEquals(await run(shop, 8 * 24 * 60 * MINUTE), { checked: 0, paid: 0, failed: 0 });
   assertEquals(await run(shop), { checked: 0, paid: 0, failed: 0 });
 });
+
+/** The orders asked about for their payments since `from` (an index into the fake's calls). */
+function asked(shop: Shop, from = 0): string[] {
+  return shop.fake.calls.slice(from).flatMap((call) => /^GET \/v1\/orders\/([^/]+)\/payments$/.exec(call)?.[1] ?? []);
+}
+
+Deno.test("reconcile: abandoned orders are asked about 2 and 15 minutes, 1, 6 and 24 hours old, then no more", async () => {
+  await using shop = await openShop();
+  const hostile = await createTestUser(shop.t);
+  const kits = await Promise.all(Array.from({ length: 3 }, () => addToolkit(shop, { price: 400 })));
+  // 60 checkouts (the per-person limit for 10 minutes), 20 on each of 3 toolkits, nothing paid.
+  for (const kit of kits) for (let i = 0; i < 20; i++) await checkout(shop, hostile, kit.id);
+  const created = shop.fake.calls.length;
+  const callsAt = async (after: number) => {
+    const from = shop.fake.calls.length;
+    await run(shop, after);
+    return asked(shop, from).length;
+  };
+  const HOUR = 60 * MINUTE;
+  assertEquals(await callsAt(3 * MINUTE), 60);
+  assertEquals(await callsAt(6 * MINUTE), 0, "not due again before 15 minutes old");
+  assertEquals(await callsAt(16 * MINUTE), 60);
+  assertEquals(await callsAt(61 * MINUTE), 60);
+  assertEquals(await callsAt(2 * HOUR), 0);
+  assertEquals(await callsAt(6 * HOUR + MINUTE), 60);
+  assertEquals(await callsAt(24 * HOUR + MINUTE), 60);
+  // No payment at 24 hours old: no more asks, though the purchases stay listed (unpaid) until 7 days.
+  assertEquals(await callsAt(48 * HOUR + MINUTE), 0);
+  assertEquals(await callsAt(6 * 24 * HOUR), 0);
+  assertEquals(shop.fake.calls.length - created, 300, "5 asks of each order in 7 days, nothing else");
+});
+
+Deno.test("reconcile: a paid purchase whose other order had no payment for 24 hours leaves the work list", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 300 });
+  // The first Checkout tab closed; the second order was paid and verified.
+  const a = await checkout(shop, buyer, kit.id);
+  const b = await checkout(shop, buyer, kit.id);
+  const paid = shop.fake.addPayment(b.body.order.id, "captured");
+  const verify = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(b.body.order.id, paid.id),
+    headers: buyer.headers,
+  });
+  assertEquals(verify.status, 200);
+  await verify.body?.cancel();
+  const listed = () => shop.t.kv.get(["purchases_unsettled", b.body.purchase.id]);
+  await run(shop, 3 * MINUTE);
+  await run(shop, 7 * 60 * MINUTE);
+  assert((await listed()).value, "A may still be paid");
+  assertEquals(asked(shop), [a.body.order.id, a.body.order.id], "at 2 minutes and 6 hours old");
+  await run(shop, 25 * 60 * MINUTE);
+  assertEquals((await listed()).value, null);
+  assertEquals(asked(shop).length, 3);
+  await run(shop, 49 * 60 * MINUTE);
+  assertEquals(asked(shop).length, 3);
+});
+
+Deno.test("reconcile: a run makes at most 200 gateway calls; the rest are asked first in the next run", async () => {
+  await using shop = await openShop();
+  const kits = await Promise.all(Array.from({ length: 3 }, () => addToolkit(shop, { price: 400 })));
+  const orders: string[] = [];
+  for (let user = 0; user < 4; user++) {
+    const buyer = await createTestUser(shop.t);
+    for (const kit of kits) {
+      for (let i = 0; i < 17; i++) orders.push((await checkout(shop, buyer, kit.id)).body.order.id);
+    }
+  }
+  assertEquals(orders.length, 204);
+  const created = shop.fake.calls.length;
+  await run(shop, 3 * MINUTE);
+  const first = asked(shop, created);
+  assertEquals(shop.fake.calls.length - created, 199, "one more order could need a capture too");
+  await run(shop, 4 * MINUTE);
+  const waited = asked(shop, created + first.length);
+  assertEquals([...first, ...waited].sort(), [...orders].sort());
+  // At 15 minutes old every order is due again: the five asked last wait this time.
+  await run(shop, 16 * MINUTE);
+  const again = asked(shop, created + first.length + waited.length);
+  assertEquals(again.length, 199);
+  assertEquals(again.filter((orderId) => waited.includes(orderId)), []);
+});
