@@ -14,6 +14,8 @@
  * - `["purchases_unsettled", id]` → `{orderId, orderedAt}` of its latest order while the purchase is unpaid, or paid with
  *   another of its orders still unknown (`openOrders`): reconciliation's work list
  * - `["purchase_orders", id, gatewayOrderId]` → `OrderTerms` of an order no longer kept on the record (`ORDERS_KEPT`)
+ * - `["purchase_order_checks", id, gatewayOrderId]` → `{at, quiet}`: when reconciliation last asked the gateway about
+ *   the order, expiring after 8 days (`reconcile.ts`)
  * - `["purchases_meta", "parts_counted"]` → `{after, done}`: where the `purchase-counts` job stands
  */
 import type { Config } from "@/app.config.ts";

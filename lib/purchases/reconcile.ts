@@ -2,13 +2,16 @@
  * `reconcile-payments` (docs/decisions.md, Money operations, "Reconciliation"): the work list `purchases_unsettled`,
  * kept by the purchase writes, holds every purchase still `pending` or `failed`, and every paid one with another order
  * whose payment is unknown (`openOrders`); an entry whose latest order is past 7 days is dropped, and so is a paid
- * purchase's once it has no open order left. The gateway is asked about each open order of a listed purchase that is
- * between 2 minutes and 7 days old, newest first: at most `ORDERS_KEPT` (20) orders a purchase, each one call for its
- * payments and at most one capture. A `captured` payment goes through settlement as the webhook's does: it makes the
- * purchase paid, or is owed back when the purchase was paid by another order (or its amount or currency is not the
- * order's); an `authorized` one of the order's amount and currency is captured first when the purchase is not paid
- * (else it is left to lapse); when every payment of the current order failed, a pending purchase becomes failed. A
- * gateway failure on one order is logged and the next order is tried.
+ * purchase's once none of its open orders is left to ask about. Each open order of a listed purchase (at most
+ * `ORDERS_KEPT`, 20) is asked about when due by its age (`RECONCILE_CHECK_AGES_MS`: 2 and 15 minutes, 1, 6 and 24
+ * hours, then daily until 7 days), one call for its payments and at most one capture; when it was last asked is kept
+ * under `["purchase_order_checks", purchaseId, orderId]`, and an order with no payment at the gateway at 24 hours old
+ * or later is not asked about again. A run makes at most `RECONCILE_CALLS_PER_RUN` (200) gateway calls, the due orders
+ * asked longest ago first; the rest stay due, first in the next run. A `captured` payment goes through settlement as
+ * the webhook's does: it makes the purchase paid, or is owed back when the purchase was paid by another order (or its
+ * amount or currency is not the order's); an `authorized` one of the order's amount and currency is captured first
+ * when the purchase is not paid (else it is left to lapse); when every payment of the current order failed, a pending
+ * purchase becomes failed. A gateway failure on one order is logged, counted as 2 calls, and the order stays due.
  */
 import type { Job } from "@/lib/jobs/job.ts";
 import type { Services } from "@/lib/platform/state.ts";
@@ -64,10 +67,12 @@ export interface ReconcileCounts {
   failed: number;
 }
 
-/** An order due to be asked about, and when it last was (ms, -Infinity when never). */
+/** An order due to be asked about, and when it last was (ms, 0 when never). */
 interface DueOrder {
   purchaseId: string;
   orderId: string;
+  /** When it was made (ms, `madeAt`). */
+  made: number;
   lastAsked: number;
 }
 
@@ -90,28 +95,29 @@ export async function reconcilePayments(services: Services, now = Date.now()): P
     const paidByLatest = settledPaid(record) && record.gatewayOrderId === item.orderId;
     if (paidByLatest && now - Date.parse(item.orderedAt) >= RECONCILE_MIN_AGE_MS) counts.checked++;
     const checks = await orderChecks(kv, item.purchaseId);
-    for (const { orderId, dueAt } of ordersToAsk(record, item, now)) {
+    for (const { orderId, made, dueAt } of ordersToAsk(record, item, now)) {
       const check = checks.get(orderId);
       if (check?.quiet) continue;
-      const lastAsked = check ? Date.parse(check.at) : -Infinity;
-      if (lastAsked < dueAt) due.push({ purchaseId: item.purchaseId, orderId, lastAsked });
+      const lastAsked = check ? Date.parse(check.at) : 0;
+      if (lastAsked < dueAt) due.push({ purchaseId: item.purchaseId, orderId, made, lastAsked });
     }
   }
   // The orders asked about longest ago first (never asked before, first of all), as many as the calls allow.
   due.sort((a, b) => a.lastAsked - b.lastAsked);
   let calls = 0;
-  for (const [i, { purchaseId, orderId }] of due.entries()) {
+  for (const [i, { purchaseId, orderId, made }] of due.entries()) {
     if (calls + 2 > RECONCILE_CALLS_PER_RUN) {
       services.log.warn("reconciliation reached its calls per run", { waiting: due.length - i });
       break;
     }
     counts.checked++;
     try {
-      const checked = await settleOrder(ctx, { payments, purchaseId, orderId }, now);
+      const checked = await settleOrder(ctx, { payments, purchaseId, orderId });
       calls += checked.calls;
       if (checked.outcome) counts[checked.outcome]++;
       if (checked.calls > 0) {
-        const check: OrderCheck = { at: new Date(now).toISOString(), quiet: checked.quiet };
+        const quiet = checked.payments === 0 && now - made >= RECONCILE_QUIET_AGE_MS;
+        const check: OrderCheck = { at: new Date(now).toISOString(), quiet };
         await kv.set(checkKey(purchaseId, orderId), check, { expireIn: RECONCILE_MAX_AGE_MS + 24 * HOUR });
       }
     } catch (error) {
@@ -119,7 +125,7 @@ export async function reconcilePayments(services: Services, now = Date.now()): P
       services.log.warn("reconciliation of an order failed", { orderId, error: String(error) });
     }
   }
-  for (const item of listed) await forgetIfDone(kv, item);
+  for (const item of listed) await forgetIfDone(kv, item, now);
   return counts;
 }
 
@@ -127,11 +133,13 @@ export async function reconcilePayments(services: Services, now = Date.now()): P
  * Drops `item` from the work list when its purchase is paid (or refunded) and each of its open orders is past asking
  * about: older than 7 days, or asked about at 24 hours old or later with no payment at the gateway.
  */
-async function forgetIfDone(kv: Deno.Kv, item: UnsettledPurchase): Promise<void> {
+async function forgetIfDone(kv: Deno.Kv, item: UnsettledPurchase, now: number): Promise<void> {
   const record = (await getPurchaseEntry(kv, item.purchaseId)).value;
   if (!record || !settledPaid(record)) return;
   const checks = await orderChecks(kv, item.purchaseId);
-  const askable = openOrders(record).filter((orderId) => !checks.get(orderId)?.quiet);
+  const askable = openOrders(record).filter((orderId) =>
+    !checks.get(orderId)?.quiet && now - madeAt(record, item, orderId) <= RECONCILE_MAX_AGE_MS
+  );
   if (askable.length === 0) await forgetUnsettled(kv, item);
 }
 
@@ -147,39 +155,41 @@ async function orderChecks(kv: Deno.Kv, purchaseId: string): Promise<Map<string,
 /**
  * The open orders of `record` (`openOrders`) between 2 minutes and 7 days old at `now` (ms), each with when (ms) it
  * was last due (`RECONCILE_CHECK_AGES_MS`); an order written before its time was kept counts as made when `item`'s
- * latest order was (no older: it came before it).
+ * latest order was (no older: it came before it, `madeAt`).
  */
 function ordersToAsk(
   record: PurchaseRecord,
   item: UnsettledPurchase,
   now: number,
-): { orderId: string; dueAt: number }[] {
+): { orderId: string; made: number; dueAt: number }[] {
   return openOrders(record).flatMap((orderId) => {
-    const madeAt = Date.parse(record.orders[orderId].orderedAt ?? item.orderedAt);
-    const age = now - madeAt;
+    const made = madeAt(record, item, orderId);
+    const age = now - made;
     if (age < RECONCILE_MIN_AGE_MS || age > RECONCILE_MAX_AGE_MS) return [];
     const passed = RECONCILE_CHECK_AGES_MS.filter((checkAge) => checkAge <= age);
-    return [{ orderId, dueAt: madeAt + passed[passed.length - 1] }];
+    return [{ orderId, made, dueAt: made + passed[passed.length - 1] }];
   });
+}
+
+/** When order `orderId` of `record` was made (ms); one written before its time was kept, when `item`'s latest was. */
+function madeAt(record: PurchaseRecord, item: UnsettledPurchase, orderId: string): number {
+  return Date.parse(record.orders[orderId].orderedAt ?? item.orderedAt);
 }
 
 /**
  * Asks about one order and applies what it says: the outcome this call made happen (or null), the gateway calls made
- * (0 to 2), and whether the gateway knew no payment of the order though it was 24 hours old (`quiet`).
+ * (0 to 2), and how many payments of the order the gateway knew.
  */
 async function settleOrder(
   ctx: PaymentContext,
   { payments, purchaseId, orderId }: { payments: PaymentGateway; purchaseId: string; orderId: string },
-  now: number,
-): Promise<{ outcome: Outcome | null; calls: number; quiet: boolean }> {
-  const none = { outcome: null, calls: 0, quiet: false };
+): Promise<{ outcome: Outcome | null; calls: number; payments: number }> {
+  const none = { outcome: null, calls: 0, payments: 0 };
   const before = (await getPurchaseEntry(ctx.kv, purchaseId)).value;
   if (!before || !Object.hasOwn(before.orders, orderId)) return none;
   // The order that paid the purchase: a gateway order is paid once, so there is nothing more to learn of it.
   if (settledPaid(before) && before.gatewayOrderId === orderId) return none;
   const found = await payments.orderPayments(orderId);
-  const madeAt = before.orders[orderId].orderedAt;
-  const quiet = found.length === 0 && !!madeAt && now - Date.parse(madeAt) >= RECONCILE_QUIET_AGE_MS;
   let calls = 1;
   let captured: GatewayPayment | undefined = found.find((p) => p.status === "captured");
   const price = before.orders[orderId].amountPaid;
@@ -191,7 +201,7 @@ async function settleOrder(
     captured = await payments.capture(authorized.id, price, CURRENCY);
   }
   const outcome = captured ? "paid" : found.length > 0 && found.every((p) => p.status === "failed") ? "failed" : null;
-  if (!outcome) return { outcome: null, calls, quiet };
+  if (!outcome) return { outcome: null, calls, payments: found.length };
   const paymentId = captured?.id ?? found[found.length - 1].id;
   const record = await applyGatewayReport(ctx, {
     purchaseId,
@@ -201,7 +211,7 @@ async function settleOrder(
   });
   const last = record.history[record.history.length - 1];
   const changed = record.paymentStatus !== before.paymentStatus && last?.source === SOURCE;
-  return { outcome: changed ? outcome : null, calls, quiet: false };
+  return { outcome: changed ? outcome : null, calls, payments: found.length };
 }
 
 /** The `reconcile-payments` job: every 15 minutes, and by hand (`POST /api/admin/jobs/reconcile-payments/run`). */
