@@ -8,8 +8,9 @@
  * session is kept, else to `/sign-in?callbackURL=…&verified=1`. Unless the browser is signed in as the link's person,
  * an account with a password is verified only with that password (counted by the sign-in limits): whoever pressed may
  * be the address's owner, who never chose the password a stranger signed up with (docs/decisions.md, Auth, "A
- * verification link verifies only in the browser that asked for it"); a wrong one answers 401 with the page again. An
- * account without a password is verified only from a browser signed in as it: elsewhere the page has no button and says
+ * verification link verifies only in the browser that asked for it"); a wrong or empty one answers 401 with the page
+ * again (an empty one asks for the password). An account without a password is verified only from a browser signed in
+ * as it: elsewhere the page has no button and says
  * to sign in the way the account was made and open the link again, or, for whoever did not make it, to close the page
  * or choose a password (a reset drops the links of whoever made it); a press there answers 403 and writes nothing. An
  * unknown, spent or expired token: 400, the page saying so.
@@ -48,6 +49,8 @@ interface Data {
   signInFirst?: boolean;
   /** Set when the password sent was not the account's. */
   wrongPassword?: boolean;
+  /** Set when no password was sent: the field asks for it. */
+  noPassword?: boolean;
 }
 
 /**
@@ -100,6 +103,10 @@ export const handler = define.handlers<Data>({
       const { rateLimits } = ctx.state.services;
       await rateLimits.hit(RATE_LIMITS.signInPerIp, ctx.state.clientIp);
       await rateLimits.hit(RATE_LIMITS.signInPerEmailAndIp, signInSubject(link.user.email, ctx.state.clientIp));
+      if (form.password === "") {
+        speakTo(ctx, link.user.language);
+        return ctx.render({ token, callbackURL, askPassword: true, noPassword: true }, { status: 401 });
+      }
       try {
         await checkCredentials(kv, link.user.email, form.password);
       } catch (error) {
@@ -157,7 +164,11 @@ export default define.page<Data>(function VerifyEmailPage({ data }) {
                 type="password"
                 label={t("auth.field.password")}
                 hint={t("auth.verify.passwordHint")}
-                error={data.wrongPassword ? t("auth.verify.wrongPassword") : undefined}
+                error={data.noPassword
+                  ? t("auth.problem.password")
+                  : data.wrongPassword
+                  ? t("auth.verify.wrongPassword")
+                  : undefined}
                 autocomplete="current-password"
                 required
               />

@@ -209,6 +209,15 @@ Deno.test("a GET from a browser that did not ask for the link (a mail scanner) v
   const { html: asking, post: none } = await confirmOnPage(t, scan.headers.get("location")!);
   assert(asking.includes('type="password"'), "the page asks for the account's password");
   assertEquals(none.status, 401, "no password");
+  // An empty password is asked for, not called the wrong one.
+  const empty = await t.fetch("/verify-email", {
+    method: "POST",
+    headers: { origin: t.origin, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token: tokenOf(stranger.link), password: "" }),
+  });
+  assertEquals(empty.status, 401, "an empty password");
+  const emptyHtml = await empty.text();
+  assert(emptyHtml.includes("Enter your password.") && !emptyHtml.includes("not this account"), emptyHtml);
   const wrong = await t.fetch("/verify-email", {
     method: "POST",
     headers: { origin: t.origin, "content-type": "application/x-www-form-urlencoded" },
