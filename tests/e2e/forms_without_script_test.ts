@@ -6,7 +6,7 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp } from "@/tests/helpers/app.ts";
-import { openBrowser, type TestBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessibleWithoutScript, openBrowser, type TestBrowser } from "@/tests/helpers/browser.ts";
 import { waitForMail } from "@/tests/api/auth/helpers.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
@@ -152,6 +152,12 @@ Deno.test("a verification link opened in another browser without JavaScript: the
   assertEquals(new URL(page.url()).pathname, "/verify-email");
   await page.getByText("If you did not create an account here").waitFor();
   assertEquals((await getUserByEmail(t.kv, "meera@example.com"))?.emailVerified, false, "opening changes nothing");
+  // On a phone, a press with the field empty asks for the password rather than calling it wrong.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.getByRole("button", { name: "Verify my e-mail" }).click();
+  await page.waitForLoadState();
+  assertEquals(await fieldError(page, "Password"), "Enter your password.");
+  await assertAccessibleWithoutScript(page);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Verify my e-mail" }).click();
   await page.waitForURL((u) => u.pathname === "/sign-in" && u.searchParams.get("verified") === "1");
