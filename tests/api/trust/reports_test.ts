@@ -15,7 +15,7 @@ import { createPost } from "@/tests/fixtures/posts.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { people } from "@/tests/fixtures/people.ts";
 import { checkReport, createReport, resolveTarget } from "@/lib/reports/reports.ts";
-import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
+import { kvFailingCommits, kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 
 function report(t: TestApp, who: TestUser | undefined, body: Record<string, unknown>) {
   return call(t, who, "POST", "/api/reports", body);
@@ -287,28 +287,10 @@ Deno.test("a resolve whose write of 12 reports lost a race reads them again and 
   }
   // The first write that resolves reports loses its race: it is not applied, as when another admin wrote first.
   let lost = false;
-  const kv = new Proxy(t.kv, {
-    get(target, property) {
-      if (property !== "atomic") {
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      }
-      return () => {
-        const op = target.atomic();
-        const [set, commit] = [op.set.bind(op), op.commit.bind(op)];
-        let resolving = false;
-        op.set = (key, value, options) => {
-          resolving ||= key[0] === "reports";
-          return set(key, value, options);
-        };
-        op.commit = () => {
-          if (!resolving || lost) return commit();
-          lost = true;
-          return Promise.resolve({ ok: false } as const);
-        };
-        return op;
-      };
-    },
+  const kv = kvWithCommits(t.kv, (_n, apply, sets) => {
+    if (lost || !sets.some((key) => key[0] === "reports")) return apply();
+    lost = true;
+    return Promise.resolve({ ok: false } as const);
   });
   const done = await resolveTarget({ ...t.services, kv }, {
     kind: "internship",

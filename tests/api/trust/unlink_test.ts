@@ -5,6 +5,7 @@
  * its track record; an admin's listing stays linked; a later application counts toward nobody; a second run does
  * nothing; organizations verified before the rule are queued by the first run.
  */
+import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { people } from "@/tests/fixtures/people.ts";
@@ -153,32 +154,14 @@ Deno.test("a stranger whose claim lands just before the unlink write keeps the l
   );
   // The poster becomes a manager in a write that lands just before the job's unlink write of their listing.
   let added = false;
-  const kv = new Proxy(t.kv, {
-    get(target, property) {
-      if (property !== "atomic") {
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      }
-      return () => {
-        const op = target.atomic();
-        const [set, commit] = [op.set.bind(op), op.commit.bind(op)];
-        let unlinking = false;
-        op.set = (key, value, options) => {
-          unlinking ||= key[0] === "organizations_unlinked";
-          return set(key, value, options);
-        };
-        op.commit = async () => {
-          if (unlinking && !added) {
-            added = true;
-            const claim = target.atomic();
-            addManagerOps(claim, organization.id, poster.user.id, new Date().toISOString());
-            await claim.commit();
-          }
-          return await commit();
-        };
-        return op;
-      };
-    },
+  const kv = kvWithCommits(t.kv, async (_n, apply, sets) => {
+    if (!added && sets.some((key) => key[0] === "organizations_unlinked")) {
+      added = true;
+      const claim = t.kv.atomic();
+      addManagerOps(claim, organization.id, poster.user.id, new Date().toISOString());
+      await claim.commit();
+    }
+    return await apply();
   });
   const run = await unlinkStrangers({ kv, requests: new InFlightRequests(), now: new Date() });
   assertEquals([added, run.listings], [true, 0]);
