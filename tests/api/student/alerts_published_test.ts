@@ -4,23 +4,12 @@
  * and one an admin makes active again all reach the next digest, once; a listing hidden and listed again is not mailed
  * again to whoever a digest already told about it (docs/decisions.md, Alerts, "Told once").
  */
+import { digest, later } from "@/tests/fixtures/alerts.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { call, HELD_TO_PAY } from "@/tests/api/trust/helpers.ts";
-
-const later = () => new Promise((resolve) => setTimeout(resolve, 5));
-
-/** Runs the digest and the outbox as `admin`; answers the digest's `sent` and the mails `to` got in this run. */
-async function digest(t: TestApp, admin: TestUser, to: TestUser): Promise<{ sent: number; texts: string[] }> {
-  const before = t.mails.length;
-  const run = await call(t, admin, "POST", "/api/admin/jobs/alerts-digest/run");
-  assertEquals(run.status, 200);
-  await call(t, admin, "POST", "/api/admin/jobs/outbox/run");
-  await t.settled();
-  return { sent: run.body.sent, texts: t.mails.slice(before).filter((m) => m.to === to.user.email).map((m) => m.text) };
-}
 
 Deno.test("a student's opportunity approved after a digest run reaches the next digest, once", async () => {
   await using t = await createTestApp();

@@ -4,23 +4,12 @@
  * matching one listing show it in one section of the e-mail only. The told records are read only for a person with more
  * than one alert or an alert whose window missed a run, and only those of the runs inside the alerts' windows.
  */
+import { digest, later } from "@/tests/fixtures/alerts.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { call } from "@/tests/api/trust/helpers.ts";
-
-const later = () => new Promise((resolve) => setTimeout(resolve, 5));
-
-/** Runs the digest and the outbox as `admin`; answers the digest's `sent` and the mails `to` got in this run. */
-async function digest(t: TestApp, admin: TestUser, to: TestUser): Promise<{ sent: number; texts: string[] }> {
-  const before = t.mails.length;
-  const run = await call(t, admin, "POST", "/api/admin/jobs/alerts-digest/run");
-  assertEquals(run.status, 200);
-  await call(t, admin, "POST", "/api/admin/jobs/outbox/run");
-  await t.settled();
-  return { sent: run.body.sent, texts: t.mails.slice(before).filter((m) => m.to === to.user.email).map((m) => m.text) };
-}
 
 /** How many times `word` occurs in `text`. */
 const count = (text: string, word: string) => text.split(word).length - 1;
