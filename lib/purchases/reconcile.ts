@@ -11,9 +11,11 @@
  * the webhook's does: it makes the purchase paid, or is owed back when the purchase was paid by another order (or its
  * amount or currency is not the order's); an `authorized` one of the order's amount and currency is captured first
  * when the purchase is not paid (else it is left to lapse); when every payment of the current order failed, a pending
- * purchase becomes failed. A gateway failure on one order is logged, counted as 2 calls, and the order stays due.
+ * purchase becomes failed. A gateway failure (or refusal) on one order is logged, counted as 2 calls, and kept as
+ * its ask: the order is due again at its next age, as after an answer of no payment yet (never "no payment" for good).
  */
 import type { Job } from "@/lib/jobs/job.ts";
+import { UpstreamError, UpstreamRefusalError } from "@/lib/errors.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { GatewayPayment, PaymentGateway } from "@/lib/payments/gateway.ts";
 import { CURRENCY } from "./checkout.ts";
@@ -111,18 +113,22 @@ export async function reconcilePayments(services: Services, now = Date.now()): P
       break;
     }
     counts.checked++;
+    const at = new Date(now).toISOString();
     try {
       const checked = await settleOrder(ctx, { payments, purchaseId, orderId });
       calls += checked.calls;
       if (checked.outcome) counts[checked.outcome]++;
       if (checked.calls > 0) {
         const quiet = checked.payments === 0 && now - made >= RECONCILE_QUIET_AGE_MS;
-        const check: OrderCheck = { at: new Date(now).toISOString(), quiet };
-        await kv.set(checkKey(purchaseId, orderId), check, { expireIn: RECONCILE_MAX_AGE_MS + 24 * HOUR });
+        await recordCheck(kv, { purchaseId, orderId, check: { at, quiet } });
       }
     } catch (error) {
       calls += 2;
       services.log.warn("reconciliation of an order failed", { orderId, error: String(error) });
+      // The gateway failed or refused: the order is due again at its next age, as after an answer of no payment yet.
+      if (error instanceof UpstreamError || error instanceof UpstreamRefusalError) {
+        await recordCheck(kv, { purchaseId, orderId, check: { at, quiet: false } });
+      }
     }
   }
   for (const item of listed) await forgetIfDone(kv, item, now);
@@ -141,6 +147,14 @@ async function forgetIfDone(kv: Deno.Kv, item: UnsettledPurchase, now: number): 
     !checks.get(orderId)?.quiet && now - madeAt(record, item, orderId) <= RECONCILE_MAX_AGE_MS
   );
   if (askable.length === 0) await forgetUnsettled(kv, item);
+}
+
+/** Keeps `check` as when order `orderId` of purchase `purchaseId` was last asked about, until it is past asking. */
+async function recordCheck(
+  kv: Deno.Kv,
+  { purchaseId, orderId, check }: { purchaseId: string; orderId: string; check: OrderCheck },
+): Promise<void> {
+  await kv.set(checkKey(purchaseId, orderId), check, { expireIn: RECONCILE_MAX_AGE_MS + 24 * HOUR });
 }
 
 /** The checks kept of purchase `purchaseId`'s orders, by order id. */

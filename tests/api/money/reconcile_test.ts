@@ -319,6 +319,28 @@ Deno.test("reconcile: abandoned orders are asked about 2 and 15 minutes, 1, 6 an
   assertEquals(shop.fake.calls.length - created, 300, "5 asks of each order in 7 days, nothing else");
 });
 
+Deno.test("reconcile: an order the gateway failed on (500) is asked again at its next age, not every run", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const started = await checkout(shop, buyer, kit.id);
+  shop.fake.addPayment(started.body.order.id, "captured");
+  shop.fake.mode = "fail";
+  const askedAt = async (after: number) => {
+    const from = shop.fake.calls.length;
+    await run(shop, after);
+    return asked(shop, from).length;
+  };
+  assertEquals(await askedAt(3 * MINUTE), 1);
+  assertEquals(await askedAt(6 * MINUTE), 0, "the failure counts as the ask due at 2 minutes");
+  assertEquals(await askedAt(14 * MINUTE), 0);
+  assertEquals(await askedAt(16 * MINUTE), 1, "due again at 15 minutes old");
+  shop.fake.mode = "ok";
+  assertEquals(await askedAt(30 * MINUTE), 0);
+  assertEquals(await run(shop, 61 * MINUTE), { checked: 1, paid: 1, failed: 0 });
+  assertEquals((await purchaseRecord(shop, started.body.purchase.id)).paymentStatus, "paid");
+});
+
 Deno.test("reconcile: a paid purchase whose other order had no payment for 24 hours leaves the work list", async () => {
   await using shop = await openShop();
   const buyer = await createTestUser(shop.t);
