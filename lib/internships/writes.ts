@@ -37,7 +37,7 @@ import { termsChangeOps, termsDiffer } from "./terms.ts";
 import { internshipsOwnedBy, NOT_FOUND } from "./internships.ts";
 import type { Internship, InternshipCreate, InternshipUpdate, InternshipView } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
-import { assertUnchangedSince } from "@/lib/moderation/seen_version.ts";
+import { assertUnchangedSince, decidedVersion } from "@/lib/moderation/seen_version.ts";
 
 /**
  * Creates internships owned by `owner`, all in one atomic write (all or nothing): unverified,
@@ -386,8 +386,9 @@ export async function deleteInternship(
 /**
  * An admin's moderation `decision` on internship `id` with `note` (docs/decisions.md, Trust, "Moderation"): approve
  * lists it (`clear`), reject keeps it out for good (`rejected`). One write, which also moves it in the queue and, when
- * the state changed and the listing has an owner, tells them (`listing_moderated`, with the note). Returns the
- * internship as admins read it, and when it was held. `audit`'s entry (and checks), when given, is in the same write.
+ * the state changed, sets `updatedAt` (`decidedVersion`: a page read before it is refused after it) and tells the owner
+ * if any (`listing_moderated`, with the note). Returns the internship as admins read it, and when it was held.
+ * `audit`'s entry (and checks), when given, is in the same write.
  * A lost race is tried again, or with `onLostRace` "give-up" ends the call (a caller that reads its checks again).
  * @throws NotFoundError for an unknown or deleted id; ConflictError (`listingChanged`) when `updatedAt` is given and
  *   the record changed since; BusyError after 30 s of lost races (nothing changed); RaceLost for a lost race with
@@ -419,7 +420,10 @@ export async function moderateInternship(
       if (decision === "approve" && current.status === "clear") return record;
       if (decision === "reject" && current.status === "rejected") return record;
       const now = new Date().toISOString();
-      return { ...record, moderation: moderationDecided(current, { decision, note, now }) };
+      // A new version, so a page read before this decision cannot decide again (docs/decisions.md, Trust, "Decide what
+      // you read").
+      const version = decidedVersion(record.updatedAt, now);
+      return { ...record, moderation: moderationDecided(current, { decision, note, now }), updatedAt: version };
     },
     also: (op, next) => {
       if (next.userId === null || !notify) return;

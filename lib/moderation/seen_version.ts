@@ -24,3 +24,11 @@ export const SeenUpdatedAtSchema = z.iso.datetime().optional().describe(
 export function assertUnchangedSince(current: { updatedAt: string }, seen: string | undefined): void {
   if (seen !== undefined && seen !== current.updatedAt) throw new ConflictError(REFUSALS.listingChanged);
 }
+
+/**
+ * The `updatedAt` (ISO) a decision taken at `now` (ISO) gives a listing stored with `current`: `now`, or 1 ms after
+ * `current` when `now` is not later, so the decision is always a version an earlier page's `updatedAt` differs from.
+ */
+export function decidedVersion(current: string, now: string): string {
+  return now > current ? now : new Date(Date.parse(current) + 1).toISOString();
+}

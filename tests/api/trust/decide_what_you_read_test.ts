@@ -90,6 +90,34 @@ Deno.test("a moderation decision names the version read: API 409, the plain form
   assertEquals((await call(t, admin, "GET", `/api/internships/${listing.id}`)).body.internship.moderation, CLEAR);
 });
 
+Deno.test("two admins deciding on one internship from one page: the second is 409, the form says so in Hindi", async () => {
+  await using t = await createTestApp();
+  const first = await createTestUser(t, "admin");
+  const second = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const listing = await postInternship(t, member, { description: "A joining fee of Rs 200 applies." });
+  const seen = (await call(t, second, "GET", "/api/admin/moderation?kind=internships")).body.items[0].listing.updatedAt;
+  const path = `/api/admin/moderation/internships/${listing.id}`;
+  const rejected = await call(t, first, "POST", path, { decision: "reject", note: "Fee.", updatedAt: seen });
+  assertEquals([rejected.status, rejected.body.item.moderation.status], [200, "rejected"]);
+  assert(rejected.body.item.listing.updatedAt > seen, "the decision is a new version");
+
+  assertEquals(await call(t, second, "POST", path, { decision: "approve", updatedAt: seen }), {
+    status: 409,
+    body: { error: CHANGED },
+  });
+  const form = { kind: "internships", id: listing.id, decision: "approve", note: "", updatedAt: seen };
+  const res = await postForm(t, second, "/admin/moderation", { ...form, status: "rejected", filter: "" });
+  assertEquals(res.headers.get("location"), "/admin/moderation?status=rejected&problem=changed");
+  const { html } = await page(t, "/admin/moderation?status=rejected&problem=changed&lang=hi", second);
+  assert(html.includes("आपके खोलने के बाद यह लिस्टिंग बदल गई: फ़ैसला करने से पहले"), "the refusal in the reader's language");
+  const stored = (await call(t, second, "GET", `/api/internships/${listing.id}`)).body.internship;
+  assertEquals(stored.moderation.status, "rejected", "the first decision stands");
+  // The page read after the first decision decides.
+  const now = await call(t, second, "POST", path, { decision: "approve", updatedAt: stored.updatedAt });
+  assertEquals([now.status, now.body.item.moderation], [200, CLEAR]);
+});
+
 Deno.test("a moderation decision on an opportunity edited since it was read is refused", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
