@@ -21,6 +21,7 @@ import { AuthError, ConflictError, NotFoundError } from "@/lib/errors.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { DEFAULT_LANG, type Lang } from "@/lib/i18n/languages.ts";
 import { keepSessionSubscriptionsOps } from "@/lib/push/subscriptions.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** Session lifetime in ms. */
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -301,18 +302,18 @@ export interface SessionTimes {
   expiresAt: string;
 }
 
-/** The live sessions of a user (of the user's current epoch), oldest first. */
+/**
+ * The live sessions of a user (of the user's current epoch), oldest first; their records are read together
+ * (`getManyChunked`, docs/decisions.md, Background work, "Batched reads").
+ */
 export async function sessionsOf(kv: Deno.Kv, userId: string): Promise<SessionTimes[]> {
   const user = (await kv.get<User>(userKey(userId))).value;
-  const hashes: string[] = [];
-  for await (const entry of kv.list({ prefix: ["sessions_by_user", userId] })) hashes.push(entry.key[2] as string);
+  const keys: Deno.KvKey[] = [];
+  for await (const entry of kv.list({ prefix: ["sessions_by_user", userId] })) keys.push(["sessions", entry.key[2]]);
   const sessions: SessionTimes[] = [];
-  for (let i = 0; i < hashes.length; i += 10) {
-    const entries = await kv.getMany<Session[]>(hashes.slice(i, i + 10).map((hash) => ["sessions", hash]));
-    for (const { value } of entries) {
-      if (value && !(user && ended(value, user))) {
-        sessions.push({ createdAt: value.createdAt, expiresAt: value.expiresAt });
-      }
+  for (const { value } of await getManyChunked<Session>(kv, keys)) {
+    if (value && !(user && ended(value, user))) {
+      sessions.push({ createdAt: value.createdAt, expiresAt: value.expiresAt });
     }
   }
   return sessions.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
