@@ -156,16 +156,24 @@ export async function userOfApiKey(kv: Deno.Kv, key: string): Promise<User> {
 }
 
 /**
- * The ingest user of `POST /api/internships`: with an `Authorization: Bearer` header, the key's
- * owner (the header wins over a session); else the signed-in `member` or `admin`.
+ * The user an `Authorization` header's value acts as: `Bearer <key>`'s owner (`userOfApiKey`). Asked again once a
+ * write's body has arrived (`bodyLimits`), so a key revoked, or an owner deleted, demoted or suspended, while the body
+ * was arriving refuses the write (docs/decisions.md, Auth, "Ingest user").
+ * @throws UnauthenticatedError "Invalid API key" for a value of another form, or as `userOfApiKey` does.
+ */
+export async function userOfAuthorization(kv: Deno.Kv, authorization: string): Promise<User> {
+  const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+  if (!key) throw new UnauthenticatedError("Invalid API key");
+  return await userOfApiKey(kv, key);
+}
+
+/**
+ * The ingest user of `POST /api/internships`: with an `Authorization` header, the key's owner
+ * (`userOfAuthorization`; the header wins over a session); else the signed-in `member` or `admin`.
  * @throws UnauthenticatedError with neither a session nor a valid key; ForbiddenError for role `user`.
  */
 export async function ingestUser(kv: Deno.Kv, authorization: string | null, sessionUser?: User): Promise<User> {
-  if (authorization !== null) {
-    const key = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-    if (!key) throw new UnauthenticatedError("Invalid API key");
-    return await userOfApiKey(kv, key);
-  }
+  if (authorization !== null) return await userOfAuthorization(kv, authorization);
   if (!sessionUser) throw new UnauthenticatedError();
   if (!canPost(sessionUser)) throw new ForbiddenError(REFUSALS.postingNeedsMember);
   return sessionUser;

@@ -11,6 +11,7 @@
  *   still sending it sees the answer.
  */
 import { bodyLimit as honoBodyLimit } from "hono/body-limit";
+import { userOfAuthorization } from "@/lib/api_keys/api_keys.ts";
 import { sessionHolds } from "@/lib/auth/sessions.ts";
 import {
   ClientAbortError,
@@ -45,7 +46,7 @@ export const pathLimit: MiddlewareHandler<AppState> = (_req, ctx) => {
 /**
  * `body` that fails with `RequestTimeoutError` when no chunk arrives for `idleMs`, and with
  * `ClientAbortError` when `body` itself fails (the client closed its connection mid-body); with `beforeEnd`, its end
- * waits for `beforeEnd()` and fails with the error that throws (the session check of `bodyLimits`);
+ * waits for `beforeEnd()` and fails with the error that throws (the session or key check of `bodyLimits`);
  * cancelling it cancels `body`. `body` is locked only once this is first read, so whether anything read the request's
  * body shows on `body` itself (`unreadFormDrain`).
  */
@@ -151,14 +152,21 @@ export const unreadFormDrain: MiddlewareHandler<AppState> = async (req, ctx) => 
  * A signed-in write's body, once it has all arrived, reads the session's user again and fails with
  * `UnauthenticatedError` (401) when the user is gone or the session void (`sessionHolds`): a body sent slowly must not
  * land after the account's deletion and its sweep (docs/decisions.md, Data rights, "Writes in flight during a
- * deletion").
+ * deletion"). On a route that takes API keys (`apiKey: true`) a write with an `Authorization` header acts by its key,
+ * not its session, so its key is checked again instead (`userOfAuthorization`: 401 "Invalid API key" when the key was
+ * revoked or its owner deleted, demoted or suspended meanwhile).
  */
 export const bodyLimits: MiddlewareHandler<AppState> = (req, ctx) => {
   if (!WRITE_METHODS.has(req.method)) return ctx.next();
-  const { bodyLimitBytes, bodyLimitRefusal } = readRouteOptions(ctx);
+  const { bodyLimitBytes, bodyLimitRefusal, apiKey } = readRouteOptions(ctx);
   const { kv, config } = ctx.state.services;
   const { session } = ctx.state;
-  const stillSignedIn = session
+  const authorization = apiKey ? req.headers.get("authorization") : null;
+  const stillAllowed = authorization !== null
+    ? async () => {
+      await userOfAuthorization(kv, authorization);
+    }
+    : session
     ? async () => {
       if (!await sessionHolds(kv, session)) throw new UnauthenticatedError();
     }
@@ -167,7 +175,7 @@ export const bodyLimits: MiddlewareHandler<AppState> = (req, ctx) => {
   return fromHonoMiddleware<AppState>(async (c, next) => {
     const { raw } = c.req;
     if (raw.body) {
-      const body = withIdleTimeout(raw.body, config.bodyIdleMs, stillSignedIn);
+      const body = withIdleTimeout(raw.body, config.bodyIdleMs, stillAllowed);
       c.req.raw = new Request(raw, { body, duplex: "half" } as RequestInit);
     }
     return await sizeLimit(c, next);

@@ -15,6 +15,9 @@
  *   without a session cookie (the `/api/auth/*` endpoints that take a POST, the sign-in, sign-up and password pages, and
  *   the language switch, which keeps a guest's cookie; `tests/api/auth/csrf_test.ts` holds every one to it).
  * - `personLimit`: the per-person limit the route's writes fall under (`PERSON_LIMITS`, `lib/http/person_limits.ts`).
+ * - `apiKey: true`: the route's writes take an admin-issued ingest key (`Authorization: Bearer <key>`, which wins over
+ *   the session: `ingestUser`), so a write carrying that header has its key, not its session, checked again once its
+ *   body has arrived (`bodyLimits`); every route whose `apiDocs` admit `apiKey` declares it, and only those.
  */
 import { z } from "zod";
 
@@ -49,6 +52,7 @@ const RouteOptionsSchema = z.strictObject({
   bodyLimitRefusal: z.string().min(1).optional(),
   originCheck: z.union([z.literal(false), z.literal("login")]).optional(),
   personLimit: z.enum(PERSON_LIMIT_NAMES).optional(),
+  apiKey: z.literal(true).optional(),
 });
 
 /** A route's options; see the module docstring. */
@@ -63,6 +67,8 @@ export interface ResolvedRouteOptions {
   /** Whether the login-CSRF rule applies as well (`originCheck: "login"`). */
   loginOrigin: boolean;
   personLimit: typeof PERSON_LIMIT_NAMES[number] | undefined;
+  /** Whether the route's writes take an ingest API key (`apiKey: true`). */
+  apiKey: boolean;
 }
 
 /**
@@ -80,6 +86,7 @@ export function resolveRouteOptions(options: unknown, route: string): ResolvedRo
     originCheck: result.data.originCheck !== false,
     loginOrigin: result.data.originCheck === "login",
     personLimit: result.data.personLimit,
+    apiKey: result.data.apiKey === true,
   };
 }
 

@@ -2,6 +2,8 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { internshipBody } from "@/tests/fixtures/internships.ts";
 import { REVOKE_BATCH } from "@/lib/api_keys/api_keys.ts";
+import type { RouteDocs } from "@/lib/openapi/describe.ts";
+import manifest from "@/routes.gen.ts";
 
 async function newKey(t: TestApp, admin: TestUser, name = "Job board sync"): Promise<{ id: string; key: string }> {
   const res = await t.json("POST", "/api/admin/api-keys", { body: { name }, headers: admin.headers });
@@ -16,6 +18,49 @@ function postWithKey(t: TestApp, key: string, body: unknown): Promise<Response> 
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: JSON.stringify(body),
   });
+}
+
+/**
+ * A POST with `key` whose body, of a declared length, sends its first bytes when the server first reads it, then the
+ * rest once `release` is called (a slow link): `sent` resolves when the server has begun to read the body (past the
+ * handler's own look at the key), `response` once the whole exchange is over.
+ */
+function slowPostWithKey(t: TestApp, key: string, body: unknown) {
+  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  let release!: () => void;
+  const rest = new Promise<void>((resolve) => release = resolve);
+  let sentFirst!: () => void;
+  const sent = new Promise<void>((resolve) => sentFirst = resolve);
+  let pulls = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (pulls++ === 0) {
+        controller.enqueue(bytes.slice(0, 20));
+        return sentFirst();
+      }
+      await rest;
+      controller.enqueue(bytes.slice(20));
+      controller.close();
+    },
+  }, { highWaterMark: 0 });
+  const response = t.fetch("/api/internships", {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      "content-length": String(bytes.byteLength),
+    },
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
+  return { sent, release, response };
+}
+
+/** How many internship records the store holds. */
+async function internshipCount(t: TestApp): Promise<number> {
+  let count = 0;
+  for await (const _ of t.kv.list({ prefix: ["internships"] })) count++;
+  return count;
 }
 
 Deno.test("POST /api/admin/api-keys: 201 shows the key once; the list never shows it", async () => {
@@ -209,4 +254,64 @@ Deno.test("a key created while its admin is being demoted never outlives the dem
       await res.body?.cancel();
     }
   }
+});
+
+Deno.test("a write whose body is still arriving when its key is revoked, or its owner deleted or suspended, is 401 once it has arrived", async () => {
+  await using t = await createTestApp();
+  const root = await createTestUser(t, "admin");
+  const cases: [string, (admin: TestUser, id: string) => Promise<void>][] = [
+    ["revoked", async (_, id) => {
+      const res = await t.json("DELETE", `/api/admin/api-keys/${id}`, { headers: root.headers });
+      assertEquals(res.status, 200);
+      await res.body?.cancel();
+    }],
+    ["deleted", async (admin) => {
+      const res = await t.json("DELETE", "/api/me", { body: { confirm: admin.user.email }, headers: admin.headers });
+      assertEquals(res.status, 200);
+      await res.body?.cancel();
+      await t.settled();
+    }],
+    ["suspended", async (admin) => {
+      // Stored as an admin suspended before suspension refused admins was (the record as it could be).
+      const user = (await t.kv.get<Record<string, unknown>>(["users", admin.user.id])).value!;
+      const suspension = { at: new Date().toISOString(), reason: "A scam", by: root.user.id };
+      await t.kv.set(["users", admin.user.id], { ...user, suspension });
+    }],
+  ];
+  for (const [change, make] of cases) {
+    const admin = await createTestUser(t, "admin");
+    const { id, key } = await newKey(t, admin);
+    const { sent, release, response } = slowPostWithKey(t, key, internshipBody({ title: `Fed while ${change}` }));
+    await sent;
+    await make(admin, id);
+    release();
+    const res = await response;
+    assertEquals(res.status, 401, change);
+    assertEquals(await res.json(), { error: "Invalid API key" }, change);
+    assertEquals(await internshipCount(t), 0, `${change}: nothing stored`);
+  }
+  // The same slow body with a key that still holds is stored.
+  const { key } = await newKey(t, root);
+  const { sent, release, response } = slowPostWithKey(t, key, internshipBody());
+  await sent;
+  release();
+  const res = await response;
+  assertEquals(res.status, 201);
+  await res.body?.cancel();
+  assertEquals(await internshipCount(t), 1);
+});
+
+Deno.test("every route whose apiDocs admit an API key declares routeOptions apiKey, and only those", () => {
+  const routes = Object.entries(manifest.routes).map(([file, mod]) => {
+    const { apiDocs, routeOptions } = mod as { apiDocs?: RouteDocs; routeOptions?: { apiKey?: boolean } };
+    const admits = Object.values(apiDocs ?? {}).some((doc) =>
+      typeof doc === "object" && doc.access?.includes("apiKey")
+    );
+    return { file, admits, declares: routeOptions?.apiKey === true };
+  });
+  assert(
+    routes.some((route) => route.file === "./routes/api/internships/index.ts" && route.admits),
+    "ingest admits keys",
+  );
+  assertEquals(routes.filter((route) => route.admits !== route.declares), []);
 });

@@ -3,6 +3,7 @@
  * (docs/api.md, Internships; docs/decisions.md, Auth, "Ingest user"; docs/decisions.md, Internships).
  */
 import { define } from "@/lib/platform/define.ts";
+import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { ingestUser } from "@/lib/api_keys/api_keys.ts";
 import { queryOf, readJson, validate } from "@/lib/http/json.ts";
 import {
@@ -65,12 +66,16 @@ export const apiDocs = describeRoute({
           data: z.union([InternshipSchema, z.array(InternshipSchema)]),
         }),
       },
-      401: "No session and no valid API key",
+      401: "No session and no valid API key; also a key revoked, or its owner deleted, demoted or suspended, " +
+        "while the body was arriving",
       403: "A `user`: only members and admins post internships (or a write from another origin)",
       503: BUSY,
     },
   },
 });
+
+/** Its writes take an ingest API key, checked again once the body has arrived (`bodyLimits`). */
+export const routeOptions: RouteOptions = { apiKey: true };
 
 export const handler = define.handlers({
   async GET(req, ctx) {
