@@ -18,6 +18,7 @@ import { listingChangesJob } from "@/lib/applications/terms_changed.ts";
 import { postDeletionsJob, postsAdminIndexJob } from "@/lib/ungatekeep/posts.ts";
 import { usersIndexJob } from "@/lib/users/user_index.ts";
 import { posterHidesJob } from "@/lib/moderation/poster_hides.ts";
+import { reportTargetsIndexJob } from "@/lib/reports/reports.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job } from "./job.ts";
 
@@ -39,6 +40,7 @@ export const JOBS: readonly Job[] = [
   postsAdminIndexJob,
   purchaseCountsJob,
   posterHidesJob,
+  reportTargetsIndexJob,
 ];
 
 /** The job named `name`, or undefined. */

@@ -13,6 +13,14 @@
  * - `["reports_by_reporter", userId, id]` → true (the export, account deletion)
  * - `["reports_open", userId, kind, targetId]` → id, while that person's report of that target is open (one at a time)
  * - `["report_targets", kind, targetId]` → `TargetSummary`, kept by every write of its reports (the admin list)
+ * - `["report_targets_open", kind, targetId]` → `{open, lastReportedAt}` while the target has open reports: the open
+ *   view reads only these, not every summary ever kept
+ * - `["report_targets_resolved", scope, resolvedAt, kind, targetId]` → null while none of its reports is open, `scope`
+ *   `all` and its kind, and `["report_targets_resolved_count", scope]` → `Deno.KvU64` of them: the resolved view, the
+ *   latest resolved first, reads a page of these and its summaries
+ * Every write of a summary changes its entries and counts in the same atomic operation (`indexOps`); summaries kept
+ * before them are indexed once by the `report-targets-index` job (`indexExistingTargets`; docs/decisions.md, Trust,
+ * "The reports list reads its page").
  */
 import { auditOps } from "@/lib/admin_log/admin_log.ts";
 import { BusyError, ConflictError, ForbiddenError, NotFoundError, VERIFY_FIRST } from "@/lib/errors.ts";
@@ -45,6 +53,8 @@ import { removedNotification, resolvedNotification } from "./notices.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 import { mailboxId } from "./mailbox.ts";
+import { counterValue } from "@/lib/stats/counters.ts";
+import type { Job, JobContext } from "@/lib/jobs/job.ts";
 
 export * from "./schema.ts";
 
@@ -78,6 +88,11 @@ interface TargetSummary {
   resolvedReasons: Partial<Record<ReportReason, number>>;
   lastReportedAt: string;
   /**
+   * When its last open report was resolved (ISO), while none is open: its entries of the resolved view are keyed by it.
+   * Absent while reports are open, and on a summary kept before the index that `indexExistingTargets` has not reached.
+   */
+  resolvedAt?: string;
+  /**
    * The admin resolving its open reports now, with what and since when (ISO): other admins are refused until the
    * resolution's last write drops it, or `CLAIM_MS` after it (a resolution that crashed). Absent: nobody.
    */
@@ -99,6 +114,42 @@ const openKey = (userId: string, kind: ReportKind, targetId: string): Deno.KvKey
   targetId,
 ];
 const summaryKey = (kind: ReportKind, targetId: string): Deno.KvKey => ["report_targets", kind, targetId];
+const openTargetKey = (kind: ReportKind, targetId: string): Deno.KvKey => ["report_targets_open", kind, targetId];
+/** The scopes of the resolved view: every kind, and each kind alone. */
+type Scope = ReportKind | "all";
+const resolvedKey = (scope: Scope, summary: TargetSummary): Deno.KvKey => [
+  "report_targets_resolved",
+  scope,
+  summary.resolvedAt!,
+  summary.kind,
+  summary.targetId,
+];
+const resolvedCountKey = (scope: Scope): Deno.KvKey => ["report_targets_resolved_count", scope];
+
+/** What the open view sorts by, kept in a target's entry of `["report_targets_open"]`. */
+interface OpenTarget {
+  open: number;
+  lastReportedAt: string;
+}
+
+/** −1 as KV's wrapping 64-bit sum sees it. */
+const MINUS_ONE = 0xffffffffffffffffn;
+
+/**
+ * Adds to `op` (the write of a summary) the change of its view entries from `before` (null: a new summary) to
+ * `after`: the open entry set while reports are open and deleted once none is; the resolved entries and counts moved
+ * when `resolvedAt` changes. At most 7 mutations.
+ */
+function indexOps(op: Deno.AtomicOperation, before: TargetSummary | null, after: TargetSummary): void {
+  const open = openTargetKey(after.kind, after.targetId);
+  if (after.open > 0) op.set(open, { open: after.open, lastReportedAt: after.lastReportedAt } satisfies OpenTarget);
+  else op.delete(open);
+  if (before?.resolvedAt === after.resolvedAt) return;
+  for (const scope of ["all", after.kind] as const) {
+    if (before?.resolvedAt) op.delete(resolvedKey(scope, before)).sum(resolvedCountKey(scope), MINUS_ONE);
+    if (after.resolvedAt) op.set(resolvedKey(scope, after), null).sum(resolvedCountKey(scope), 1n);
+  }
+}
 
 /** Reports resolved per atomic write (each: the report, its open key, a notification: within KV's limits). */
 const RESOLVE_BATCH = 50;
@@ -221,14 +272,16 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       ...holds ? { holdMailboxes: [...before.holdMailboxes ?? [], mailbox] } : {},
       lastReportedAt: now,
     };
+    delete summary.resolvedAt;
     if (before.holdReports < HOLD_REPORTERS && summary.holdReports >= HOLD_REPORTERS) summary.thresholdAt = now;
-    const result = await kv.atomic().check(open, summaryEntry)
+    const op = kv.atomic().check(open, summaryEntry)
       .set(reportKey(report.id), report)
       .set(byTargetKey(report.kind, report.targetId, report.id), true)
       .set(byReporterKey(user.id, report.id), true)
       .set(openKey(user.id, report.kind, report.targetId), report.id)
-      .set(summaryKey(report.kind, report.targetId), summary)
-      .commit();
+      .set(summaryKey(report.kind, report.targetId), summary);
+    indexOps(op, summaryEntry.value, summary);
+    const result = await op.commit();
     if (!result.ok) continue;
     // The hold is a write of its own (a listing is written by its store), so a hold lost after this commit is redone
     // by the next report; holding is idempotent and gives way to an admin's decision since the threshold.
@@ -268,34 +321,58 @@ export interface ReportedTargetPage {
 }
 
 /**
- * The admin list: the targets with open reports (or, with `status=resolved`, those whose reports are all resolved),
- * most reported first (then the latest report first), of one kind when asked; titles in the language of `t`.
+ * The admin list: the targets with open reports, most reported first (then the latest report first), or with
+ * `status=resolved` those whose reports are all resolved, the latest resolved first; of one kind when asked; titles in
+ * the language of `t`. The open view reads the open targets' entries and the page's summaries; the resolved view the
+ * first `offset + limit` keys of its index, the page's summaries and its count, never every summary kept.
  */
 export async function reportedTargets(
   kv: Deno.Kv,
   query: AdminReportQuery,
   t: Translate,
 ): Promise<ReportedTargetPage> {
-  const summaries: TargetSummary[] = [];
-  const prefix = query.kind ? ["report_targets", query.kind] : ["report_targets"];
-  for await (const entry of kv.list<TargetSummary>({ prefix }, { batchSize: 500 })) {
-    const summary = entry.value;
-    if (query.status === "open" ? summary.open > 0 : summary.open === 0 && summary.resolved > 0) {
-      summaries.push(summary);
-    }
-  }
-  const size = (s: TargetSummary) => query.status === "open" ? s.open : s.resolved;
-  summaries.sort((a, b) => size(b) - size(a) || b.lastReportedAt.localeCompare(a.lastReportedAt));
-  const page = summaries.slice(query.offset, query.offset + query.limit);
+  const { keys, total } = query.status === "open" ? await openPage(kv, query) : await resolvedPage(kv, query);
+  const summaries = (await getManyChunked<TargetSummary>(kv, keys)).flatMap(({ value }) => value ? [value] : []);
   return {
-    targets: page.map((summary) => listed(summary, query.status, t)),
+    targets: summaries.map((summary) => listed(summary, query.status, t)),
     pagination: {
       limit: query.limit,
       offset: query.offset,
-      total: summaries.length,
-      hasMore: query.offset + page.length < summaries.length,
+      total,
+      hasMore: query.offset + keys.length < total,
     },
   };
+}
+
+/** KV's largest list batch. */
+const LIST_BATCH = 500;
+
+/** The summary keys of the open view's page, and how many targets have open reports (of the kind asked). */
+async function openPage(kv: Deno.Kv, query: AdminReportQuery): Promise<{ keys: Deno.KvKey[]; total: number }> {
+  const prefix = query.kind ? ["report_targets_open", query.kind] : ["report_targets_open"];
+  const open: (OpenTarget & { key: Deno.KvKey })[] = [];
+  for await (const { key, value } of kv.list<OpenTarget>({ prefix }, { batchSize: LIST_BATCH })) {
+    open.push({ ...value, key: summaryKey(key[1] as ReportKind, key[2] as string) });
+  }
+  open.sort((a, b) => b.open - a.open || b.lastReportedAt.localeCompare(a.lastReportedAt));
+  return { keys: open.slice(query.offset, query.offset + query.limit).map(({ key }) => key), total: open.length };
+}
+
+/** The summary keys of the resolved view's page, the latest resolved first, and how many there are (of the kind). */
+async function resolvedPage(kv: Deno.Kv, query: AdminReportQuery): Promise<{ keys: Deno.KvKey[]; total: number }> {
+  const scope: Scope = query.kind ?? "all";
+  const keys: Deno.KvKey[] = [];
+  const limit = query.offset + query.limit;
+  const options = { reverse: true, limit, batchSize: Math.min(LIST_BATCH, limit) };
+  const [count] = await Promise.all([
+    kv.get<Deno.KvU64>(resolvedCountKey(scope)),
+    (async () => {
+      for await (const { key } of kv.list({ prefix: ["report_targets_resolved", scope] }, options)) {
+        keys.push(summaryKey(key[3] as ReportKind, key[4] as string));
+      }
+    })(),
+  ]);
+  return { keys: keys.slice(query.offset), total: counterValue(count) };
 }
 
 /** Every report of a target, newest first. */
@@ -433,8 +510,10 @@ export async function resolveTarget(
     // once nothing is open.
     if (next.open === 0 || !next.holdMailboxes) delete next.holdMailboxes;
     if (next.holdReports < HOLD_REPORTERS) delete next.thresholdAt;
+    if (next.open === 0) next.resolvedAt = now;
     if (last) delete next.resolving;
     op.set(summaryKey(kind, targetId), next);
+    indexOps(op, summary.value, next);
     if (!ownerTold) {
       addNotification(
         op,
@@ -560,3 +639,70 @@ export async function forgetReporter(kv: Deno.Kv, userId: string): Promise<void>
     }
   }
 }
+
+/** Where `indexExistingTargets` stands: the last summary indexed (`[kind, targetId]`; null before the first), done. */
+interface TargetIndexProgress {
+  after: [ReportKind, string] | null;
+  indexed: number;
+  done: boolean;
+}
+
+const TARGET_INDEX_PROGRESS: Deno.KvKey = ["report_targets_meta", "index"];
+/** Summaries per write, each checked: at most 50 of up to about 8 KB, and 6 mutations each, within KV's bounds. */
+const TARGET_INDEX_BATCH = 50;
+/** How long (ms) one run works before it stops; the next run goes on from its cursor. */
+const TARGET_INDEX_BUDGET_MS = 20_000;
+
+/**
+ * Indexes, once, the target summaries kept before the open and resolved views' entries (see the module docstring): in
+ * key order from a cursor, `TARGET_INDEX_BATCH` summaries a write, each checked against the summary as read (one
+ * changed meanwhile is read again; that change indexed it already), with the cursor in the same write, so a run that
+ * stops anywhere is taken up from there. A summary with open reports gets its open entry; one whose reports are all
+ * resolved gets `resolvedAt` (its last report's time: when it was resolved was not kept), its resolved entries and
+ * counts. For at most `TARGET_INDEX_BUDGET_MS`, giving way to requests between writes; safe to run twice at once.
+ * Returns how many summaries this run indexed; nothing once done (one read).
+ */
+export async function indexExistingTargets(ctx: Pick<JobContext, "kv" | "requests">): Promise<{ indexed: number }> {
+  const { kv } = ctx;
+  const started = performance.now();
+  let indexed = 0;
+  let progress = (await kv.get<TargetIndexProgress>(TARGET_INDEX_PROGRESS)).value ??
+    { after: null, indexed: 0, done: false };
+  while (!progress.done && performance.now() - started < TARGET_INDEX_BUDGET_MS) {
+    // A key one part longer than the last summary's sorts right after it.
+    const selector = progress.after
+      ? { prefix: ["report_targets"], start: ["report_targets", ...progress.after, ""] }
+      : { prefix: ["report_targets"] };
+    const batch = await Array.fromAsync(kv.list<TargetSummary>(selector, { limit: TARGET_INDEX_BATCH }));
+    const op = kv.atomic();
+    for (const entry of batch) {
+      const summary = entry.value;
+      const next = summary.open === 0 && summary.resolved > 0 && !summary.resolvedAt
+        ? { ...summary, resolvedAt: summary.lastReportedAt }
+        : summary;
+      op.check(entry);
+      if (next !== summary) op.set(entry.key, next);
+      indexOps(op, summary, next);
+    }
+    const last = batch.at(-1)?.value;
+    const next: TargetIndexProgress = last
+      ? { after: [last.kind, last.targetId], indexed: progress.indexed + batch.length, done: false }
+      : { ...progress, done: true };
+    op.set(TARGET_INDEX_PROGRESS, next);
+    if (!(await op.commit()).ok) continue;
+    indexed += batch.length;
+    progress = next;
+    await ctx.requests.giveWay();
+  }
+  return { indexed };
+}
+
+/**
+ * The `report-targets-index` job: every 5 minutes until the summaries kept before the admin list's entries are indexed
+ * (then one read a run).
+ */
+export const reportTargetsIndexJob: Job = {
+  name: "report-targets-index",
+  schedule: "*/5 * * * *",
+  run: async (ctx) => ({ ...await indexExistingTargets(ctx) }),
+};

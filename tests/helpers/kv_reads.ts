@@ -1,20 +1,22 @@
 /**
  * A KV that records what is read through it, for tests that a page or a function reads only what it shows (counts of
- * reads, never timings): the keys of every `get` and `getMany`, every `list` with its options, and how many `get` and
- * `getMany` calls were in flight at once at most (reads made together, not one after another). Everything else passes
- * through.
+ * reads, never timings): the keys of every `get` and `getMany`, every `list` with its options, how many entries the
+ * lists yielded, and how many `get` and `getMany` calls were in flight at once at most (reads made together, not one
+ * after another). Everything else passes through.
  */
 
 /** What was read through a `recordingReads` KV, in order. */
 export interface KvReads {
   keys: Deno.KvKey[];
   lists: { selector: Deno.KvListSelector; options: Deno.KvListOptions }[];
+  /** Entries the lists yielded, in all. */
+  listed: number;
   maxInFlight: number;
 }
 
 /** An empty record of reads. */
 export function kvReads(): KvReads {
-  return { keys: [], lists: [], maxInFlight: 0 };
+  return { keys: [], lists: [], listed: 0, maxInFlight: 0 };
 }
 
 /** `kv` with its reads recorded into `reads`. */
@@ -47,7 +49,14 @@ export function recordingReads(kv: Deno.Kv, reads: KvReads): Deno.Kv {
       if (property === "list") {
         return (selector: Deno.KvListSelector, options: Deno.KvListOptions = {}) => {
           reads.lists.push({ selector, options });
-          return target.list(selector, options);
+          const entries = target.list(selector, options);
+          const next = entries.next.bind(entries);
+          entries.next = async () => {
+            const result = await next();
+            if (!result.done) reads.listed++;
+            return result;
+          };
+          return entries;
         };
       }
       return value.bind(target);

@@ -13,8 +13,8 @@ export const apiDocs = describeRoute({
   section: "Trust",
   GET: {
     summary: "Reported targets, most reported first",
-    description: "`status=open` (default): targets with open reports, counted by reason; `resolved`: targets whose " +
-      "reports are all resolved.",
+    description: "`status=open` (default): targets with open reports, counted by reason, most reported first; " +
+      "`resolved`: targets whose reports are all resolved, the latest resolved first.",
     access: ["admin"],
     query: AdminReportQuerySchema,
     responses: {

@@ -30,7 +30,9 @@ export const apiDocs = describeRoute({
       "indexed), `posts-admin-index` `{job, indexed}` (posts stored before the admin list's index, indexed), " +
       "`purchase-counts` `{job, written}` (purchases with gateway partial refunds written before the dashboard " +
       "counted them, written again with their counters moved), " +
-      "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by hides that had stopped midway).",
+      "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by hides that had stopped midway), " +
+      "`report-targets-index` `{job, indexed}` (report summaries kept before the admin list's open and resolved " +
+      "entries, indexed).",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },

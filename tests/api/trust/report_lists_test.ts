@@ -1,0 +1,85 @@
+/**
+ * The admin list of reports reads what it shows (docs/decisions.md, Trust, "The reports list reads its page";
+ * docs/performance.md, Admin lists at scale): the open view reads the open targets' entries, not every summary kept;
+ * the resolved view a page of its index, the latest resolved first; summaries kept before the entries are indexed once
+ * by `report-targets-index`. Counted with a KV that records reads, at 2,000 resolved targets and 20 open.
+ */
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { kvReads } from "@/tests/helpers/kv_reads.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { call } from "./helpers.ts";
+
+/** A summary as `lib/reports/reports.ts` kept them before the views' entries (no `resolvedAt`). */
+function oldSummary(i: number, open: number) {
+  const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString();
+  return {
+    kind: "post",
+    targetId: `post-${String(i).padStart(5, "0")}`,
+    title: `Post ${i}`,
+    open,
+    openReasons: open ? { spam: open } : {},
+    holdReports: 0,
+    resolved: open ? 0 : 2,
+    resolvedReasons: open ? {} : { spam: 2 },
+    lastReportedAt: at,
+  };
+}
+
+Deno.test("2,000 resolved targets and 20 open: each view reads its page, not every summary; old ones indexed once", async () => {
+  const reads = kvReads();
+  await using t = await createTestApp({ kvReads: reads });
+  const admin = await createTestUser(t, "admin");
+  for (let from = 0; from < 2_020; from += 100) {
+    const op = t.kv.atomic();
+    for (let i = from; i < Math.min(from + 100, 2_020); i++) {
+      const summary = oldSummary(i, i % 101 === 100 ? 3 : 0);
+      op.set(["report_targets", summary.kind, summary.targetId], summary);
+    }
+    await op.commit();
+  }
+  const indexed = await runJob(findJob("report-targets-index")!, t.services);
+  assertEquals(indexed, { job: "report-targets-index", indexed: 2_020 });
+  assertEquals(await runJob(findJob("report-targets-index")!, t.services), { job: "report-targets-index", indexed: 0 });
+
+  const view = async (query: string) => {
+    [reads.keys.length, reads.lists.length, reads.listed] = [0, 0, 0];
+    const list = await call(t, admin, "GET", `/api/admin/reports?limit=20${query}`);
+    assertEquals(list.status, 200);
+    // The session's and the page's reads, without the summaries' list.
+    const summaries = reads.keys.filter((key) => key[0] === "report_targets").length;
+    return { body: list.body, summaries, listed: reads.listed };
+  };
+  const open = await view("");
+  assertEquals(open.body.pagination, { limit: 20, offset: 0, total: 20, hasMore: false });
+  assertEquals(open.body.targets.length, 20);
+  assert(open.body.targets.every((x: { openReports: number }) => x.openReports === 3));
+  assertEquals([open.summaries, open.listed], [20, 20], "the open view reads the 20, not the 2,020");
+
+  const resolved = await view("&status=resolved&offset=40");
+  assertEquals(resolved.body.pagination, { limit: 20, offset: 40, total: 2_000, hasMore: true });
+  // The latest resolved first: an old summary counts as resolved at its last report.
+  assertEquals(resolved.body.targets[0].title, `Post ${2_019 - 40 - 1}`);
+  assertEquals([resolved.summaries, resolved.listed], [20, 60], "the resolved view reads keys up to its page");
+  const ofKind = await view("&status=resolved&kind=internship");
+  assertEquals([ofKind.body.targets, ofKind.body.pagination.total], [[], 0]);
+
+  // Live writes keep the entries: a report opens a target (and reopens a resolved one), a resolution moves it.
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const listing = await postInternship(t, member, { title: "Fresh" });
+  await call(t, student, "POST", "/api/reports", { kind: "internship", id: listing.id, reason: "spam" });
+  assertEquals((await view("&kind=internship")).body.targets.map((x: { title: string }) => x.title), [
+    "Fresh at Example Labs",
+  ]);
+  const resolve = `/api/admin/reports/internship/${listing.id}/resolve`;
+  assertEquals((await call(t, admin, "POST", resolve, { action: "dismiss" })).body, { resolved: 1 });
+  assertEquals((await view("&kind=internship")).body.targets, []);
+  const latest = await view("&status=resolved");
+  assertEquals([latest.body.targets[0].title, latest.body.pagination.total], ["Fresh at Example Labs", 2_001]);
+  const other = await createTestUser(t, "user");
+  await call(t, other, "POST", "/api/reports", { kind: "internship", id: listing.id, reason: "misleading" });
+  assertEquals((await view("&status=resolved&kind=internship")).body.pagination.total, 0);
+  assertEquals((await view("")).body.pagination.total, 21);
+});
