@@ -8,18 +8,22 @@
  * - `["admin_log", id]` → `AdminLogEntry`; `id` sorts by time (`adminLogId`), so a reverse list is newest first;
  * - `["admin_log_by_admin", adminId, id]` → `true`, an admin's entries (the filter, their export and deletion);
  * - `["admin_log_by_action", action, id]` → `true`, an action's entries (the filter);
+ * - `["admin_log_by_admin_action", adminId, action, id]` → `true`, an admin's entries of one action (both filters, so
+ *   a rare action of a busy admin is one range read, not their whole year);
  * - `["admin_log_by_user", userId, id]` → `true` for an entry whose target is a person (`targetKind` `user`), so the
  *   entry forgets them with their account.
- * An entry is small: no copy of the record, a summary of at most `SUMMARY_MAX` characters.
+ * An entry is small: no copy of the record, a summary of at most `SUMMARY_MAX` characters. Entries appended before the
+ * admin-and-action index are indexed once by the `admin-log-index` job (`indexExistingEntries`).
  */
 import { z } from "zod";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import type { Job, JobContext } from "@/lib/jobs/job.ts";
 
 /** How long an entry is kept, in ms (365 days). */
 export const ADMIN_LOG_TTL_MS = 365 * 24 * 60 * 60 * 1000;
 /** The longest summary kept, in characters (longer ones are cut with "…"). */
 export const SUMMARY_MAX = 200;
-/** Entries changed per atomic write when an admin's id is forgotten (two mutations each). */
+/** Entries changed per atomic write when an admin's id is forgotten (three mutations each). */
 const FORGET_BATCH = 200;
 
 /** Every action the log records, as `area.verb`. */
@@ -110,6 +114,12 @@ export type AuditHook = (op: Deno.AtomicOperation, targetId: string, summary?: s
 const entryKey = (id: string): Deno.KvKey => ["admin_log", id];
 const byAdminKey = (adminId: string, id: string): Deno.KvKey => ["admin_log_by_admin", adminId, id];
 const byActionKey = (action: string, id: string): Deno.KvKey => ["admin_log_by_action", action, id];
+const byAdminActionKey = (adminId: string, action: string, id: string): Deno.KvKey => [
+  "admin_log_by_admin_action",
+  adminId,
+  action,
+  id,
+];
 const byUserKey = (userId: string, id: string): Deno.KvKey => ["admin_log_by_user", userId, id];
 
 /** The kind of target that is a person. */
@@ -129,8 +139,8 @@ function clip(text: string): string {
 }
 
 /**
- * Adds the entry `input` at `now` to `op` (the caller's atomic write), so it is stored only if `op` commits. Three
- * mutations, under 1 KB. Returns the entry as it will be stored.
+ * Adds the entry `input` at `now` to `op` (the caller's atomic write), so it is stored only if `op` commits. At most
+ * five mutations, under 1 KB. Returns the entry as it will be stored.
  */
 export function appendAdminLogOps(op: Deno.AtomicOperation, input: AdminLogInput, now = new Date()): AdminLogEntry {
   const entry: AdminLogEntry = {
@@ -144,7 +154,10 @@ export function appendAdminLogOps(op: Deno.AtomicOperation, input: AdminLogInput
   };
   const expireIn = ADMIN_LOG_TTL_MS;
   op.set(entryKey(entry.id), entry, { expireIn }).set(byActionKey(entry.action, entry.id), true, { expireIn });
-  if (entry.adminId) op.set(byAdminKey(entry.adminId, entry.id), true, { expireIn });
+  if (entry.adminId) {
+    op.set(byAdminKey(entry.adminId, entry.id), true, { expireIn })
+      .set(byAdminActionKey(entry.adminId, entry.action, entry.id), true, { expireIn });
+  }
   if (entry.targetKind === PERSON) op.set(byUserKey(input.targetId, entry.id), true, { expireIn });
   return entry;
 }
@@ -190,11 +203,13 @@ export interface AdminLogPage {
 }
 
 /**
- * One page of entries matching `query`, newest first. With a filter, the filter's index is read and any other filter
- * applied to the entries found; entries older than `ADMIN_LOG_TTL_MS` are skipped before KV removes them.
+ * One page of entries matching `query`, newest first: the index of its filters is read (both: the admin's entries of
+ * the action), then the page's entries; entries older than `ADMIN_LOG_TTL_MS` are skipped before KV removes them.
  */
 export async function listAdminLog(kv: Deno.Kv, query: AdminLogQuery, now = new Date()): Promise<AdminLogPage> {
-  const prefix: Deno.KvKey = query.adminId
+  const prefix: Deno.KvKey = query.adminId && query.action
+    ? ["admin_log_by_admin_action", query.adminId, query.action]
+    : query.adminId
     ? ["admin_log_by_admin", query.adminId]
     : query.action
     ? ["admin_log_by_action", query.action]
@@ -236,7 +251,7 @@ export async function adminLogOf(kv: Deno.Kv, adminId: string): Promise<AdminLog
 /**
  * Forgets `userId` in every entry naming them (their account's deletion, docs/decisions.md, Data rights): an entry
  * they made is kept with `adminId` null, one whose target they were with `targetId` null, each keeping its expiry, and
- * their index entries go. Idempotent, in writes of `FORGET_BATCH` entries. Returns how many entries were changed.
+ * their index entries go (of an entry they made, both of its admin's). Idempotent, in writes of `FORGET_BATCH` entries. Returns how many entries were changed.
  */
 export async function forgetPersonInLog(kv: Deno.Kv, userId: string, now = new Date()): Promise<number> {
   let forgotten = 0;
@@ -250,6 +265,7 @@ export async function forgetPersonInLog(kv: Deno.Kv, userId: string, now = new D
         const expireIn = Date.parse(entry.at) + ADMIN_LOG_TTL_MS - now.getTime();
         if (expireIn > 0) op.set(entryKey(entry.id), { ...entry, [field]: null }, { expireIn });
         else op.delete(entryKey(entry.id));
+        if (field === "adminId") op.delete(byAdminActionKey(userId, entry.action, entry.id));
         forgotten++;
       }
       for (const key of keys) op.delete(key);
@@ -258,3 +274,57 @@ export async function forgetPersonInLog(kv: Deno.Kv, userId: string, now = new D
   }
   return forgotten;
 }
+
+/** Where `indexExistingEntries` stands: the id of the last entry indexed (null before the first), and whether done. */
+interface EntryIndexProgress {
+  after: string | null;
+  done: boolean;
+}
+
+const ENTRY_INDEX_PROGRESS: Deno.KvKey = ["admin_log_meta", "admin_action_index"];
+/** Entries per write, each checked as read (KV allows 100 checks a commit). */
+const ENTRY_INDEX_BATCH = 90;
+/** How long (ms) one run works before it stops; the next run goes on from its cursor. */
+const ENTRY_INDEX_BUDGET_MS = 20_000;
+
+/**
+ * Indexes, once, the entries appended before `["admin_log_by_admin_action"]` (docs/decisions.md, Background work,
+ * "Index backfills"): in id order from a cursor, `ENTRY_INDEX_BATCH` entries a write, each checked against the entry as
+ * read (one forgotten meanwhile is read again), its index entry expiring with it, and the cursor in the same write,
+ * for at most `ENTRY_INDEX_BUDGET_MS`, giving way to requests between writes; safe to run twice at once. Returns how many entries this run indexed.
+ */
+export async function indexExistingEntries(
+  ctx: Pick<JobContext, "kv" | "requests">,
+  now = new Date(),
+): Promise<{ indexed: number }> {
+  const { kv } = ctx;
+  const started = performance.now();
+  let indexed = 0;
+  let progress = (await kv.get<EntryIndexProgress>(ENTRY_INDEX_PROGRESS)).value ?? { after: null, done: false };
+  while (!progress.done && performance.now() - started < ENTRY_INDEX_BUDGET_MS) {
+    const selector = progress.after
+      ? { prefix: ["admin_log"], start: ["admin_log", progress.after, ""] }
+      : { prefix: ["admin_log"] };
+    const batch = await Array.fromAsync(kv.list<AdminLogEntry>(selector, { limit: ENTRY_INDEX_BATCH }));
+    const op = kv.atomic();
+    for (const entry of batch) {
+      const { adminId, action, id, at } = entry.value;
+      const expireIn = Date.parse(at) + ADMIN_LOG_TTL_MS - now.getTime();
+      if (adminId && expireIn > 0) op.check(entry).set(byAdminActionKey(adminId, action, id), true, { expireIn });
+    }
+    const next = batch.length === 0 ? { ...progress, done: true } : { after: batch.at(-1)!.value.id, done: false };
+    op.set(ENTRY_INDEX_PROGRESS, next);
+    if (!(await op.commit()).ok) continue;
+    indexed += batch.length;
+    progress = next;
+    await ctx.requests.giveWay();
+  }
+  return { indexed };
+}
+
+/** The `admin-log-index` job: every 5 minutes until the entries appended before the index are indexed. */
+export const adminLogIndexJob: Job = {
+  name: "admin-log-index",
+  schedule: "*/5 * * * *",
+  run: async (ctx) => ({ ...await indexExistingEntries(ctx, ctx.now) }),
+};

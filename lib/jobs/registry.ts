@@ -19,6 +19,7 @@ import { postDeletionsJob, postsAdminIndexJob } from "@/lib/ungatekeep/posts.ts"
 import { usersIndexJob } from "@/lib/users/user_index.ts";
 import { posterHidesJob } from "@/lib/moderation/poster_hides.ts";
 import { reportTargetsIndexJob } from "@/lib/reports/reports.ts";
+import { adminLogIndexJob } from "@/lib/admin_log/admin_log.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job } from "./job.ts";
 
@@ -41,6 +42,7 @@ export const JOBS: readonly Job[] = [
   purchaseCountsJob,
   posterHidesJob,
   reportTargetsIndexJob,
+  adminLogIndexJob,
 ];
 
 /** The job named `name`, or undefined. */

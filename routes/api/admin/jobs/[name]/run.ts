@@ -32,7 +32,8 @@ export const apiDocs = describeRoute({
       "counted them, written again with their counters moved), " +
       "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by hides that had stopped midway), " +
       "`report-targets-index` `{job, indexed}` (report summaries kept before the admin list's open and resolved " +
-      "entries, indexed).",
+      "entries, indexed), `admin-log-index` `{job, indexed}` (audit log entries appended before the index of an " +
+      "admin's entries by action, indexed).",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },
