@@ -4,9 +4,9 @@
  * their data export. Whoever may read a post may read its comments; writing needs a verified e-mail and at most 10
  * comments a minute. The KV layout is `store.ts`.
  */
-import { auditOps } from "@/lib/admin_log/admin_log.ts";
+import { type AuditHook, auditOps } from "@/lib/admin_log/admin_log.ts";
 import { ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
-import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
+import { type OnLostRace, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
@@ -386,21 +386,34 @@ export async function editComment(
 /**
  * Deletes a comment: its author or an admin. One with replies stays as a placeholder (`isDeleted`, no content, no
  * author); one without is removed. An admin's deletion of another person's comment (also when resolving reports) is
- * logged in the same write (`comment.delete`, docs/decisions.md, Admin, "Audit log").
+ * logged in the same write (`comment.delete`, docs/decisions.md, Admin, "Audit log"), and so are `audit`'s mutations
+ * (and checks). A lost race is tried again, or with `onLostRace` "give-up" ends the call.
  * @throws NotFoundError "Comment not found" (also an already deleted one); ForbiddenError for anyone else;
- *   BusyError after 30 s of lost races.
+ *   BusyError after 30 s of lost races; RaceLost for a lost race with `onLostRace` "give-up" (nothing changed).
  */
-export async function removeComment(kv: Deno.Kv, id: string, actor: User): Promise<void> {
+export async function removeComment(
+  kv: Deno.Kv,
+  id: string,
+  actor: User,
+  { audit, onLostRace }: { audit?: AuditHook; onLostRace?: OnLostRace } = {},
+): Promise<void> {
   await retrying(
     async () => {
       const entry = await liveComment(kv, id);
       if (!canDelete(actor, entry.value)) throw new ForbiddenError(DELETE_OTHERS);
-      const audit = entry.value.userId === actor.id
+      const logged = entry.value.userId === actor.id
         ? undefined
         : auditOps({ adminId: actor.id, action: "comment.delete", targetKind: "comment" });
-      return await deleteComment(kv, entry, { now: new Date().toISOString(), also: (op) => audit?.(op, id) });
+      return await deleteComment(kv, entry, {
+        now: new Date().toISOString(),
+        also: (op) => {
+          logged?.(op, id);
+          audit?.(op, id);
+        },
+      });
     },
     RETRY_BUDGET_MS,
+    onLostRace,
   );
 }
 

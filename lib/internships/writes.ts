@@ -364,18 +364,20 @@ async function ownerAsPoster(
 
 /**
  * Soft-deletes internship `id` as `actor`, its owner or an admin: sets `deletedAt` (and `updatedAt`), with `audit`'s
- * entry in the same write.
+ * entry (and checks) in the same write. A lost race is tried again, or with `onLostRace` "give-up" ends the call.
  * @throws NotFoundError for an unknown or already deleted id; ForbiddenError for anyone else;
- * BusyError after 30 s of races lost to other processes (nothing is changed).
+ * BusyError after 30 s of races lost to other processes (nothing is changed); RaceLost for a lost race with
+ * `onLostRace` "give-up" (nothing is changed).
  */
 export async function deleteInternship(
   kv: Deno.Kv,
-  { id, actor, audit }: { id: string; actor: User; audit?: AuditHook },
+  { id, actor, audit, onLostRace }: { id: string; actor: User; audit?: AuditHook; onLostRace?: OnLostRace },
 ): Promise<void> {
   await writeInternship(kv, {
     id,
     actor,
     audit,
+    onLostRace,
     change: (record) => {
       const now = new Date().toISOString();
       return { ...record, deletedAt: now, updatedAt: now };
@@ -460,15 +462,21 @@ export async function holdReportedInternship(kv: Deno.Kv, id: string, since: str
 /**
  * Releases internship `id` from a hold by students' reports after an admin dismissed them (`moderationOnDismissal`,
  * docs/decisions.md, Trust, "Reports"): listed again unless the never-pay rule holds it too. One write, which also moves
- * it in the moderation queue and the organization's counts; nothing for a deleted or unknown one or one reports do not
- * hold. Its owner is not told (a hold by reports never told them either). Returns whether it stays held (for another
+ * it in the moderation queue and the organization's counts, with `audit`'s mutations (and checks); nothing for a
+ * deleted or unknown one or one reports do not hold. Its owner is not told (a hold by reports never told them either).
+ * A lost race is tried again, or with `onLostRace` "give-up" ends the call. Returns whether it stays held (for another
  * reason).
- * @throws BusyError after 30 s of lost races.
+ * @throws BusyError after 30 s of lost races; RaceLost for a lost race with `onLostRace` "give-up" (nothing changed).
  */
-export async function releaseReportedInternship(kv: Deno.Kv, id: string): Promise<boolean> {
+export async function releaseReportedInternship(
+  kv: Deno.Kv,
+  id: string,
+  { audit, onLostRace }: { audit?: AuditHook; onLostRace?: OnLostRace } = {},
+): Promise<boolean> {
   const store = await internshipStore(kv);
   const record = await updateAnywhere(kv, store, {
     id,
+    onLostRace,
     change: (record) => {
       if (record.deletedAt) return record;
       const current = moderationOf(record);
@@ -478,6 +486,7 @@ export async function releaseReportedInternship(kv: Deno.Kv, id: string): Promis
     also: (op, next, previous) => {
       moderationQueueOps(op, "internships", previous, next);
       countOps(op, organizationCounts(previous), organizationCounts(next));
+      audit?.(op, id);
     },
   });
   return record !== null && !record.deletedAt && moderationOf(record).status === "held";

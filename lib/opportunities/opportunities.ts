@@ -627,11 +627,16 @@ export async function holdReportedOpportunity(kv: Deno.Kv, id: string, since: st
 /**
  * Releases opportunity `id` from a hold by students' reports after an admin dismissed them (`moderationOnDismissal`,
  * docs/decisions.md, Trust, "Reports"): listed again unless the never-pay rule holds it too. One write, which also moves
- * it in the moderation queue; nothing for an unknown one or one reports do not hold. Its submitter is not told (a hold
- * by reports never told them either). Returns whether it stays held (for another reason).
- * @throws BusyError after 30 s of lost races.
+ * it in the moderation queue, with `audit`'s mutations (and checks); nothing for an unknown one or one reports do not
+ * hold. Its submitter is not told (a hold by reports never told them either). A lost race is tried again, or with
+ * `onLostRace` "give-up" ends the call. Returns whether it stays held (for another reason).
+ * @throws BusyError after 30 s of lost races; RaceLost for a lost race with `onLostRace` "give-up" (nothing changed).
  */
-export async function releaseReportedOpportunity(kv: Deno.Kv, id: string): Promise<boolean> {
+export async function releaseReportedOpportunity(
+  kv: Deno.Kv,
+  id: string,
+  { audit, onLostRace }: { audit?: AuditHook; onLostRace?: OnLostRace } = {},
+): Promise<boolean> {
   const record = await updateOpportunity(kv, {
     id,
     change: (record) => {
@@ -639,7 +644,11 @@ export async function releaseReportedOpportunity(kv: Deno.Kv, id: string): Promi
       const next = moderationOnDismissal(current, new Date().toISOString());
       return next === current ? record : { ...record, moderation: next };
     },
-    also: (op, next, previous) => moderationQueueOps(op, "opportunities", previous, next),
+    also: (op, next, previous) => {
+      moderationQueueOps(op, "opportunities", previous, next);
+      audit?.(op, id);
+    },
+    onLostRace,
   });
   return record !== null && moderationOf(record).status === "held";
 }

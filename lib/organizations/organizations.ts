@@ -5,6 +5,7 @@
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { BusyError, ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
+import { type OnLostRace, RaceLost } from "@/lib/kv/retry.ts";
 import { moneyPhrasesIn } from "@/lib/moderation/never_pay.ts";
 import type { User } from "@/lib/users/users.ts";
 import { type InternshipView, openInternshipsOf } from "@/lib/internships/internships.ts";
@@ -160,17 +161,24 @@ export async function updateAsAdmin(
     }
     if (patch.isVerified === false && current.isVerified) next = removed(next);
     return next;
-  }, audit && ((op) => audit(op, id, summary)));
+  }, { also: audit && ((op) => audit(op, id, summary)) });
 }
 
 /**
  * An admin takes organization `id`'s verification away (a report resolved with `hide`; docs/decisions.md, Trust,
  * "Verification by domain"), verified or not: unverified, without `verifiedAt` and `verifiedDomain`, and marked
  * `verificationRemovedAt`, so no claim verifies it and only an admin changes its website until an admin verifies it.
- * @throws NotFoundError for an unknown id; BusyError.
+ * `audit`'s mutations (and checks) join the write (none when nothing changes); a lost race is tried again, or with
+ * `onLostRace` "give-up" ends the call.
+ * @throws NotFoundError for an unknown id; BusyError; RaceLost for a lost race with `onLostRace` "give-up" (nothing
+ *   changed).
  */
-export async function removeVerification(kv: Deno.Kv, id: string): Promise<Organization> {
-  return await change(kv, id, removed);
+export async function removeVerification(
+  kv: Deno.Kv,
+  id: string,
+  { audit, onLostRace }: { audit?: AuditHook; onLostRace?: OnLostRace } = {},
+): Promise<Organization> {
+  return await change(kv, id, removed, { also: audit && ((op) => audit(op, id)), onLostRace });
 }
 
 /** `organization` with its verification taken away by an admin (the first time kept). */
@@ -190,15 +198,17 @@ function defined<T extends object>(patch: T): Partial<T> {
 }
 
 /**
- * Replaces organization `id` with `edit(current)`, checked against what was read, retried on a lost race; nothing is
- * written when `edit` changes nothing; `also` adds the caller's mutations to the write.
- * @throws NotFoundError; what `edit` throws; ConflictError for a name another organization has.
+ * Replaces organization `id` with `edit(current)`, checked against what was read, retried on a lost race unless
+ * `onLostRace` is "give-up"; nothing is written when `edit` changes nothing; `also` adds the caller's mutations to the
+ * write.
+ * @throws NotFoundError; what `edit` throws; ConflictError for a name another organization has; BusyError after 20 lost
+ *   races; RaceLost for a lost race with `onLostRace` "give-up".
  */
 async function change(
   kv: Deno.Kv,
   id: string,
   edit: (current: Organization) => Organization,
-  also?: (op: Deno.AtomicOperation) => void,
+  { also, onLostRace }: { also?: (op: Deno.AtomicOperation) => void; onLostRace?: OnLostRace } = {},
 ): Promise<Organization> {
   for (let attempt = 0; attempt < 20; attempt++) {
     const entry = await getOrganization(kv, id);
@@ -208,6 +218,7 @@ async function change(
     const outcome = await replaceOrganization(kv, entry as Deno.KvEntry<Organization>, next, also);
     if (outcome === "taken") throw new ConflictError(NAME_TAKEN);
     if (outcome === "ok") return next;
+    if (onLostRace === "give-up") throw new RaceLost();
   }
   throw new BusyError(REFUSALS.organizationBusy);
 }

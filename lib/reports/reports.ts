@@ -46,7 +46,7 @@ import {
   type ResolveAction,
   type ResolveBody,
 } from "./schema.ts";
-import { actOn, findTarget, holdTarget, joinsAction, type Target, targetTitle } from "./targets.ts";
+import { actOn, findTarget, holdTarget, type Target, targetTitle } from "./targets.ts";
 import { RaceLost } from "@/lib/kv/retry.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import { removedNotification, resolvedNotification } from "./notices.ts";
@@ -426,14 +426,14 @@ export async function targetReports(
 }
 
 /**
- * Resolves every open report of `kind`/`targetId` with `body.action` (see `actOn`) and `body.note`: the action first,
- * then the reports in writes of 50, each write also telling their reporters (`report_resolved`, never naming the
- * others) and updating the target's summary; the owner of what was hidden or deleted is told once
- * (`content_removed`); the first of those writes holds the audit log's entry (`report.resolve`, after the action's own
- * write). A dismissal also adds the reporters of its `HOLD_REASONS` reports to the summary's `dismissedReporters`, so
+ * Resolves every open report of `kind`/`targetId` with `body.action` (see `actOn`) and `body.note`, in writes of 50
+ * reports, each write also telling their reporters (`report_resolved`, never naming the others) and updating the
+ * target's summary; the owner of what was hidden or deleted is told once (`content_removed`); the first of those writes
+ * is the action's own (`actOn`'s `also`), and holds the audit log's entry (`report.resolve`), so the action is never
+ * done unlogged; when the action writes nothing (the target gone, or so already) the first write of reports holds
+ * them. A dismissal also adds the reporters of its `HOLD_REASONS` reports to the summary's `dismissedReporters`, so
  * their later reports of the target hold nothing (docs/decisions.md, Trust, "Dismissed reporters"). The admin first
- * claims the open reports (`claimTarget`), so two admins never act on one target at once; a listing's hide
- * (`joinsAction`) resolves the first batch, with its notices and the log's entry, in the listing's own write. Returns
+ * claims the open reports (`claimTarget`), so two admins never act on one target at once. Returns
  * how many reports were resolved (0 when none was open, another admin having resolved them), and whether a dismissed
  * listing stays held because the never-pay rule holds it too (the admin is told to decide on it in moderation).
  * @throws NotFoundError when nobody reported it; InvalidInputError for an action the kind does not take;
@@ -530,31 +530,30 @@ export async function resolveTarget(
   const act = { kind, id: targetId, action: body.action, admin, note: body.note };
   let stillHeld = false;
   let from = 0;
-  if (joinsAction(kind, body.action)) {
-    // The listing's write also resolves the first batch, tells its reporters and owner and logs it: one commit.
-    let batch = open.slice(0, RESOLVE_BATCH);
-    for (let attempt = 0;; attempt++) {
-      const summary = await kv.get<TargetSummary>(summaryKey(kind, targetId));
-      let joined = false;
-      try {
-        await actOn(services, {
-          ...act,
-          also: (op) => {
-            batchOps(op, summary as Deno.KvEntry<TargetSummary>, batch, open.length <= RESOLVE_BATCH);
-            joined = true;
-          },
-        });
-      } catch (error) {
-        if (!(error instanceof RaceLost)) throw error;
-        if (attempt + 1 >= ATTEMPTS) throw new BusyError(REFUSALS.reportsBusy);
-        batch = await stillOpen(batch);
-        continue;
-      }
-      // Nothing to write (rejected already): the reports are resolved by the writes below, the first one logged.
-      if (joined) [resolved, ownerTold, logged, from] = [batch.length, true, true, RESOLVE_BATCH];
-      break;
+  // The action's own write also resolves the first batch, tells its reporters and the owner and logs it: one commit.
+  let first = open.slice(0, RESOLVE_BATCH);
+  for (let attempt = 0;; attempt++) {
+    const summary = await kv.get<TargetSummary>(summaryKey(kind, targetId));
+    let joined = false;
+    try {
+      stillHeld = await actOn(services, {
+        ...act,
+        also: (op) => {
+          batchOps(op, summary as Deno.KvEntry<TargetSummary>, first, open.length <= RESOLVE_BATCH);
+          joined = true;
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof RaceLost)) throw error;
+      if (attempt + 1 >= ATTEMPTS) throw new BusyError(REFUSALS.reportsBusy);
+      first = await stillOpen(first);
+      continue;
     }
-  } else stillHeld = await actOn(services, act);
+    // Nothing to write (the target gone, or so already): the reports are resolved by the writes below, the first one
+    // logged.
+    if (joined) [resolved, ownerTold, logged, from] = [first.length, true, true, RESOLVE_BATCH];
+    break;
+  }
   for (let i = from; i < open.length; i += RESOLVE_BATCH) {
     let batch = open.slice(i, i + RESOLVE_BATCH);
     for (let attempt = 0; attempt < ATTEMPTS && batch.length > 0; attempt++) {

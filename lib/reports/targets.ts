@@ -28,6 +28,7 @@ import type { Translate } from "@/lib/i18n/translator.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import type { ReportKind, ResolveAction } from "./schema.ts";
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
+import type { OnLostRace } from "@/lib/kv/retry.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
 /** A reported thing as reports show it. */
@@ -169,18 +170,17 @@ export async function holdTarget(kv: Deno.Kv, kind: ReportKind, id: string, sinc
 /**
  * Releases a listing held by reports an admin dismissed (docs/decisions.md, Trust, "Reports"): listed again unless the
  * never-pay rule holds it too; nothing for other kinds, an unknown listing or one reports do not hold. Idempotent.
- * Returns whether the listing stays held (for another reason).
- * @throws BusyError after 30 s of lost races.
+ * `joined` is the listing write's `audit` hook and what it does on a lost race. Returns whether the listing stays held
+ * (for another reason).
+ * @throws BusyError after 30 s of lost races; RaceLost for a lost race with `onLostRace` "give-up".
  */
-async function releaseTarget(kv: Deno.Kv, kind: ReportKind, id: string): Promise<boolean> {
-  if (kind === "internship") return await releaseReportedInternship(kv, id);
-  if (kind === "opportunity") return await releaseReportedOpportunity(kv, id);
+async function releaseTarget(
+  kv: Deno.Kv,
+  { kind, id, joined }: { kind: ReportKind; id: string; joined: { audit?: AuditHook; onLostRace?: OnLostRace } },
+): Promise<boolean> {
+  if (kind === "internship") return await releaseReportedInternship(kv, id, joined);
+  if (kind === "opportunity") return await releaseReportedOpportunity(kv, id, joined);
   return false;
-}
-
-/** Whether `action` on `kind` is one listing write that `actOn`'s `also` joins (an internship's hide, an opportunity's). */
-export function joinsAction(kind: ReportKind, action: ResolveAction): boolean {
-  return (kind === "internship" && action === "hide") || kind === "opportunity" && action !== "dismiss";
 }
 
 /**
@@ -190,7 +190,7 @@ export function joinsAction(kind: ReportKind, action: ResolveAction): boolean {
  * unless the never-pay rule holds it too) and changes nothing else. A target already gone counts as done. Returns
  * whether a dismissed listing stays held (the never-pay rule holds it: only its own moderation decision releases it).
  * @throws InvalidInputError for `delete` of an organization (one is never deleted); BusyError after lost races;
- *   RaceLost for a lost race of a write `also` joins.
+ *   RaceLost for a lost race of the write `also` joins.
  */
 export async function actOn(
   { kv, files, log }: { kv: Deno.Kv; files: ObjectStore; log: Logger },
@@ -201,20 +201,21 @@ export async function actOn(
     admin: User;
     note: string | null;
     /**
-     * Mutations (and checks) to join to the action's own write, for a `joinsAction` one: added to each try, which gives
-     * up on a lost race (`RaceLost`) so the caller reads its checks again. Not called when the action writes nothing.
+     * Mutations (and checks) to join to the action's own write (the one that changes the target; a post's deletion's
+     * first): the write gives up on a lost race (`RaceLost`) so the caller reads its checks again. Not called when the
+     * action writes nothing (a target gone or already so, a dismissal of what reports do not hold).
      */
     also?: AuditHook;
   },
 ): Promise<boolean> {
   const joined = also ? { audit: also, onLostRace: "give-up" as const } : {};
   try {
-    if (action === "dismiss") return await releaseTarget(kv, kind, id);
+    if (action === "dismiss") return await releaseTarget(kv, { kind, id, joined });
     switch (kind) {
       case "internship":
         if (action === "hide") {
           await moderateInternship(kv, { id, admin, decision: "reject", note, notify: false, ...joined });
-        } else await deleteInternship(kv, { id, actor: admin });
+        } else await deleteInternship(kv, { id, actor: admin, ...joined });
         return false;
       case "opportunity":
         await moderateOpportunity(kv, { id, decision: "reject", note, notify: false, ...joined });
@@ -223,14 +224,14 @@ export async function actOn(
         if (action === "delete") {
           throw new InvalidInputError(REFUSALS.organizationNotDeleted);
         }
-        await removeVerification(kv, id);
+        await removeVerification(kv, id, joined);
         return false;
       case "post":
-        if (action === "hide") await updatePost(kv, { files, id, patch: { isPublished: false } });
-        else await deletePost(kv, { files, log, id });
+        if (action === "hide") await updatePost(kv, { files, id, patch: { isPublished: false }, ...joined });
+        else await deletePost(kv, { files, log, id, ...joined });
         return false;
       case "comment":
-        await removeComment(kv, id, admin);
+        await removeComment(kv, id, admin, joined);
         return false;
     }
   } catch (error) {

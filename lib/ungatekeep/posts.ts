@@ -25,6 +25,7 @@
  */
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { InvalidInputError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
+import { type OnLostRace, RaceLost } from "@/lib/kv/retry.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
 import { KV_VALUE_MAX_BYTES, valueBytes } from "@/lib/kv/value_size.ts";
 import { assertUploaded } from "@/lib/files/images.ts";
@@ -561,10 +562,11 @@ export async function createPost(
 
 /**
  * What `updatePost` takes: a patch that may change `images` comes with the `log` a failed delete of a dropped image is
- * told to; one that leaves them (a report's "hide") needs none. `audit`, an admin's edit, is logged in the same write.
+ * told to; one that leaves them (a report's "hide") needs none. `audit`, an admin's edit, is logged in the same write
+ * (with any checks it adds); `onLostRace` "give-up" ends the call on a lost race instead of trying again.
  */
 export type PostChange =
-  & { files: ObjectStore; id: string; audit?: AuditHook }
+  & { files: ObjectStore; id: string; audit?: AuditHook; onLostRace?: OnLostRace }
   & ({ patch: PostUpdate; log: Logger } | { patch: PostUpdate & { images?: undefined }; log?: undefined });
 
 /**
@@ -574,9 +576,13 @@ export type PostChange =
  * no other banner or post names (`deleteUnusedImages`)
  * (docs/decisions.md, Ungatekeep and banners, "Images"), as `deletePost` deletes a post's: one the store fails to
  * delete is logged and left, never failing the edit.
- * @throws NotFoundError "Post not found"; InvalidInputError for an image id that is not an upload, or `postTooLong`.
+ * @throws NotFoundError "Post not found"; InvalidInputError for an image id that is not an upload, or `postTooLong`;
+ *   RaceLost for a lost race with `onLostRace` "give-up" (nothing changed).
  */
-export async function updatePost(kv: Deno.Kv, { files, log, id, patch, audit }: PostChange): Promise<PostView> {
+export async function updatePost(
+  kv: Deno.Kv,
+  { files, log, id, patch, audit, onLostRace }: PostChange,
+): Promise<PostView> {
   if (patch.images) await assertUploaded(files, patch.images);
   const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as PostUpdate;
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
@@ -601,6 +607,7 @@ export async function updatePost(kv: Deno.Kv, { files, log, id, patch, audit }: 
       }
       return (await viewsOf(kv, [merged]))[0];
     }
+    if (onLostRace === "give-up") throw new RaceLost();
   }
   throw new Error("Post update lost too many races");
 }
@@ -630,12 +637,20 @@ const DELETIONS_PER_RUN = 20;
  * midway (a KV error) gives its lease back: deleting the post again claims its record and finishes it, and so does the
  * `post-deletions` job once a lease ran out (the process gone). While another deletion of the post holds the lease,
  * this one does nothing and throws as for a post already gone, so two at once never move its counters twice.
- * `audit`'s entry is in the write that removes the post (none when finishing a deletion under way).
- * @throws NotFoundError "Post not found" (no post, and no stopped deletion of it to finish).
+ * `audit`'s entry (and checks) is in the write that removes the post (none when finishing a deletion under way); that
+ * write is tried again after a lost race, or with `onLostRace` "give-up" the call ends.
+ * @throws NotFoundError "Post not found" (no post, and no stopped deletion of it to finish); RaceLost for a lost race of
+ *   the write that removes the post with `onLostRace` "give-up" (nothing changed).
  */
 export async function deletePost(
   kv: Deno.Kv,
-  { files, log, id, audit }: { files: ObjectStore; log: Logger; id: string; audit?: AuditHook },
+  { files, log, id, audit, onLostRace }: {
+    files: ObjectStore;
+    log: Logger;
+    id: string;
+    audit?: AuditHook;
+    onLostRace?: OnLostRace;
+  },
 ): Promise<void> {
   let claimed: Deno.KvEntry<PostDeletion> | null = null;
   for (let attempt = 0; attempt < MAX_RETRIES && claimed === null; attempt++) {
@@ -650,6 +665,7 @@ export async function deletePost(
       audit?.(op, id, entry.value.title);
       const result = await op.commit();
       if (result.ok) claimed = { key: deletionKey(id), value: deletion, versionstamp: result.versionstamp };
+      else if (onLostRace === "give-up") throw new RaceLost();
     } else if (pending.value && !isLeased(pending.value, now)) {
       claimed = await claim(kv, pending, { now, leaseMs: DELETION_LEASE_MS });
     } else throw new NotFoundError(NOT_FOUND);

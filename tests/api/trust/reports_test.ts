@@ -16,6 +16,10 @@ import { updateUser } from "@/lib/users/users.ts";
 import { people } from "@/tests/fixtures/people.ts";
 import { checkReport, createReport, resolveTarget } from "@/lib/reports/reports.ts";
 import { kvFailingCommits, kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
+import { getPostForAdmin } from "@/lib/ungatekeep/posts.ts";
+import { getComment } from "@/lib/comments/store.ts";
+import { getOrganization } from "@/lib/organizations/store.ts";
+import { findTarget } from "@/lib/reports/targets.ts";
 
 function report(t: TestApp, who: TestUser | undefined, body: Record<string, unknown>) {
   return call(t, who, "POST", "/api/reports", body);
@@ -697,4 +701,111 @@ Deno.test("a listing's hide after reports is one write with its reports, their n
     "report.resolve",
     "hide",
   ]]);
+});
+
+Deno.test("every action after reports is one write with its first reports, their notices and the log's entry", async () => {
+  await using t = await createTestApp();
+  const { admin, member, student } = await people(t);
+  const reporters = [student, await createTestUser(t, "user"), await createTestUser(t, "user")];
+  /** A listing three students' reports of money hold. */
+  const held = async (kind: "internship" | "opportunity") => {
+    const { id } = kind === "internship"
+      ? await postInternship(t, member, { title: "Held Intern" })
+      : await submitOpportunity(t, member, { title: "Held Grant" });
+    for (const who of reporters) await report(t, who, { kind, id, reason: "asks_for_money" });
+    return id;
+  };
+  /** A target one student reported as spam. */
+  const reported = async (kind: string, id: string) => {
+    assertEquals((await report(t, student, { kind, id, reason: "spam" })).status, 201);
+    return id;
+  };
+  const post = await createPost(t, admin, { title: "Reported post" });
+  const comment = await call(t, member, "POST", `/api/ungatekeep/${post.id}/comments`, { content: "Buy followers!" });
+  const listing = await postInternship(t, member, { title: "Org Intern" });
+  const organization = listing.organization!;
+  await call(t, admin, "PATCH", `/api/admin/organizations/${organization.id}`, { isVerified: true });
+  const queued = async (kind: string) =>
+    (await Array.fromAsync(t.kv.list({ prefix: ["moderation_queue", kind, "held"] }))).length;
+  const cases: {
+    kind: "internship" | "opportunity" | "post" | "comment" | "organization";
+    action: "dismiss" | "hide" | "delete";
+    id: string;
+    /** Whether the action is done, read from `kv` (the one it was done with: its internship store wrote it). */
+    done: (kv: Deno.Kv) => Promise<boolean>;
+  }[] = [
+    {
+      kind: "internship",
+      action: "dismiss",
+      id: await held("internship"),
+      done: async () => !await queued("internships"),
+    },
+    {
+      kind: "opportunity",
+      action: "dismiss",
+      id: await held("opportunity"),
+      done: async () => !await queued("opportunities"),
+    },
+    {
+      kind: "internship",
+      action: "delete",
+      id: await reported("internship", (await postInternship(t, member, { title: "Gone Intern" })).id),
+      done: (kv) => findTarget(kv, "internship", cases[2].id, null).then(() => false, () => true),
+    },
+    {
+      kind: "post",
+      action: "hide",
+      id: await reported("post", (await createPost(t, admin, { title: "Hidden post" })).id),
+      done: async () => !(await getPostForAdmin(t.kv, cases[3].id)).isPublished,
+    },
+    {
+      kind: "post",
+      action: "delete",
+      id: await reported("post", (await createPost(t, admin, { title: "Deleted post" })).id),
+      done: async () => (await getPostForAdmin(t.kv, cases[4].id).catch(() => null)) === null,
+    },
+    {
+      kind: "comment",
+      action: "hide",
+      id: await reported("comment", comment.body.comment.id),
+      done: async () => (await getComment(t.kv, comment.body.comment.id)) === null,
+    },
+    {
+      kind: "organization",
+      action: "hide",
+      id: await reported("organization", organization.id),
+      done: async () => (await getOrganization(t.kv, organization.id)).value?.isVerified === false,
+    },
+  ];
+  for (const { kind, action, id, done } of cases) {
+    // Commit 1 claims the reports, 2 is the action's own write; a later write of reports would be a second write for
+    // them: the KV goes away there, as a process stopping between two writes would.
+    let actions = 0;
+    const kv = kvWithCommits(t.kv, (n, apply, sets) => {
+      if (n >= 3 && sets.some((key) => key[0] === "reports")) return Promise.reject(new Error("KV went away"));
+      if (n === 2) actions++;
+      return apply();
+    });
+    const result = await resolveTarget({ ...t.services, kv }, {
+      kind,
+      targetId: id,
+      admin: admin.user,
+      body: { action, note: null },
+    });
+    const label = `${kind} ${action}`;
+    assertEquals([result.resolved, actions], [action === "dismiss" ? 3 : 1, 1], label);
+    assert(await done(kv), `${label}: done`);
+    const told = (await notificationsOf(t, student)).filter((n) => n.type === "report_resolved" && n.body);
+    assertEquals(told.length, cases.findIndex((c) => c.id === id) + 1, `${label}: the reporter is told`);
+    const log = (await call(t, admin, "GET", "/api/admin/log?limit=50")).body.entries as {
+      action: string;
+      targetId: string;
+      summary: string;
+    }[];
+    assertEquals(
+      log.filter((entry) => entry.targetId === id && entry.action === "report.resolve").map((entry) => entry.summary),
+      [action],
+      `${label}: logged`,
+    );
+  }
 });
