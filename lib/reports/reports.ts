@@ -431,7 +431,7 @@ export async function targetReports(
  * target's summary; the owner of what was hidden or deleted is told once (`content_removed`); the first of those writes
  * is the action's own (`actOn`'s `also`), and holds the audit log's entry (`report.resolve`), so the action is never
  * done unlogged; when the action writes nothing (the target gone, or so already) the first write of reports holds
- * them. A dismissal also adds the reporters of its `HOLD_REASONS` reports to the summary's `dismissedReporters`, so
+ * the entry. A dismissal also adds the reporters of its `HOLD_REASONS` reports to the summary's `dismissedReporters`, so
  * their later reports of the target hold nothing (docs/decisions.md, Trust, "Dismissed reporters"). The admin first
  * claims the open reports (`claimTarget`), so two admins never act on one target at once. Returns
  * how many reports were resolved (0 when none was open, another admin having resolved them), and whether a dismissed
