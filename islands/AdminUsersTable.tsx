@@ -3,7 +3,8 @@
  * by name or e-mail (debounced), a role filter, pages of 20 with previous/next and "x–y of
  * total" (past the count's limit of 1,000, a line says more match), and a role change per row through a confirmation dialog that calls
  * `PATCH /api/admin/users/{id}`. The admin's own row cannot be changed. A refused role is shown
- * at the row's role control; other refusals in the dialog. Loading and errors are announced; a
+ * at the row's role control; other refusals in the dialog. A suspended row's role control does not offer "admin", and
+ * says why under it (the server's refusal, "lift the suspension first"). Loading and errors are announced; a
  * stale answer never overwrites a newer one. Each row shows a "Suspended" badge with the date and reason, or not,
  * and its plain form (docs/decisions.md, Admin, "Suspension"): "Suspend" with a reason and "Also hide their open
  * listings" (ticked), or "Lift suspension", which
@@ -249,10 +250,21 @@ function UsersTable({ currentUserId, initial, search, suspended, ...props }: Omi
                     disabled={saving}
                     onChange={(e) => setPending({ user: u, role: e.currentTarget.value as Role })}
                     class={ROW_INPUT}
-                    {...invalidProps(`role-${u.id}`, roleError?.userId === u.id && roleError.message)}
+                    {...invalidProps(
+                      `role-${u.id}`,
+                      roleError?.userId === u.id && roleError.message,
+                      !promotable(u),
+                    )}
                   >
-                    {ROLES.map((r) => <option key={r} value={r}>{roleName(r)}</option>)}
+                    {ROLES.filter((r) => r !== "admin" || promotable(u)).map((r) => (
+                      <option key={r} value={r}>{roleName(r)}</option>
+                    ))}
                   </select>
+                  {!promotable(u) && (
+                    <p id={`role-${u.id}-hint`} class="mt-1 max-w-xs text-xs text-slate-700">
+                      {t("common.refusal.promoteSuspended")}
+                    </p>
+                  )}
                   <FieldError id={`role-${u.id}`} error={roleError?.userId === u.id && roleError.message} />
                 </>
               )}
@@ -310,6 +322,15 @@ function UsersTable({ currentUserId, initial, search, suspended, ...props }: Omi
       </ConfirmDialog>
     </div>
   );
+}
+
+/**
+ * Whether the role control offers `user` the admin role: not while they are suspended (the server refuses it,
+ * docs/decisions.md, Admin, "Suspension"), unless they are an admin already (suspended before that rule), whose role
+ * stays shown as it is.
+ */
+function promotable(user: AdminUserRow): boolean {
+  return user.suspension === null || user.role === "admin";
 }
 
 /** Props of a row's suspension part: its user, whether it is the admin's own row, the list's view, a refusal. */

@@ -10,7 +10,10 @@ export function describedBy(id: string, hint?: ComponentChildren, error?: Compon
   return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
 }
 
-/** The attributes that mark the control `id` invalid and described by its `FieldError`, when `error` is set. */
-export function invalidProps(id: string, error?: ComponentChildren) {
-  return { "aria-invalid": error ? "true" as const : undefined, "aria-describedby": describedBy(id, null, error) };
+/**
+ * The attributes that mark the control `id` invalid and described by its `FieldError`, when `error` is set, and by its
+ * hint (`${id}-hint`), when `hint` is.
+ */
+export function invalidProps(id: string, error?: ComponentChildren, hint?: ComponentChildren) {
+  return { "aria-invalid": error ? "true" as const : undefined, "aria-describedby": describedBy(id, hint, error) };
 }
