@@ -35,9 +35,11 @@ import { istDayOf } from "@/lib/dates.ts";
 
 /**
  * What a purchase `record` keeps of its buyer's checkout and money beyond the purchase as the API shows it: when it was
- * paid, the list price and discount of the order that set the price (paise), the coupon code, the state named for the
- * receipt's place of supply, and the receipt (null where not kept); its history of statuses, extra payments (money owed
- * back) and parts refunded at the gateway, as the buyer may read them (`buyerMoneyRecords`).
+ * paid, the list price and discount of the order that set the price (paise), the coupon code, `checkoutState` (the state
+ * the buyer typed at checkout, null when none was; named apart from the receipt's `buyerState`, the buyer's state the
+ * receipt was issued with, which may have come from onboarding: docs/decisions.md, Data rights, "Export"), and the
+ * receipt (null where not kept); its history of statuses, extra payments (money owed back) and parts refunded at the
+ * gateway, as the buyer may read them (`buyerMoneyRecords`).
  */
 function checkoutOf(record: PurchaseRecord | undefined) {
   return {
@@ -46,7 +48,7 @@ function checkoutOf(record: PurchaseRecord | undefined) {
     listPricePaise: record?.listPricePaise ?? null,
     discountPaise: record?.discountPaise ?? null,
     couponCode: record?.couponCode ?? null,
-    buyerState: record?.buyerState ?? null,
+    checkoutState: record?.buyerState ?? null,
     receipt: record?.receipt ?? null,
   };
 }

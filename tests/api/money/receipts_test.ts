@@ -157,6 +157,16 @@ Deno.test("tax invoice: the place of supply is the checkout's state, else the on
   });
   assertEquals(verified.status, 200);
   assert((await invoice(purchase.id, named)).includes("Place of supply: Tamil Nadu (33)"));
+  // The export tells the two apart: `checkoutState` is what was typed at checkout (null when nothing was), the
+  // receipt's `buyerState` the place of supply it was issued with.
+  const exported = async (buyer: { headers: Record<string, string> }) => {
+    const res = await shop.t.fetch("/api/me/export", { headers: buyer.headers });
+    assertEquals(res.status, 200);
+    const [only] = (await res.json()).purchases;
+    return [only.checkoutState, only.receipt.buyerState, "buyerState" in only];
+  };
+  assertEquals(await exported(fromPune), [null, "Maharashtra", false]);
+  assertEquals(await exported(named), ["Tamil Nadu", "Tamil Nadu", false]);
   // Nothing known: the seller's state, CGST + SGST.
   const unknown = await createTestUser(shop.t);
   const seller = await invoice((await buy(shop, unknown, kit.id)).purchaseId, unknown);

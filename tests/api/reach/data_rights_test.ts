@@ -330,7 +330,10 @@ Deno.test("the export holds every kind of record the account has, and no secret"
     ["FREEPASS", 49900, 49900],
     "the checkout's terms",
   );
-  assert(data.purchases[0].paidAt !== null && "buyerState" in data.purchases[0], "when it was paid, the state named");
+  assert(
+    data.purchases[0].paidAt !== null && "checkoutState" in data.purchases[0],
+    "when it was paid, the state named",
+  );
   const { by: _by, ...refundAsRead } = adminRefund;
   assertEquals(data.purchases[0].extraPayments, [{
     orderId: "order_extra",
