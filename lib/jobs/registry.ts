@@ -20,6 +20,7 @@ import { usersIndexJob } from "@/lib/users/user_index.ts";
 import { posterHidesJob } from "@/lib/moderation/poster_hides.ts";
 import { reportTargetsIndexJob } from "@/lib/reports/reports.ts";
 import { adminLogIndexJob } from "@/lib/admin_log/admin_log.ts";
+import { moderationCountsJob } from "@/lib/moderation/queue.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job } from "./job.ts";
 
@@ -43,6 +44,7 @@ export const JOBS: readonly Job[] = [
   posterHidesJob,
   reportTargetsIndexJob,
   adminLogIndexJob,
+  moderationCountsJob,
 ];
 
 /** The job named `name`, or undefined. */

@@ -33,7 +33,8 @@ export const apiDocs = describeRoute({
       "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by hides that had stopped midway), " +
       "`report-targets-index` `{job, indexed}` (report summaries kept before the admin list's open and resolved " +
       "entries, indexed), `admin-log-index` `{job, indexed}` (audit log entries appended before the index of an " +
-      "admin's entries by action, indexed).",
+      "admin's entries by action, indexed), `moderation-counts` `{job, counted}` (moderation queue entries kept " +
+      "before its counters, counted).",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },
