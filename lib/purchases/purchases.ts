@@ -335,6 +335,11 @@ export async function getPurchaseEntry(kv: Deno.Kv, id: string): Promise<Deno.Kv
   return await kv.get<PurchaseRecord>(purchaseKey(id));
 }
 
+/** The purchases `ids`, in their order (null for one not stored), read 10 keys a call (`getManyChunked`). */
+export async function getPurchaseRecords(kv: Deno.Kv, ids: readonly string[]): Promise<(PurchaseRecord | null)[]> {
+  return (await getManyChunked<PurchaseRecord>(kv, ids.map(purchaseKey))).map((entry) => entry.value);
+}
+
 /** The purchase a gateway order belongs to, or null. */
 export async function purchaseIdByOrder(kv: Deno.Kv, orderId: string): Promise<string | null> {
   if (orderId.length > 200) return null;
@@ -545,20 +550,36 @@ export interface UnsettledPurchase {
 /** Every purchase on reconciliation's work list: not paid since its latest order was made, or with an open order. */
 export async function unsettledPurchases(kv: Deno.Kv): Promise<UnsettledPurchase[]> {
   const found: UnsettledPurchase[] = [];
-  for await (const entry of kv.list<{ orderId: string; orderedAt: string }>({ prefix: ["purchases_unsettled"] })) {
+  for await (
+    const entry of kv.list<{ orderId: string; orderedAt: string }>({ prefix: ["purchases_unsettled"] }, {
+      batchSize: 500,
+    })
+  ) {
     found.push({ purchaseId: String(entry.key[1]), ...entry.value, versionstamp: entry.versionstamp });
   }
   return found;
 }
 
+/** How many work-list entries `forgetUnsettled` drops in one write. */
+const UNSETTLED_DROP_BATCH = 100;
+
 /**
- * Drops `item` from reconciliation's work list (its latest order is too old to be paid any more, or a paid purchase
- * has no open order left), unless its entry changed since it was read (the buyer checked out again: the new order
- * stays on the list).
+ * Drops `items` from reconciliation's work list (the latest order is too old to be paid any more, or no order is left
+ * to ask about), `UNSETTLED_DROP_BATCH` in one write, except an entry that changed since it was read (the buyer checked out
+ * again: the new order stays on the list); a write that finds one changed drops the others of its batch one by one.
  */
-export async function forgetUnsettled(kv: Deno.Kv, item: UnsettledPurchase): Promise<void> {
-  const key = unsettledKey(item.purchaseId);
-  await kv.atomic().check({ key, versionstamp: item.versionstamp }).delete(key).commit();
+export async function forgetUnsettled(kv: Deno.Kv, items: readonly UnsettledPurchase[]): Promise<void> {
+  const drop = (op: Deno.AtomicOperation, item: UnsettledPurchase) => {
+    const key = unsettledKey(item.purchaseId);
+    return op.check({ key, versionstamp: item.versionstamp }).delete(key);
+  };
+  for (let i = 0; i < items.length; i += UNSETTLED_DROP_BATCH) {
+    const batch = items.slice(i, i + UNSETTLED_DROP_BATCH);
+    const op = kv.atomic();
+    for (const item of batch) drop(op, item);
+    if ((await op.commit()).ok || batch.length === 1) continue;
+    for (const item of batch) await drop(kv.atomic(), item).commit();
+  }
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * `reconcile-payments` (docs/decisions.md, Money operations, "Reconciliation"): the work list `purchases_unsettled`,
  * kept by the purchase writes, holds every purchase still `pending` or `failed`, and every paid one with another order
- * whose payment is unknown (`openOrders`); an entry whose latest order is past 7 days is dropped, and so is a paid
- * purchase's once none of its open orders is left to ask about. Each open order of a listed purchase (at most
+ * whose payment is unknown (`openOrders`); an entry whose latest order is past 7 days is dropped, and so is a
+ * purchase's once none of its open orders is left to ask about (`isDone`). Each open order of a listed purchase (at most
  * `ORDERS_KEPT`, 20) is asked about when due by its age (`RECONCILE_CHECK_AGES_MS`: 2 and 15 minutes, 1, 6 and 24
  * hours, then daily until 7 days), one call for its payments and at most one capture; when it was last asked is kept
  * under `["purchase_order_checks", purchaseId, orderId]`, and an order with no payment at the gateway at 24 hours old
@@ -24,6 +24,7 @@ import { applyGatewayReport, type Outcome } from "./settlement.ts";
 import {
   forgetUnsettled,
   getPurchaseEntry,
+  getPurchaseRecords,
   openOrders,
   type PurchaseRecord,
   settledPaid,
@@ -78,7 +79,11 @@ interface DueOrder {
   lastAsked: number;
 }
 
-/** Runs reconciliation once at `now` (ms); without a gateway there is nothing to ask. */
+/**
+ * Runs reconciliation once at `now` (ms); without a gateway there is nothing to ask. Reads the work list, the checks
+ * kept and the listed purchases in a bounded number of round trips (a list each, `getManyChunked` for the purchases),
+ * not a few reads per listed purchase one after another.
+ */
 export async function reconcilePayments(services: Services, now = Date.now()): Promise<ReconcileCounts> {
   const { kv, payments } = services;
   const ctx = paymentContext(services);
@@ -86,19 +91,22 @@ export async function reconcilePayments(services: Services, now = Date.now()): P
   if (!payments) return counts;
   const listed: UnsettledPurchase[] = [];
   const due: DueOrder[] = [];
+  const expired: UnsettledPurchase[] = [];
   for (const item of await unsettledPurchases(kv)) {
-    if (now - Date.parse(item.orderedAt) > RECONCILE_MAX_AGE_MS) await forgetUnsettled(kv, item);
-    else listed.push(item);
+    (now - Date.parse(item.orderedAt) > RECONCILE_MAX_AGE_MS ? expired : listed).push(item);
   }
-  for (const item of listed) {
-    const record = (await getPurchaseEntry(kv, item.purchaseId)).value;
+  await forgetUnsettled(kv, expired);
+  if (listed.length === 0) return counts;
+  const checks = await orderChecks(kv);
+  const records = await getPurchaseRecords(kv, listed.map((item) => item.purchaseId));
+  for (const [i, item] of listed.entries()) {
+    const record = records[i];
     if (!record) continue;
     // The latest order paid the purchase: checked against the record, not asked about (a gateway order is paid once).
     const paidByLatest = settledPaid(record) && record.gatewayOrderId === item.orderId;
     if (paidByLatest && now - Date.parse(item.orderedAt) >= RECONCILE_MIN_AGE_MS) counts.checked++;
-    const checks = await orderChecks(kv, item.purchaseId);
     for (const { orderId, made, dueAt } of ordersToAsk(record, item, now)) {
-      const check = checks.get(orderId);
+      const check = checks.get(item.purchaseId)?.get(orderId);
       if (check?.quiet) continue;
       const lastAsked = check ? Date.parse(check.at) : 0;
       if (lastAsked < dueAt) due.push({ purchaseId: item.purchaseId, orderId, made, lastAsked });
@@ -107,6 +115,11 @@ export async function reconcilePayments(services: Services, now = Date.now()): P
   // The orders asked about longest ago first (never asked before, first of all), as many as the calls allow.
   due.sort((a, b) => a.lastAsked - b.lastAsked);
   let calls = 0;
+  const keep = (purchaseId: string, orderId: string, check: OrderCheck) => {
+    if (!checks.has(purchaseId)) checks.set(purchaseId, new Map());
+    checks.get(purchaseId)!.set(orderId, check);
+    return recordCheck(kv, { purchaseId, orderId, check });
+  };
   for (const [i, { purchaseId, orderId, made }] of due.entries()) {
     if (calls + 2 > RECONCILE_CALLS_PER_RUN) {
       services.log.warn("reconciliation reached its calls per run", { waiting: due.length - i });
@@ -119,34 +132,39 @@ export async function reconcilePayments(services: Services, now = Date.now()): P
       calls += checked.calls;
       if (checked.outcome) counts[checked.outcome]++;
       if (checked.calls > 0) {
-        const quiet = checked.payments === 0 && now - made >= RECONCILE_QUIET_AGE_MS;
-        await recordCheck(kv, { purchaseId, orderId, check: { at, quiet } });
+        await keep(purchaseId, orderId, { at, quiet: checked.payments === 0 && now - made >= RECONCILE_QUIET_AGE_MS });
       }
     } catch (error) {
       calls += 2;
       services.log.warn("reconciliation of an order failed", { orderId, error: String(error) });
       // The gateway failed or refused: the order is due again at its next age, as after an answer of no payment yet.
       if (error instanceof UpstreamError || error instanceof UpstreamRefusalError) {
-        await recordCheck(kv, { purchaseId, orderId, check: { at, quiet: false } });
+        await keep(purchaseId, orderId, { at, quiet: false });
       }
     }
   }
-  for (const item of listed) await forgetIfDone(kv, item, now);
+  // What the run wrote is read again: a purchase it settled may have left its orders' asking behind.
+  const after = await getPurchaseRecords(kv, listed.map((item) => item.purchaseId));
+  await forgetUnsettled(kv, listed.filter((item, i) => isDone(item, after[i], checks.get(item.purchaseId), now)));
   return counts;
 }
 
 /**
- * Drops `item` from the work list when its purchase is paid (or refunded) and each of its open orders is past asking
- * about: older than 7 days, or asked about at 24 hours old or later with no payment at the gateway.
+ * True when nothing is left to ask about `item`'s purchase `record` (read after the run; null: the purchase is gone),
+ * so it leaves the work list: each open order is older than 7 days, or was asked about at 24 hours old or later with no
+ * payment at the gateway (`checks`). A pending purchase whose orders are all so leaves it too; a new checkout of it
+ * writes its entry again, and `forgetUnsettled` keeps an entry written since it was read.
  */
-async function forgetIfDone(kv: Deno.Kv, item: UnsettledPurchase, now: number): Promise<void> {
-  const record = (await getPurchaseEntry(kv, item.purchaseId)).value;
-  if (!record || !settledPaid(record)) return;
-  const checks = await orderChecks(kv, item.purchaseId);
-  const askable = openOrders(record).filter((orderId) =>
-    !checks.get(orderId)?.quiet && now - madeAt(record, item, orderId) <= RECONCILE_MAX_AGE_MS
+function isDone(
+  item: UnsettledPurchase,
+  record: PurchaseRecord | null,
+  checks: ReadonlyMap<string, OrderCheck> | undefined,
+  now: number,
+): boolean {
+  if (!record) return true;
+  return openOrders(record).every((orderId) =>
+    checks?.get(orderId)?.quiet || now - madeAt(record, item, orderId) > RECONCILE_MAX_AGE_MS
   );
-  if (askable.length === 0) await forgetUnsettled(kv, item);
 }
 
 /** Keeps `check` as when order `orderId` of purchase `purchaseId` was last asked about, until it is past asking. */
@@ -157,11 +175,16 @@ async function recordCheck(
   await kv.set(checkKey(purchaseId, orderId), check, { expireIn: RECONCILE_MAX_AGE_MS + 24 * HOUR });
 }
 
-/** The checks kept of purchase `purchaseId`'s orders, by order id. */
-async function orderChecks(kv: Deno.Kv, purchaseId: string): Promise<Map<string, OrderCheck>> {
-  const checks = new Map<string, OrderCheck>();
-  for await (const entry of kv.list<OrderCheck>({ prefix: ["purchase_order_checks", purchaseId] })) {
-    checks.set(String(entry.key[2]), entry.value);
+/**
+ * Every check kept (they expire 8 days after they are written, so about a week of asked orders), by purchase id and
+ * then order id: one list, not one per purchase.
+ */
+async function orderChecks(kv: Deno.Kv): Promise<Map<string, Map<string, OrderCheck>>> {
+  const checks = new Map<string, Map<string, OrderCheck>>();
+  for await (const entry of kv.list<OrderCheck>({ prefix: ["purchase_order_checks"] }, { batchSize: 500 })) {
+    const purchaseId = String(entry.key[1]);
+    if (!checks.has(purchaseId)) checks.set(purchaseId, new Map());
+    checks.get(purchaseId)!.set(String(entry.key[2]), entry.value);
   }
   return checks;
 }

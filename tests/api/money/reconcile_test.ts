@@ -2,6 +2,8 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { reconcilePayments } from "@/lib/purchases/reconcile.ts";
+import { forgetUnsettled, unsettledPurchases } from "@/lib/purchases/purchases.ts";
+import { kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
 import { addToolkit, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
 import { deliver, purchaseRecord } from "./helpers.ts";
 
@@ -313,7 +315,8 @@ Deno.test("reconcile: abandoned orders are asked about 2 and 15 minutes, 1, 6 an
   assertEquals(await callsAt(2 * HOUR), 0);
   assertEquals(await callsAt(6 * HOUR + MINUTE), 60);
   assertEquals(await callsAt(24 * HOUR + MINUTE), 60);
-  // No payment at 24 hours old: no more asks, though the purchases stay listed (unpaid) until 7 days.
+  // No payment at 24 hours old: no more asks, and the purchases (unpaid) leave the work list.
+  assertEquals(await unsettledPurchases(shop.t.kv), []);
   assertEquals(await callsAt(48 * HOUR + MINUTE), 0);
   assertEquals(await callsAt(6 * 24 * HOUR), 0);
   assertEquals(shop.fake.calls.length - created, 300, "5 asks of each order in 7 days, nothing else");
@@ -390,4 +393,43 @@ Deno.test("reconcile: a run makes at most 200 gateway calls; the rest are asked 
   const again = asked(shop, created + first.length + waited.length);
   assertEquals(again.length, 199);
   assertEquals(again.filter((orderId) => waited.includes(orderId)), []);
+});
+
+Deno.test("reconcile: a run reads the work list, the checks and the purchases in a few lists and batched reads", async () => {
+  await using shop = await openShop();
+  const kits = await Promise.all(Array.from({ length: 3 }, () => addToolkit(shop, { price: 400 })));
+  for (let user = 0; user < 8; user++) {
+    const buyer = await createTestUser(shop.t);
+    for (const kit of kits) await checkout(shop, buyer, kit.id);
+  }
+  assertEquals((await unsettledPurchases(shop.t.kv)).length, 24);
+  assertEquals((await run(shop, 3 * MINUTE)).checked, 24);
+  // Nothing due at 6 minutes old: the run reads and asks nothing more per purchase.
+  const reads = kvReads();
+  const from = shop.fake.calls.length;
+  const counts = await reconcilePayments(
+    { ...shop.t.services, kv: recordingReads(shop.t.kv, reads) },
+    Date.now() + 6 * MINUTE,
+  );
+  assertEquals(counts, { checked: 0, paid: 0, failed: 0 });
+  assertEquals(asked(shop, from), []);
+  assertEquals(
+    reads.lists.map(({ selector }) => "prefix" in selector ? selector.prefix[0] : "range"),
+    ["purchases_unsettled", "purchase_order_checks"],
+  );
+  assertEquals(reads.keys.length, 48, "each purchase read twice, before and after the asks");
+  assert(reads.maxInFlight > 1, "the purchases are read together, not one after another");
+});
+
+Deno.test("reconcile: dropping entries in one write keeps one written since it was read, and drops the others", async () => {
+  await using shop = await openShop();
+  const kits = await Promise.all(Array.from({ length: 3 }, () => addToolkit(shop)));
+  const buyer = await createTestUser(shop.t);
+  for (const kit of kits) await checkout(shop, buyer, kit.id);
+  const read = await unsettledPurchases(shop.t.kv);
+  assertEquals(read.length, 3);
+  // The buyer checks out the second toolkit again meanwhile: its entry now names the new order.
+  const again = await checkout(shop, buyer, kits[1].id);
+  await forgetUnsettled(shop.t.kv, read);
+  assertEquals((await unsettledPurchases(shop.t.kv)).map((item) => item.orderId), [again.body.order.id]);
 });
