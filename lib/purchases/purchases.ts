@@ -21,7 +21,7 @@
 import type { Config } from "@/app.config.ts";
 import { forgetBuyerOps, type ReservationRef } from "@/lib/coupons/reservations.ts";
 import { countOps, purchaseCounts, storedPurchaseCounts } from "@/lib/stats/counters.ts";
-import type { Job } from "@/lib/jobs/job.ts";
+import type { Job, JobContext } from "@/lib/jobs/job.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 
@@ -604,18 +604,27 @@ const PARTS_COUNTED_PAGE = 500;
 /** Records written per checked commit (a record with its history is at most a few kilobytes). */
 const PARTS_COUNTED_WRITES = 25;
 
+/** How long (ms) one run of `countExistingParts` works at most before it stops; the next run goes on from its cursor. */
+const PARTS_COUNTED_BUDGET_MS = 20_000;
+
 /**
  * Brings the dashboard's counters in line, once, for the purchases whose gateway partial refunds were written before
  * the counters counted them (docs/decisions.md, Money operations, "The dashboard's counters"): reads every purchase,
  * `PARTS_COUNTED_PAGE` a list call, and writes each such record again as it is (`putPurchaseOps` moves its counters and
  * marks it), `PARTS_COUNTED_WRITES` a commit checked against the records read (a record written meanwhile was brought
- * in line by that write; its page is read again). The cursor is kept after each page, so a run that stops is taken up there. Returns how many
- * records this run wrote; nothing once done.
+ * in line by that write; its page is read again). The cursor is kept after each page, and the run gives way to requests
+ * (`giveWay`) after each; it takes a page at least and then stops once `budgetMs` (ms) have passed, the next run going
+ * on from the cursor. Returns how many records this run wrote; nothing once done.
  */
-export async function countExistingParts(kv: Deno.Kv): Promise<number> {
+export async function countExistingParts(
+  { kv, requests }: Pick<JobContext, "kv" | "requests">,
+  budgetMs = PARTS_COUNTED_BUDGET_MS,
+): Promise<number> {
+  const started = performance.now();
   let written = 0;
   let progress = (await kv.get<PartsCountedProgress>(PARTS_COUNTED_PROGRESS)).value ?? { after: null, done: false };
-  while (!progress.done) {
+  let pages = 0;
+  while (!progress.done && (pages === 0 || performance.now() - started < budgetMs)) {
     // A key one part longer than the last purchase's sorts right after it.
     const prefix = ["purchases"];
     const selector = progress.after ? { prefix, start: [...prefix, progress.after, ""] } : { prefix };
@@ -638,6 +647,8 @@ export async function countExistingParts(kv: Deno.Kv): Promise<number> {
       ? { after: null, done: true }
       : { after: page.at(-1)!.value.id, done: false };
     await kv.set(PARTS_COUNTED_PROGRESS, progress);
+    pages++;
+    await requests.giveWay();
   }
   return written;
 }
@@ -646,5 +657,5 @@ export async function countExistingParts(kv: Deno.Kv): Promise<number> {
 export const purchaseCountsJob: Job = {
   name: "purchase-counts",
   schedule: "*/5 * * * *",
-  run: async (ctx) => ({ written: await countExistingParts(ctx.kv) }),
+  run: async (ctx) => ({ written: await countExistingParts(ctx) }),
 };

@@ -10,6 +10,8 @@ import { addCoupon, addLesson, addToolkit, buy, checkout, openShop } from "@/tes
 import { deliver, purchaseRecord, recount, refund, stored } from "./helpers.ts";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { countExistingParts } from "@/lib/purchases/purchases.ts";
+import type { InFlightRequests } from "@/lib/platform/in_flight.ts";
 
 Deno.test("a full refund in the gateway's dashboard ends access, frees the coupon use, revokes the certificate, once", async () => {
   await using shop = await openShop();
@@ -272,4 +274,28 @@ Deno.test("purchases whose gateway partial refunds were written before they coun
     after: null,
     done: true,
   });
+});
+
+Deno.test("the purchase-counts job reads a page at least, gives way after each, and stops at its budget", async () => {
+  using kv = await Deno.openKv(":memory:");
+  // 1,200 purchases without gateway partial refunds: three pages of 500, nothing to write.
+  for (let i = 0; i < 1200; i += 100) {
+    const op = kv.atomic();
+    for (let n = i; n < i + 100; n++) {
+      const id = `p${String(n).padStart(5, "0")}`;
+      op.set(["purchases", id], { id });
+    }
+    await op.commit();
+  }
+  let givenWay = 0;
+  const requests = { giveWay: () => Promise.resolve(void givenWay++) } as unknown as InFlightRequests;
+  const progress = async () => (await kv.get(["purchases_meta", "parts_counted"])).value;
+  assertEquals(await countExistingParts({ kv, requests }, 0), 0);
+  assertEquals(
+    [await progress(), givenWay],
+    [{ after: "p00499", done: false }, 1],
+    "one page, then the budget is spent",
+  );
+  assertEquals(await countExistingParts({ kv, requests }), 0);
+  assertEquals([await progress(), givenWay], [{ after: null, done: true }, 3], "the rest, giving way after each page");
 });
