@@ -156,18 +156,23 @@ export async function moderationQueuePage(kv: Deno.Kv, query: QueueQuery): Promi
   };
 }
 
+/** Counts of one kind and status tried per run before it leaves them to the next run. */
+const COUNT_ATTEMPTS = 10;
+
 /**
  * Counts, once, the entries kept before the counters (docs/decisions.md, Background work, "Index backfills"): for each
  * kind and status, reads its counter, lists its entries and sets the counter to how many there are, checked against
- * the counter as read, so a listing write meanwhile (which moves the counter) makes it count again; the last write
- * marks it done. Returns how many entries it counted; nothing once done (one read).
+ * the counter as read, so a listing write meanwhile (which moves the counter) makes it count again (at most
+ * `COUNT_ATTEMPTS` times a run); the last write marks it done. Returns how many entries it counted; nothing once done (one read).
  */
 export async function countQueueEntries(kv: Deno.Kv): Promise<{ counted: number }> {
   if ((await kv.get<{ done: boolean }>(COUNTS_PROGRESS)).value?.done) return { counted: 0 };
   let counted = 0;
   const pairs = MODERATION_KINDS.flatMap((kind) => STATUSES.map((status) => [kind, status] as const));
   for (const [i, [kind, status]] of pairs.entries()) {
-    for (;;) {
+    for (let attempt = 0;; attempt++) {
+      // Listings changing all the while: the next run counts again (nothing is marked done before the last pair).
+      if (attempt === COUNT_ATTEMPTS) return { counted };
       const counter = await kv.get<Deno.KvU64>(countKey(kind, status));
       const count = await entriesIn(kv, kind, status);
       const op = kv.atomic().check(counter).set(counter.key, new Deno.KvU64(BigInt(count)));
