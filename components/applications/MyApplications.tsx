@@ -2,13 +2,18 @@
  * The applicant's applications in the tracker (docs/decisions.md, Applications, "The tracker follows"): each with its
  * internship, where it stands, every change with the organization's message, and the plain forms (no JavaScript
  * needed) to withdraw it (from `applied` or `shortlisted`; a `<details>` asks first, as a withdrawal cannot be undone)
- * and, 30 days after being hired, to say whether the stipend was paid as listed.
+ * and, 30 days after being hired, to say whether the stipend was paid as listed. When the listing's terms read
+ * otherwise now than when the person applied, the terms they applied under ("You applied under:").
  */
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { statusTone } from "@/lib/browser/application_format.ts";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { type MyApplication, STIPEND_PAID } from "@/lib/applications/schema.ts";
+import { type AppliedTerms, appliedTermsOf, differingTerms, type TermsPart } from "@/lib/internships/applied_terms.ts";
+import { stipendText } from "@/lib/internships/stipend.ts";
+import { istDayOf } from "@/lib/dates.ts";
+import type { ComponentChildren } from "preact";
 
 /** Props: the applications, newest first, and the IST moment now (ms), which decides whether a report is due. */
 export interface MyApplicationsProps {
@@ -53,6 +58,9 @@ function Application({ application, now }: { application: MyApplication; now: nu
           {t.dynamic(`applications.status.${application.status}`)}
         </Badge>
       </div>
+      {internship && application.appliedTerms && (
+        <AppliedUnder applied={application.appliedTerms} now={appliedTermsOf(internship)} base={base} />
+      )}
       <ol
         aria-label={t("applications.tracker.history")}
         class="mt-3 space-y-2 border-l-2 border-slate-200 pl-3 text-sm"
@@ -114,6 +122,51 @@ function Application({ application, now }: { application: MyApplication; now: nu
         </form>
       )}
     </li>
+  );
+}
+
+/**
+ * "You applied under:" and the parts of the terms `applied` (the application's snapshot) that read otherwise `now`, as
+ * they were: the stipend, the deadline, the location, the screening questions (docs/decisions.md, Applications, "Terms
+ * applied under"); nothing when every part reads the same.
+ */
+function AppliedUnder({ applied, now, base }: { applied: AppliedTerms; now: AppliedTerms; base: string }) {
+  const t = useT();
+  const parts = differingTerms(applied, now);
+  if (parts.length === 0) return null;
+  const deadline = applied.deadline === null ? null : istDayOf(applied.deadline);
+  const value: Record<TermsPart, ComponentChildren> = {
+    stipend: stipendText(t, applied.stipend),
+    deadline: deadline === null ? t("internships.deadline.none") : <time datetime={deadline}>{t.date(deadline)}</time>,
+    location: applied.location ?? t("internships.card.noLocation"),
+    questions: applied.questions.length === 0 ? t("applications.tracker.noQuestions") : (
+      <ol class="list-decimal pl-5">
+        {applied.questions.map((question) => (
+          <li key={question.id}>
+            {question.required ? question.text : t("applications.form.optional", { label: question.text })}
+          </li>
+        ))}
+      </ol>
+    ),
+  };
+  const label: Record<TermsPart, string> = {
+    stipend: t("internships.card.stipend"),
+    deadline: t("internships.card.deadline"),
+    location: t("internships.card.location"),
+    questions: t("applications.form.questions"),
+  };
+  return (
+    <section aria-labelledby={`${base}-terms`} class="mt-3 rounded-md bg-amber-50 p-3 text-sm text-slate-900">
+      <h4 id={`${base}-terms`} class="font-medium">{t("applications.tracker.appliedUnder")}</h4>
+      <p class="text-slate-800">{t("applications.tracker.appliedUnderWhy")}</p>
+      <dl class="mt-2 space-y-1">
+        {parts.map((part) => (
+          <div key={part}>
+            <dt class="inline font-medium">{label[part]}:</dt> <dd class="inline">{value[part]}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
   );
 }
 

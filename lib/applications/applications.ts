@@ -24,6 +24,7 @@ import {
   publicInternshipsById,
 } from "@/lib/internships/internships.ts";
 import type { Question } from "@/lib/internships/schema.ts";
+import { appliedTermsOf } from "@/lib/internships/applied_terms.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { isManager } from "@/lib/organizations/store.ts";
 import {
@@ -286,7 +287,9 @@ export async function checkApplication(
  * write, checked against the person's key for this internship (so two concurrent applications make one), the
  * applicant's user record as read (so an application racing the account's deletion, which deletes that record first,
  * is not made), the resume as read (copied into the application) and the tracker item (made or moved to `applied`);
- * the poster's `new_applicant` notice of the day is made in it or counted after it.
+ * the poster's `new_applicant` notice of the day is made in it or counted after it. The record keeps the listing's
+ * terms as read (`appliedTerms`: stipend, deadline, location, questions; docs/decisions.md, Applications, "Terms applied
+ * under").
  * @throws ForbiddenError unverified e-mail, or one's own internship; NotFoundError an internship the public may not
  *   read; UnauthenticatedError when the applicant's account is gone (as for a session whose user was deleted);
  *   InvalidInputError `TAKES_LINK`, `CLOSED`, `UNKNOWN_QUESTION`, `ANSWER_REQUIRED`, `NO_RESUME_YET`; ConflictError
@@ -332,6 +335,7 @@ export async function applyTo(
       firstResponseAt: null,
       dueAt: timeoutDueAt(listing.record.deadline, at, listing.record.closedAt ?? null),
       stipendReport: null,
+      appliedTerms: appliedTermsOf(listing.record),
     };
     applicationOps(op, null, record, now.getTime());
     followApplicationOps(op, {
@@ -367,12 +371,16 @@ async function recordsOf(kv: Deno.Kv, userId: string, status?: ApplicationStatus
     .sort((a, b) => a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
 }
 
-/** `records` as their applicant reads them, each with its internship as the public reads it. */
+/**
+ * `records` as their applicant reads them, each with its internship as the public reads it and the terms it was made
+ * under (null when not kept).
+ */
 async function withInternships(kv: Deno.Kv, records: ApplicationRecord[]): Promise<MyApplication[]> {
   const internships = await publicInternshipsById(kv, records.map((record) => record.internshipId));
   return records.map((record) => ({
     ...applicationView(record),
     internship: internships.get(record.internshipId) ?? null,
+    appliedTerms: record.appliedTerms ?? null,
   }));
 }
 
@@ -385,9 +393,9 @@ export async function myApplications(
 }
 
 /**
- * `userId`'s applications for their data export (docs/decisions.md, Data rights, "Export"): as `myApplications`, each
- * with the profile its poster was sent (`applicant`: name, picture, e-mail, contact number, college, role, field and
- * interests as they were when applying).
+ * `userId`'s applications for their data export (docs/decisions.md, Data rights, "Export"): as `myApplications` (the
+ * listing now and `appliedTerms`, its terms when applying), each with the profile its poster was sent (`applicant`:
+ * name, picture, e-mail, contact number, college, role, field and interests as they were when applying).
  */
 export async function exportedApplications(
   kv: Deno.Kv,

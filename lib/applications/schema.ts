@@ -6,6 +6,7 @@ import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import type { ResumeCopy } from "@/lib/resumes/resumes.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
+import type { AppliedTerms } from "@/lib/internships/applied_terms.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Where an application stands, in the order of its course (`rejected` and `withdrawn` end it anywhere). */
@@ -116,6 +117,11 @@ export interface ApplicationRecord {
   /** When the timeout job is due to look at it (while `applied` or `shortlisted`), or null. */
   dueAt: string | null;
   stipendReport: StipendReport | null;
+  /**
+   * The listing's terms when the application was made (docs/decisions.md, Applications, "Terms applied under"); absent
+   * on applications made before they were kept.
+   */
+  appliedTerms?: AppliedTerms;
 }
 
 /** An application as answered to the applicant and the poster. */
@@ -148,8 +154,11 @@ export interface ApplicantView {
   contactNumber: string | null;
 }
 
-/** An application with its internship (null once the internship is gone from public view), as the applicant lists it. */
-export type MyApplication = ApplicationView & { internship: InternshipView | null };
+/**
+ * An application with its internship (null once the internship is gone from public view) and the terms it was made
+ * under (`appliedTerms`; null for an application made before they were kept), as the applicant lists it.
+ */
+export type MyApplication = ApplicationView & { internship: InternshipView | null; appliedTerms: AppliedTerms | null };
 
 /** An application with its applicant, as the poster lists it. */
 export type PosterApplication = ApplicationView & { applicant: ApplicantView };

@@ -10,6 +10,7 @@
  *   `changeId` is the edit's time in ms (13 digits) and a random tail, so a listing's changes list in the order made
  */
 import { istDayOf } from "@/lib/dates.ts";
+import { sameQuestions } from "./applied_terms.ts";
 import type { Internship, Question } from "./schema.ts";
 
 /** What an applicant applied on: the monthly stipend (rupees), the deadline and the screening questions. */
@@ -49,11 +50,6 @@ export function termsOf(record: Internship): Terms {
   };
 }
 
-/** The questions `questions` as one comparable text, whatever their order. */
-function questionsText(questions: readonly Question[]): string {
-  return JSON.stringify(questions.map(({ id, text, required }) => [id, text, required]).sort());
-}
-
 /** How `now` is worse than `before` (`WorseTerms`; empty when it is not). */
 export function worseTerms(before: Terms, now: Terms): WorseTerms {
   const worse: WorseTerms = {};
@@ -64,7 +60,7 @@ export function worseTerms(before: Terms, now: Terms): WorseTerms {
   if (dayNow !== null && (dayBefore === null || dayNow < dayBefore)) {
     worse.deadline = { before: dayBefore, after: dayNow };
   }
-  if (questionsText(before.questions) !== questionsText(now.questions)) worse.questions = true;
+  if (!sameQuestions(before.questions, now.questions)) worse.questions = true;
   return worse;
 }
 
@@ -72,7 +68,7 @@ export function worseTerms(before: Terms, now: Terms): WorseTerms {
 export function termsDiffer(before: Internship, after: Internship): boolean {
   const [was, now] = [termsOf(before), termsOf(after)];
   return was.stipend !== now.stipend || was.deadline !== now.deadline ||
-    questionsText(was.questions) !== questionsText(now.questions) ||
+    !sameQuestions(was.questions, now.questions) ||
     (before.applyMode ?? "link") !== (after.applyMode ?? "link");
 }
 

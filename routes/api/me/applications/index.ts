@@ -15,7 +15,8 @@ export const apiDocs = describeRoute({
   GET: {
     summary: "Your applications",
     description: "Newest first; `status` narrows them. Each carries its internship as the public reads it (null " +
-      "once deleted or hidden) and the messages the organization sent, in `history`.",
+      "once deleted or hidden), `appliedTerms`, its stipend, deadline, location and questions when you applied " +
+      "(null for an application made before they were kept), and the messages the organization sent, in `history`.",
     access: ["session"],
     query: MyApplicationsQuerySchema,
     responses: {
