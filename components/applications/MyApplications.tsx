@@ -136,10 +136,10 @@ function AppliedUnder({ applied, now, base }: { applied: AppliedTerms; now: Appl
   if (parts.length === 0) return null;
   const deadline = applied.deadline === null ? null : istDayOf(applied.deadline);
   const value: Record<TermsPart, ComponentChildren> = {
-    stipend: stipendText(t, applied.stipend),
-    deadline: deadline === null ? t("internships.deadline.none") : <time datetime={deadline}>{t.date(deadline)}</time>,
-    location: applied.location ?? t("internships.card.noLocation"),
-    questions: applied.questions.length === 0 ? t("applications.tracker.noQuestions") : (
+    stipend: applied.stipend === null ? t("applications.tracker.notStated") : stipendText(t, applied.stipend),
+    deadline: deadline === null ? t("applications.tracker.none") : <time datetime={deadline}>{t.date(deadline)}</time>,
+    location: applied.location ?? t("applications.tracker.notStated"),
+    questions: applied.questions.length === 0 ? t("applications.tracker.none") : (
       <ol class="list-decimal pl-5">
         {applied.questions.map((question) => (
           <li key={question.id}>

@@ -2,8 +2,8 @@
  * Applying here in Chromium (docs/decisions.md, Applications, "Applying"; docs/decisions.md, Applications, "The
  * poster's list"): on a 360 px phone without JavaScript a student uploads a resume, applies (a missing answer shown at
  * its field first), and the internship page says "Applied on …"; the poster shortlists them with a message from the
- * applicants page; the student's tracker shows the move and the message, and the bell tells them. axe passes on every
- * page.
+ * applicants page; the student's tracker shows the move and the message, and, once the listing moved city, where it
+ * was when they applied; the bell tells them. axe passes on every page.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -72,10 +72,20 @@ Deno.test("a student applies on a phone without JavaScript; the poster shortlist
   await poster.getByText("1 application moved; the applicant is told.").waitFor();
   await poster.getByRole("link", { name: "Shortlisted (1)" }).waitFor();
 
+  // The listing moves city after she applied: the tracker says where it was when she did.
+  const moved = await t.json("PUT", `/api/internships/${internship.id}`, {
+    body: { location: "Mumbai" },
+    headers: member.headers,
+  });
+  assertEquals(moved.status, 200);
+  await moved.body?.cancel();
+
   await phone.goto(`${t.origin}/me/tracker`);
   const sent = phone.getByRole("region", { name: "Sent here" });
   await sent.getByText("Great answers! We will call you on Monday.").waitFor();
   assert(await sent.getByText("Shortlisted").first().isVisible(), "the tracker shows the new status");
+  const appliedUnder = sent.getByRole("region", { name: "You applied under:" });
+  assertEquals(await appliedUnder.locator("dl").innerText(), "Location: not stated");
   await assertFitsPhone(phone, "the tracker");
   await assertAccessibleWithoutScript(phone, "the tracker");
 
