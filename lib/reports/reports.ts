@@ -544,7 +544,11 @@ export async function resolveTarget(
         },
       });
     } catch (error) {
-      if (!(error instanceof RaceLost)) throw error;
+      if (!(error instanceof RaceLost)) {
+        // Refused (an organization is never deleted) or failed before anything was written: the claim goes too.
+        await releaseClaim(kv, { kind, targetId, admin });
+        throw error;
+      }
       if (attempt + 1 >= ATTEMPTS) throw new BusyError(REFUSALS.reportsBusy);
       first = await stillOpen(first);
       continue;
@@ -598,6 +602,21 @@ async function claimTarget(
     if ((await kv.atomic().check(entry).set(entry.key, { ...entry.value, resolving }).commit()).ok) return true;
   }
   throw new BusyError(REFUSALS.reportsBusy);
+}
+
+/**
+ * Takes `admin`'s claim off the reports of `kind`/`targetId` (`claimTarget`), when it is still theirs: after an action
+ * that was refused or failed before writing anything, so other admins need not wait out the claim. Best effort: a write
+ * that loses a race leaves the claim to lapse.
+ */
+async function releaseClaim(
+  kv: Deno.Kv,
+  { kind, targetId, admin }: { kind: ReportKind; targetId: string; admin: User },
+): Promise<void> {
+  const entry = await kv.get<TargetSummary>(summaryKey(kind, targetId));
+  if (entry.value?.resolving?.adminId !== admin.id) return;
+  const { resolving: _, ...released } = entry.value;
+  await kv.atomic().check(entry).set(entry.key, released).commit();
 }
 
 /** Every report `userId` sent, newest first, as they read them with how each was resolved (the account export). */
