@@ -15,7 +15,7 @@ import { organizationsUnlinkJob } from "@/lib/organizations/unlink.ts";
 import { closeListingsJob } from "./close_listings.ts";
 import { applicationsTimeoutJob } from "@/lib/applications/timeout.ts";
 import { listingChangesJob } from "@/lib/applications/terms_changed.ts";
-import { postDeletionsJob, postsAdminIndexJob } from "@/lib/ungatekeep/posts.ts";
+import { postDeletionsJob, postsAdminIndexJob, postsAuthorIndexJob } from "@/lib/ungatekeep/posts.ts";
 import { usersIndexJob } from "@/lib/users/user_index.ts";
 import { posterHidesJob } from "@/lib/moderation/poster_hides.ts";
 import { reportTargetsIndexJob } from "@/lib/reports/reports.ts";
@@ -40,6 +40,7 @@ export const JOBS: readonly Job[] = [
   postDeletionsJob,
   usersIndexJob,
   postsAdminIndexJob,
+  postsAuthorIndexJob,
   purchaseCountsJob,
   posterHidesJob,
   reportTargetsIndexJob,

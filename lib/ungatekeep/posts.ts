@@ -20,6 +20,10 @@
  *   the text the admin search matches, `searchTextOf`) beside it. Posts stored before them are indexed once by the
  *   `posts-admin-index` job, `indexExistingPosts`, which keeps its cursor in `["ungatekeep_meta", "admin_search_index"]`
  *   (before the search entries, `["ungatekeep_meta", "admin_index"]`, deleted when it is done).
+ * - `["ungatekeep_posts_by_user", userId, id]` → null for every post with an author: the posts a person wrote, for
+ *   their export and deletion (`postsBy`). Posts stored before it are indexed once by the `posts-author-index` job,
+ *   `indexPostAuthors`, which keeps its cursor in `["ungatekeep_meta", "author_index"]`; until it is done `postsBy`
+ *   reads every post.
  * Every change writes the record, its feed entries and the counts in one atomic commit checked
  * against the record read.
  */
@@ -48,7 +52,7 @@ import type {
 } from "./schema.ts";
 import { GUEST_PREVIEW, POST_TAGS, type PostTag } from "./tags.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
-import type { Job } from "@/lib/jobs/job.ts";
+import type { Job, JobContext } from "@/lib/jobs/job.ts";
 import { claim, type Claimable, claimTime, HOLDER, isLeased } from "@/lib/jobs/lease.ts";
 import { LRUCache } from "lru-cache";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
@@ -85,6 +89,8 @@ type Scope = "all" | PostTag;
 
 const recordKey = (id: string): Deno.KvKey => [...POSTS_PREFIX, id];
 const countKey = (scope: Scope): Deno.KvKey => ["ungatekeep_published", scope];
+/** A post's entry in the index of posts by author. */
+const authorKey = (userId: string, id: string): Deno.KvKey => ["ungatekeep_posts_by_user", userId, id];
 const CHANGES_KEY: Deno.KvKey = ["ungatekeep_meta", "changes"];
 
 /**
@@ -153,6 +159,9 @@ function postOps(kv: Deno.Kv, before: Deno.KvEntryMaybe<Post>, after: Post | nul
     op.delete(adminKey(before.value)).delete(searchKey(before.value));
   }
   if (after) setAdminEntries(op, after);
+  const author = after?.userId ?? null;
+  if (before.value?.userId && before.value.userId !== author) op.delete(authorKey(before.value.userId, id));
+  if (author) op.set(authorKey(author, id), null);
   return op;
 }
 
@@ -279,13 +288,23 @@ export async function listFeed(
   return { posts, total, hiddenCount: hiddenCountFor(viewer, total) };
 }
 
-/** The posts `userId` wrote (every state), as the admin list shows them, for the person's data export. */
+/**
+ * The posts `userId` wrote (every state), in id order, for the person's data export and deletion: their entries in the
+ * index of posts by author, then those records. Until `indexPostAuthors` has indexed the posts stored before the
+ * index, every post is read instead (docs/decisions.md, Data rights, "Read by person").
+ */
 export async function postsBy(kv: Deno.Kv, userId: string): Promise<Post[]> {
-  const posts: Post[] = [];
-  for await (const entry of kv.list<Post>({ prefix: POSTS_PREFIX })) {
-    if (entry.value.userId === userId) posts.push(entry.value);
+  if (!(await authorsIndexed(kv))) {
+    const posts: Post[] = [];
+    for await (const entry of kv.list<Post>({ prefix: POSTS_PREFIX }, { batchSize: LIST_BATCH })) {
+      if (entry.value.userId === userId) posts.push(entry.value);
+    }
+    return posts;
   }
-  return posts;
+  const ids: string[] = [];
+  const entries = kv.list({ prefix: ["ungatekeep_posts_by_user", userId] }, { batchSize: LIST_BATCH });
+  for await (const { key } of entries) ids.push(key[2] as string);
+  return (await postsById(kv, ids)).filter((post) => post.userId === userId);
 }
 
 /**
@@ -499,6 +518,66 @@ export const postsAdminIndexJob: Job = {
   name: "posts-admin-index",
   schedule: "*/5 * * * *",
   run: async (ctx) => ({ indexed: await indexExistingPosts(ctx.kv) }),
+};
+
+const AUTHOR_INDEX_PROGRESS: Deno.KvKey = ["ungatekeep_meta", "author_index"];
+/** Posts indexed by author per write, each checked against its record (at most 64 KB each as listed). */
+const AUTHOR_INDEX_BATCH = 50;
+/** How long (ms) one run of `indexPostAuthors` works before it stops; the next run goes on from its cursor. */
+const AUTHOR_INDEX_BUDGET_MS = 20_000;
+/** The KV stores whose posts are known to be indexed by author (it never goes back). */
+const authorsIndexedIn = new WeakSet<Deno.Kv>();
+
+/** Whether every post is in the index of posts by author: read once per KV store and process after it is. */
+async function authorsIndexed(kv: Deno.Kv): Promise<boolean> {
+  if (authorsIndexedIn.has(kv)) return true;
+  const done = (await kv.get<AdminIndexProgress>(AUTHOR_INDEX_PROGRESS)).value?.done ?? false;
+  if (done) authorsIndexedIn.add(kv);
+  return done;
+}
+
+/**
+ * Indexes, once, the posts stored before the index of posts by author (see the module docstring; docs/decisions.md,
+ * Background work, "Index backfills"): in key order from a cursor, `AUTHOR_INDEX_BATCH` posts a write, each checked
+ * against its record as read (one changed meanwhile is read again; that change indexed it), with the cursor in the
+ * same write, so a run that stops anywhere is taken up from there. For at most `AUTHOR_INDEX_BUDGET_MS`, giving way to
+ * requests between writes; safe to run twice at once. Returns how many posts this run indexed; nothing once done (one
+ * read).
+ */
+export async function indexPostAuthors(ctx: Pick<JobContext, "kv" | "requests">): Promise<{ indexed: number }> {
+  const { kv } = ctx;
+  const started = performance.now();
+  let indexed = 0;
+  let progress = (await kv.get<AdminIndexProgress>(AUTHOR_INDEX_PROGRESS)).value ?? { after: null, done: false };
+  while (!progress.done && performance.now() - started < AUTHOR_INDEX_BUDGET_MS) {
+    // A key one part longer than the last post's sorts right after it.
+    const selector = progress.after
+      ? { prefix: POSTS_PREFIX, start: [...POSTS_PREFIX, progress.after, ""] }
+      : { prefix: POSTS_PREFIX };
+    const batch = await Array.fromAsync(kv.list<Post>(selector, { limit: AUTHOR_INDEX_BATCH }));
+    const next = batch.length === 0 ? { ...progress, done: true } : { after: batch.at(-1)!.value.id, done: false };
+    const op = kv.atomic();
+    for (const entry of batch) {
+      op.check(entry);
+      if (entry.value.userId) op.set(authorKey(entry.value.userId, entry.value.id), null);
+    }
+    op.set(AUTHOR_INDEX_PROGRESS, next);
+    if (!(await op.commit()).ok) continue;
+    indexed += batch.length;
+    progress = next;
+    await ctx.requests.giveWay();
+  }
+  return { indexed };
+}
+
+/**
+ * The `posts-author-index` job: every 5 minutes until the posts stored before the index of posts by author are indexed
+ * (then one read a run).
+ */
+export const postsAuthorIndexJob: Job = {
+  name: "posts-author-index",
+  schedule: "*/5 * * * *",
+  run: async (ctx) => ({ ...await indexPostAuthors(ctx) }),
 };
 
 /** `publishedAt` after a write: kept when given; the moment of publishing for a post that becomes published without one. */

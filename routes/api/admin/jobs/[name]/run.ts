@@ -28,6 +28,7 @@ export const apiDocs = describeRoute({
       "`post-deletions` `{job, finished}` (post deletions that " +
       "had stopped midway, finished), `users-index` `{job, indexed}` (users stored before the admin lists' indexes, " +
       "indexed), `posts-admin-index` `{job, indexed}` (posts stored before the admin list's index, indexed), " +
+      "`posts-author-index` `{job, indexed}` (posts stored before the index of posts by author, indexed), " +
       "`purchase-counts` `{job, written}` (purchases with gateway partial refunds written before the dashboard " +
       "counted them, written again with their counters moved), " +
       "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by hides that had stopped midway), " +
