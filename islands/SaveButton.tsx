@@ -2,10 +2,11 @@
  * The bookmark of an internship or opportunity (docs/decisions.md, Student space): for a signed-in person a toggle
  * button (`aria-pressed`) that saves the listing (`PUT /api/me/saved/{kind}/{id}`) or removes it; for a guest a link
  * to sign in that comes back to this page with `?save=kind:id`, where the button then saves the listing and removes
- * the parameter. Whether a listing is saved comes from `GET /api/me/saved/ids`, read once per page; an internship the
- * person applied to here shows "Applied on …" instead (its tracker item follows the application). Without JavaScript
- * (or before the script and that read arrive) the button is a plain form posting to `/me/tracker`, which saves the
- * listing and shows it on the tracker (docs/decisions.md, Islands, "Forms work without JavaScript").
+ * the parameter. Whether a listing is saved comes from `GET /api/me/saved/ids`, read once for the buttons drawn
+ * together (asking about their internships only); an internship the person applied to here shows "Applied on …"
+ * instead (its tracker item follows the application). Without JavaScript (or before the script and that read arrive)
+ * the button is a plain form posting to `/me/tracker`, which saves the listing and shows it on the tracker
+ * (docs/decisions.md, Islands, "Forms work without JavaScript").
  */
 import { useEffect, useState } from "preact/hooks";
 import { appliedOn, loadSavedKeys, markSaved, SAVE_PARAM, type SavedKey, savedKeys } from "@/lib/browser/saved_ids.ts";
@@ -105,7 +106,7 @@ export default function SaveButton({ kind, id, title, signedIn, words, lang }: S
       setHref(signInHref(location.pathname + location.search, key));
       return;
     }
-    loadSavedKeys();
+    loadSavedKeys(kind === "internships" ? id : undefined);
     const url = new URL(location.href);
     if (url.searchParams.get(SAVE_PARAM) !== key) return;
     url.searchParams.delete(SAVE_PARAM);

@@ -74,6 +74,7 @@ import {
   logEntriesOf,
   type LogEntry,
   personEntries,
+  personEntriesOf,
   personKey,
   readApplications,
   recordKey,
@@ -405,9 +406,16 @@ export async function exportedApplications(
   return (await withInternships(kv, records)).map((view, i) => ({ ...view, applicant: records[i].applicant }));
 }
 
-/** When `userId` applied to each internship they applied to: `{internshipId: createdAt}`. */
-export async function appliedOn(kv: Deno.Kv, userId: string): Promise<Record<string, string>> {
-  const entries = await personEntries(kv, userId);
+/**
+ * When `userId` applied to each of `internshipIds` they applied to, `{internshipId: createdAt}` (the others are absent),
+ * read from their person entries of those ids only (`personEntriesOf`).
+ */
+export async function appliedOn(
+  kv: Deno.Kv,
+  userId: string,
+  internshipIds: readonly string[],
+): Promise<Record<string, string>> {
+  const entries = await personEntriesOf(kv, userId, internshipIds);
   return Object.fromEntries(entries.map(({ internshipId, entry }) => [internshipId, entry.createdAt]));
 }
 

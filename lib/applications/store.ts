@@ -177,6 +177,19 @@ export async function personEntries(
   return found;
 }
 
+/**
+ * The person entries of `applicantId` for `internshipIds` (those they applied to; the others are absent), read with
+ * `getManyChunked`: one `getMany` per 10 ids, whatever the person applied to elsewhere.
+ */
+export async function personEntriesOf(
+  kv: Deno.Kv,
+  applicantId: string,
+  internshipIds: readonly string[],
+): Promise<{ internshipId: string; entry: PersonEntry }[]> {
+  const read = await getManyChunked<PersonEntry>(kv, internshipIds.map((id) => personKey(applicantId, id)));
+  return read.flatMap((item) => item.value ? [{ internshipId: item.key[2] as string, entry: item.value }] : []);
+}
+
 /** Due entries decoded between two of `dueIds`'s turns. */
 const DUE_PAGE = 50;
 

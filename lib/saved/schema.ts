@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
-import type { InternshipView } from "@/lib/internships/schema.ts";
+import { type InternshipView, MAX_LIMIT } from "@/lib/internships/schema.ts";
 import type { OpportunityView } from "@/lib/opportunities/schema.ts";
 
 /** What can be saved: the path segment `{kind}` of `/api/me/saved/{kind}/{id}`. */
@@ -102,3 +102,15 @@ export const SavedQuerySchema = z.object({
     .describe("The `nextCursor` of the previous page: the items after it"),
 });
 export type SavedQuery = z.infer<typeof SavedQuerySchema>;
+
+/**
+ * The query of `GET /api/me/saved/ids`: `internships`, the comma-separated ids of the internship cards a page shows (at
+ * most 100, a list page's most), for which `applied` says when the person applied (absent: none are asked about).
+ */
+export const SavedIdsQuerySchema = z.object({
+  internships: z.string().transform((ids) => ids.split(",").map((id) => id.trim()).filter(Boolean))
+    .pipe(z.array(z.string().max(100)).max(MAX_LIMIT, `Expected at most ${MAX_LIMIT} ids`))
+    .optional()
+    .transform((ids) => ids ?? [])
+    .describe(`The ids of the internships shown, comma-separated, at most ${MAX_LIMIT}`),
+});

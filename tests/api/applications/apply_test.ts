@@ -293,8 +293,14 @@ Deno.test("the applicant's list, withdrawal, and the ids that mark cards applied
   const other = await createTestUser(t);
   assertEquals((await get(t, other, "/api/me/applications")).body.applications, [], "only one's own");
 
-  const ids = (await get(t, student, "/api/me/saved/ids")).body;
+  const asked = `${first.id},${second.id},${crypto.randomUUID()}`;
+  const ids = (await get(t, student, `/api/me/saved/ids?internships=${asked}`)).body;
   assertEquals(ids.applied, { [first.id]: a.createdAt, [second.id]: b.createdAt });
+  assertEquals((await get(t, student, `/api/me/saved/ids?internships=${second.id}`)).body.applied, {
+    [second.id]: b.createdAt,
+  });
+  assertEquals((await get(t, student, "/api/me/saved/ids")).body.applied, {}, "only the internships asked about");
+  assertEquals((await get(t, other, `/api/me/saved/ids?internships=${asked}`)).body.applied, {}, "only one's own");
 
   const foreign = await answer(
     await t.json("POST", `/api/me/applications/${a.id}/withdraw`, { headers: other.headers }),
