@@ -1,6 +1,6 @@
 /**
  * A student with a year's applications (300 here): what they read is read by the page, not all they ever sent
- * (docs/performance.md, "A student's applications"). Reads are counted (`tests/helpers/kv_reads.ts`), never timed.
+ * (docs/performance.md, Student space benchmark). Reads are counted (`tests/helpers/kv_reads.ts`), never timed.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
