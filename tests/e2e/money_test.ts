@@ -1,8 +1,9 @@
 /**
  * Money in Chromium (docs/decisions.md, Money operations): the admin refunds a purchase from `/admin/purchases` and
  * the buyer loses the lesson and sees the refund in "My toolkits"; the receipt prints as a tax invoice with the
- * seller's GSTIN; a learner completes the last lesson and opens their certificate; the dashboard draws its charts.
- * Every page is checked with axe.
+ * seller's GSTIN; a learner completes the last lesson and opens their certificate; the dashboard draws its charts; on
+ * a phone the admin's rows say a request gave no reason, that a refund replaced a decline (the note is the decline's),
+ * and warn of the policy only on a purchase with a payment to refund. Every page is checked with axe.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -14,7 +15,8 @@ import {
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
 import { refundProcessedDelivery, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
-import { addToolkitWithLessons, buy } from "@/tests/fixtures/toolkits.ts";
+import { addCoupon, addToolkitWithLessons, buy, checkout } from "@/tests/fixtures/toolkits.ts";
+import { layoutDefects, phoneContext } from "@/tests/helpers/phone.ts";
 
 /** Where screenshots go, to look at (`SCREENSHOTS_DIR`, default the system's temp folder). */
 const SHOTS = Deno.env.get("SCREENSHOTS_DIR") ?? Deno.makeTempDirSync({ prefix: "money-e2e-" });
@@ -310,4 +312,58 @@ Deno.test("on a 360 px phone in Hindi, without JavaScript, a buyer asks for a re
   const history = await mine.getByRole("region", { name: "पेमेंट की हिस्ट्री" }).innerText();
   assert(history.includes("रिफ़ंड रिक्वेस्ट मना हुई") && history.includes("The lessons were all opened already"), history);
   assert(!history.includes("रिफ़ंड माँगें"), history);
+});
+
+Deno.test("on a 360 px phone, the admin's rows say what happened: no reason, a refund after a decline, a free purchase", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
+  const rohan = await createTestUser(t, "user", { name: "Rohan Mehta" });
+  const sara = await createTestUser(t, "user", { name: "Sara Khan" });
+  const shop = { t, admin };
+  const { toolkit, lessons } = await addToolkitWithLessons(shop, {
+    ...TOOLKIT,
+    lessons: ["Joins", "Windows", "Cases"],
+  });
+  await addCoupon(shop, { code: "ALLFREE", discountType: "percentage", discountValue: 100 });
+  const answer = async (path: string, body: Record<string, unknown>, who: { headers: HeadersInit }) => {
+    const res = await t.json("POST", path, { body, headers: who.headers });
+    assertEquals(res.status, 200, JSON.stringify(await res.clone().json()));
+    await res.body?.cancel();
+  };
+  // Rohan asks without a reason; the admin declines with a note, then refunds after all.
+  const { purchaseId } = await buy({ t, fake }, rohan, toolkit.id);
+  await answer(`/api/purchases/${purchaseId}/refund-request`, {}, rohan);
+  // Sara's purchase is free (a 100 % coupon) and past the policy's lessons: there is nothing to refund.
+  assertEquals((await checkout(shop, sara, toolkit.id, "ALLFREE")).status, 200);
+  for (const lesson of lessons) {
+    await answer(`/api/toolkits/${toolkit.id}/progress`, { contentItemId: lesson.id, completed: true }, sara);
+  }
+
+  await using browser = await openBrowser();
+  const context = await phoneContext(browser);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  const rowText = (name: RegExp) => page.getByRole("row", { name }).innerText();
+  await openHydrated(page, `${t.origin}/admin/purchases`);
+  const asked = await rowText(/Rohan Mehta/);
+  assert(/Refund asked [^\n]*: no reason given\./.test(asked), asked);
+  const free = await rowText(/Sara Khan/);
+  assert(free.includes("3 of 3 lessons done"), free);
+  assert(!free.includes("Past the refund policy") && !free.includes("You may still refund"), free);
+
+  await answer(`/api/admin/purchases/${purchaseId}/refund-request/decline`, { note: "The lessons were opened" }, admin);
+  await answer(`/api/admin/purchases/${purchaseId}/refund`, { reason: "The video did not play" }, admin);
+  await openHydrated(page, `${t.origin}/admin/purchases`);
+  const refunded = await rowText(/Rohan Mehta/);
+  assert(refunded.includes("declined, then refunded: no reason given."), refunded);
+  assert(refunded.includes("Your note when declining: The lessons were opened"), refunded);
+  assertEquals(await layoutDefects(page), []);
+  await assertAccessible(page, "admin purchases on a phone");
+
+  await openHydrated(page, `${t.origin}/admin/purchases?lang=hi`);
+  const hindi = await page.getByRole("row", { name: /Rohan Mehta/ }).innerText();
+  assert(hindi.includes("मना किया, फिर रिफ़ंड हुआ: कोई वजह नहीं बताई।"), hindi);
+  assert(hindi.includes("मना करते समय आपका नोट: The lessons were opened"), hindi);
+  assertEquals(await layoutDefects(page), []);
 });
