@@ -64,7 +64,7 @@ interface RazorpayInstance {
 
 type RazorpayConstructor = new (options: Record<string, unknown>) => RazorpayInstance;
 
-type Phase = "ready" | "starting" | "paying" | "confirming" | "paid" | "failed";
+type Phase = "ready" | "starting" | "paying" | "confirming" | "paid" | "free" | "failed";
 
 let scriptPromise: Promise<RazorpayConstructor> | null = null;
 
@@ -151,7 +151,7 @@ export default function ToolkitCheckout(
   const learnUrl = `/toolkits/${encodeURIComponent(toolkitId)}/learn`;
 
   useEffect(() => {
-    if (phase === "paid") setTimeout(() => location.assign(`${learnUrl}?paid=1`), 1200);
+    if (phase === "paid" || phase === "free") setTimeout(() => location.assign(`${learnUrl}?${phase}=1`), 1200);
     if (phase !== "ready") status.current?.focus();
   }, [phase]);
 
@@ -185,7 +185,7 @@ export default function ToolkitCheckout(
     }
     setApplied({ code: wanted.toUpperCase(), quote: result.data });
     lastQuote.current = null;
-    if (result.data.free) setPhase("paid");
+    if (result.data.free) setPhase("free");
   };
 
   const pay = async (event?: Event) => {
@@ -218,7 +218,7 @@ export default function ToolkitCheckout(
       else lastQuote.current = quote;
     }
     if (quote.free) {
-      setPhase("paid");
+      setPhase("free");
       return;
     }
     let Razorpay: RazorpayConstructor;
@@ -264,10 +264,13 @@ export default function ToolkitCheckout(
   const busy = !hydrated || phase === "starting" || phase === "paying" || phase === "confirming";
   const toPay = quote ? quote.finalPrice : price;
 
-  if (phase === "paid") {
+  if (phase === "paid" || phase === "free") {
+    const free = phase === "free";
     return (
       <div ref={status} tabIndex={-1} class="space-y-3">
-        <Notice kind="success" title={t("toolkits.checkout.paidTitle")}>{t("toolkits.checkout.paidText")}</Notice>
+        <Notice kind="success" title={t(free ? "toolkits.checkout.freeTitle" : "toolkits.checkout.paidTitle")}>
+          {t(free ? "toolkits.checkout.freeText" : "toolkits.checkout.paidText")}
+        </Notice>
         <a href={learnUrl} class={`${BUTTON} bg-indigo-700 text-white hover:bg-indigo-800`}>
           {t("toolkits.checkout.startLearning")}
         </a>

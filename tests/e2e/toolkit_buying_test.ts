@@ -1,12 +1,21 @@
 /**
  * Ways to buy a toolkit in Chromium: a free preview lesson ends with the way to the toolkit's
  * checkout, and on a site without payment keys the toolkit page says that payments are not
- * available instead of offering a payment that fails (a 100 % coupon still unlocks it). The local
- * demo's checkout (`deno task demo:payments`: the fake gateway and its Checkout.js stand-in) pays.
+ * available instead of offering a payment that fails (a 100 % coupon still unlocks it, and the lesson then says that
+ * nothing was paid, on a phone in Hindi with and without JavaScript). The local demo's checkout
+ * (`deno task demo:payments`: the fake gateway and its Checkout.js stand-in) pays.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { assertAccessible, hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import {
+  assertAccessible,
+  assertAccessibleWithoutScript,
+  hydrated,
+  openBrowser,
+  openHydrated,
+  signInBrowser,
+} from "@/tests/helpers/browser.ts";
+import { layoutDefects, PHONE } from "@/tests/helpers/phone.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
 
@@ -55,9 +64,38 @@ Deno.test("without payment keys the toolkit page says payments are not available
 
   await page.getByLabel("Coupon code (optional)").fill("gift100");
   await page.getByRole("button", { name: "Apply" }).click();
-  await page.waitForURL(/\/learn\/[0-9a-f-]{36}\?paid=1$/);
+  await page.waitForURL(/\/learn\/[0-9a-f-]{36}\?free=1$/);
   await hydrated(page);
   await page.getByText("Why negotiate body").waitFor();
+});
+
+Deno.test("on a 360 px phone in Hindi, a 100 % coupon says nothing was paid, with and without JavaScript", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const { admin, toolkit } = await toolkitWithPreview(t);
+  await addCoupon({ t, admin }, { code: "GIFT100", discountType: "percentage", discountValue: 100, usageLimit: 5 });
+  await using browser = await openBrowser();
+  for (const javaScriptEnabled of [true, false]) {
+    const student = await createTestUser(t);
+    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, javaScriptEnabled });
+    await signInBrowser(context, t.origin, student);
+    const page = await context.newPage();
+    const kind = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+    if (javaScriptEnabled) await openHydrated(page, `${t.origin}/toolkits/${toolkit.id}?lang=hi`);
+    else await page.goto(`${t.origin}/toolkits/${toolkit.id}?lang=hi`);
+    await page.getByLabel("कूपन कोड (ज़रूरी नहीं)").fill("gift100");
+    await page.getByRole("button", { name: "लगाएँ" }).click();
+    if (javaScriptEnabled) await page.getByText("आपके कूपन से पूरी क़ीमत कवर हो गई, इसलिए कोई पेमेंट नहीं करना है।").waitFor();
+    await page.waitForURL(/\/learn\/[0-9a-f-]{36}\?free=1$/);
+    const notice = page.getByRole("status").filter({ hasText: "टूलकिट अब आपका है" });
+    await notice.getByText("कोई पेमेंट नहीं हुआ").waitFor();
+    await notice.getByRole("link", { name: "मेरे टूलकिट" }).waitFor();
+    assertEquals(await page.getByText("पेमेंट मिल गया").count(), 0, kind);
+    assertEquals(await layoutDefects(page), [], kind);
+    if (javaScriptEnabled) await assertAccessible(page, `free lesson ${kind}`);
+    else await assertAccessibleWithoutScript(page, `free lesson ${kind}`);
+    await context.close();
+  }
 });
 
 Deno.test("the local demo's checkout: the fake gateway's Checkout.js stand-in pays, opens the lessons, and the payment can be refunded", async () => {

@@ -6,7 +6,7 @@
  * media) or its YouTube/Vimeo embed. The lesson list, previous/next and, for buyers, the
  * progress bar with "Mark as complete" and "Keep offline"; for anyone else, a free preview ends with the way to buy
  * the whole toolkit. A buyer sent here by the checkout (`?paid=1`) is told the payment went through and where the
- * receipt is ("My toolkits").
+ * receipt is ("My toolkits"); one whose coupon covered the whole price (`?free=1`), that nothing was paid.
  *
  * `POST` with `completed` (`true` or `false`) is "Mark as complete" without JavaScript: it records the lesson's
  * progress as `POST /api/toolkits/{id}/progress` does and answers 303 to the lesson (docs/decisions.md, Islands,
@@ -98,13 +98,17 @@ export default define.page<LessonData>(function LessonPage({ data, url }) {
   const prev = contentItems[index - 1];
   const next = contentItems[index + 1];
   const visible = (i: ContentItem) => i.content !== null || i.cdnVideoUrl !== null;
+  const welcome = url.searchParams.get("paid") === "1" ? "paid" : url.searchParams.get("free") === "1" ? "free" : null;
   return (
     <div class="grid gap-8 lg:grid-cols-4">
       <PageHead title={`${item.title} · ${toolkit.title}`} />
-      {hasPurchased && url.searchParams.get("paid") === "1" && (
+      {hasPurchased && welcome && (
         <div class="lg:col-span-4">
-          <Notice kind="success" title={t("toolkits.checkout.paidTitle")}>
-            {t.rich("toolkits.lesson.paidText", {
+          <Notice
+            kind="success"
+            title={t(welcome === "paid" ? "toolkits.checkout.paidTitle" : "toolkits.checkout.freeTitle")}
+          >
+            {t.rich(welcome === "paid" ? "toolkits.lesson.paidText" : "toolkits.lesson.freeText", {
               mine: (chunks) => <a href="/toolkits/mine" class="font-medium underline">{chunks}</a>,
             })}
           </Notice>
