@@ -6,7 +6,7 @@
  * Keys (owned by this store only): `["internships", id]`, `["internships_chunks", n]`, `["internships_index", n]`,
  * `["internships_chunk_stamps", n]`, `["internships_meta", "open" | "changes"]`, and the archive's
  * `["internships_closed", id]`, `["internships_closed_blocks", createdMs, id]`, `["internships_closed_dir", createdMs,
- * id]`.
+ * id]`, `["internships_closed_by_owner", userId, id]` and `["internships_closed_meta", "owner_index"]`.
  */
 import type { ChunkedLayout } from "@/lib/kv/chunked/layout.ts";
 import type { ChunkedReadModel } from "@/lib/kv/chunked/read_model.ts";
@@ -28,6 +28,7 @@ const layout: ChunkedLayout<Internship, InternshipEntry> = {
   noun: "internships",
   entry: internshipEntry,
   searchText: internshipSearchText,
+  owner: (record) => record.userId ?? null,
   fields: 10,
 };
 

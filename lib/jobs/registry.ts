@@ -13,6 +13,7 @@ import { purchaseCountsJob } from "@/lib/purchases/purchases.ts";
 import { organizationsLinkJob } from "@/lib/organizations/link.ts";
 import { organizationsUnlinkJob } from "@/lib/organizations/unlink.ts";
 import { closeListingsJob } from "./close_listings.ts";
+import { closedOwnersIndexJob } from "./closed_owners_index.ts";
 import { applicationsTimeoutJob } from "@/lib/applications/timeout.ts";
 import { listingChangesJob } from "@/lib/applications/terms_changed.ts";
 import { postDeletionsJob, postsAdminIndexJob, postsAuthorIndexJob } from "@/lib/ungatekeep/posts.ts";
@@ -46,6 +47,7 @@ export const JOBS: readonly Job[] = [
   reportTargetsIndexJob,
   adminLogIndexJob,
   moderationCountsJob,
+  closedOwnersIndexJob,
 ];
 
 /** The job named `name`, or undefined. */

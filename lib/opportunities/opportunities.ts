@@ -51,7 +51,14 @@ import {
 } from "./schema.ts";
 import { type OpportunityColumns, type OpportunityEntry, opportunityStore } from "./store.ts";
 import type { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
-import { allOf, type BlockTest, mergedPage, type PageItem, updateEither } from "@/lib/kv/chunked/archive.ts";
+import {
+  allOf,
+  type BlockTest,
+  mergedPage,
+  newestFirst,
+  type PageItem,
+  updateEither,
+} from "@/lib/kv/chunked/archive.ts";
 import type { OnLostRace } from "@/lib/kv/retry.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { assertUnchangedSince } from "@/lib/moderation/seen_version.ts";
@@ -755,11 +762,17 @@ function reviewNotification(record: Opportunity, userId: string): NotificationIn
   };
 }
 
-/** Every opportunity `userId` submitted, in every review state, newest first. */
+/**
+ * Every opportunity `userId` submitted, in every review state, newest first: the read model's from its postings, the
+ * archived ones from the archive's owner index (docs/decisions.md, Data rights, "Read by person"), or, until the
+ * `closed-owners-index` job has indexed the opportunities archived before it, from a test of every block.
+ */
 export async function opportunitiesOwnedBy(kv: Deno.Kv, userId: string): Promise<Opportunity[]> {
   const store = await opportunityStore(kv);
-  const selection = { types: [], owner: userId, words: [] };
   const live = store.model.columns.ownerOrder(userId);
+  const archived = await store.archive.ownedBy(userId);
+  if (archived) return newestFirst(await store.model.recordsOf(live), archived);
+  const selection = { types: [], owner: userId, words: [] };
   return (await mergedRecords(store, { live, selection, offset: 0, limit: Number.MAX_SAFE_INTEGER })).records;
 }
 

@@ -50,6 +50,7 @@ const layout: ChunkedLayout<Opportunity, OpportunityEntry> = {
     o.endDate,
   ],
   searchText,
+  owner: (o) => o.userId ?? null,
   fields: 8,
 };
 

@@ -11,6 +11,10 @@
  *   over its bounds is split in two (the older half keeps the key).
  * - `[P_closed_dir, createdMs, id]` → `{n}`, the block's entry count, written in the same commit as the block (so with
  *   the same versionstamp): listing the directory tells which blocks changed without reading them.
+ * - `[P_closed_by_owner, owner, id]` → null, for a layout that names owners (`ChunkedLayout.owner`): each archived
+ *   record of an owner, written and removed in the commit that writes or removes the record, so a person's archived
+ *   records are found without a scan (`ownedBy`). Records archived before it are indexed once by `indexOwners`, which
+ *   keeps its cursor in `[P_closed_meta, "owner_index"]`.
  *
  * Writes are one atomic commit each, checked against every record and block they read: on their own
  * (`write`), or as the `Rider` of a chunked write (`rider`), so that a listing leaves the read model and enters the
@@ -56,16 +60,30 @@ const SEED_RECORDS = 400;
 const READS_AT_ONCE = 4;
 /** Blocks read per round trip when many are missing (a cold scan). */
 const LIST_BATCH = 100;
+/** Records indexed by owner per write of `indexOwners`, each checked (100 checks a commit; records up to 64 KB). */
+const OWNER_INDEX_BATCH = 50;
+/** KV's largest list batch. */
+const KEYS_BATCH = 500;
 
 /** The archive's keys under the store prefix `prefix`. */
 export function archiveKeys(prefix: string) {
   return {
     record: (id: string): Deno.KvKey => [`${prefix}_closed`, id],
+    records: [`${prefix}_closed`] as Deno.KvKey,
     blocks: [`${prefix}_closed_blocks`] as Deno.KvKey,
     block: (key: BlockKey): Deno.KvKey => [`${prefix}_closed_blocks`, key[0], key[1]],
     directory: [`${prefix}_closed_dir`] as Deno.KvKey,
     entry: (key: BlockKey): Deno.KvKey => [`${prefix}_closed_dir`, key[0], key[1]],
+    owned: (owner: string, id: string): Deno.KvKey => [`${prefix}_closed_by_owner`, owner, id],
+    ownedBy: (owner: string): Deno.KvKey => [`${prefix}_closed_by_owner`, owner],
+    ownerIndex: [`${prefix}_closed_meta`, "owner_index"] as Deno.KvKey,
   };
+}
+
+/** Where `Archive.indexOwners` stands: the id of the last record indexed (null before the first), and whether done. */
+interface OwnerIndexProgress {
+  after: string | null;
+  done: boolean;
 }
 
 /**
@@ -261,6 +279,8 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
    */
   onBulkRead: (() => void) | null = null;
   private bulkRead = false;
+  /** True once the records archived before the owner index are known to be indexed (it never goes back). */
+  private ownersIndexed = false;
 
   constructor(
     private readonly kv: Deno.Kv,
@@ -608,6 +628,67 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     return new Map(entries.flatMap(({ value }) => value ? [[value.id, value]] : []));
   }
 
+  /**
+   * The archived records `owner` owns, in id order, read through the owner index (their entries, then those records):
+   * null while records archived before the index may be missing from it (`indexOwners` not done), or for a layout
+   * without owners, so the caller scans instead.
+   */
+  async ownedBy(owner: string): Promise<R[] | null> {
+    const ownerOf = this.layout.owner;
+    if (!ownerOf) return null;
+    if (!this.ownersIndexed) {
+      this.ownersIndexed = (await this.kv.get<OwnerIndexProgress>(this.keys.ownerIndex)).value?.done ?? false;
+      if (!this.ownersIndexed) return null;
+    }
+    const ids: string[] = [];
+    for await (const { key } of this.kv.list({ prefix: this.keys.ownedBy(owner) }, { batchSize: KEYS_BATCH })) {
+      ids.push(key[2] as string);
+    }
+    const records = await this.records(ids);
+    return ids.flatMap((id) => {
+      const record = records.get(id);
+      return record && ownerOf(record) === owner ? [record] : [];
+    });
+  }
+
+  /**
+   * Indexes by owner, once, the records archived before the owner index (docs/decisions.md, Background work, "Index
+   * backfills"): in key order from a cursor, `OWNER_INDEX_BATCH` records a write, each checked against the record as
+   * read (one changed or moved meanwhile is read again; that write kept its entry), with the cursor in the same write,
+   * so a run that stops anywhere is taken up from there; `giveWay` between writes, until `until` (`performance.now()`
+   * ms). Safe to run twice at once. Returns how many records this call indexed; nothing once done (one read).
+   */
+  async indexOwners({ giveWay, until }: { giveWay: () => Promise<void>; until: number }): Promise<number> {
+    const ownerOf = this.layout.owner;
+    if (!ownerOf) return 0;
+    const { kv, keys } = this;
+    const prefix = keys.records;
+    let indexed = 0;
+    let progress = (await kv.get<OwnerIndexProgress>(keys.ownerIndex)).value ?? { after: null, done: false };
+    while (!progress.done && performance.now() < until) {
+      // A key one part longer than the last record's sorts right after it.
+      const selector = progress.after ? { prefix, start: [...prefix, progress.after, ""] } : { prefix };
+      const batch = await Array.fromAsync(kv.list<R>(selector, { limit: OWNER_INDEX_BATCH }));
+      const last = batch.at(-1);
+      const next: OwnerIndexProgress = last
+        ? { after: last.key[1] as string, done: false }
+        : { ...progress, done: true };
+      const op = kv.atomic();
+      for (const entry of batch) {
+        const owner = ownerOf(entry.value);
+        op.check(entry);
+        if (owner) op.set(keys.owned(owner, entry.key[1] as string), null);
+      }
+      op.set(keys.ownerIndex, next);
+      if (!(await op.commit()).ok) continue;
+      indexed += batch.length;
+      progress = next;
+      await giveWay();
+    }
+    if (progress.done) this.ownersIndexed = true;
+    return indexed;
+  }
+
   // ---- Writes ----
 
   /**
@@ -684,7 +765,10 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
         // Its records first (at most `SEED_RECORDS` a commit), then the block that lists them.
         for (let i = 0; i <= stored.length; i += SEED_RECORDS) {
           const op = this.kv.atomic();
-          for (const { record } of stored.slice(i, i + SEED_RECORDS)) op.set(this.keys.record(record.id), record);
+          for (const { record } of stored.slice(i, i + SEED_RECORDS)) {
+            op.set(this.keys.record(record.id), record);
+            this.ownerOps(op, record.id, null, record);
+          }
           if (i + SEED_RECORDS >= stored.length) {
             op.set(this.keys.block(piece.block.lo), piece.bytes);
             op.set(this.keys.entry(piece.block.lo), { n: piece.block.entries.length });
@@ -733,6 +817,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       // the read model in this commit, whose chunk is checked. One replaced must be the one read.
       if (before.value) op.check(before);
       op.set(keys.record(record.id), record);
+      this.ownerOps(op, record.id, before.value, record);
       if (before.value) leaving.push(keyOf(layout.entry(before.value)));
       entering.push({ entry: layout.entry(record), tokens: tokensOf(layout.searchText(record)) });
     }
@@ -741,6 +826,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       if (!before.value) continue;
       op.check(before);
       op.delete(keys.record(id));
+      this.ownerOps(op, id, before.value, null);
       leaving.push(keyOf(layout.entry(before.value)));
     }
     if (leaving.length === 0 && entering.length === 0) return () => {};
@@ -847,6 +933,19 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     this.directory = next;
   }
 
+  /**
+   * Adds to `op` the owner index's change for record `id` stored as `before` and written as `after` (null: absent): the
+   * old owner's entry goes and the new owner's is set, when the owner changed.
+   */
+  private ownerOps(op: Deno.AtomicOperation, id: string, before: R | null, after: R | null): void {
+    const ownerOf = this.layout.owner;
+    if (!ownerOf) return;
+    const was = before ? ownerOf(before) : null, is = after ? ownerOf(after) : null;
+    if (was === is) return;
+    if (was) op.delete(this.keys.owned(was, id));
+    if (is) op.set(this.keys.owned(is, id), null);
+  }
+
   /** What a write does when the directory it used is stale: a new listing, and another attempt. */
   private stale(): false {
     this.invalidate();
@@ -932,6 +1031,18 @@ export async function mergedPage<R extends { id: string }, E extends ListingEntr
     else items.push({ id: keys[y++ - first][1] });
   }
   return { total, items };
+}
+
+/**
+ * The read model's records `live` and the archive's `archived` (of one owner, say) as one list in list order (creation
+ * time, then id, both descending), as `mergedPage` orders them; a record found in both (it moved meanwhile) comes once,
+ * as the read model holds it.
+ */
+export function newestFirst<R extends { id: string; createdAt: string }>(live: R[], archived: R[]): R[] {
+  const seen = new Set(live.map((record) => record.id));
+  const all = [...live, ...archived.filter((record) => !seen.has(record.id))];
+  const created = new Map(all.map((record) => [record.id, Date.parse(record.createdAt)]));
+  return all.sort((a, b) => created.get(b.id)! - created.get(a.id)! || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
 /**

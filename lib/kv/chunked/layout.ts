@@ -21,6 +21,11 @@ export interface ChunkedLayout<R extends { id: string }, E extends ListingEntry>
   /** The lower-case search text of `record`; whitespace separates tokens, `\0` must not occur. */
   searchText(record: R): string;
   /**
+   * The id of the person who owns `record` (null: nobody), when the domain wants its archived records found by owner
+   * (`Archive.ownedBy`; docs/decisions.md, Data rights, "Read by person").
+   */
+  owner?(record: R): string | null;
+  /**
    * How many fields `entry` writes. A stored entry with fewer comes from an index chunk written before a field was
    * added; such chunks are written again from their records when the store loads.
    */

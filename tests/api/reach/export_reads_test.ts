@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
+import { type KvReads, kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { fileReport, reportsBy } from "@/lib/reports/reports.ts";
 import { ReportCreateSchema } from "@/lib/reports/schema.ts";
@@ -12,6 +12,28 @@ import { createPost as createPostAs, deletePost, forgetPostAuthor, postsBy } fro
 import { PostCreateSchema } from "@/lib/ungatekeep/schema.ts";
 import { postBody } from "@/tests/fixtures/posts.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { internshipsOwnedBy } from "@/lib/internships/internships.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
+import { closeInternships, createInternships, forgetInternshipOwner } from "@/lib/internships/writes.ts";
+import { generateInternships } from "@/lib/internships/fixtures.ts";
+import { internshipInput } from "@/tests/fixtures/internships.ts";
+import {
+  closeOpportunities,
+  forgetOpportunityOwner,
+  opportunitiesOwnedBy,
+  submitOpportunity,
+} from "@/lib/opportunities/opportunities.ts";
+import { OpportunityCreateSchema } from "@/lib/opportunities/schema.ts";
+import { opportunityBody } from "@/tests/fixtures/opportunities.ts";
+
+/** `reads` emptied, to count what comes next. */
+function cleared(reads: KvReads): KvReads {
+  reads.keys.length = 0;
+  reads.lists.length = 0;
+  reads.listed = 0;
+  reads.maxInFlight = 0;
+  return reads;
+}
 
 Deno.test("the export reads a person's reports together, not one round trip each", async () => {
   await using t = await createTestApp();
@@ -72,4 +94,68 @@ Deno.test("a person's posts are read from the index of posts by author, kept by 
   assertEquals(await postsBy(kv, author.user.id), []);
   assertEquals((await Array.fromAsync(kv.list({ prefix: ["ungatekeep_posts_by_user", author.user.id] }))).length, 0);
   assertEquals((await postsBy(kv, other.user.id)).length, OTHERS, "the other author's posts are theirs still");
+});
+
+Deno.test("a person's closed listings are read from the archives' owner index, kept by the archive's writes and backfilled", async () => {
+  await using t = await createTestApp();
+  const [member, student] = [await createTestUser(t, "member"), await createTestUser(t)];
+  const { kv } = t;
+  const CLOSED = 3000;
+  const theirs = generateInternships(2, [member.user.id], { seed: 9 });
+  await (await internshipStore(kv)).archive.seed([
+    ...generateInternships(CLOSED, ["someone-else"], { seed: 5 }),
+    ...theirs,
+  ]);
+  // As an earlier version archived them: no owner entries, no backfill yet. Every block is read, the answer right.
+  for await (const { key } of kv.list({ prefix: ["internships_closed_by_owner"] })) await kv.delete(key);
+  const ids = (records: { id: string }[]) => records.map((record) => record.id);
+  const newest = (records: { id: string; createdAt: string }[]) =>
+    ids(records.toSorted((a, b) => b.createdAt.localeCompare(a.createdAt) || (a.id < b.id ? 1 : -1)));
+  assertEquals(ids(await internshipsOwnedBy(kv, member.user.id)), newest(theirs));
+
+  const job = findJob("closed-owners-index")!;
+  assertEquals(await runJob(job, t.services), {
+    job: "closed-owners-index",
+    internships: CLOSED + 2,
+    opportunities: 0,
+  });
+  assertEquals(await runJob(job, t.services), { job: "closed-owners-index", internships: 0, opportunities: 0 });
+
+  // Archived from now on by the close-listings move: indexed in its commit.
+  const [posted] = await createInternships(kv, member.user, [
+    internshipInput({ title: "Closed later", deadline: "2030-01-01" }),
+  ]);
+  const submitted = await submitOpportunity(kv, member.user, OpportunityCreateSchema.parse(opportunityBody()));
+  const giveWay = () => Promise.resolve();
+  assertEquals(await closeInternships(kv, { today: "2999-01-01", giveWay }), 1);
+  assertEquals(await closeOpportunities(kv, { today: "2999-01-01", giveWay }), 1);
+
+  const reads = kvReads();
+  const far = recordingReads(kv, reads);
+  await internshipStore(far);
+  cleared(reads);
+  assertEquals(await internshipsOwnedBy(far, student.user.id), []);
+  assertEquals(reads.listed, 0, "a person who posted nothing reads no block");
+  assert(
+    reads.lists.every(({ selector }) => "prefix" in selector && selector.prefix[0] === "internships_closed_by_owner"),
+    JSON.stringify(reads.lists),
+  );
+  cleared(reads);
+  const owned = await internshipsOwnedBy(far, member.user.id);
+  assertEquals(ids(owned), newest([...theirs, posted]));
+  assertEquals(reads.listed, 3, "their index entries only");
+  assertEquals(ids(await opportunitiesOwnedBy(kv, member.user.id)), [submitted.id]);
+
+  await forgetInternshipOwner(kv, member.user.id);
+  await forgetOpportunityOwner(kv, member.user.id);
+  assertEquals(await internshipsOwnedBy(kv, member.user.id), []);
+  assertEquals(await opportunitiesOwnedBy(kv, member.user.id), []);
+  for (const prefix of ["internships_closed_by_owner", "opportunities_closed_by_owner"]) {
+    assertEquals((await Array.fromAsync(kv.list({ prefix: [prefix, member.user.id] }))).length, 0, prefix);
+  }
+  const others =
+    async () => (await Array.fromAsync(kv.list({ prefix: ["internships_closed_by_owner", "someone-else"] })));
+  const [gone] = await others();
+  await (await internshipStore(kv)).archive.write({ drop: [gone.key[2] as string] });
+  assertEquals((await others()).length, CLOSED - 1, "a record leaving the archive leaves the index");
 });

@@ -35,7 +35,8 @@ export const apiDocs = describeRoute({
       "`report-targets-index` `{job, indexed}` (report summaries kept before the admin list's open and resolved " +
       "entries, indexed), `admin-log-index` `{job, indexed}` (audit log entries appended before the index of an " +
       "admin's entries by action, indexed), `moderation-counts` `{job, counted}` (moderation queue entries kept " +
-      "before its counters, counted).",
+      "before its counters, counted), `closed-owners-index` `{job, internships, opportunities}` (listings archived " +
+      "before the archives' index by owner, indexed).",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },
