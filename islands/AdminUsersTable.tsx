@@ -1,7 +1,8 @@
 /**
  * The admin user table (docs/api.md, Admin; docs/decisions.md, Admin lists): search
  * by name or e-mail (debounced), a role filter, pages of 20 with previous/next and "x–y of
- * total" (past the count's limit of 1,000, a line says more match), and a role change per row through a confirmation dialog that calls
+ * total" (past the count's limit of 1,000, a line says more match), and a role change per row: a plain form to the page
+ * (its select and a "Change role" button) until hydration, then a confirmation dialog on choosing that calls
  * `PATCH /api/admin/users/{id}`. The admin's own row cannot be changed. A refused role is shown
  * at the row's role control; other refusals in the dialog. A suspended row's role control does not offer "admin", and
  * says why under it (the server's refusal, "lift the suspension first"). Loading and errors are announced; a
@@ -55,7 +56,8 @@ const PAGE_SIZE = 20;
 
 /**
  * Props: the signed-in admin (whose own row cannot be changed), the page as the server rendered it with the search and
- * role filter it answers ("": none), whether it lists suspended accounts only, and the messages (`ADMIN_USERS_TEXT`).
+ * role filter it answers ("": none), whether it lists suspended accounts only, a role change the page refused (its
+ * row's user id and sentence), and the messages (`ADMIN_USERS_TEXT`).
  */
 export interface AdminUsersTableProps {
   currentUserId: string;
@@ -63,6 +65,7 @@ export interface AdminUsersTableProps {
   search: string;
   role: Role | "";
   suspended: boolean;
+  refusedRole?: { userId: string; message: string };
   text: IslandText;
 }
 
@@ -74,7 +77,9 @@ export default function AdminUsersTable({ text, ...props }: AdminUsersTableProps
   );
 }
 
-function UsersTable({ currentUserId, initial, search, suspended, ...props }: Omit<AdminUsersTableProps, "text">) {
+function UsersTable(
+  { currentUserId, initial, search, suspended, refusedRole, ...props }: Omit<AdminUsersTableProps, "text">,
+) {
   const t = useT();
   /** A role's name; a role the list does not know (a tampered page's) as it came. */
   const roleName = (role: Role) => t.has(`admin.roles.${role}`) ? t.dynamic(`admin.roles.${role}`) : role;
@@ -134,7 +139,7 @@ function UsersTable({ currentUserId, initial, search, suspended, ...props }: Omi
   const [saving, setSaving] = useState(false);
   const [changeError, setChangeError] = useState("");
   /** The refusal of a role, shown at that user's role control: user id and sentence. */
-  const [roleError, setRoleError] = useState<{ userId: string; message: string } | null>(null);
+  const [roleError, setRoleError] = useState<{ userId: string; message: string } | null>(refusedRole ?? null);
   const [revision, setRevision] = useState(0);
 
   const cancel = () => {
@@ -241,9 +246,17 @@ function UsersTable({ currentUserId, initial, search, suspended, ...props }: Omi
             <Cell label={t("admin.users.joined")} class="whitespace-nowrap">{t.date(u.createdAt)}</Cell>
             <Cell label={t("admin.users.role")}>
               {u.id === currentUserId ? <span>{t("admin.users.you", { role: roleName(u.role) })}</span> : (
-                <>
+                <form
+                  method="post"
+                  action="/admin/users"
+                  onSubmit={(e) => e.preventDefault()}
+                >
+                  <input type="hidden" name="userId" value={u.id} />
+                  <input type="hidden" name="action" value="role" />
+                  {suspended && <input type="hidden" name="suspended" value="1" />}
                   <select
                     key={`${u.id}-${revision}`}
+                    name="role"
                     id={`role-${u.id}`}
                     aria-label={t("admin.users.roleOf", { name: u.name })}
                     value={u.role}
@@ -260,13 +273,19 @@ function UsersTable({ currentUserId, initial, search, suspended, ...props }: Omi
                       <option key={r} value={r}>{roleName(r)}</option>
                     ))}
                   </select>
+                  {!hydrated && (
+                    <button type="submit" class={`ml-2 ${SECONDARY_BUTTON}`}>
+                      {t("admin.users.changeRole")}
+                      <span class="sr-only">{` ${u.name}`}</span>
+                    </button>
+                  )}
                   {!promotable(u) && (
                     <p id={`role-${u.id}-hint`} class="mt-1 max-w-xs text-xs text-slate-700">
                       {t("common.refusal.promoteSuspended")}
                     </p>
                   )}
                   <FieldError id={`role-${u.id}`} error={roleError?.userId === u.id && roleError.message} />
-                </>
+                </form>
               )}
               <SuspensionControls
                 user={u}

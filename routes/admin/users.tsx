@@ -2,11 +2,13 @@
  * `/admin/users`: the user table with search, role and suspension filters, pages, role changes and suspensions (admins
  * only, by `_middleware.ts`; docs/decisions.md, Admin, "Suspension"). The server renders the page the query asks for
  * (`search`, `role`, `offset`; `suspended=1`: the suspended accounts; a value the list refuses is dropped), so the search
- * form (a `GET` form), "Previous" and "Next" (links) work without JavaScript, and each row's "Suspend" (with its reason
- * and "Also hide their open listings") and "Lift suspension" are plain forms: `POST` (fields `userId`, `action`
- * `suspend` or `lift`, `reason`, `hideListings` `1` when ticked, `suspended`) answers 303 back with `done` (and
- * `hidden`, how many listings were hidden, when asked), or renders the first page again with the refusal's sentence
- * (400, 403, 404, 409). The island enhances the rest.
+ * form (a `GET` form), "Previous" and "Next" (links) work without JavaScript, and each row's role (its select and
+ * "Change role"), "Suspend" (with its reason and "Also hide their open listings") and "Lift suspension" are plain forms
+ * (docs/decisions.md, Islands, "Forms work without JavaScript"): `POST` (fields `userId`, `action` `role`, `suspend` or
+ * `lift`, `role`, `reason`, `hideListings` `1` when ticked, `suspended`) answers 303 back with `done` (`role` with
+ * `user`, the changed account's id; `hidden`, how many listings were hidden, when asked), or renders the first page
+ * again with the refusal's sentence, a refused role also at that row's role control (400, 403, 404, 409). The island
+ * enhances the rest.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -21,10 +23,13 @@ import {
   listUsersForAdmin,
 } from "@/lib/users/admin.ts";
 import type { Role } from "@/lib/users/roles.ts";
+import { changeUserRole, parseRoleChange } from "@/lib/users/admin.ts";
+import { getUser } from "@/lib/users/users.ts";
 import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
 import { hidePosterListings } from "@/lib/moderation/poster_hides.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
-import { DomainError } from "@/lib/errors.ts";
+import { DomainError, InvalidInputError } from "@/lib/errors.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { refusalText } from "@/lib/refusals.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -39,10 +44,14 @@ interface Data {
   role: Role | "";
   suspended: boolean;
   done: "suspended" | "lifted" | null;
+  /** The account whose role the last plain form changed (`done=role`), its name and new role; or null. */
+  changed: { name: string; role: Role } | null;
   /** How many listings the suspension hid (its `hidden` parameter), or null. */
   hidden: number | null;
   /** A refused form's sentence, in the reader's language. */
   problem: string | null;
+  /** A refused role change: the row's user id and the sentence shown at its role control. */
+  refusedRole?: { userId: string; message: string };
 }
 
 /** The list's query of a page's URL parameters; with a value the list refuses, its first page (of `suspended`). */
@@ -67,6 +76,10 @@ export const handler = define.handlers<Data>({
     const done = params.get("done");
     const query = pageQuery(params, suspended);
     const hidden = /^\d{1,6}$/.test(params.get("hidden") ?? "") ? Number(params.get("hidden")) : null;
+    const changedId = done === "role" ? params.get("user") ?? "" : "";
+    const changed = changedId.length > 0 && changedId.length <= 100
+      ? await getUser(ctx.state.services.kv, changedId)
+      : null;
     return ctx.render({
       page: await listUsersForAdmin(ctx.state.services.kv, query),
       search: query.search ?? "",
@@ -74,6 +87,7 @@ export const handler = define.handlers<Data>({
       suspended,
       done: done && DONE.has(done) ? done as Data["done"] : null,
       hidden: done === "suspended" ? hidden : null,
+      changed: changed && { name: changed.name, role: changed.role },
       problem: null,
     });
   },
@@ -81,13 +95,27 @@ export const handler = define.handlers<Data>({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const { services, t } = ctx.state;
-    const form = await readFormFields(req, ["userId", "action", "reason", "hideListings", "suspended"]);
+    const form = await readFormFields(req, ["userId", "action", "role", "reason", "hideListings", "suspended"]);
     const suspended = form.suspended === "1";
     const parties = { actorId: ctx.state.user.id, targetId: form.userId, appUrl: services.config.appUrl };
-    const again = async (status: number, problem: string) => {
+    const again = async (status: number, problem: string, refusedRole?: Data["refusedRole"]) => {
       const page = await listUsersForAdmin(services.kv, pageQuery(new URLSearchParams(), suspended));
-      return ctx.render({ page, search: "", role: "", suspended, done: null, hidden: null, problem }, { status });
+      const data = { page, search: "", role: "" as const, suspended, done: null, changed: null, hidden: null };
+      return ctx.render({ ...data, problem, refusedRole }, { status });
     };
+    const back = suspended ? "&suspended=1" : "";
+    if (form.action === "role") {
+      try {
+        const role = parseRoleChange({ role: form.role });
+        const user = await changeUserRole(services.kv, { actorId: ctx.state.user.id, targetId: form.userId, role });
+        return seeOther(`/admin/users?done=role&user=${encodeURIComponent(user.id)}${back}`);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        const field = error instanceof InvalidInputError ? error.fields.find((f) => f.field === "role") : undefined;
+        const message = field ? fieldText(t, field) : refusalText(t, error);
+        return await again(errorResponse(error).status, message, { userId: form.userId, message });
+      }
+    }
     let hidden: number | null = null;
     try {
       if (form.action === "suspend") {
@@ -106,7 +134,7 @@ export const handler = define.handlers<Data>({
       return await again(errorResponse(error).status, refusalText(t, error));
     }
     const done = form.action === "lift" ? "lifted" : `suspended${hidden === null ? "" : `&hidden=${hidden}`}`;
-    return seeOther(`/admin/users?done=${done}${suspended ? "&suspended=1" : ""}`);
+    return seeOther(`/admin/users?done=${done}${back}`);
   },
 });
 
@@ -129,6 +157,7 @@ export default define.page<Data>(function AdminUsersPage({ data, state }) {
           {t("admin.users.toldByMail")}
         </Notice>
       )}
+      {data.changed && <Notice kind="success" title={t("admin.users.changed", data.changed)} />}
       {data.problem && <Notice kind="error" title={t("admin.users.notChanged")}>{data.problem}</Notice>}
       <AdminUsersTable
         currentUserId={state.user!.id}
@@ -136,6 +165,7 @@ export default define.page<Data>(function AdminUsersPage({ data, state }) {
         search={data.search}
         role={data.role}
         suspended={data.suspended}
+        refusedRole={data.refusedRole}
         text={t.island(ADMIN_USERS_TEXT)}
       />
     </section>

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { getUser } from "@/lib/users/users.ts";
+import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { getUser, updateUser } from "@/lib/users/users.ts";
 import { ROLE_SENTENCE } from "@/lib/users/admin.ts";
 
 const ROW_KEYS = ["createdAt", "email", "emailVerified", "id", "image", "name", "role", "suspension"];
@@ -256,6 +256,40 @@ Deno.test("a missing or bad role is 400 naming the allowed roles, and nothing ch
     assertEquals(await res.json(), { error: "Role must be one of: user, member, admin", ...fields });
   }
   assertEquals((await getUser(t.kv, target.user.id))?.role, "member");
+});
+
+Deno.test("/admin/users changes a role with a plain form: 303 back with its notice, or the refusal at the row", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const asha = await createTestUser(t, "user", { name: "Asha Rao" });
+  const change = (userId: string, role: string, extra: Record<string, string> = {}, headers = {}) =>
+    postForm(t, admin, "/admin/users", { userId, action: "role", role, ...extra }, headers);
+
+  const done = await change(asha.user.id, "member");
+  assertEquals([done.status, done.headers.get("location")], [303, `/admin/users?done=role&user=${asha.user.id}`]);
+  assertEquals((await getUser(t.kv, asha.user.id))?.role, "member");
+  const page = (lang: string) => t.fetch(`${done.headers.get("location")}&lang=${lang}`, { headers: admin.headers });
+  assert((await (await page("en")).text()).includes("Asha Rao is now a member."));
+  assert((await (await page("hi")).text()).includes("Asha Rao अब सदस्य हैं।"));
+  const back = await change(asha.user.id, "user", { suspended: "1" });
+  assertEquals(back.headers.get("location"), `/admin/users?done=role&user=${asha.user.id}&suspended=1`);
+
+  const bad = await change(asha.user.id, "superadmin");
+  assertEquals(bad.status, 400);
+  const badPage = await bad.text();
+  assert(badPage.includes(`id="role-${asha.user.id}-error"`) && badPage.includes("Choose one of the roles"));
+  const own = await change(admin.user.id, "user");
+  assertEquals(own.status, 403);
+  assert((await own.text()).includes("You cannot change your own role"));
+  const nobody = await change(crypto.randomUUID(), "member");
+  assertEquals(nobody.status, 404);
+  await nobody.body?.cancel();
+  await updateUser(t.kv, asha.user.id, { suspension: { at: new Date().toISOString(), reason: "A scam", by: null } });
+  const hindi = await change(asha.user.id, "admin", {}, { "accept-language": "hi-IN,hi;q=0.9" });
+  assertEquals(hindi.status, 409);
+  const hindiPage = await hindi.text();
+  assert(hindiPage.includes("रोल नहीं बदला") && hindiPage.includes(`id="role-${asha.user.id}-error"`), "in Hindi");
+  assertEquals((await getUser(t.kv, asha.user.id))?.role, "user", "nothing changed by a refused form");
 });
 
 Deno.test("malformed JSON on a role change is 400 Invalid JSON body", async () => {

@@ -1,6 +1,7 @@
 /**
  * An admin on a 360 px phone with JavaScript off (docs/decisions.md, Islands, "Forms work without JavaScript"):
- * `/admin/users` searches, filters by role and pages through plain `GET` forms and links, and so does `/admin/purchases`
+ * `/admin/users` searches, filters by role and pages through plain `GET` forms and links and changes a row's role (its
+ * select and "Change role"; a refusal at the row), and so does `/admin/purchases`
  * with its search and status tabs; `/admin/banners` adds a banner
  * with its image (a multipart form, a refused link shown at its field), saves a row's order and Active with its Save
  * button, and deletes one after the page's confirmation; `/admin/api-keys`, reached from the admin menu, makes a key
@@ -11,6 +12,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
+import { getUser, updateUser } from "@/lib/users/users.ts";
 import { PNG } from "@/tests/fixtures/posts.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
@@ -21,8 +23,9 @@ const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch:
 Deno.test("without JavaScript an admin searches, filters and pages /admin/users", async () => {
   await using t = await createTestApp({ listen: true });
   await createTestUser(t, "user", { name: "Grace Hopper" });
-  await createTestUser(t, "member", { name: "Meera Member" });
-  for (let i = 0; i < 21; i++) await createTestUser(t, "user", { name: i ? `Filler ${i}` : "Ada Lovelace" });
+  const meera = await createTestUser(t, "member", { name: "Meera Member" });
+  let newest = meera;
+  for (let i = 0; i < 21; i++) newest = await createTestUser(t, "user", { name: i ? `Filler ${i}` : "Ada Lovelace" });
   const admin = await createTestUser(t, "admin", { name: "Boss Admin" });
   await using browser = await openBrowser();
   const context = await browser.newContext(PHONE);
@@ -52,6 +55,18 @@ Deno.test("without JavaScript an admin searches, filters and pages /admin/users"
   await page.getByText("1–1 of 1").waitFor();
   await page.getByRole("row", { name: /Meera Member/ }).waitFor();
   assertEquals(await page.getByLabel("Role", { exact: true }).inputValue(), "member");
+
+  await page.getByLabel("Role of Meera Member").selectOption("admin");
+  await page.getByRole("button", { name: "Change role Meera Member" }).click();
+  await page.getByText("Meera Member is now an admin.").waitFor();
+  assertEquals((await getUser(t.kv, meera.user.id))?.role, "admin");
+  await updateUser(t.kv, newest.user.id, { suspension: { at: new Date().toISOString(), reason: "A scam", by: null } });
+  await page.getByLabel("Role of Filler 20").selectOption("admin");
+  await page.getByRole("button", { name: "Change role Filler 20" }).click();
+  const refusal = translatorFor("en")("common.refusal.promoteSuspended");
+  await page.locator(`#role-${newest.user.id}-error`).getByText(refusal).waitFor();
+  assertEquals((await getUser(t.kv, newest.user.id))?.role, "user", "the refused role is not given");
+  await assertAccessibleWithoutScript(page, "admin users, a role refused without JavaScript at 360 px");
 });
 
 Deno.test("without JavaScript an admin searches, picks a tab and pages /admin/purchases", async () => {
