@@ -914,43 +914,73 @@ Deno.test("writes of requests that read the person before the deletion land afte
   ]]);
 });
 
-Deno.test("a write whose body is still arriving when the account is deleted is refused with 401 once it has arrived", async () => {
-  await using t = await createTestApp();
-  const me = await createTestUser(t);
-  const form = new Response(resumeForm(pdfBytes(200_000), "asha-cv.pdf"));
-  const contentType = form.headers.get("content-type")!;
-  const bytes = new Uint8Array(await form.arrayBuffer());
+/**
+ * A write by `who` to `path` whose body `bytes`, of a declared length, sends its first part when the server first reads
+ * it (nothing is queued ahead: past its session lookup), then the rest once `release` is called (a slow link): `read`
+ * resolves when the server has begun to read the body, `response` once the whole exchange is over.
+ */
+function slowWrite(t: TestApp, who: TestUser, { method, path, contentType, bytes }: {
+  method: string;
+  path: string;
+  contentType: string;
+  bytes: Uint8Array;
+}) {
   let release!: () => void;
   const rest = new Promise<void>((resolve) => release = resolve);
-  let sent!: () => void;
-  const firstPartSent = new Promise<void>((resolve) => sent = resolve);
+  let began!: () => void;
+  const read = new Promise<void>((resolve) => began = resolve);
+  let pulls = 0;
   const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      controller.enqueue(bytes.slice(0, 1000));
-      sent();
-      await rest; // a slow link: the rest arrives after the deletion and its second pass
-      controller.enqueue(bytes.slice(1000));
+    async pull(controller) {
+      if (pulls++ === 0) {
+        controller.enqueue(bytes.slice(0, 20));
+        return began();
+      }
+      await rest;
+      controller.enqueue(bytes.slice(20));
       controller.close();
     },
-  });
-  const upload = t.fetch("/api/me/resume", {
-    method: "PUT",
-    headers: { ...me.headers, "content-type": contentType },
+  }, { highWaterMark: 0 });
+  const response = t.fetch(path, {
+    method,
+    headers: { ...who.headers, "content-type": contentType, "content-length": String(bytes.byteLength) },
     body,
     duplex: "half",
   } as RequestInit);
-  await firstPartSent;
-  const deletion = await t.json("DELETE", "/api/me", { body: { confirm: me.user.email }, headers: me.headers });
-  assertEquals(deletion.status, 200);
-  await deletion.body?.cancel();
-  await t.settled();
-  assertEquals(await sweepDeletions(t), { resumed: 0, swept: 1, failed: 0 });
-  release();
-  const res = await upload;
-  assertEquals(res.status, 401);
-  assertEquals(await res.json(), { error: "Unauthorized" });
-  assertEquals((await t.kv.get(["resumes", me.user.id])).value, null);
-  for await (const entry of t.kv.list({ prefix: ["resume_file_refs"] })) {
-    assert(!JSON.stringify(entry.key).includes(me.user.id), "no file reference of the deleted person");
+  return { read, release, response };
+}
+
+Deno.test("a write whose body is still arriving when the account is deleted is refused with 401 once it has arrived", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const post = await createPost(t, admin, { title: "A post" });
+  const form = new Response(resumeForm(pdfBytes(200_000), "asha-cv.pdf"));
+  const writes = {
+    // The resume's write also checks the person's record; a comment's does not, so only the body's end refuses it.
+    resume: { method: "PUT", path: "/api/me/resume", contentType: form.headers.get("content-type")! },
+    comment: { method: "POST", path: `/api/ungatekeep/${post.id}/comments`, contentType: "application/json" },
+  };
+  const bodies = {
+    resume: new Uint8Array(await form.arrayBuffer()),
+    comment: new TextEncoder().encode(JSON.stringify({ content: "Sent on a slow link" })),
+  };
+  for (const kind of ["resume", "comment"] as const) {
+    const me = await createTestUser(t);
+    const { read, release, response } = slowWrite(t, me, { ...writes[kind], bytes: bodies[kind] });
+    await read;
+    const deletion = await t.json("DELETE", "/api/me", { body: { confirm: me.user.email }, headers: me.headers });
+    assertEquals(deletion.status, 200);
+    await deletion.body?.cancel();
+    await t.settled();
+    assertEquals(await sweepDeletions(t), { resumed: 0, swept: 1, failed: 0 });
+    release(); // the rest arrives after the deletion and its second pass
+    const res = await response;
+    assertEquals(res.status, 401, kind);
+    assertEquals(await res.json(), { error: "Unauthorized" }, kind);
+    assertEquals((await t.kv.get(["resumes", me.user.id])).value, null);
+    for await (const entry of t.kv.list({ prefix: ["resume_file_refs"] })) {
+      assert(!JSON.stringify(entry.key).includes(me.user.id), "no file reference of the deleted person");
+    }
+    assertEquals(await traces(t.kv, [me.user.id]), [], `${kind}: nothing of the deleted person`);
   }
 });
