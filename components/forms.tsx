@@ -1,7 +1,7 @@
 /**
  * Accessible form parts shared by the islands: fields whose label, hint and error are tied to
- * the control (`for`, `aria-describedby`, `aria-invalid`), choice groups in a `fieldset` with a
- * `legend`, a submit button that shows progress, and message boxes for form-level outcomes.
+ * the control (`for`, `aria-describedby`, `aria-invalid`), a submit button that shows progress, and message boxes for
+ * form-level outcomes (choice groups, used by fewer islands, are in `ChoiceGroup.tsx`, so the rest do not carry them).
  * Every control gets the field's JSON name as its `name` (its `id` unless a `name` is given).
  * A control an island writes itself (a table row's select) ties its error with `invalidProps`
  * (`lib/browser/field_props.ts`) and `FieldError`; its classes are in `lib/browser/styles.ts`.
@@ -20,7 +20,8 @@ function controlClass(error?: ComponentChildren): string {
   return error ? `${CONTROL} border-red-700` : INPUT;
 }
 
-function Hint({ id, hint }: { id: string; hint?: ComponentChildren }) {
+/** The hint under the label of the control `id` (`${id}-hint`, which the control names); nothing without one. */
+export function Hint({ id, hint }: { id: string; hint?: ComponentChildren }) {
   return hint ? <p id={`${id}-hint`} class="mt-1 text-sm text-slate-700">{hint}</p> : null;
 }
 
@@ -30,7 +31,7 @@ export function FieldError({ id, error }: { id: string; error?: ComponentChildre
 }
 
 /** Common props of a labelled field. */
-interface FieldProps {
+export interface FieldProps {
   id: string;
   label: string;
   hint?: ComponentChildren;
@@ -126,57 +127,6 @@ export function SelectField(
       </select>
       <FieldError id={id} error={error} />
     </div>
-  );
-}
-
-/**
- * A group of checkboxes (`multiple`) or radio buttons in a fieldset. `value` is the list of
- * checked values (one at most for radios); `onChange` receives the new list.
- */
-export function ChoiceGroup(
-  { id, label, hint, error, options, value, multiple, onChange, columns = 2 }: FieldProps & {
-    options: Choice[];
-    value: string[];
-    multiple: boolean;
-    onChange: (value: string[]) => void;
-    columns?: 1 | 2 | 3;
-  },
-) {
-  const grid = { 1: "", 2: "sm:grid-cols-2", 3: "sm:grid-cols-3" }[columns];
-  return (
-    <fieldset aria-describedby={describedBy(id, hint, error)} aria-invalid={error ? "true" : undefined}>
-      <legend class="text-sm font-medium text-slate-800">{label}</legend>
-      <Hint id={id} hint={hint} />
-      <div class={`mt-2 grid gap-2 ${grid}`}>
-        {options.map((o, i) => {
-          const checked = value.includes(o.value);
-          return (
-            <label
-              key={o.value}
-              class={`flex cursor-pointer items-center gap-3 rounded-md border px-3 py-2 text-slate-800 ${
-                checked ? "border-indigo-600 bg-indigo-50" : "border-slate-300 bg-white hover:bg-slate-50"
-              }`}
-            >
-              <input
-                type={multiple ? "checkbox" : "radio"}
-                id={`${id}-${i}`}
-                name={id}
-                value={o.value}
-                checked={checked}
-                class="h-4 w-4 accent-indigo-700"
-                onChange={(e) => {
-                  const on = e.currentTarget.checked;
-                  if (!multiple) onChange(on ? [o.value] : []);
-                  else onChange(on ? [...value, o.value] : value.filter((v) => v !== o.value));
-                }}
-              />
-              <span>{o.label}</span>
-            </label>
-          );
-        })}
-      </div>
-      <FieldError id={id} error={error} />
-    </fieldset>
   );
 }
 

@@ -12,7 +12,7 @@ import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
 import { fromIstInput } from "@/lib/dates.ts";
-import { couponWarnings, EXPIRY_PASSED } from "@/lib/browser/admin_checks.ts";
+import { couponWarnings, EXPIRY_PASSED } from "@/lib/browser/coupon_checks.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";

@@ -11,7 +11,8 @@ import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_
 import { type AlertFilters, alertQueryOf } from "@/lib/browser/alert_query.ts";
 import { DELETE_DIALOG_TEXT, useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { ChoiceGroup, TextField } from "@/components/forms.tsx";
+import { TextField } from "@/components/forms.tsx";
+import { ChoiceGroup } from "@/components/ChoiceGroup.tsx";
 import { ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { TYPE_KEYS as INTERNSHIP_TYPE_KEYS } from "@/lib/browser/internship_format.ts";
 import { TYPE_KEYS as OPPORTUNITY_TYPE_KEYS } from "@/lib/browser/opportunity_format.ts";

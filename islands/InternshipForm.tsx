@@ -14,7 +14,8 @@ import { useState } from "preact/hooks";
 import { type ApiFailure, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { rupeesOrText, withScheme } from "@/lib/browser/input_formats.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
-import { ChoiceGroup, Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
+import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
+import { ChoiceGroup } from "@/components/ChoiceGroup.tsx";
 import { TIMING_KEYS, TYPE_KEYS } from "@/lib/browser/internship_format.ts";
 import {
   type ApplyFormValues,

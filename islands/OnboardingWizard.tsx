@@ -12,7 +12,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { type Choice, ChoiceGroup, Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
+import { type Choice, Notice, SelectField, SubmitButton, TextField } from "@/components/forms.tsx";
+import { ChoiceGroup } from "@/components/ChoiceGroup.tsx";
 import { type FieldErrors, useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { sameOriginTarget } from "@/lib/browser/same_origin.ts";
 import { choiceLabel } from "@/lib/browser/choice_labels.ts";

@@ -9,7 +9,8 @@
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
-import { ChoiceGroup, Notice, SubmitButton, TextField } from "@/components/forms.tsx";
+import { Notice, SubmitButton, TextField } from "@/components/forms.tsx";
+import { ChoiceGroup } from "@/components/ChoiceGroup.tsx";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import type { Profile } from "@/lib/users/profile.ts";
 import type { FieldTexts } from "@/lib/browser/auth_forms.ts";

@@ -7,7 +7,7 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { EXPIRED_AT_CREATION } from "@/lib/coupons/coupons.ts";
-import { EXPIRY_PASSED as EXPIRY_PASSED_KEY } from "@/lib/browser/admin_checks.ts";
+import { EXPIRY_PASSED as EXPIRY_PASSED_KEY } from "@/lib/browser/coupon_checks.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { ORIGINAL_PRICE_BELOW_PRICE } from "@/lib/toolkits/catalog.ts";
 import { ARTICLE_MAX } from "@/lib/toolkits/limits.ts";
