@@ -2,7 +2,8 @@
  * The admin outbox table (docs/decisions.md, Background work, "Admin"): the e-mails of the outbox, newest first, by
  * status (tabs with their counts, "1,000+" past the newest `OUTBOX_WINDOW` of a status), searched by recipient
  * (loaded from `GET /api/admin/outbox` through the shared admin list hook), each with its tries and last error; a failed mail whose content was kept (`canRetry`) has "Retry", which
- * queues it again and starts its try (`POST /api/admin/outbox/{id}/retry`); one that held a single-use link says that
+ * queues it again and starts its try (a plain form to the page until hydrated, then `POST
+ * /api/admin/outbox/{id}/retry`); one that held a single-use link says that
  * it cannot be sent again (docs/decisions.md, Background work, "Bodies dropped"). Pages of 50. The API never sends a
  * mail's body, so neither does this table.
  */
@@ -175,15 +176,25 @@ function OutboxTable({ initial }: { initial: OutboxPage }) {
                 </span>
               )}
               {row.canRetry && (
-                <button
-                  type="button"
-                  class={SECONDARY_BUTTON}
-                  disabled={!hydrated || retrying !== null}
-                  aria-label={t("admin.outbox.retryLabel", { to: row.to })}
-                  onClick={() => retry(row)}
+                <form
+                  method="post"
+                  action="/admin/outbox"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    retry(row);
+                  }}
                 >
-                  {t(retrying === row.id ? "admin.outbox.retrying" : "admin.outbox.retry")}
-                </button>
+                  <input type="hidden" name="intent" value="retry" />
+                  <input type="hidden" name="id" value={row.id} />
+                  <button
+                    type="submit"
+                    class={SECONDARY_BUTTON}
+                    disabled={retrying !== null}
+                    aria-label={t("admin.outbox.retryLabel", { to: row.to })}
+                  >
+                    {t(retrying === row.id ? "admin.outbox.retrying" : "admin.outbox.retry")}
+                  </button>
+                </form>
               )}
             </Cell>
           </tr>

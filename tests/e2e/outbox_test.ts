@@ -1,11 +1,20 @@
 /**
  * `/admin/outbox` in Chromium: a mail that failed every try is shown under "Failed" with its error, a retry sends it
  * through the real `smtp-server` fake and the table shows it sent; a failed mail that held a single-use link offers
- * no retry and says why; the page passes axe.
+ * no retry and says why; the page passes axe. Without JavaScript on a 360 px phone "Retry" is a plain form: it queues
+ * the mail again and says so, or shows the refusal when another admin retried it first.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import {
+  assertAccessible,
+  assertAccessibleWithoutScript,
+  openBrowser,
+  openHydrated,
+  signInBrowser,
+} from "@/tests/helpers/browser.ts";
+import { listOutbox, retryMail } from "@/lib/mail/outbox_admin.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { queueMail } from "@/lib/mail/delivery.ts";
@@ -60,4 +69,39 @@ Deno.test("an admin finds a failed e-mail in the outbox and retries it; it is se
   await assertAccessible(page, "outbox, sent");
   assertEquals(smtp.messages.length, 1);
   t.services.mailer.close();
+});
+
+Deno.test("without JavaScript an admin retries a failed e-mail with the row's form; a mail retried meanwhile is refused", async () => {
+  const down = await startFakeSmtp();
+  await down.close();
+  await using t = await createTestApp({ listen: true, env: { SMTP_URL: down.url, OUTBOX_RETRY_MS: "1000" } });
+  const admin = await createTestUser(t, "admin");
+  const mail = { text: "Text", html: "<p>HTML</p>", link: "", userId: null, retryable: true };
+  await queueMail(t.services, { ...mail, to: "stuck@example.com", subject: "Your receipt" });
+  await queueMail(t.services, { ...mail, to: "other@example.com", subject: "Your invoice" });
+  await t.settled();
+  assertEquals((await runJob(findJob("outbox")!, t.services, new Date(Date.now() + 2000))).failed, 2);
+
+  await using browser = await openBrowser();
+  const context = await browser.newContext({
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+    javaScriptEnabled: false,
+  });
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/outbox`);
+  await page.getByRole("button", { name: "Retry the e-mail to stuck@example.com" }).click();
+  await page.getByText("The e-mail to stuck@example.com is queued again and being sent.").waitFor();
+  await t.settled();
+  const stuck = (await listOutbox(t.kv, { limit: 50, offset: 0 })).mails.find((row) => row.to === "stuck@example.com");
+  assertEquals(stuck?.attempts, 3, "retried: a third try");
+  await assertAccessibleWithoutScript(page, "outbox retried without JavaScript at 360 px");
+
+  const other = (await listOutbox(t.kv, { limit: 50, offset: 0 })).mails.find((row) => row.to === "other@example.com")!;
+  await retryMail(t.kv, { id: other.id }); // another admin, first
+  await page.getByRole("button", { name: "Retry the e-mail to other@example.com" }).click();
+  await page.getByRole("alert").getByText(translatorFor("en")("common.refusal.mailNotFailed")).waitFor();
+  await assertAccessibleWithoutScript(page, "outbox retry refused without JavaScript at 360 px");
 });
