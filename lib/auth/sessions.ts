@@ -20,8 +20,13 @@ import { endSessionsPatch, updateUserOps, type User, userKey } from "@/lib/users
 import { AuthError, ConflictError, NotFoundError } from "@/lib/errors.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { DEFAULT_LANG, type Lang } from "@/lib/i18n/languages.ts";
-import { keepSessionSubscriptionsOps } from "@/lib/push/subscriptions.ts";
+import {
+  dropSessionSubscriptionsOps,
+  handOverSessionSubscriptionsOps,
+  keepSessionSubscriptionsOps,
+} from "@/lib/push/subscriptions.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 
 /** Session lifetime in ms. */
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -85,6 +90,11 @@ export interface SessionOptions {
    * (saved, it would also outrank the `lang` cookie on their pages; docs/decisions.md, Languages, "The setting").
    */
   language?: Lang;
+  /**
+   * The id of the person's session this one replaces (`replaceSession`): its push subscriptions are handed to the new
+   * session in the new session's write (`handOverSessionSubscriptionsOps`).
+   */
+  handOverFrom?: string;
 }
 
 /**
@@ -94,15 +104,16 @@ export interface SessionOptions {
  * browser session; `authenticatedAt`, a social provider's login time, is kept when it is earlier than now, so a sign-in
  * through a provider's old session is no fresh sign-in (`freshSignIn`), and `loginUnknown` marks a provider's sign-in
  * that did not tell that time (never fresh); `language`, unless English, becomes the
- * user's `language` setting, in the same write, when they have none. Returns the record and the token for the cookie.
+ * user's `language` setting, in the same write, when they have none; the push subscriptions of session `handOverFrom`
+ * move to the new one in that write. Returns the record and the token for the cookie.
  * @throws `guard.error` when the guard's check fails, or (without a guard) NotFoundError when the user is gone;
  *   AuthError 403 `ACCOUNT_SUSPENDED` while the user is suspended (`refuseSuspended`); ConflictError after `ATTEMPTS`
- *   lost races with writes of the user record.
+ *   lost races with writes of the user record (and, with `handOverFrom`, of the person's subscriptions).
  */
 export async function createSession(
   kv: Deno.Kv,
   userId: string,
-  { guard, persistent = true, authenticatedAt, loginUnknown, language }: SessionOptions = {},
+  { guard, persistent = true, authenticatedAt, loginUnknown, language, handOverFrom }: SessionOptions = {},
 ): Promise<{ session: Session; token: string }> {
   const token = `${userId}.${randomToken()}`;
   const hash = await sha256Hex(token);
@@ -128,6 +139,7 @@ export async function createSession(
     op.set(["sessions", hash], session, { expireIn: SESSION_TTL_MS })
       .set(["sessions_by_user", userId, hash], session.id, { expireIn: SESSION_TTL_MS });
     if (guard) op.check(guard.check);
+    if (handOverFrom) await handOverSessionSubscriptionsOps(kv, op, { userId, from: handOverFrom, to: session });
     if ((await op.commit()).ok) return { session, token };
     if (guard && (await kv.get(guard.check.key)).versionstamp !== guard.check.versionstamp) throw guard.error;
   }
@@ -226,23 +238,43 @@ export async function readSession(
 
 /**
  * Signs a browser in as `userId`: creates a session (with `options` as `createSession` takes them) and ends the one of
- * `previousToken` (the cookie the browser sent, if any), so a sign-in never leaves the old session behind.
+ * `previousToken` (the cookie the browser sent, if any), so a sign-in never leaves the old session behind. The ended
+ * session's push subscriptions go with it (`deleteSession`), unless it was a live session of the same person: then the
+ * new session's write takes them over, and the phone keeps its notifications (docs/decisions.md, Push, "A subscription
+ * dies with its session").
+ * @throws what `createSession` throws; BusyError as `deleteSession`.
  */
 export async function replaceSession(
   kv: Deno.Kv,
   { userId, previousToken, ...options }: SessionOptions & { userId: string; previousToken: string | undefined },
 ): Promise<{ session: Session; token: string }> {
+  const previous = previousToken ? await findSession(kv, previousToken) : null;
+  if (previous && !previous.ended && previous.entry.value.userId === userId) {
+    const made = await createSession(kv, userId, { ...options, handOverFrom: previous.entry.value.id });
+    await deleteSession(kv, previousToken!);
+    return made;
+  }
   if (previousToken) await deleteSession(kv, previousToken);
   return await createSession(kv, userId, options);
 }
 
-/** Ends the session of a cookie token (no error when it does not exist). */
+/**
+ * Ends the session of a cookie token (no error when it does not exist) and, in the same write, the push subscriptions
+ * made in it (`dropSessionSubscriptionsOps`): a phone signed out of, or signed into by someone else, gets no more of
+ * the person's notifications (docs/decisions.md, Push, "A subscription dies with its session").
+ * @throws BusyError when races lost to writers of the session or the person's subscriptions went on for
+ *   `RETRY_BUDGET_MS` (a lost race reads again and tries again).
+ */
 export async function deleteSession(kv: Deno.Kv, token: string): Promise<void> {
   const hash = await sha256Hex(token);
-  const session = (await kv.get<Session>(["sessions", hash])).value;
-  const op = kv.atomic().delete(["sessions", hash]);
-  if (session) op.delete(["sessions_by_user", session.userId, hash]);
-  await op.commit();
+  await retrying(async () => {
+    const entry = await kv.get<Session>(["sessions", hash]);
+    if (!entry.value) return true;
+    const { userId, id } = entry.value;
+    const op = kv.atomic().check(entry).delete(entry.key).delete(["sessions_by_user", userId, hash]);
+    await dropSessionSubscriptionsOps(kv, op, { userId, sessionId: id });
+    return (await op.commit()).ok;
+  }, RETRY_BUDGET_MS);
 }
 
 /**
@@ -317,6 +349,29 @@ export async function sessionsOf(kv: Deno.Kv, userId: string): Promise<SessionTi
     }
   }
   return sessions.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/**
+ * The ids of the unexpired sessions (at `now`, ms) of each of `userIds`, for the push outbox, which leaves out and drops
+ * a subscription whose session is gone (docs/decisions.md, Push, "A subscription dies with its session"; the session
+ * epoch is the subscription's own rule): each person's `sessions_by_user` listed at once, then every record they name
+ * read together (`getManyChunked`, docs/decisions.md, Background work, "Batched reads"). Every id of `userIds` is in
+ * the map.
+ */
+export async function unexpiredSessionIdsOf(
+  kv: Deno.Kv,
+  userIds: string[],
+  now = Date.now(),
+): Promise<Map<string, Set<string>>> {
+  const keys: Deno.KvKey[] = [];
+  await Promise.all(userIds.map(async (userId) => {
+    for await (const entry of kv.list({ prefix: ["sessions_by_user", userId] })) keys.push(["sessions", entry.key[2]]);
+  }));
+  const ids = new Map(userIds.map((userId) => [userId, new Set<string>()]));
+  for (const { value } of await getManyChunked<Session>(kv, keys)) {
+    if (value && Date.parse(value.expiresAt) > now) ids.get(value.userId)?.add(value.id);
+  }
+  return ids;
 }
 
 /**

@@ -6,8 +6,9 @@
  * for a type without an e-mail of its own, the notification is e-mailed through the e-mail outbox. A try claims the
  * message with a lease (`lib/jobs/lease.ts`) and records its outcome in a write checked against the claim (a drain
  * claims a page of messages in one write, and records ten outcomes a write). A subscription made in a session epoch
- * before the person's (its session was ended; docs/decisions.md, Push, "A subscription dies with its session") is
- * never posted to and is deleted; one whose push service answers 404 or 410 is deleted; one that fails (a network
+ * before the person's, or in a session that is gone or expired (its session was ended; docs/decisions.md, Push, "A
+ * subscription dies with its session"), is never posted to and is deleted; one whose push service answers 404 or 410
+ * is deleted; one that fails (a network
  * error, 429, a 5xx) is tried again after each wait of `OUTBOX_RETRY_MS`, the others not; after the last wait the
  * message is kept as `failed` for 7 days. Other refusals (400, 403, 413) are not retried. A request that wrote
  * something starts a drain it does not wait for (`startPushDelivery`), and the `push-outbox` job (every minute)
@@ -41,6 +42,7 @@ import {
   subscriptionsOfMany,
 } from "./subscriptions.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import { unexpiredSessionIdsOf } from "@/lib/auth/sessions.ts";
 
 /** A message of the outbox: the notification to deliver, and how its delivery stands. Times are ISO strings. */
 export interface PushMessage extends Claimable {
@@ -137,18 +139,32 @@ function isDue(message: PushMessage | null, now: number): message is PushMessage
   return message !== null && message.status === "pending" && message.dueAt !== null && Date.parse(message.dueAt) <= now;
 }
 
-/** What a delivery reads of a person: their settings, their record (null when gone) and their subscriptions. */
+/**
+ * What a delivery reads of a person: their settings, their record (null when gone), their subscriptions, and the ids
+ * of their unexpired sessions (read after the subscriptions, so the session of every subscription read was there).
+ */
 interface Recipient {
   settings: Settings;
   user: User | null;
   subscriptions: PushSubscriptionRecord[];
+  sessionIds: Set<string>;
 }
 
-/** The recipients `userIds`, read together (a few KV round trips for a page of messages, not three a message). */
+/**
+ * The recipients `userIds`, read together (a few KV round trips for a page of messages, not three a message); the
+ * sessions only of those with a subscription that names its session.
+ */
 async function readRecipients(kv: Deno.Kv, userIds: string[]): Promise<Map<string, Recipient>> {
   const [people, subscriptions] = await Promise.all([getSettingsOfMany(kv, userIds), subscriptionsOfMany(kv, userIds)]);
+  const named = [...subscriptions].filter(([, subs]) => subs.some((sub) => sub.sessionId !== undefined));
+  const sessionIds = await unexpiredSessionIdsOf(kv, named.map(([id]) => id));
   return new Map(
-    [...people].map(([id, { settings, user }]) => [id, { settings, user, subscriptions: subscriptions.get(id) ?? [] }]),
+    [...people].map(([id, { settings, user }]) => [id, {
+      settings,
+      user,
+      subscriptions: subscriptions.get(id) ?? [],
+      sessionIds: sessionIds.get(id) ?? new Set(),
+    }]),
   );
 }
 
@@ -201,14 +217,21 @@ async function deliverClaimed(
 /** Sends `message` to `recipient` as their settings allow, at `now` (ms); see `deliverClaimed`. */
 async function tryMessage(services: Services, message: PushMessage, recipient: Recipient, now: number): Promise<Tried> {
   const { kv, config, log, push } = services;
-  const { settings, user, subscriptions } = recipient;
+  const { settings, user, subscriptions, sessionIds } = recipient;
   const { type, url } = message.notification;
   const { title, body } = notificationWords(message.notification, translatorOfPerson(user ?? {}));
   const channel = settings.channels[type as keyof typeof settings.channels] ?? { email: false, push: true };
   const sessionEpoch = user?.sessionEpoch ?? 0;
-  const ended = subscriptions.some((sub) => subscriptionEnded(sub, sessionEpoch));
+  const endedSessionIds = new Set(
+    subscriptions.flatMap((sub) =>
+      sub.sessionId !== undefined && !sessionIds.has(sub.sessionId) ? [sub.sessionId] : []
+    ),
+  );
+  const live = (sub: PushSubscriptionRecord) =>
+    !subscriptionEnded(sub, sessionEpoch) && !(sub.sessionId !== undefined && endedSessionIds.has(sub.sessionId));
+  const ended = !subscriptions.every(live);
   const targets = !push || !channel.push ? [] : subscriptions.filter((sub) =>
-    !subscriptionEnded(sub, sessionEpoch) &&
+    live(sub) &&
     (message.remaining === null || message.remaining.includes(sub.endpoint)) &&
     endpointAllowed(sub.endpoint, config.push.hosts)
   );
@@ -266,7 +289,7 @@ async function tryMessage(services: Services, message: PushMessage, recipient: R
   const after = async () => {
     if (mailId) deliverSoon(services, mailId);
     if (gone.length > 0) await removeSubscriptions(kv, message.userId, gone);
-    if (ended) await dropEndedSubscriptions(kv, message.userId, sessionEpoch);
+    if (ended) await dropEndedSubscriptions(kv, message.userId, { sessionEpoch, endedSessionIds });
     if (outcome !== "delivered") log.warn("push not delivered", { id: message.id, attempts, outcome, errors });
   };
   return { outcome, write, after };

@@ -8,10 +8,13 @@
  *   limit holds under concurrent requests (one checked write) and a delivery reads them in one get;
  * - `["push_endpoints", sha256(endpoint)]` → `userId`, whose the endpoint is.
  *
- * A subscription carries the session epoch and id of the session that made or last renewed it: once the person's
- * session epoch moves past it (a password reset, "sign out everywhere else", a takeover; docs/decisions.md, Sessions,
- * "Ending sessions") it is void, and the sender drops it (`dropEndedSubscriptions`); "sign out everywhere else" moves
- * the caller's own session's subscriptions on with it (`keepSessionSubscriptionsOps`).
+ * A subscription carries the session epoch and id of the session that made or last renewed it, and dies with that
+ * session (docs/decisions.md, Push, "A subscription dies with its session"): the write that ends one session (a sign-out,
+ * a sign-in over its cookie) removes its subscriptions (`dropSessionSubscriptionsOps`); once the person's session epoch
+ * moves past it (a password reset, "sign out everywhere else", a takeover; docs/decisions.md, Sessions, "Ending
+ * sessions"), or its session expired, it is void, and the sender drops it (`dropEndedSubscriptions`); "sign out
+ * everywhere else" moves the caller's own session's subscriptions on with it (`keepSessionSubscriptionsOps`), and a
+ * sign-in over the person's own cookie hands them to the new session (`handOverSessionSubscriptionsOps`).
  */
 import { z } from "zod";
 import { InvalidInputError } from "@/lib/errors.ts";
@@ -186,13 +189,24 @@ export async function removeSubscriptions(kv: Deno.Kv, userId: string, endpoints
 }
 
 /**
- * Removes `userId`'s subscriptions made in a session epoch before `sessionEpoch` (theirs as the sender read it): the
- * sessions that made them were ended (docs/decisions.md, Push, "Subscriptions"). Checked against the list as read
- * here, so a subscription renewed meanwhile from a live session stays. Returns how many were removed.
+ * Removes `userId`'s subscriptions made in a session epoch before `sessionEpoch` (theirs as the sender read it), or in
+ * one of the sessions `endedSessionIds` (sessions the sender found gone or expired; an ended session never lives
+ * again): the sessions that made them were ended (docs/decisions.md, Push, "A subscription dies with its session").
+ * Checked against the list as read here, so a subscription renewed meanwhile from a live session stays. Returns how
+ * many were removed.
  * @throws BusyError as `removeSubscriptions`.
  */
-export async function dropEndedSubscriptions(kv: Deno.Kv, userId: string, sessionEpoch: number): Promise<number> {
-  return await removeWhere(kv, userId, (sub) => subscriptionEnded(sub, sessionEpoch));
+export async function dropEndedSubscriptions(
+  kv: Deno.Kv,
+  userId: string,
+  { sessionEpoch, endedSessionIds = new Set() }: { sessionEpoch: number; endedSessionIds?: ReadonlySet<string> },
+): Promise<number> {
+  return await removeWhere(
+    kv,
+    userId,
+    (sub) =>
+      subscriptionEnded(sub, sessionEpoch) || (sub.sessionId !== undefined && endedSessionIds.has(sub.sessionId)),
+  );
 }
 
 /**
@@ -241,6 +255,51 @@ export async function keepSessionSubscriptionsOps(
   const list = entry.value ?? [];
   if (!list.some((sub) => sub.sessionId === sessionId)) return;
   op.set(entry.key, list.map((sub) => sub.sessionId === sessionId ? { ...sub, epoch } : sub));
+}
+
+/**
+ * Adds to `op` the removal of `userId`'s subscriptions made in session `sessionId` with their endpoints' owner keys,
+ * checked against the list and those keys as read here: the write that ends the session (a sign-out, a sign-in over
+ * its cookie) ends its phone's notifications with it (docs/decisions.md, Push, "A subscription dies with its
+ * session"). Nothing but the list's check when there are none.
+ */
+export async function dropSessionSubscriptionsOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  { userId, sessionId }: { userId: string; sessionId: string },
+): Promise<void> {
+  const entry = await kv.get<PushSubscriptionRecord[]>(listKey(userId));
+  op.check(entry);
+  const list = entry.value ?? [];
+  const gone = list.filter((sub) => sub.sessionId === sessionId);
+  if (gone.length === 0) return;
+  const left = list.filter((sub) => !gone.includes(sub));
+  if (left.length > 0) op.set(entry.key, left);
+  else op.delete(entry.key);
+  const keys = await Promise.all(gone.map((sub) => endpointKey(sub.endpoint)));
+  for (const owner of await getManyChunked<string>(kv, keys)) {
+    if (owner.value === userId) op.check(owner).delete(owner.key);
+  }
+}
+
+/**
+ * Adds to `op` the move of `userId`'s subscriptions made in session `from` to session `to` (its id and epoch), checked
+ * against their list as read here: a sign-in over the person's own cookie ends that session and makes another, and the
+ * phone keeps its notifications. Nothing but the check when there are none.
+ */
+export async function handOverSessionSubscriptionsOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  { userId, from, to }: { userId: string; from: string; to: SubscribingSession },
+): Promise<void> {
+  const entry = await kv.get<PushSubscriptionRecord[]>(listKey(userId));
+  op.check(entry);
+  const list = entry.value ?? [];
+  if (!list.some((sub) => sub.sessionId === from)) return;
+  op.set(
+    entry.key,
+    list.map((sub) => sub.sessionId === from ? { ...sub, sessionId: to.id, epoch: to.epoch ?? 0 } : sub),
+  );
 }
 
 /** Deletes every subscription of `userId` (account deletion); idempotent. */

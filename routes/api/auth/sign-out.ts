@@ -17,7 +17,8 @@ export const apiDocs = describeRoute({
   section: "Authentication",
   POST: {
     summary: "Sign out",
-    description: "Any body or none. The session is deleted and its cookie cleared.",
+    description:
+      "Any body or none. The session is deleted with the push subscriptions made in it, and its cookie cleared.",
     access: ["session"],
     responses: {
       200: { description: "The session ended and its cookie cleared", schema: SuccessSchema },

@@ -97,7 +97,8 @@ async function buildPerson(t: TestApp): Promise<Person> {
     role: "admin",
     passwordHash: await hashPassword(PASSWORD),
   });
-  const cookie = `session=${(await createSession(t.kv, user.id)).token}`;
+  const { session, token } = await createSession(t.kv, user.id);
+  const cookie = `session=${token}`;
   const signedIn = await t.json("POST", "/api/auth/sign-in/email", { body: { email, password: PASSWORD } });
   assertEquals(signedIn.status, 200);
   await signedIn.body?.cancel();
@@ -108,7 +109,7 @@ async function buildPerson(t: TestApp): Promise<Person> {
   await using push = await startFakePushService();
   await addSubscription(t.kv, {
     userId: user.id,
-    session: { id: crypto.randomUUID() },
+    session,
     input: await push.subscribe(),
     hosts: [push.origin.slice(7)],
   });
