@@ -2,7 +2,9 @@
  * "Keep offline" for a toolkit its owner reads (docs/decisions.md, Installable and offline, "Keep offline"): keeps
  * every lesson page of the toolkit, with what they need to show, in the service worker's `kept` cache, so they open
  * with no network; "Remove from this phone" drops them. Shown only where service workers exist, once hydrated (it has
- * nothing to do without JavaScript). Video lessons keep their page; the video itself needs a connection.
+ * nothing to do without JavaScript). Video lessons keep their page; the video itself needs a connection. A session
+ * without "Keep me signed in" keeps nothing on the phone (docs/decisions.md, Installable and offline, "A phone changing
+ * hands"): it says so instead of offering the button.
  */
 import { useEffect, useState } from "preact/hooks";
 import { askServiceWorker, offlineSupported } from "@/lib/browser/offline.ts";
@@ -14,12 +16,16 @@ export const KEEP_OFFLINE_TEXT = ["toolkits.keep."] as const;
 
 type State = "unknown" | "kept" | "not-kept" | "working";
 
-/** Props: the toolkit's lessons to keep (`offlineLessons`) and the messages (`KEEP_OFFLINE_TEXT`). */
+/**
+ * Props: the toolkit's lessons to keep (`offlineLessons`), whether the viewer's session is remembered ("Keep me signed
+ * in"), and the messages (`KEEP_OFFLINE_TEXT`).
+ */
 export interface KeepOfflineProps extends OfflineLessons {
+  remembered: boolean;
   text: IslandText;
 }
 
-export default function KeepOffline({ toolkitId, lessonUrls, videoLessons, text }: KeepOfflineProps) {
+export default function KeepOffline({ toolkitId, lessonUrls, videoLessons, remembered, text }: KeepOfflineProps) {
   const t = translatorOf(text);
   const [supported, setSupported] = useState(false);
   const [state, setState] = useState<State>("unknown");
@@ -71,6 +77,8 @@ export default function KeepOffline({ toolkitId, lessonUrls, videoLessons, text 
             </button>
           </div>
         )
+        : !remembered
+        ? <p class="text-slate-700">{t("toolkits.keep.notRemembered")}</p>
         : (
           <button
             type="button"
@@ -82,9 +90,11 @@ export default function KeepOffline({ toolkitId, lessonUrls, videoLessons, text 
             {t(state === "working" ? "toolkits.keep.savingButton" : "toolkits.keep.button")}
           </button>
         )}
-      <p class="text-slate-700">
-        {t(videoLessons > 0 ? "toolkits.keep.hintVideos" : "toolkits.keep.hint")}
-      </p>
+      {(remembered || state === "kept") && (
+        <p class="text-slate-700">
+          {t(videoLessons > 0 ? "toolkits.keep.hintVideos" : "toolkits.keep.hint")}
+        </p>
+      )}
       <p role="status" class="text-slate-700">{message}</p>
     </div>
   );

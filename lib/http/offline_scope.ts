@@ -3,7 +3,8 @@
  * marks each page a phone's service worker may keep with `Offline-Scope`, naming whose it is (`u:<userId>`, or `guest`).
  * The worker keeps only pages so marked, and forgets what it kept for one scope when a page comes under another. Never
  * marked: anything but a `GET` answered 200 with HTML, the API, the admin area, sign-in and sign-up, pages that carry a
- * single-use token, forms that change things, and the offline page itself.
+ * single-use token, forms that change things, the offline page itself, and every page of a session without "Remember
+ * me" (docs/decisions.md, Installable and offline, "A phone changing hands").
  */
 import type { AppState } from "@/lib/platform/state.ts";
 import type { MiddlewareHandler } from "@/lib/web/types.ts";
@@ -43,14 +44,20 @@ export function mayKeepOffline(path: string): boolean {
   return !FORM_SEGMENTS.has(path.slice(path.lastIndexOf("/") + 1));
 }
 
-/** Adds `Offline-Scope` to a page a phone may keep. */
+/**
+ * Adds `Offline-Scope` to a page a phone may keep: `guest`, or `u:<userId>` for a session with "Remember me" (a session
+ * without it gets no mark, so nothing of that person stays on the phone).
+ */
 export const offlineScope: MiddlewareHandler<AppState> = async (req, ctx) => {
   const res = await ctx.next();
   if (
     req.method === "GET" && res.status === 200 && mayKeepOffline(ctx.url.pathname) &&
     res.headers.get("content-type")?.startsWith("text/html")
   ) {
-    res.headers.set(OFFLINE_SCOPE, ctx.state.user ? `u:${ctx.state.user.id}` : "guest");
+    const { user, session } = ctx.state;
+    // A person's pages are kept only for a remembered session: one meant to end with the browser leaves nothing.
+    if (!user) res.headers.set(OFFLINE_SCOPE, "guest");
+    else if (session?.persistent !== false) res.headers.set(OFFLINE_SCOPE, `u:${user.id}`);
   }
   return res;
 };

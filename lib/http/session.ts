@@ -8,6 +8,10 @@
  * Back button after signing out shows one person's page to another (docs/decisions.md, Sessions).
  * An answer that sets a cookie is never left shareable: a `Cache-Control` of the route's that is
  * neither `private` nor `no-store` (`public` on robots.txt, the feeds, files) becomes `private, no-store`.
+ * An answer that signs the browser in as someone other than the person of the session it came with (none, or another
+ * person's: a sign-in form or API, a verification link, a social sign-in) also sends `Clear-Site-Data: "storage"`, so
+ * the pages and lessons the phone kept of the last person go before the new one's first page (docs/decisions.md,
+ * Installable and offline, "A phone changing hands").
  */
 import { readSession } from "@/lib/auth/sessions.ts";
 import { readSessionCookie, sessionCookie, sessionCookieName } from "@/lib/http/cookies.ts";
@@ -24,7 +28,21 @@ function setsSessionCookie(res: Response, name: string): boolean {
   return res.headers.getSetCookie().some((cookie) => cookie.startsWith(`${name}=`));
 }
 
-/** Loads the session, renews its cookie, and keeps personal answers out of caches. */
+/**
+ * The person a new session cookie set by `res` belongs to (its value is `<userId>.<token>`), or null when the answer
+ * sets none (or clears it: signing out).
+ */
+function signedInAs(res: Response, name: string): string | null {
+  for (const cookie of res.headers.getSetCookie()) {
+    if (!cookie.startsWith(`${name}=`)) continue;
+    const value = cookie.slice(name.length + 1, cookie.indexOf(";") === -1 ? undefined : cookie.indexOf(";"));
+    const dot = value.indexOf(".");
+    return dot > 0 ? value.slice(0, dot) : null;
+  }
+  return null;
+}
+
+/** Loads the session, renews its cookie, clears the phone when another person signs in, keeps personal answers private. */
 export const session: MiddlewareHandler<AppState> = async (req, ctx) => {
   const { kv, config } = ctx.state.services;
   const token = readSessionCookie(req, config.secure);
@@ -34,6 +52,10 @@ export const session: MiddlewareHandler<AppState> = async (req, ctx) => {
     ctx.state.session = found.session;
   }
   const res = await ctx.next();
+  const newcomer = signedInAs(res, sessionCookieName(config.secure));
+  if (newcomer !== null && newcomer !== found?.user.id && !res.headers.has("clear-site-data")) {
+    res.headers.set("clear-site-data", '"storage"');
+  }
   if (found?.renewed && !setsSessionCookie(res, sessionCookieName(config.secure))) {
     res.headers.append("set-cookie", sessionCookie(config.secure, token!, found.session.persistent !== false));
   }

@@ -280,7 +280,11 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
                   >
                     {t(completedItemIds.length > 0 ? "toolkits.page.continue" : "toolkits.page.start")}
                   </a>
-                  <KeepOffline {...offlineLessons(data)} text={t.island(KEEP_OFFLINE_TEXT)} />
+                  <KeepOffline
+                    {...offlineLessons(data)}
+                    remembered={state.session?.persistent !== false}
+                    text={t.island(KEEP_OFFLINE_TEXT)}
+                  />
                 </>
               )
               : state.user

@@ -1,5 +1,7 @@
 import { assert, assertEquals, assertMatch, assertNotMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
+import { createSession } from "@/lib/auth/sessions.ts";
 
 interface ManifestIcon {
   src: string;
@@ -154,6 +156,49 @@ Deno.test("pages a phone may keep carry Offline-Scope naming whose they are; oth
   assertEquals(await scope("/no-such-page"), null, "a 404");
   assertEquals(await scope("/me/tracker"), null, "a guest is sent to sign in");
   assertEquals(await scope("/api/me/settings", student.headers), null);
+});
+
+Deno.test("a session without Remember me gets no Offline-Scope: nothing of that person is kept on the phone", async () => {
+  await using t = await createTestApp();
+  const student = await createTestUser(t);
+  const { token } = await createSession(t.kv, student.user.id, { persistent: false });
+  for (const path of ["/", "/internships", "/me/tracker"]) {
+    const res = await t.fetch(path, { headers: { cookie: `session=${token}` } });
+    await res.body?.cancel();
+    assertEquals(res.status, 200, path);
+    assertEquals(res.headers.get("offline-scope"), null, path);
+  }
+  const remembered = await createSession(t.kv, student.user.id, { persistent: true });
+  const res = await t.fetch("/me/tracker", { headers: { cookie: `session=${remembered.token}` } });
+  await res.body?.cancel();
+  assertEquals(res.headers.get("offline-scope"), `u:${student.user.id}`);
+});
+
+Deno.test("a sign-in as someone other than the browser's session answers Clear-Site-Data for storage", async () => {
+  await using t = await createTestApp();
+  const last = await createTestUser(t);
+  const next = await passwordUser(t, { email: "bala@example.com" });
+  const body = { email: next.email, password: PASSWORD };
+  const api = async (cookie?: string) => {
+    const res = await t.json("POST", "/api/auth/sign-in/email", { body, headers: cookie ? { cookie } : {} });
+    await res.body?.cancel();
+    assertEquals(res.status, 200);
+    return res;
+  };
+  const alone = await api();
+  assertEquals(alone.headers.get("clear-site-data"), '"storage"', "no session before");
+  assertEquals((await api(last.cookie)).headers.get("clear-site-data"), '"storage"', "another person's session");
+  const own = alone.headers.getSetCookie().find((cookie) => cookie.startsWith("session="))!.split(";")[0];
+  assertEquals((await api(own)).headers.get("clear-site-data"), null, "the same person signing in again");
+  const form = await t.fetch("/sign-in", {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: t.origin, cookie: last.cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(body),
+  });
+  await form.body?.cancel();
+  assertEquals(form.status, 303);
+  assertEquals(form.headers.get("clear-site-data"), '"storage"', "the sign-in page's form");
 });
 
 Deno.test("every way of signing out answers Clear-Site-Data for the cache and storage", async () => {

@@ -91,7 +91,7 @@ function Video({ url, title }: { url: string; title: string }) {
     );
 }
 
-export default define.page<LessonData>(function LessonPage({ data, url }) {
+export default define.page<LessonData>(function LessonPage({ data, state, url }) {
   const t = useT();
   const { toolkit, contentItems, hasPurchased, completedItemIds, item, index, certificateUrl } = data;
   const base = `/toolkits/${toolkit.id}/learn`;
@@ -174,7 +174,13 @@ export default define.page<LessonData>(function LessonPage({ data, url }) {
             text={t.island(LESSON_PROGRESS_TEXT)}
           />
         )}
-        {hasPurchased && <KeepOffline {...offlineLessons(data)} text={t.island(KEEP_OFFLINE_TEXT)} />}
+        {hasPurchased && (
+          <KeepOffline
+            {...offlineLessons(data)}
+            remembered={state.session?.persistent !== false}
+            text={t.island(KEEP_OFFLINE_TEXT)}
+          />
+        )}
         {item.type === "video" && item.cdnVideoUrl ? <Video url={item.cdnVideoUrl} title={item.title} /> : (
           <div
             class="lesson-body space-y-4 leading-relaxed text-slate-800"
