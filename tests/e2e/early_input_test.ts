@@ -2,7 +2,8 @@
  * What a person types (or the browser autofills) before a page's script arrives survives
  * hydration: the island's scripts are held back in these tests until the form is filled, as on a
  * slow connection, and the submit after hydration sends what was typed. A plain form tapped before hydration is
- * marked busy, and a second tap sends nothing until the answer (docs/decisions.md, Islands, "Busy plain forms").
+ * marked busy, and a second tap sends nothing until the answer, or until a bound has passed after Stop (docs/decisions.md,
+ * Islands, "Busy plain forms").
  */
 import type { Page } from "playwright-core";
 import { assertEquals } from "@/tests/helpers/assert.ts";
@@ -195,4 +196,58 @@ Deno.test("a reaction tapped again before its answer is sent once, also once the
   await page.locator("#reactions button[aria-pressed=true]").waitFor({ state: "detached" });
   assertEquals(await busyForms(), 0);
   assertEquals(writes.length, 2, "one request of the island's");
+});
+
+Deno.test("a busy form whose send was stopped can be sent again once its bound has passed, not at once", async () => {
+  await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const created = await t.json("POST", "/api/admin/ungatekeep", {
+    body: { title: "Stopped on the train", content: "Apply early.", tag: "resources", isPublished: true },
+    headers: admin.headers,
+  });
+  assertEquals(created.status, 201);
+  const { post } = await created.json();
+  await using browser = await openBrowser();
+  const context = await browser.newContext({
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+    serviceWorkers: "block",
+  });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  // The discussion island never hydrates (a slow phone's plain form); the first post's answer never comes.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => release = resolve);
+  await page.route(/\/island-PostDiscussion-[^/]*\.js(\?|$)/, async (route) => {
+    await held;
+    await route.continue().catch(() => {});
+  });
+  const writes: string[] = [];
+  await page.route(`${t.origin}/ungatekeep/${post.id}`, async (route) => {
+    if (route.request().method() === "POST") {
+      writes.push("POST");
+      if (writes.length === 1) return await held.then(() => route.abort()).catch(() => {});
+    }
+    await route.continue();
+  });
+  await page.clock.install();
+  await page.goto(`${t.origin}/ungatekeep/${post.id}`, { waitUntil: "domcontentloaded" });
+  const button = page.locator("#reactions form").first().getByRole("button");
+  const posted = page.waitForRequest((request) => request.method() === "POST");
+  await button.tap();
+  await posted;
+  // The person presses Stop: the page stays, its form busy.
+  await (await context.newCDPSession(page)).send("Page.stopLoading");
+  const busy = () => page.evaluate(() => document.querySelector("#reactions form[aria-busy=true]") !== null);
+  assertEquals(await busy(), true);
+  await button.tap();
+  assertEquals(await busy(), true, "a quick second tap still sends nothing");
+  await page.clock.runFor(20_000);
+  assertEquals(await busy(), false, "unmarked once the bound has passed");
+  await button.tap();
+  await page.waitForURL((u) => u.hash === "#reactions");
+  assertEquals(writes, ["POST", "POST"], "sent again, once");
+  release();
 });

@@ -4,9 +4,27 @@
  * before the islands hydrate, or a form without one) is marked busy until the answer replaces the page: `aria-busy` on
  * the form, its button dimmed. Every later submit of that form is stopped before any handler sees it, an island's that
  * hydrated in the meantime included, so a second tap on a slow connection sends nothing (it could undo the first). A
- * `GET` or `dialog` form and one sent to another window (`target`) stay as they are; a page restored from the
- * back-forward cache (Back) is unmarked. Without JavaScript, forms post as always.
+ * `GET` or `dialog` form and one sent to another window (`target`) stay as they are. The form is unmarked when the page
+ * is shown again (Back restoring it from the back-forward cache), and `BUSY_MS` after its submit if the page is still
+ * there: the person pressed Stop or the navigation was cancelled, and would otherwise never send it again. Without
+ * JavaScript, forms post as always.
  */
+
+/** How long a form stays busy while its page stays (ms): longer than a slow phone's answer, short of giving up on it. */
+const BUSY_MS = 20_000;
+
+/** The pending unmarking of each busy form, so a later submit's period is not cut short by an earlier one's. */
+const unmarkTimers = new WeakMap<HTMLFormElement, ReturnType<typeof setTimeout>>();
+
+/** Takes the busy mark off `form` and its dimmed button. */
+function unmark(form: HTMLFormElement): void {
+  clearTimeout(unmarkTimers.get(form));
+  unmarkTimers.delete(form);
+  form.removeAttribute("aria-busy");
+  form.style.cursor = "";
+  for (const control of form.elements) if (control instanceof HTMLElement) control.style.opacity = "";
+}
+
 addEventListener("submit", (event) => {
   if (!(event.target instanceof HTMLFormElement) || event.target.getAttribute("aria-busy") !== "true") return;
   event.preventDefault();
@@ -19,13 +37,10 @@ addEventListener("submit", (event) => {
   form.setAttribute("aria-busy", "true");
   form.style.cursor = "progress";
   if (event.submitter instanceof HTMLElement) event.submitter.style.opacity = "0.6";
+  unmarkTimers.set(form, setTimeout(() => unmark(form), BUSY_MS));
 });
 
 addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
-  for (const form of document.querySelectorAll<HTMLFormElement>("form[aria-busy=true]")) {
-    form.removeAttribute("aria-busy");
-    form.style.cursor = "";
-    for (const control of form.elements) if (control instanceof HTMLElement) control.style.opacity = "";
-  }
+  for (const form of document.querySelectorAll<HTMLFormElement>("form[aria-busy=true]")) unmark(form);
 });
