@@ -122,6 +122,7 @@ Deno.test("a new user is created from the provider's identity, signed in and sen
     res.headers.get("set-cookie") ?? "",
     /^session=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/,
   );
+  assertEquals(res.headers.get("clear-site-data"), '"storage"', "a new person on the phone: what it kept goes");
   const user = await sessionUser(s.t, res);
   assertEquals(user.email, "priya@example.com");
   assertEquals(user.name, "Priya Sharma");

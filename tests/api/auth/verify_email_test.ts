@@ -42,6 +42,7 @@ Deno.test("following the verification link verifies the e-mail, signs in and red
   assertEquals(res.headers.get("location"), "/onboarding");
   const cookie = cookieOf(res)!;
   assertMatch(cookie, /^session=[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
+  assertEquals(res.headers.get("clear-site-data"), '"storage"', "a new person on the phone: what it kept goes");
   assertEquals((await getUserByEmail(t.kv, "new@example.com"))?.emailVerified, true);
   const session = await (await t.fetch("/api/auth/session", { headers: { cookie } })).json();
   assertEquals(session.user.email, "new@example.com");
