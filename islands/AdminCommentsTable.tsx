@@ -2,13 +2,14 @@
  * The admin comments table (docs/decisions.md, Comments and reactions, "Moderation"): every live comment, newest
  * first, searched by content or author among the newest 2,000 (a line says so when there are more; loaded from
  * `GET /api/admin/comments` through the shared admin list hook), each
- * with a link to it on its post and Delete after a confirmation dialog; pages of 50.
+ * with a link to it on its post and Delete after a confirmation dialog (until hydrated, a link to the page's own
+ * confirmation, `routes/admin/comments.tsx`); pages of 50.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
-import { RowDeleteButton } from "@/components/RowControls.tsx";
+import { RowDeleteButton, RowDeleteLink } from "@/components/RowControls.tsx";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import type { AdminCommentView, Pagination } from "@/lib/comments/schema.ts";
@@ -33,8 +34,8 @@ export type CommentRow = Pick<AdminCommentView, "id" | "postId" | "parentId" | "
 
 const PAGE_SIZE = 50;
 
-/** The first 160 characters of a comment, on one line. */
-function clip(text: string): string {
+/** The first 160 characters of a comment, on one line (the table's, and the page's confirmation without JavaScript). */
+export function clipComment(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
@@ -110,7 +111,7 @@ function CommentsTable({ initial, pagination }: Omit<AdminCommentsTableProps, "t
               {row.parentId && (
                 <span class="mr-1 text-xs font-semibold text-slate-700">{t("admin.comments.reply")}</span>
               )}
-              {clip(row.content)}
+              {clipComment(row.content)}
             </Cell>
             <Cell label={t("admin.comments.author")}>{row.user?.name ?? t("admin.comments.deletedUser")}</Cell>
             <Cell label={t("admin.comments.post")}>
@@ -124,11 +125,19 @@ function CommentsTable({ initial, pagination }: Omit<AdminCommentsTableProps, "t
             </Cell>
             <Cell label={t("admin.comments.posted")} class="whitespace-nowrap">{t.dateTime(row.createdAt)}</Cell>
             <Cell>
-              <RowDeleteButton
-                name={t("admin.comments.nameOf", { name: authorOf(t, row) })}
-                disabled={!hydrated}
-                onClick={() => remove.ask(row)}
-              />
+              {hydrated
+                ? (
+                  <RowDeleteButton
+                    name={t("admin.comments.nameOf", { name: authorOf(t, row) })}
+                    onClick={() => remove.ask(row)}
+                  />
+                )
+                : (
+                  <RowDeleteLink
+                    name={t("admin.comments.nameOf", { name: authorOf(t, row) })}
+                    href={`?delete=${encodeURIComponent(row.id)}#delete-comment`}
+                  />
+                )}
             </Cell>
           </tr>
         ))}
@@ -146,7 +155,7 @@ function CommentsTable({ initial, pagination }: Omit<AdminCommentsTableProps, "t
         disabled={!hydrated}
       />
       <ConfirmDialog {...remove.dialog} title={t("admin.comments.deleteTitle")}>
-        {t("admin.comments.deleteText", { content: remove.target ? clip(remove.target.content) : "" })}
+        {t("admin.comments.deleteText", { content: remove.target ? clipComment(remove.target.content) : "" })}
       </ConfirmDialog>
     </div>
   );

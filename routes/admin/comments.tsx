@@ -1,40 +1,91 @@
 /**
  * `/admin/comments`: every live comment on Ungatekeep posts, newest first, in the comments table island (search, go
  * to the post, delete). Admins only, by `/admin`'s middleware and layout. docs/decisions.md, Comments and reactions.
+ * Without JavaScript a row's "Delete" is a link to `?delete={id}`, this page with a confirmation naming that comment,
+ * whose plain form (docs/decisions.md, Islands, "Forms work without JavaScript") `POST`s `intent` `delete` and `id`:
+ * the comment is deleted as `DELETE /api/ungatekeep/comments/{id}` does, 303 to `?deleted=1`, or the page again with
+ * the refusal's sentence (400, 404, 503).
  */
+import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import AdminCommentsTable, { ADMIN_COMMENTS_TEXT, type CommentRow } from "@/islands/AdminCommentsTable.tsx";
-import { listCommentsForAdmin, type Pagination } from "@/lib/comments/comments.ts";
+import { Notice } from "@/components/forms.tsx";
+import { DeleteConfirmation } from "@/components/DeleteConfirmation.tsx";
+import AdminCommentsTable, {
+  ADMIN_COMMENTS_TEXT,
+  clipComment,
+  type CommentRow,
+} from "@/islands/AdminCommentsTable.tsx";
+import { listCommentsForAdmin, type Pagination, removeComment } from "@/lib/comments/comments.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { DomainError, NotFoundError } from "@/lib/errors.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { REFUSALS, refusalText } from "@/lib/refusals.ts";
+import type { User } from "@/lib/users/users.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
 interface Data {
   rows: CommentRow[];
   pagination: Pagination;
+  /** What the last plain form did, in the reader's language; "" for nothing. */
+  notice: string;
+  /** A refused delete's sentence; "" for none. */
+  error: string;
+  /** The comment whose "Delete" link was followed (`?delete={id}`), to confirm without JavaScript. */
+  doomed?: CommentRow;
+}
+
+/** The delete form's fields: a comment id (ids are UUIDs; a longer one names no comment). */
+const deleteFormSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1).max(100) });
+
+/** The first page of the table as `admin` may read it. */
+async function firstPage(kv: Deno.Kv, admin: User): Promise<Pick<Data, "rows" | "pagination">> {
+  const page = await listCommentsForAdmin(kv, admin, { limit: 50, offset: 0 });
+  return {
+    rows: page.comments.map(({ id, postId, parentId, content, createdAt, user, post }) => ({
+      id,
+      postId,
+      parentId,
+      content,
+      createdAt,
+      user: user && { name: user.name },
+      post,
+    })),
+    pagination: page.pagination,
+  };
 }
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
-    const page = await listCommentsForAdmin(ctx.state.services.kv, ctx.state.user, { limit: 50, offset: 0 });
-    return ctx.render({
-      rows: page.comments.map(({ id, postId, parentId, content, createdAt, user, post }) => ({
-        id,
-        postId,
-        parentId,
-        content,
-        createdAt,
-        user: user && { name: user.name },
-        post,
-      })),
-      pagination: page.pagination,
-    });
+    const page = await firstPage(ctx.state.services.kv, ctx.state.user);
+    const params = ctx.url.searchParams;
+    const notice = params.get("deleted") === "1" ? ctx.state.t("admin.comments.deletedDone") : "";
+    const doomed = page.rows.find((row) => row.id === params.get("delete"));
+    return ctx.render({ ...page, notice, error: "", doomed });
+  },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { services, t, user } = ctx.state;
+    const form = deleteFormSchema.safeParse(await readFormFields(req, ["intent", "id"]));
+    try {
+      if (!form.success) throw new NotFoundError(REFUSALS.commentNotFound);
+      await removeComment(services.kv, form.data.id, user);
+      return seeOther("/admin/comments?deleted=1");
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const status = form.success ? errorResponse(error).status : 400;
+      const page = await firstPage(services.kv, user);
+      return ctx.render({ ...page, notice: "", error: refusalText(t, error) }, { status });
+    }
   },
 });
 
 export default define.page<Data>(function AdminCommentsPage({ data }) {
   const t = useT();
+  const { doomed } = data;
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageHead title={t("admin.pageTitle", { page: t("admin.nav.comments") })} />
@@ -42,6 +93,18 @@ export default define.page<Data>(function AdminCommentsPage({ data }) {
         <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("admin.nav.comments")}</h1>
         <p class="mt-2 text-slate-700">{t("admin.comments.lead")}</p>
       </div>
+      {data.notice && <Notice kind="success" title={data.notice} />}
+      {data.error && <Notice kind="error" title={t("admin.comments.notDeletedTitle")}>{data.error}</Notice>}
+      {doomed && (
+        <DeleteConfirmation
+          id="delete-comment"
+          title={t("admin.comments.deleteTitle")}
+          text={t("admin.comments.deleteText", { content: clipComment(doomed.content) })}
+          action="/admin/comments"
+          fields={{ intent: "delete", id: doomed.id }}
+          cancelHref="/admin/comments"
+        />
+      )}
       <AdminCommentsTable initial={data.rows} pagination={data.pagination} text={t.island(ADMIN_COMMENTS_TEXT)} />
     </section>
   );

@@ -5,7 +5,7 @@
  * with its search and status tabs; `/admin/banners` adds a banner
  * with its image (a multipart form, a refused link shown at its field), saves a row's order and Active with its Save
  * button, and deletes one after the page's confirmation; `/admin/api-keys`, reached from the admin menu, makes a key
- * (shown once) and revokes it after its confirmation.
+ * (shown once) and revokes it after its confirmation; `/admin/comments` deletes a comment after its confirmation.
  */
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -13,7 +13,7 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
 import { getUser, updateUser } from "@/lib/users/users.ts";
-import { PNG } from "@/tests/fixtures/posts.ts";
+import { createPost, PNG } from "@/tests/fixtures/posts.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addToolkit, buy, checkout } from "@/tests/fixtures/toolkits.ts";
@@ -217,4 +217,36 @@ Deno.test("without JavaScript an admin makes an API key from the admin menu, see
   const refused = await postWith(key);
   assertEquals(refused.status, 401, "a revoked key posts nothing");
   await refused.body?.cancel();
+});
+
+Deno.test("without JavaScript an admin deletes a comment after the page's confirmation", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const asha = await createTestUser(t, "user", { name: "Asha Rao" });
+  const post = await createPost(t, admin, { title: "Exam tips" });
+  for (const content of ["Buy followers at spam.example", "Thanks, this helped"]) {
+    const res = await t.json("POST", `/api/ungatekeep/${post.id}/comments`, {
+      body: { content },
+      headers: asha.headers,
+    });
+    assertEquals(res.status, 201);
+    await res.body?.cancel();
+  }
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/comments`);
+  await page.getByRole("row").filter({ hasText: "Buy followers" }).getByRole("link", {
+    name: "Delete the comment by Asha Rao",
+  })
+    .click();
+  const confirmation = page.getByRole("region", { name: "Delete this comment?" });
+  await confirmation.getByText("“Buy followers at spam.example”").waitFor();
+  await assertAccessibleWithoutScript(page, "comment delete confirmation without JavaScript at 360 px");
+  await confirmation.getByRole("button", { name: "Delete" }).click();
+  await page.getByText("The comment is deleted.").waitFor();
+  assertEquals(await page.getByText("Buy followers").count(), 0);
+  await page.getByRole("row").filter({ hasText: "Thanks, this helped" }).waitFor();
+  await assertAccessibleWithoutScript(page, "comments after a delete without JavaScript at 360 px");
 });

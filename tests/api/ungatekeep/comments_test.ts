@@ -1130,3 +1130,33 @@ Deno.test("the admin comment search looks through the newest 2,000 comments and 
   const plain = await (await t.fetch("/api/admin/comments?limit=1", { headers: admin.headers })).json();
   assertEquals([plain.pagination.total, plain.searchedNewest], [SEARCHED_COMMENTS + 1, null]);
 });
+
+Deno.test("/admin/comments deletes a comment with a plain form: 303 with its notice, or the refusal in the page's words", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const asha = await createTestUser(t, "user", { name: "Asha Rao" });
+  const post = await createPost(t, admin, { title: "Exam tips" });
+  const made = await t.json("POST", `/api/ungatekeep/${post.id}/comments`, {
+    body: { content: "Buy followers at spam.example" },
+    headers: asha.headers,
+  });
+  const { comment } = await made.json();
+  const asked = await (await t.fetch(`/admin/comments?delete=${comment.id}`, { headers: admin.headers })).text();
+  assert(asked.includes('id="delete-comment"') && asked.includes("“Buy followers at spam.example”"));
+
+  const done = await postForm(t, admin, "/admin/comments", { intent: "delete", id: comment.id });
+  assertEquals([done.status, done.headers.get("location")], [303, "/admin/comments?deleted=1"]);
+  const hindi = await (await t.fetch("/admin/comments?deleted=1&lang=hi", { headers: admin.headers })).text();
+  assert(hindi.includes("कमेंट डिलीट हो गया।"));
+  const again = await postForm(t, admin, "/admin/comments", { intent: "delete", id: comment.id }, {
+    "accept-language": "hi-IN,hi;q=0.9",
+  });
+  assertEquals(again.status, 404);
+  assert((await again.text()).includes("कमेंट डिलीट नहीं हुआ"), "the refusal in Hindi");
+  const bad = await postForm(t, admin, "/admin/comments", { intent: "delete", id: "x".repeat(101) });
+  assertEquals(bad.status, 400);
+  await bad.body?.cancel();
+  const notAdmin = await postForm(t, asha, "/admin/comments", { intent: "delete", id: comment.id });
+  assertEquals(notAdmin.status, 403);
+  await notAdmin.body?.cancel();
+});
