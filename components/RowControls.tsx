@@ -1,8 +1,7 @@
 /**
  * The per-row controls of the admin table islands: an on/off switch (a checkbox with the switch
  * role, named for its row, e.g. "Active: SAVE20") and the Delete button that opens the row's
- * confirmation (its accessible name says which row: "Delete SAVE20"), or before hydration the Delete link to the page's
- * own confirmation (docs/decisions.md, Islands, "Forms work without JavaScript").
+ * confirmation (its accessible name says which row: "Delete SAVE20").
  */
 import { useT } from "@/lib/i18n/context.ts";
 
@@ -22,19 +21,6 @@ export function Switch(
   );
 }
 
-const DELETE_CLASS =
-  "rounded-md border border-red-300 bg-white px-3 py-1 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-60";
-
-/** The Delete link of the row named `name` to `href`, the page with its confirmation, for a page without script. */
-export function RowDeleteLink({ name, href }: { name: string; href: string }) {
-  const t = useT();
-  return (
-    <a href={href} class={`inline-block ${DELETE_CLASS}`}>
-      {t.rich("common.deleteNamed", { name: () => <span class="sr-only">{` ${name} `}</span> })}
-    </a>
-  );
-}
-
 /** The Delete button of the row named `name`. */
 export function RowDeleteButton(
   { name, onClick, disabled = false }: { name: string; onClick: () => void; disabled?: boolean },
@@ -45,7 +31,7 @@ export function RowDeleteButton(
       type="button"
       disabled={disabled}
       onClick={onClick}
-      class={DELETE_CLASS}
+      class="rounded-md border border-red-300 bg-white px-3 py-1 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-60"
     >
       {t.rich("common.deleteNamed", { name: () => <span class="sr-only">{` ${name} `}</span> })}
     </button>
