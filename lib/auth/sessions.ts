@@ -164,13 +164,18 @@ function ended(session: Session, user: User): boolean {
 }
 
 /**
- * Whether `session` still holds: its user exists and it is not void (`ended`: a later session epoch, a suspension).
- * One KV read (the user); for a write whose body arrived after the session was read (docs/decisions.md, Data rights,
+ * Whether `session`, stored under `hash` (the SHA-256 of its cookie token, as `readSession` answers it), still holds at
+ * `now` (ms): it is still stored (not signed out of, nor replaced by a sign-in over its cookie) and unexpired, its user
+ * exists, and it is not void (`ended`: a later session epoch, a suspension). One KV round trip (`getMany` of the
+ * session and its user); for a write whose body arrived after the session was read (docs/decisions.md, Data rights,
  * "Writes in flight during a deletion").
  */
-export async function sessionHolds(kv: Deno.Kv, session: Session): Promise<boolean> {
-  const user = (await kv.get<User>(userKey(session.userId))).value;
-  return user !== null && !ended(session, user);
+export async function sessionHolds(kv: Deno.Kv, session: Session, hash: string, now = Date.now()): Promise<boolean> {
+  const [entry, userEntry] = await kv.getMany<[Session, User]>([["sessions", hash], userKey(session.userId)]);
+  const stored = entry.value;
+  const user = userEntry.value;
+  return stored !== null && user !== null && stored.id === session.id && stored.userId === session.userId &&
+    Date.parse(stored.expiresAt) > now && !ended(stored, user);
 }
 
 /**
@@ -210,12 +215,12 @@ export async function peekSession(kv: Deno.Kv, token: string): Promise<{ session
 /**
  * The live session of a cookie token with its user, read in one KV round trip and renewed when
  * it is past its first day; null as `peekSession` says (a session of an earlier epoch is deleted then).
- * `renewed` tells the caller to send the cookie again.
+ * `renewed` tells the caller to send the cookie again; `hash` is the token's SHA-256, the session's key (`sessionHolds`).
  */
 export async function readSession(
   kv: Deno.Kv,
   token: string,
-): Promise<{ session: Session; user: User; renewed: boolean } | null> {
+): Promise<{ session: Session; user: User; renewed: boolean; hash: string } | null> {
   const found = await findSession(kv, token);
   if (!found) return null;
   const { entry, hash } = found;
@@ -226,14 +231,14 @@ export async function readSession(
     return null;
   }
   const now = Date.now();
-  if (Date.parse(session.expiresAt) - now >= SESSION_RENEW_BELOW_MS) return { session, user, renewed: false };
+  if (Date.parse(session.expiresAt) - now >= SESSION_RENEW_BELOW_MS) return { session, user, renewed: false, hash };
   const renewed: Session = { ...session, expiresAt: new Date(now + SESSION_TTL_MS).toISOString() };
   await kv.atomic()
     .check(entry)
     .set(["sessions", hash], renewed, { expireIn: SESSION_TTL_MS })
     .set(["sessions_by_user", session.userId, hash], session.id, { expireIn: SESSION_TTL_MS })
     .commit();
-  return { session: renewed, user, renewed: true };
+  return { session: renewed, user, renewed: true, hash };
 }
 
 /**

@@ -149,10 +149,10 @@ export const unreadFormDrain: MiddlewareHandler<AppState> = async (req, ctx) => 
 /**
  * A write's body is read through `withIdleTimeout` (a stalled body fails with 408) and may be at
  * most the route's `bodyLimitBytes` (413 `{error}`, its `bodyLimitRefusal` when it names one); reads pass untouched.
- * A signed-in write's body, once it has all arrived, reads the session's user again and fails with
- * `UnauthenticatedError` (401) when the user is gone or the session void (`sessionHolds`): a body sent slowly must not
- * land after the account's deletion and its sweep (docs/decisions.md, Data rights, "Writes in flight during a
- * deletion"). On a route that takes API keys (`apiKey: true`) a write with an `Authorization` header acts by its key,
+ * A signed-in write's body, once it has all arrived, reads the session and its user again (one `getMany`) and fails
+ * with `UnauthenticatedError` (401) when the session was signed out of, replaced or expired, the user is gone or the
+ * session void (`sessionHolds`): a body sent slowly must not land after its person signed out, nor after the account's
+ * deletion and its sweep (docs/decisions.md, Data rights, "Writes in flight during a deletion"). On a route that takes API keys (`apiKey: true`) a write with an `Authorization` header acts by its key,
  * not its session, so its key is checked again instead (`userOfAuthorization`: 401 "Invalid API key" when the key was
  * revoked or its owner deleted, demoted or suspended meanwhile).
  */
@@ -160,15 +160,15 @@ export const bodyLimits: MiddlewareHandler<AppState> = (req, ctx) => {
   if (!WRITE_METHODS.has(req.method)) return ctx.next();
   const { bodyLimitBytes, bodyLimitRefusal, apiKey } = readRouteOptions(ctx);
   const { kv, config } = ctx.state.services;
-  const { session } = ctx.state;
+  const { session, sessionHash } = ctx.state;
   const authorization = apiKey ? req.headers.get("authorization") : null;
   const stillAllowed = authorization !== null
     ? async () => {
       await userOfAuthorization(kv, authorization);
     }
-    : session
+    : session && sessionHash
     ? async () => {
-      if (!await sessionHolds(kv, session)) throw new UnauthenticatedError();
+      if (!await sessionHolds(kv, session, sessionHash)) throw new UnauthenticatedError();
     }
     : undefined;
   const sizeLimit = sizeLimitFor(bodyLimitBytes, bodyLimitRefusal);

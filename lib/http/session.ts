@@ -1,6 +1,6 @@
 /**
  * The session step of `routes/_middleware.ts`: loads the request's session into `ctx.state.user`
- * and `ctx.state.session`, sends the cookie again when the session slid forward (as persistent as
+ * and `ctx.state.session` (its key's hash into `ctx.state.sessionHash`), sends the cookie again when the session slid forward (as persistent as
  * the person chose at sign-in, beside any other cookie of the answer, unless the answer sets the
  * session cookie itself), and marks every
  * answer about a person (a signed-in request's, or one that sets a cookie) `Cache-Control:
@@ -50,6 +50,7 @@ export const session: MiddlewareHandler<AppState> = async (req, ctx) => {
   if (found) {
     ctx.state.user = found.user;
     ctx.state.session = found.session;
+    ctx.state.sessionHash = found.hash;
   }
   const res = await ctx.next();
   const newcomer = signedInAs(res, sessionCookieName(config.secure));

@@ -58,6 +58,11 @@ export interface AppState {
   user?: User;
   session?: Session;
   /**
+   * The SHA-256 of the session cookie's token, the session's KV key (set with `session` by the session step), for the
+   * check of a write once its body has arrived (`sessionHolds`).
+   */
+  sessionHash?: string;
+  /**
    * The signed-in person's unread count (up to `UNREAD_COUNT_MAX`) when the page read it anyway, for the header's bell
    * to show without JavaScript (docs/decisions.md, Notifications, "The bell"); absent on other pages.
    */

@@ -1,4 +1,10 @@
-import { endOtherSessions, type Session, SESSION_RENEW_BELOW_MS, SESSION_TTL_MS } from "@/lib/auth/sessions.ts";
+import {
+  createSession,
+  endOtherSessions,
+  type Session,
+  SESSION_RENEW_BELOW_MS,
+  SESSION_TTL_MS,
+} from "@/lib/auth/sessions.ts";
 import { ConflictError } from "@/lib/errors.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 import { updateUser } from "@/lib/users/users.ts";
@@ -7,12 +13,51 @@ import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app
 import { cookieOf, signIn } from "./helpers.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { uploadedId } from "@/tests/fixtures/posts.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
 
 /** Ages the stored session of `cookie` to a day and a bit after its last renewal, so that the next read renews it. */
 async function ageSession(t: TestApp, cookie: string): Promise<void> {
   const key = ["sessions", await sha256Hex(cookie.slice(cookie.indexOf("=") + 1))];
   const stored = (await t.kv.get<Session>(key)).value!;
   await t.kv.set(key, { ...stored, expiresAt: new Date(Date.now() + SESSION_RENEW_BELOW_MS - 60_000).toISOString() });
+}
+
+/**
+ * A `PUT` of `body` as JSON to `path` with the cookie `cookie` whose body, of a declared length, sends its first bytes
+ * when the server first reads it, then the rest once `release` is called (a slow link): `reading` resolves when the
+ * server has begun to read the body (requests go in process, so nothing reads it before the session step has run and
+ * the handler wants it), `response` once the whole exchange is over.
+ */
+function slowPut(t: TestApp, path: string, cookie: string, body: unknown) {
+  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  let release!: () => void;
+  const rest = new Promise<void>((resolve) => release = resolve);
+  let begun!: () => void;
+  const reading = new Promise<void>((resolve) => begun = resolve);
+  let pulls = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (pulls++ === 0) {
+        controller.enqueue(bytes.slice(0, 5));
+        return begun();
+      }
+      await rest;
+      controller.enqueue(bytes.slice(5));
+      controller.close();
+    },
+  }, { highWaterMark: 0 });
+  const response = t.fetch(path, {
+    method: "PUT",
+    headers: {
+      cookie,
+      origin: t.origin,
+      "content-type": "application/json",
+      "content-length": String(bytes.byteLength),
+    },
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
+  return { reading, release, response };
 }
 
 for (const path of ["/api/auth/session", "/api/auth/get-session"]) {
@@ -373,4 +418,54 @@ Deno.test("ending the other sessions gives up with ConflictError after a few los
   await assertRejects(() => endOtherSessions(t.kv, token), ConflictError);
   undo();
   assert(bumps < 50, `${bumps} reads`);
+});
+
+Deno.test("a write whose body is still arriving when its session is signed out of, replaced or expired is 401 once it has arrived", async () => {
+  await using t = await createTestApp();
+  const [internship] = await addInternships(t, await createTestUser(t, "member"), [{}]);
+  const path = `/api/me/saved/internships/${internship.id}`;
+  const other = await passwordUser(t, { email: "bina@example.com" });
+  const cases: [string, (cookie: string) => Promise<void>][] = [
+    ["signed out", async (cookie) => {
+      const res = await t.json("POST", "/api/auth/sign-out", { headers: { cookie } });
+      assertEquals(res.status, 200);
+      await res.body?.cancel();
+    }],
+    ["signed in over by another person", async (cookie) => {
+      const res = await t.json("POST", "/api/auth/sign-in/email", {
+        body: { email: other.email, password: PASSWORD },
+        headers: { cookie },
+      });
+      assertEquals(res.status, 200);
+      await res.body?.cancel();
+    }],
+    ["expired", async (cookie) => {
+      const key = ["sessions", await sha256Hex(cookie.slice("session=".length))];
+      const stored = (await t.kv.get<Session>(key)).value!;
+      await t.kv.set(key, { ...stored, expiresAt: new Date(Date.now() - 1000).toISOString() });
+    }],
+  ];
+  for (const [change, make] of cases) {
+    const { user, cookie } = await createTestUser(t);
+    const { reading, release, response } = slowPut(t, path, cookie, { note: `written after ${change}` });
+    await reading;
+    await make(cookie);
+    release();
+    const res = await response;
+    assertEquals(res.status, 401, change);
+    assertEquals(await res.json(), { error: "Unauthorized" }, change);
+    const { token } = await createSession(t.kv, user.id);
+    const saved = await t.fetch("/api/me/saved", { headers: { cookie: `session=${token}` } });
+    assertEquals((await saved.json()).items, [], `${change}: nothing stored`);
+  }
+  // The same slow body from a session that still holds is stored.
+  const { cookie } = await createTestUser(t);
+  const { reading, release, response } = slowPut(t, path, cookie, { note: "kept" });
+  await reading;
+  release();
+  const res = await response;
+  assertEquals(res.status, 200);
+  assertEquals((await res.json()).item.note, "kept");
+  const saved = await t.fetch("/api/me/saved", { headers: { cookie } });
+  assertEquals((await saved.json()).items.map((item: { note: string }) => item.note), ["kept"]);
 });
