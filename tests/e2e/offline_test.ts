@@ -4,14 +4,16 @@
  * notice, the tracker and a lesson kept offline (never visited, its hint saying signing out removes it) open, a page
  * never visited shows the offline page naming what is kept, each page once and without the site's name, in the
  * language the pages last came in (Hindi after a Hindi page, also after signing out); after signing out nothing of the
- * person is shown. The module's one Chromium runs on a profile on disk (Chromium does not offer installing from an
- * incognito context, which every new context is), and each test opens its page in it on an origin of its own.
+ * person is shown; a session without "Keep me signed in" is told Keep offline needs it. The module's one Chromium runs
+ * on a profile on disk (Chromium does not offer installing from an incognito context, which every new context is), and
+ * each test opens its page in it on an origin of its own.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, CHROMIUM, hydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { addCoupon, addToolkitWithLessons, checkout } from "@/tests/fixtures/toolkits.ts";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { createSession } from "@/lib/auth/sessions.ts";
 
 /** A toolkit of two article lessons that `student` owns (a 100 % coupon), and its lesson ids. */
 async function ownedToolkit(t: TestApp, student: TestUser): Promise<{ id: string; lessons: string[] }> {
@@ -230,4 +232,19 @@ Deno.test("offline: a kept lesson that now answers 404 (its toolkit deleted) lea
   const kept = page.getByRole("region", { name: "Lessons kept offline" });
   await kept.getByRole("link", { name: /Second wind/ }).waitFor();
   assertEquals(await kept.getByRole("link", { name: /First steps/ }).count(), 0);
+});
+
+Deno.test("a session without 'Keep me signed in': Keep offline says it needs it instead of offering its button", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user", { name: "Ravi Passing" });
+  const toolkit = await ownedToolkit(t, student);
+  const { token } = await createSession(t.kv, student.user.id, { persistent: false });
+  await using tab = await phonePage();
+  const { context, page } = tab;
+  await signInBrowser(context, t.origin, { cookie: `session=${token}` });
+  await page.goto(`${t.origin}/toolkits/${toolkit.id}/learn/${toolkit.lessons[0]}`);
+  await hydrated(page);
+  await page.getByText("Lessons stay on this device only when you sign in with “Keep me signed in” ticked.").waitFor();
+  assertEquals(await page.getByRole("button", { name: "Keep offline" }).count(), 0);
+  await assertAccessible(page, "a lesson page of a session not remembered");
 });
