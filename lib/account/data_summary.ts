@@ -1,9 +1,11 @@
 /**
  * The readable summary of a person's data export, for `/me/data` (docs/decisions.md, Data rights, "Your data page"):
  * the account, the résumé, each application and purchase by title, and how many records of every other kind the
- * export holds. Built from the export document itself, so the page shows what the download holds and nothing else.
+ * export holds. Built from the export's own sections (`EXPORT_SECTIONS`), so the page shows what the download holds and
+ * nothing else: the sections it details are collected as the export collects them, the others counted by their
+ * `count` (index entries, not records) where they have one, else collected and counted.
  */
-import type { AccountExport } from "@/lib/account/export.ts";
+import { EXPORT_SECTIONS } from "@/lib/account/export.ts";
 import type { MyApplication } from "@/lib/applications/schema.ts";
 import type { ApplicationStatus } from "@/lib/applications/schema.ts";
 import type { PurchaseHistoryItem } from "@/lib/toolkits/learning.ts";
@@ -75,9 +77,22 @@ function countOf(value: unknown): number {
   return value === null || value === undefined ? 0 : 1;
 }
 
-/** The summary of `data`, an export made by `exportAccount`. */
-export function summarizeExport(data: AccountExport): DataSummary {
-  const user = data.user as User;
+/** How many records the export's section `name` holds for `user`: its `count`, else its records counted. */
+async function sectionCount(kv: Deno.Kv, user: User, name: string): Promise<number> {
+  const section = EXPORT_SECTIONS.find((s) => s.name === name)!;
+  return section.count ? await section.count(kv, user) : countOf(await section.collect(kv, user));
+}
+
+/**
+ * The summary of `user`'s export: the detailed sections collected (`DETAILED_SECTIONS`), the others counted
+ * (`sectionCount`), all at once.
+ */
+export async function dataSummary(kv: Deno.Kv, user: User): Promise<DataSummary> {
+  const [detailed, counted] = await Promise.all([
+    Promise.all(DETAILED_SECTIONS.map((name) => EXPORT_SECTIONS.find((s) => s.name === name)!.collect(kv, user))),
+    Promise.all(COUNTED_SECTIONS.map(({ name }) => sectionCount(kv, user, name))),
+  ]);
+  const data: Record<string, unknown> = Object.fromEntries(DETAILED_SECTIONS.map((name, i) => [name, detailed[i]]));
   const applications = data.applications as MyApplication[];
   const purchases = data.purchases as PurchaseHistoryItem[];
   return {
@@ -106,6 +121,6 @@ export function summarizeExport(data: AccountExport): DataSummary {
       createdAt: p.createdAt,
       receiptUrl: p.receiptUrl,
     })),
-    counts: COUNTED_SECTIONS.map(({ name, label }) => ({ name, label, count: countOf(data[name]) })),
+    counts: COUNTED_SECTIONS.map(({ name, label }, i) => ({ name, label, count: counted[i] })),
   };
 }

@@ -8,22 +8,22 @@ import { sessionsOf } from "@/lib/auth/sessions.ts";
 import { knownDevicesOf } from "@/lib/auth/known_devices.ts";
 import { signInMethods } from "@/lib/auth/sign_in_methods.ts";
 import { apiKeysCreatedBy } from "@/lib/api_keys/api_keys.ts";
-import { internshipsOwnedBy } from "@/lib/internships/internships.ts";
+import { internshipCountOwnedBy, internshipsOwnedBy } from "@/lib/internships/internships.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
-import { opportunitiesOwnedBy } from "@/lib/opportunities/opportunities.ts";
+import { opportunitiesOwnedBy, opportunityCountOwnedBy } from "@/lib/opportunities/opportunities.ts";
 import { completedByToolkit } from "@/lib/toolkits/progress.ts";
 import { allToolkitIds, toolkitsCreatedBy } from "@/lib/toolkits/catalog.ts";
 import { purchaseHistory } from "@/lib/toolkits/learning.ts";
 import { buyerMoneyRecords, listPurchaseRecords, type PurchaseRecord } from "@/lib/purchases/purchases.ts";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
-import { postsBy } from "@/lib/ungatekeep/posts.ts";
+import { postCountBy, postsBy } from "@/lib/ungatekeep/posts.ts";
 import type { User } from "@/lib/users/users.ts";
 import { savedRecordsOf } from "@/lib/saved/saved.ts";
 import { notificationsOf } from "@/lib/notifications/notifications.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
 import { subscriptionsOf, subscriptionView } from "@/lib/push/subscriptions.ts";
 import { listAlerts } from "@/lib/alerts/alerts.ts";
-import { commentsOf, reactionsOf } from "@/lib/comments/store.ts";
+import { commentCountOf, commentsOf, reactionsOf } from "@/lib/comments/store.ts";
 import { mailsOfUser } from "@/lib/mail/outbox.ts";
 import { organizationsManagedBy } from "@/lib/organizations/organizations.ts";
 import { claimsOf } from "@/lib/organizations/claims.ts";
@@ -53,10 +53,16 @@ function checkoutOf(record: PurchaseRecord | undefined) {
   };
 }
 
-/** One section of the export: its name (the key in the document) and how it is gathered for `user`. */
+/**
+ * One section of the export: its name (the key in the document), how it is gathered for `user`, and, for a section
+ * that may hold many or large records, how many records `collect` gives, counted without reading them (index entries;
+ * "Your data" shows the count: docs/decisions.md, Data rights, "Read by person"). A section without `count` is
+ * collected to be counted.
+ */
 export interface ExportSection {
   name: string;
   collect(kv: Deno.Kv, user: User): Promise<unknown>;
+  count?(kv: Deno.Kv, user: User): Promise<number>;
 }
 
 /** The sections, in the order the document lists them. */
@@ -82,9 +88,17 @@ export const EXPORT_SECTIONS: ExportSection[] = [
         .map(([toolkitId, completedItemIds]) => ({ toolkitId, completedItemIds }));
     },
   },
-  { name: "internships", collect: (kv, user) => internshipsOwnedBy(kv, user.id) },
-  { name: "opportunities", collect: (kv, user) => opportunitiesOwnedBy(kv, user.id) },
-  { name: "posts", collect: (kv, user) => postsBy(kv, user.id) },
+  {
+    name: "internships",
+    collect: (kv, user) => internshipsOwnedBy(kv, user.id),
+    count: (kv, user) => internshipCountOwnedBy(kv, user.id),
+  },
+  {
+    name: "opportunities",
+    collect: (kv, user) => opportunitiesOwnedBy(kv, user.id),
+    count: (kv, user) => opportunityCountOwnedBy(kv, user.id),
+  },
+  { name: "posts", collect: (kv, user) => postsBy(kv, user.id), count: (kv, user) => postCountBy(kv, user.id) },
   { name: "toolkits", collect: (kv, user) => toolkitsCreatedBy(kv, user.id) },
   { name: "apiKeys", collect: (kv, user) => apiKeysCreatedBy(kv, user.id) },
   { name: "saved", collect: (kv, user) => savedRecordsOf(kv, user.id) },
@@ -95,7 +109,11 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   },
   { name: "alerts", collect: (kv, user) => listAlerts(kv, user.id) },
   { name: "notifications", collect: (kv, user) => notificationsOf(kv, user) },
-  { name: "comments", collect: (kv, user) => commentsOf(kv, user.id) },
+  {
+    name: "comments",
+    collect: (kv, user) => commentsOf(kv, user.id),
+    count: (kv, user) => commentCountOf(kv, user.id),
+  },
   { name: "reactions", collect: (kv, user) => reactionsOf(kv, user.id) },
   { name: "mails", collect: (kv, user) => mailsOfUser(kv, user.id) },
   { name: "organizationsManaged", collect: (kv, user) => organizationsManagedBy(kv, user.id) },

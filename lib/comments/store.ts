@@ -538,6 +538,16 @@ export async function commentsOf(kv: Deno.Kv, userId: string): Promise<Comment[]
   return (await getManyChunked<Comment>(kv, keys)).flatMap((entry) => entry.value ? [entry.value] : []);
 }
 
+/**
+ * How many comments `userId` wrote that are still theirs, from their index entries without reading the comments ("Your
+ * data", docs/decisions.md, Data rights, "Read by person").
+ */
+export async function commentCountOf(kv: Deno.Kv, userId: string): Promise<number> {
+  let count = 0;
+  for await (const _ of kv.list({ prefix: ["comment_user", userId] }, { batchSize: 500 })) count++;
+  return count;
+}
+
 /** Comments (or reactions) of a person that account deletion reads at once, between two renewals of its lease. */
 const FORGET_BATCH = 50;
 

@@ -371,6 +371,19 @@ export async function internshipsOwnedBy(kv: Deno.Kv, userId: string): Promise<I
 }
 
 /**
+ * How many internships `userId` posted, as `internshipsOwnedBy` would list them, without reading them: the read model's
+ * postings by owner and the archive's owner index ("Your data", docs/decisions.md, Data rights, "Read by person");
+ * until that index is built, their count as listed.
+ */
+export async function internshipCountOwnedBy(kv: Deno.Kv, userId: string): Promise<number> {
+  const { model, archive } = await internshipStore(kv);
+  const archived = await archive.idsOwnedBy(userId);
+  if (!archived) return (await internshipsOwnedBy(kv, userId)).length;
+  const live = new Set(model.columns.ownerOrder(userId).map((slot) => model.slots.ids[slot]));
+  return live.size + archived.filter((id) => !live.has(id)).length;
+}
+
+/**
  * The JSON body of `GET /api/internships`, `{success: true, internships, pagination}`, for a viewer who sees only
  * public listings (a guest, or a non-admin without `mine`): the same for every such viewer, so the route keeps it in
  * the guest page cache per URL and read-model version (docs/decisions.md, Guest pages) and calls this on a miss.

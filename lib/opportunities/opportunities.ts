@@ -777,6 +777,19 @@ export async function opportunitiesOwnedBy(kv: Deno.Kv, userId: string): Promise
 }
 
 /**
+ * How many opportunities `userId` submitted, as `opportunitiesOwnedBy` would list them, without reading them: the read
+ * model's postings by owner and the archive's owner index ("Your data", docs/decisions.md, Data rights, "Read by
+ * person"); until that index is built, their count as listed.
+ */
+export async function opportunityCountOwnedBy(kv: Deno.Kv, userId: string): Promise<number> {
+  const { model, archive } = await opportunityStore(kv);
+  const archived = await archive.idsOwnedBy(userId);
+  if (!archived) return (await opportunitiesOwnedBy(kv, userId)).length;
+  const live = new Set(model.columns.ownerOrder(userId).map((slot) => model.slots.ids[slot]));
+  return live.size + archived.filter((id) => !live.has(id)).length;
+}
+
+/**
  * Keeps the opportunities `userId` submitted without their submitter (`userId` null, shown as a former member):
  * account deletion, one checked write per record. After every 50 writes it calls `renew` (the deletion's lease), whose
  * throw stops it.

@@ -69,6 +69,8 @@ export const PERSON_LIMITS: Record<PersonLimitName, RateLimitRule & { reads?: bo
   comments: { name: "person_comment_edits", limit: 120, windowMs: TEN_MINUTES, always: true },
   progress: { name: "person_progress", limit: 600, windowMs: TEN_MINUTES, always: true },
   export: { name: "person_export", limit: 10, windowMs: TEN_MINUTES, reads: true, always: true },
+  /** "Your data" (`/me/data`): every section of the export read, most as counts of index entries. */
+  data: { name: "person_data_page", limit: 60, windowMs: TEN_MINUTES, reads: true, always: true },
   unsubscribe: { name: "person_unsubscribe", limit: 60, windowMs: TEN_MINUTES, always: true },
   submissions: { name: "person_submissions", limit: 30, windowMs: TEN_MINUTES, always: true },
   checkout: { name: "person_checkout", limit: 60, windowMs: TEN_MINUTES, always: true },

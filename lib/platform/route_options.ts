@@ -39,6 +39,7 @@ export const PERSON_LIMIT_NAMES = [
   "comments",
   "progress",
   "export",
+  "data",
   "unsubscribe",
   "submissions",
   "checkout",

@@ -308,6 +308,19 @@ export async function postsBy(kv: Deno.Kv, userId: string): Promise<Post[]> {
 }
 
 /**
+ * How many posts `userId` wrote, as `postsBy` would list them, from their entries in the index of posts by author
+ * without reading the posts ("Your data", docs/decisions.md, Data rights, "Read by person"); until `indexPostAuthors`
+ * is done, their count as listed.
+ */
+export async function postCountBy(kv: Deno.Kv, userId: string): Promise<number> {
+  if (!(await authorsIndexed(kv))) return (await postsBy(kv, userId)).length;
+  let count = 0;
+  const entries = kv.list({ prefix: ["ungatekeep_posts_by_user", userId] }, { batchSize: LIST_BATCH });
+  for await (const _ of entries) count++;
+  return count;
+}
+
+/**
  * Keeps the posts `userId` wrote without their author (`userId` null, shown as a former member): account
  * deletion. Each post is one checked write; one changed meanwhile is read again.
  */

@@ -2,22 +2,25 @@
  * `/me/data`: "Your data", the signed-in person's data export read aloud in their language (docs/decisions.md, Data
  * rights, "Your data page"): the account, the résumé with its file, each application and purchase by title with its
  * status, date and amount in rupees, and how many records of every other kind are kept, each with where to see it;
- * the download of the whole export as a JSON file comes first. Guests are sent to sign in and back. It reads what the
- * export reads, so it falls under the same per-person limit; a phone never keeps it offline.
+ * the download of the whole export as a JSON file comes first. Guests are sent to sign in and back. It counts most
+ * sections from their index entries instead of building the export, so it has its own per-person limit, `data`, and
+ * spends none of the download's; a phone never keeps it offline.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import { exportAccount } from "@/lib/account/export.ts";
-import { type DataSummary, summarizeExport } from "@/lib/account/data_summary.ts";
+import { type DataSummary, dataSummary } from "@/lib/account/data_summary.ts";
 import { formatBytes } from "@/lib/browser/application_format.ts";
 import { PRIMARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
 
-/** It reads everything the export reads: the per-person limit `export` (docs/decisions.md, Errors and limits). */
-export const routeOptions: RouteOptions = { personLimit: "export" };
+/**
+ * It reads every section of the export, most as counts: the per-person limit `data`, not the download's `export`
+ * (docs/decisions.md, Errors and limits, "Per-person limits").
+ */
+export const routeOptions: RouteOptions = { personLimit: "data" };
 
 interface Data {
   summary: DataSummary;
@@ -40,7 +43,7 @@ export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
     const { kv, oauth } = ctx.state.services;
-    const summary = summarizeExport(await exportAccount(kv, ctx.state.user));
+    const summary = await dataSummary(kv, ctx.state.user);
     const methods = summary.account.signInMethods.map((method) =>
       method === "email" ? ctx.state.t("profile.page.emailMethod") : oauth.providers[method].name
     );

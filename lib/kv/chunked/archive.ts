@@ -634,8 +634,18 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
    * without owners, so the caller scans instead.
    */
   async ownedBy(owner: string): Promise<R[] | null> {
-    const ownerOf = this.layout.owner;
-    if (!ownerOf) return null;
+    const ids = await this.idsOwnedBy(owner);
+    if (!ids) return null;
+    const records = await this.records(ids);
+    return ids.flatMap((id) => {
+      const record = records.get(id);
+      return record && this.layout.owner!(record) === owner ? [record] : [];
+    });
+  }
+
+  /** The ids of the archived records `owner` owns, in id order, from the owner index alone; null as for `ownedBy`. */
+  async idsOwnedBy(owner: string): Promise<string[] | null> {
+    if (!this.layout.owner) return null;
     if (!this.ownersIndexed) {
       this.ownersIndexed = (await this.kv.get<OwnerIndexProgress>(this.keys.ownerIndex)).value?.done ?? false;
       if (!this.ownersIndexed) return null;
@@ -644,11 +654,7 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     for await (const { key } of this.kv.list({ prefix: this.keys.ownedBy(owner) }, { batchSize: KEYS_BATCH })) {
       ids.push(key[2] as string);
     }
-    const records = await this.records(ids);
-    return ids.flatMap((id) => {
-      const record = records.get(id);
-      return record && ownerOf(record) === owner ? [record] : [];
-    });
+    return ids;
   }
 
   /**

@@ -25,6 +25,8 @@ import {
 } from "@/lib/opportunities/opportunities.ts";
 import { OpportunityCreateSchema } from "@/lib/opportunities/schema.ts";
 import { opportunityBody } from "@/tests/fixtures/opportunities.ts";
+import { createComment } from "@/lib/comments/comments.ts";
+import { htmlDocument, page } from "@/tests/fixtures/html.ts";
 
 /** `reads` emptied, to count what comes next. */
 function cleared(reads: KvReads): KvReads {
@@ -158,4 +160,46 @@ Deno.test("a person's closed listings are read from the archives' owner index, k
   const [gone] = await others();
   await (await internshipStore(kv)).archive.write({ drop: [gone.key[2] as string] });
   assertEquals((await others()).length, CLOSED - 1, "a record leaving the archive leaves the index");
+});
+
+Deno.test("Your data counts the listings, posts and comments a person keeps from index entries, not their records", async () => {
+  const reads = kvReads();
+  await using t = await createTestApp({ kvReads: reads });
+  const admin = await createTestUser(t, "admin");
+  const { kv, services: { files } } = t;
+  const LISTINGS = 40, CLOSING = 10;
+  const items = Array.from({ length: LISTINGS }, (_, i) =>
+    internshipInput({
+      title: `Listing ${i}`,
+      description: "A long description of the work. ".repeat(60),
+      ...(i < CLOSING ? { deadline: "2030-01-01" } : {}),
+    }));
+  await createInternships(kv, admin.user, items);
+  assertEquals(await closeInternships(kv, { today: "2999-01-01", giveWay: () => Promise.resolve() }), CLOSING);
+  const input = PostCreateSchema.parse(postBody({ content: "Advice. ".repeat(400) }));
+  const [post] = [
+    await createPostAs(kv, { files, author: admin.user, input }),
+    await createPostAs(kv, { files, author: admin.user, input }),
+  ];
+  for (const content of ["First", "Second"]) {
+    await createComment(kv, { postId: post.id, author: admin.user, input: { content }, appUrl: t.origin });
+  }
+  for (const job of ["posts-author-index", "closed-owners-index"]) await runJob(findJob(job)!, t.services);
+
+  cleared(reads);
+  const { res, html } = await page(t, "/me/data", admin);
+  assertEquals(res.status, 200);
+  const counts = Object.fromEntries(
+    [...htmlDocument(html).querySelectorAll("main dl div")].map((row) => [
+      row.querySelector("dt")?.textContent?.trim(),
+      row.querySelector("dd")?.textContent?.trim(),
+    ]),
+  );
+  assertEquals(
+    [counts["Internships you posted"], counts["Ungatekeep posts"], counts["Comments"]],
+    [String(LISTINGS), "2", "2"],
+  );
+  const records = ["internships_chunks", "internships_closed", "ungatekeep_posts", "comment_threads"];
+  const read = reads.keys.filter((key) => records.includes(key[0] as string));
+  assertEquals(read, [], "no listing, post or comment record is read to be counted");
 });
