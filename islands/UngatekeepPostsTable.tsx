@@ -2,7 +2,8 @@
  * The admin posts table (docs/decisions.md, Ungatekeep and banners): search (among the newest 1,000 posts; a line says
  * so when there are more) and tag filter (loaded from `GET /api/admin/ungatekeep`), a published/draft switch and a pin switch per post (each saved
  * at once with `PATCH`), and delete after a confirmation dialog. Drafts and scheduled posts are
- * listed and marked.
+ * listed and marked. Until hydrated, a row's switches are a plain form with a Save button and its Delete a link to the
+ * page's confirmation (`routes/admin/ungatekeep/index.tsx`).
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
@@ -10,10 +11,11 @@ import { Cell } from "@/components/StackedTable.tsx";
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
-import { INPUT } from "@/lib/browser/styles.ts";
+import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { POST_TAGS, type PostTag } from "@/lib/ungatekeep/tags.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
+import { RowDeleteLink } from "@/components/RowDeleteLink.tsx";
 import type { Post } from "@/lib/ungatekeep/schema.ts";
 import { useState } from "preact/hooks";
 import { useT } from "@/lib/i18n/context.ts";
@@ -137,8 +139,10 @@ function PostsTable({ initial }: { initial: PostRow[] }) {
               <Cell key={field} label={column(field)}>
                 <input
                   type="checkbox"
+                  form={`post-${row.id}`}
+                  name={field}
+                  value="true"
                   checked={row[field]}
-                  disabled={!hydrated}
                   aria-label={t("common.errors.fieldLine", { label: column(field), sentence: row.title })}
                   onChange={() => toggle(row, field)}
                   class="h-4 w-4 accent-indigo-700"
@@ -146,7 +150,26 @@ function PostsTable({ initial }: { initial: PostRow[] }) {
               </Cell>
             ))}
             <Cell>
-              <RowDeleteButton name={row.title} disabled={!hydrated} onClick={() => remove.ask(row)} />
+              <form
+                id={`post-${row.id}`}
+                method="post"
+                action="/admin/ungatekeep"
+                onSubmit={(e) => e.preventDefault()}
+                class="flex flex-wrap gap-2"
+              >
+                <input type="hidden" name="intent" value="update" />
+                <input type="hidden" name="id" value={row.id} />
+                {hydrated ? <RowDeleteButton name={row.title} onClick={() => remove.ask(row)} /> : (
+                  <>
+                    <button type="submit" class={SECONDARY_BUTTON}>
+                      {t.rich("admin.posts.saveNamed", {
+                        name: () => <span class="sr-only">{` ${row.title} `}</span>,
+                      })}
+                    </button>
+                    <RowDeleteLink name={row.title} href={`?delete=${encodeURIComponent(row.id)}#delete-post`} />
+                  </>
+                )}
+              </form>
             </Cell>
           </tr>
         ))}

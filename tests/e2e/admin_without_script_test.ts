@@ -5,7 +5,8 @@
  * with its search and status tabs; `/admin/banners` adds a banner
  * with its image (a multipart form, a refused link shown at its field), saves a row's order and Active with its Save
  * button, and deletes one after the page's confirmation; `/admin/api-keys`, reached from the admin menu, makes a key
- * (shown once) and revokes it after its confirmation; `/admin/comments` deletes a comment after its confirmation.
+ * (shown once) and revokes it after its confirmation; `/admin/comments` deletes a comment after its confirmation;
+ * `/admin/ungatekeep` saves a post's Published and Pinned with its Save button and deletes one after its confirmation.
  */
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -13,6 +14,7 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
 import { getUser, updateUser } from "@/lib/users/users.ts";
+import { getPostForAdmin } from "@/lib/ungatekeep/posts.ts";
 import { createPost, PNG } from "@/tests/fixtures/posts.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
@@ -249,4 +251,31 @@ Deno.test("without JavaScript an admin deletes a comment after the page's confir
   assertEquals(await page.getByText("Buy followers").count(), 0);
   await page.getByRole("row").filter({ hasText: "Thanks, this helped" }).waitFor();
   await assertAccessibleWithoutScript(page, "comments after a delete without JavaScript at 360 px");
+});
+
+Deno.test("without JavaScript an admin saves a post's switches and deletes a post after the page's confirmation", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const tips = await createPost(t, admin, { title: "Exam tips" });
+  await createPost(t, admin, { title: "Old news" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/ungatekeep`);
+  await page.getByRole("checkbox", { name: "Published: Exam tips" }).uncheck();
+  await page.getByRole("checkbox", { name: "Pinned: Exam tips" }).check();
+  await page.getByRole("button", { name: "Save Exam tips" }).click();
+  await page.getByText("“Exam tips” saved.").waitFor();
+  const saved = await getPostForAdmin(t.kv, tips.id);
+  assertEquals([saved.isPublished, saved.isPinned], [false, true]);
+  assert(await page.getByRole("checkbox", { name: "Pinned: Exam tips" }).isChecked(), "the page shows it saved");
+  await assertAccessibleWithoutScript(page, "admin posts saved without JavaScript at 360 px");
+
+  await page.getByRole("row").filter({ hasText: "Old news" }).getByRole("link", { name: "Delete Old news" }).click();
+  const confirmation = page.getByRole("region", { name: "Delete this post?" });
+  await confirmation.getByText("“Old news” and its images").waitFor();
+  await confirmation.getByRole("button", { name: "Delete" }).click();
+  await page.getByText("The post is deleted.").waitFor();
+  assertEquals(await page.getByRole("row").filter({ hasText: "Old news" }).count(), 0);
 });

@@ -3,31 +3,105 @@
  * (search, tag filter, publish and pin switches, delete), with a link to write a new post; after the editor saves
  * one (`?saved={id}`), a notice names it with a link to its page.
  * Admins only, by `/admin`'s middleware and layout. docs/decisions.md, Ungatekeep and banners.
+ *
+ * Without JavaScript (docs/decisions.md, Islands, "Forms work without JavaScript") a row's switches and its Save button
+ * are a plain form and its Delete a link to `?delete={id}`, this page with a confirmation naming that post; `POST`
+ * takes them by `intent`: `update` (`id`, `isPublished` and `isPinned` `true` when ticked) saves both as
+ * `PATCH /api/admin/ungatekeep/{id}` does, 303 to `?updated={id}`; `delete` (`id`) deletes the post, 303 to
+ * `?deleted=1`. A refused one renders the page again with its sentence (400, 404).
  */
+import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
+import { DeleteConfirmation } from "@/components/DeleteConfirmation.tsx";
 import UngatekeepPostsTable, { type PostRow, POSTS_TABLE_TEXT } from "@/islands/UngatekeepPostsTable.tsx";
-import { listPostsForAdmin } from "@/lib/ungatekeep/posts.ts";
+import { deletePost, listPostsForAdmin, updatePost } from "@/lib/ungatekeep/posts.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { DomainError, NotFoundError } from "@/lib/errors.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { REFUSALS, refusalText } from "@/lib/refusals.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
-export const handler = define.handlers<PostRow[]>({
+interface Data {
+  rows: PostRow[];
+  /** What the last plain form did, in the reader's language; "" for nothing. */
+  notice: string;
+  /** A refused form's sentence; "" for none. */
+  error: string;
+  /** The post whose "Delete" link was followed (`?delete={id}`), to confirm without JavaScript. */
+  doomed?: PostRow;
+}
+
+/** A row's form: its intent and post id (ids are UUIDs; a longer one names no post), and the two switches. */
+const rowFormSchema = z.object({
+  intent: z.enum(["update", "delete"]),
+  id: z.string().min(1).max(100),
+  isPublished: z.string().transform((value) => value === "true"),
+  isPinned: z.string().transform((value) => value === "true"),
+});
+
+async function rowsOf(kv: Deno.Kv): Promise<PostRow[]> {
+  const { posts } = await listPostsForAdmin(kv, { limit: 100, offset: 0 });
+  return posts.map(({ id, title, tag, isPublished, isPinned, publishedAt }) => ({
+    id,
+    title,
+    tag,
+    isPublished,
+    isPinned,
+    publishedAt,
+  }));
+}
+
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    const { posts } = await listPostsForAdmin(ctx.state.services.kv, { limit: 100, offset: 0 });
-    return ctx.render(posts.map(({ id, title, tag, isPublished, isPinned, publishedAt }) => ({
-      id,
-      title,
-      tag,
-      isPublished,
-      isPinned,
-      publishedAt,
-    })));
+    const rows = await rowsOf(ctx.state.services.kv);
+    const { t } = ctx.state;
+    const params = ctx.url.searchParams;
+    const named = (id: string | null) => rows.find((row) => row.id === id);
+    const updated = named(params.get("updated"));
+    const notice = updated
+      ? t("admin.posts.saved", { title: updated.title })
+      : params.get("deleted") === "1"
+      ? t("admin.posts.deletedDone")
+      : "";
+    return ctx.render({ rows, notice, error: "", doomed: named(params.get("delete")) });
+  },
+
+  async POST(req, ctx) {
+    const { kv, files, log } = ctx.state.services;
+    const { t } = ctx.state;
+    const form = rowFormSchema.safeParse(
+      await readFormFields(req, ["intent", "id", "isPublished", "isPinned"]),
+    );
+    try {
+      if (!form.success) throw new NotFoundError(REFUSALS.postNotFound);
+      const { intent, id, isPublished, isPinned } = form.data;
+      if (intent === "delete") {
+        await deletePost(kv, {
+          files,
+          log,
+          id,
+          audit: adminAudit(ctx.state, { action: "post.delete", targetKind: "post" }),
+        });
+        return seeOther("/admin/ungatekeep?deleted=1");
+      }
+      const audit = adminAudit(ctx.state, { action: "post.update", targetKind: "post" });
+      await updatePost(kv, { files, log, id, patch: { isPublished, isPinned }, audit });
+      return seeOther(`/admin/ungatekeep?updated=${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const status = form.success ? errorResponse(error).status : 400;
+      return ctx.render({ rows: await rowsOf(kv), notice: "", error: refusalText(t, error) }, { status });
+    }
   },
 });
 
-export default define.page<PostRow[]>(function AdminPostsPage({ data, url }) {
+export default define.page<Data>(function AdminPostsPage({ data, url }) {
   const t = useT();
-  const saved = data.find((row) => row.id === url.searchParams.get("saved"));
+  const saved = data.rows.find((row) => row.id === url.searchParams.get("saved"));
+  const { doomed } = data;
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageHead title={t("admin.pageTitle", { page: t("admin.nav.ungatekeep") })} />
@@ -51,7 +125,19 @@ export default define.page<PostRow[]>(function AdminPostsPage({ data, url }) {
           })}
         </Notice>
       )}
-      <UngatekeepPostsTable initial={data} text={t.island(POSTS_TABLE_TEXT)} />
+      {data.notice && <Notice kind="success" title={data.notice} />}
+      {data.error && <Notice kind="error" title={t("admin.posts.rowFailed")}>{data.error}</Notice>}
+      {doomed && (
+        <DeleteConfirmation
+          id="delete-post"
+          title={t("admin.posts.deleteTitle")}
+          text={t("admin.posts.deleteText", { title: doomed.title })}
+          action="/admin/ungatekeep"
+          fields={{ intent: "delete", id: doomed.id }}
+          cancelHref="/admin/ungatekeep"
+        />
+      )}
+      <UngatekeepPostsTable initial={data.rows} text={t.island(POSTS_TABLE_TEXT)} />
     </section>
   );
 });

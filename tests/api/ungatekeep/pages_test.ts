@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm } from "@/tests/helpers/app.ts";
+import { getPostForAdmin } from "@/lib/ungatekeep/posts.ts";
 import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
 
@@ -107,4 +108,29 @@ Deno.test("POST /admin/banners: a file that is no image, a bad order and an unkn
   assertEquals(unknown.status, 404);
   assertMatch(unknown.html, /Banner not found\./);
   assertEquals((await listBanners(t.kv, false)).map((b) => [b.orderIndex, b.isActive]), [[0, true]]);
+});
+
+Deno.test("/admin/ungatekeep saves a row's switches and deletes a post with plain forms; a refusal in the page's words", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const post = await createPost(t, admin, { title: "Exam tips" });
+  const saved = await postForm(t, admin, "/admin/ungatekeep", { intent: "update", id: post.id, isPinned: "true" });
+  assertEquals([saved.status, saved.headers.get("location")], [303, `/admin/ungatekeep?updated=${post.id}`]);
+  const view = await getPostForAdmin(t.kv, post.id);
+  assertEquals([view.isPublished, view.isPinned], [false, true], "an unticked box is false");
+  const hindi = await (await t.fetch(`/admin/ungatekeep?updated=${post.id}&lang=hi`, { headers: admin.headers }))
+    .text();
+  assert(hindi.includes("“Exam tips” सेव हो गई।"));
+  const asked = await (await t.fetch(`/admin/ungatekeep?delete=${post.id}`, { headers: admin.headers })).text();
+  assert(asked.includes('id="delete-post"') && asked.includes("“Exam tips” and its images"));
+  const deleted = await postForm(t, admin, "/admin/ungatekeep", { intent: "delete", id: post.id });
+  assertEquals([deleted.status, deleted.headers.get("location")], [303, "/admin/ungatekeep?deleted=1"]);
+  const gone = await postForm(t, admin, "/admin/ungatekeep", { intent: "update", id: post.id }, {
+    "accept-language": "hi-IN,hi;q=0.9",
+  });
+  assertEquals(gone.status, 404);
+  assert((await gone.text()).includes("पोस्ट नहीं मिली"), "the refusal in Hindi");
+  const bad = await postForm(t, admin, "/admin/ungatekeep", { intent: "publish", id: post.id });
+  assertEquals(bad.status, 400);
+  await bad.body?.cancel();
 });
