@@ -1,7 +1,8 @@
 /**
  * Trust in the browser (docs/decisions.md, Trust): a student reports a listing on a 360 px phone with JavaScript off;
  * the admin resolves it on the reports page and the student's bell shows the outcome; a member posting a listing that
- * asks for a "registration fee" is told on its page that it is held, and why; the new pages pass axe, and the
+ * asks for a "registration fee" is told on its page that it is held, and why, and that students cannot see it yet (in
+ * English and Hindi); the new pages pass axe, and the
  * claimer verifies an organization with the claim link page's Verify button.
  */
 import type { Page } from "playwright-core";
@@ -104,11 +105,22 @@ Deno.test("a member posting a listing that asks for a registration fee is told i
   const notice = await page.getByText("This internship is held for review").locator("..").textContent();
   assert(notice?.includes("Asks applicants to pay") && notice.includes("“registration fee”"), notice ?? "");
   assert(await page.getByText("Held for review").first().isVisible(), "the badge says it is held");
+  // The posted notice does not call it the page students see: they cannot see it yet.
+  const posted = await page.getByRole("status").filter({ hasText: "Your internship is posted" }).innerText();
+  assert(posted.includes("Students cannot see it yet: the notice below says why."), posted);
+  assertEquals(await page.getByText("This is the page students see").count(), 0);
+  const postedUrl = page.url();
+  assert(postedUrl.endsWith("?posted=1"), postedUrl);
   await assertNoSidewaysScroll(page);
   await assertAccessible(page, "a held internship's page, for its owner");
   await page.goto(`${t.origin}/internships/mine`);
   await page.getByText("Hidden from students until an admin checks it.").waitFor();
   await assertAccessible(page, "My internships with a held listing");
+  await page.goto(`${postedUrl}&lang=hi`);
+  await page.getByText("छात्र इसे अभी नहीं देख सकते: वजह नीचे लिखी है।").waitFor();
+  assertEquals(await page.getByText("छात्र यही पेज देखते हैं").count(), 0);
+  await assertNoSidewaysScroll(page);
+  await assertAccessible(page, "a held internship's page, for its owner, in Hindi");
 });
 
 Deno.test("the new pages pass axe: organization, claim link, moderation, admin organizations, report form", async () => {

@@ -6,8 +6,9 @@
  * Unknown, deleted and (for anyone but admins and the owner) inactive or held ids render the 404 page; one an admin
  * rejected (in review, or hidden after reports) answers 410 with a page saying an admin removed it (docs/decisions.md,
  * Trust). The owner and admins read why a withheld one is held, and after posting (`?posted=1`) or saving
- * (`?saved=1`) that it was, with the page's address to share. The owner and admins get edit, "Close applications" or
- * "Reopen applications" (`/internships/{id}/applications`) and delete; admins also the verified/active switches. Its
+ * (`?saved=1`) that it was, with the page's address to share (or, while held or closed, that students cannot see it
+ * yet). The owner and admins get edit, "Close applications" or "Reopen applications" (`/internships/{id}/applications`)
+ * and delete; admins also the verified/active switches. Its
  * poster (owner or verified manager) has "Edit" and "Applicants" in the apply box in place of "Apply".
  */
 import { define } from "@/lib/platform/define.ts";
@@ -137,6 +138,8 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
   const t = useT();
   const manage = canManage(state.user, internship);
   const isAdmin = canModerate(state.user);
+  // Students read the page only while it is open and no review holds it; the notices below say why not.
+  const listed = internship.isActive && internship.moderation.status === "clear";
   // Its owner, or a manager of its verified organization: the apply box offers "Edit" in place of "Apply", which the
   // API would refuse them (an admin who is neither may still apply).
   const own = poster && (state.user?.id === internship.userId || !isAdmin);
@@ -206,7 +209,7 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
               url.searchParams.has("posted") ? "internships.detail.postedTitle" : "internships.detail.savedTitle",
             )}
           >
-            {t.rich("internships.detail.publicPage", {
+            {t.rich(listed ? "internships.detail.publicPage" : "internships.detail.notListedYet", {
               url: (
                 <a href={`/internships/${internship.id}`} class="font-medium underline [overflow-wrap:anywhere]">
                   {`${state.services.config.appUrl}/internships/${internship.id}`}
