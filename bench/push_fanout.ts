@@ -2,7 +2,8 @@
  * Push fan-out benchmark (docs/performance.md, Push benchmark): `deno run -A bench/push_fanout.ts`. The fake push service of
  * `tests/fakes/push.ts` runs in its own process (it decrypts every message and checks its VAPID JWT, as a push service
  * would) and hands out `BENCH_SUBSCRIPTIONS` subscriptions (default 10,000), one per person; a KV file gets 10,000
- * open internships, those subscriptions, and one notification per person (their push outbox messages due); the real
+ * open internships, those subscriptions (each naming a session of its person, as one made now does), and one
+ * notification per person (their push outbox messages due); the real
  * server (`main.ts`, `JOBS=off`) starts on it. It measures `GET /api/internships` p95 idle, then starts the drain as a
  * request does (any successful write: here `POST /api/me/notifications/read`) and, while one client keeps asking for
  * internship pages, waits until the service has taken every message; it prints the fan-out's time, the messages the
@@ -12,7 +13,8 @@
  */
 import { gzipSync } from "node:zlib";
 import { cpuMs, percentile, seedOwners, startPlatform, threadCpuMs, waitFor } from "./harness.ts";
-import { createSession } from "@/lib/auth/sessions.ts";
+import { createSession, type Session, SESSION_TTL_MS } from "@/lib/auth/sessions.ts";
+import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { createUser } from "@/lib/users/users.ts";
@@ -60,12 +62,27 @@ const admin = await createUser(kv, {
   role: "admin",
 });
 const cookie = `session=${(await createSession(kv, admin.id)).token}`;
-for (let i = 0; i < COUNT; i += 100) {
+for (let i = 0; i < COUNT; i += 50) {
   const op = kv.atomic();
-  for (let j = i; j < Math.min(COUNT, i + 100); j++) {
+  for (let j = i; j < Math.min(COUNT, i + 50); j++) {
     const userId = `bench-person-${j}`;
     const { endpoint, keys } = service.subscriptions[j];
-    op.set(["push_subscriptions", userId], [{ endpoint, keys, createdAt: new Date().toISOString() }]);
+    // The phone's session, as a sign-in leaves it (the people have no user record, so `createSession` cannot make it);
+    // its subscription names it, so the outbox reads the person's sessions as it does for every subscription made now.
+    const now = Date.now();
+    const session: Session = {
+      id: crypto.randomUUID(),
+      userId,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
+      persistent: true,
+      epoch: 0,
+    };
+    const hash = await sha256Hex(`${userId}.${randomToken()}`);
+    op.set(["sessions", hash], session, { expireIn: SESSION_TTL_MS })
+      .set(["sessions_by_user", userId, hash], session.id, { expireIn: SESSION_TTL_MS });
+    const subscription = { endpoint, keys, createdAt: session.createdAt, epoch: 0, sessionId: session.id };
+    op.set(["push_subscriptions", userId], [subscription]);
     addNotification(op, {
       userId,
       type: "opportunity_reviewed",
