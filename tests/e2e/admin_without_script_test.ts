@@ -6,7 +6,8 @@
  * with its image (a multipart form, a refused link shown at its field), saves a row's order and Active with its Save
  * button, and deletes one after the page's confirmation; `/admin/api-keys`, reached from the admin menu, makes a key
  * (shown once) and revokes it after its confirmation; `/admin/comments` deletes a comment after its confirmation;
- * `/admin/ungatekeep` saves a post's Published and Pinned with its Save button and deletes one after its confirmation.
+ * `/admin/ungatekeep` saves a post's Published and Pinned with its Save button and deletes one after its confirmation;
+ * a listing's Verified and Active save with their Save button on `/admin/internships` and on the listing's page.
  */
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -15,6 +16,8 @@ import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tes
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
 import { getUser, updateUser } from "@/lib/users/users.ts";
 import { getPostForAdmin } from "@/lib/ungatekeep/posts.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { getInternship } from "@/lib/internships/internships.ts";
 import { createPost, PNG } from "@/tests/fixtures/posts.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
@@ -278,4 +281,34 @@ Deno.test("without JavaScript an admin saves a post's switches and deletes a pos
   await confirmation.getByRole("button", { name: "Delete" }).click();
   await page.getByText("The post is deleted.").waitFor();
   assertEquals(await page.getByRole("row").filter({ hasText: "Old news" }).count(), 0);
+});
+
+Deno.test("without JavaScript an admin saves a listing's Verified and Active, on the list and on its page", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const listing = await postInternship(t, member, { title: "Data Intern" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  const state = async () => {
+    const found = await getInternship(t.kv, { id: listing.id, viewer: admin.user, audience: "api" });
+    return [found.isVerified, found.isActive];
+  };
+  await page.goto(`${t.origin}/admin/internships`);
+  const controls = page.getByRole("group", { name: "Admin: moderate “Data Intern”" });
+  await controls.getByRole("checkbox", { name: "Verified" }).check();
+  await controls.getByRole("button", { name: "Save Data Intern" }).click();
+  await controls.getByText("Saved.").waitFor();
+  assertEquals(await state(), [true, true]);
+  assertEquals(new URL(page.url()).pathname, "/admin/internships");
+  await assertAccessibleWithoutScript(page, "admin internships saved without JavaScript at 360 px");
+
+  await page.goto(`${t.origin}/internships/${listing.id}`);
+  await controls.getByRole("checkbox", { name: "Active (listed publicly)" }).uncheck();
+  await controls.getByRole("button", { name: "Save Data Intern" }).click();
+  await controls.getByText("Saved.").waitFor();
+  assertEquals(new URL(page.url()).pathname, `/internships/${listing.id}`);
+  assertEquals(await state(), [true, false]);
 });

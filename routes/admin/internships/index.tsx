@@ -5,6 +5,11 @@
  * and the verified/active switches on each live listing. Since every choice counts closed
  * listings (and inactive or deleted ones) that the public list leaves out, the count says how
  * many of them are open on the public list.
+ *
+ * The switches are plain forms until their island hydrates (docs/decisions.md, Islands, "Forms work without
+ * JavaScript"), here and on a listing's page: `POST` (`intent` `moderate`, `id`, `isVerified` and `isActive` `true` when
+ * ticked, `back`: this list's address or the listing's page) saves both as `PUT /api/internships/{id}` does and answers
+ * 303 to `back` with `moderated={id}` (another `back` is this list), or renders this list with the refusal (400, 404).
  */
 import { define } from "@/lib/platform/define.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
@@ -19,6 +24,15 @@ import { type InternshipPage, listInternships } from "@/lib/internships/internsh
 import { useT } from "@/lib/i18n/context.ts";
 import type { MessageKey } from "@/lib/i18n/translator.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
+import { z } from "zod";
+import { updateInternship } from "@/lib/internships/writes.ts";
+import { auditIfAdmin } from "@/lib/http/admin_audit.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { DomainError, NotFoundError } from "@/lib/errors.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { REFUSALS, refusalText } from "@/lib/refusals.ts";
+import type { RouteContext } from "@/lib/platform/define.ts";
 
 /** Which states the list shows; `live` (active and inactive, not deleted) is the default. */
 const SHOW = {
@@ -38,34 +52,83 @@ interface Data {
   /** How many of the matching listings the public list shows (active, not deleted, open). */
   open: number;
   notice?: string;
+  /** A refused moderation form's sentence. */
+  error?: string;
+}
+
+/** The moderation form's fields; `back` is a path of this list or the listing's page, checked by `backTo`. */
+const moderateFormSchema = z.object({
+  intent: z.literal("moderate"),
+  id: z.string().min(1).max(100),
+  isVerified: z.string().transform((value) => value === "true"),
+  isActive: z.string().transform((value) => value === "true"),
+  back: z.string().max(2000),
+});
+
+/** Where a saved moderation form returns: `back` when it is this list or listing `id`'s page, with `moderated={id}`. */
+function backTo(back: string, id: string): string {
+  const url = new URL(back, "http://local");
+  const known = url.pathname === "/admin/internships" || url.pathname === `/internships/${id}`;
+  const target = known && back.startsWith("/") && !back.startsWith("//") ? url : new URL("/admin/internships", url);
+  target.searchParams.set("moderated", id);
+  return `${target.pathname}${target.search}`;
 }
 
 export const handler = define.handlers<Data | null>({
-  async GET(_req, ctx) {
-    const viewer = ctx.state.user;
-    if (!viewer || !isAdmin(viewer)) return ctx.render(null);
-    const requested = ctx.url.searchParams.get("show") ?? "";
-    const show: Show = Object.hasOwn(SHOW, requested) ? requested as Show : "live";
-    const { filters: { search }, offset } = readListParams(ctx.url.searchParams);
-    const { query, ignored } = parseListQuery(
-      { filters: { ...NO_FILTERS, search }, sort: "", offset, limit: "" },
-      SHOW[show].flags,
+  GET: (_req, ctx) => render(ctx),
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const { t } = ctx.state;
+    const form = moderateFormSchema.safeParse(
+      await readFormFields(req, ["intent", "id", "isVerified", "isActive", "back"]),
     );
-    const { kv } = ctx.state.services;
-    const page = await listInternships(kv, { query, viewer });
-    const publicList = await listInternships(kv, {
-      query: { ...query, includeClosed: false, offset: 0, limit: 1 },
-      viewer: null,
-    });
-    return ctx.render({
-      search,
-      show,
-      page,
-      open: publicList.pagination.total,
-      notice: ignoredNote(ctx.state.t, ignored),
-    });
+    try {
+      if (!form.success) throw new NotFoundError(REFUSALS.internshipNotFound);
+      const { id, isVerified, isActive, back } = form.data;
+      const summary = `isVerified: ${isVerified}, isActive: ${isActive}`;
+      const audit = auditIfAdmin(ctx.state, { action: "internship.update", targetKind: "internship", summary });
+      await updateInternship(ctx.state.services.kv, {
+        id,
+        actor: ctx.state.user,
+        patch: { isVerified, isActive },
+        audit,
+      });
+      return seeOther(backTo(back, id));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const status = form.success ? errorResponse(error).status : 400;
+      return await render(ctx, { error: refusalText(t, error), status });
+    }
   },
 });
+
+/** The list the page's query asks for, with a refused form's sentence and status. */
+async function render(ctx: RouteContext<Data | null>, refused?: { error: string; status: number }) {
+  const viewer = ctx.state.user;
+  if (!viewer || !isAdmin(viewer)) return ctx.render(null);
+  const requested = ctx.url.searchParams.get("show") ?? "";
+  const show: Show = Object.hasOwn(SHOW, requested) ? requested as Show : "live";
+  const { filters: { search }, offset } = readListParams(ctx.url.searchParams);
+  const { query, ignored } = parseListQuery(
+    { filters: { ...NO_FILTERS, search }, sort: "", offset, limit: "" },
+    SHOW[show].flags,
+  );
+  const { kv } = ctx.state.services;
+  const page = await listInternships(kv, { query, viewer });
+  const publicList = await listInternships(kv, {
+    query: { ...query, includeClosed: false, offset: 0, limit: 1 },
+    viewer: null,
+  });
+  return ctx.render({
+    search,
+    show,
+    page,
+    open: publicList.pagination.total,
+    notice: ignoredNote(ctx.state.t, ignored),
+    error: refused?.error,
+  }, { status: refused?.status ?? 200 });
+}
 
 function href(search: string, show: Show, offset: number): string {
   const params = new URLSearchParams();
@@ -76,9 +139,9 @@ function href(search: string, show: Show, offset: number): string {
   return query ? `/admin/internships?${query}` : "/admin/internships";
 }
 
-export default define.page<Data | null>(function AdminInternshipsPage({ data }) {
+export default define.page<Data | null>(function AdminInternshipsPage({ data, url }) {
   if (!data) return null;
-  const { search, show, page: { internships, pagination }, open, notice } = data;
+  const { search, show, page: { internships, pagination }, open, notice, error } = data;
   const limit = pagination.limit || DEFAULT_LIMIT;
   const t = useT();
   return (
@@ -131,6 +194,7 @@ export default define.page<Data | null>(function AdminInternshipsPage({ data }) 
         </button>
       </form>
       {notice && <Notice kind="error">{notice}</Notice>}
+      {error && <Notice kind="error" title={t("admin.internshipControls.notSavedTitle")}>{error}</Notice>}
       <p role="status" class="text-slate-700">
         {internships.length > 0
           ? t("admin.internships.status", {
@@ -161,6 +225,8 @@ export default define.page<Data | null>(function AdminInternshipsPage({ data }) 
                   title={internship.title}
                   isVerified={internship.isVerified}
                   isActive={internship.isActive}
+                  back={href(search, show, pagination.offset)}
+                  saved={url.searchParams.get("moderated") === internship.id}
                 />
               )}
             </li>

@@ -413,6 +413,8 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
               title={internship.title}
               isVerified={internship.isVerified}
               isActive={internship.isActive}
+              back={`/internships/${internship.id}`}
+              saved={url.searchParams.get("moderated") === internship.id}
             />
           )}
         </section>

@@ -5,8 +5,8 @@
  * "My internships", and what admins see.
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { type InternshipView } from "@/lib/internships/internships.ts";
+import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { getInternship, type InternshipView } from "@/lib/internships/internships.ts";
 import { deleteInternship, updateInternship } from "@/lib/internships/writes.ts";
 import { addInternships, type Listing } from "@/tests/fixtures/internships.ts";
 import { assertHtml, assertRedirect, htmlDocument, page } from "@/tests/fixtures/html.ts";
@@ -465,4 +465,45 @@ Deno.test("PUT /api/internships/{id} with closed closes and reopens applications
   assertEquals(first.isClosed, true);
   assertEquals((await put({ closed: true, title: "Ops Intern (filled)" })).internship.closedAt, first.closedAt);
   assertEquals((await put({ closed: false })).internship.closedAt, null);
+});
+
+Deno.test("the moderation switches' plain form saves both and returns to its page; another page, the list; a refusal in its words", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const [listing] = await addInternships(t, member, [{ title: "Data Intern" }]);
+  const moderate = (fields: Record<string, string>, headers = {}) =>
+    postForm(t, admin, "/admin/internships", { intent: "moderate", id: listing.id, ...fields }, headers);
+  const state = async () => {
+    const found = await getInternship(t.kv, { id: listing.id, viewer: admin.user, audience: "api" });
+    return [found.isVerified, found.isActive];
+  };
+  const list = await moderate({
+    isVerified: "true",
+    isActive: "true",
+    back: "/admin/internships?search=data&offset=0",
+  });
+  assertEquals(list.headers.get("location"), `/admin/internships?search=data&offset=0&moderated=${listing.id}`);
+  assertEquals(await state(), [true, true]);
+  const own = await moderate({ isVerified: "true", back: `/internships/${listing.id}` });
+  assertEquals(own.headers.get("location"), `/internships/${listing.id}?moderated=${listing.id}`);
+  assertEquals(await state(), [true, false], "an unticked box is false");
+  for (const back of ["https://evil.example/admin/internships", "//evil.example/x", "/me/settings", ""]) {
+    const res = await moderate({ isVerified: "true", isActive: "true", back });
+    assertEquals(res.headers.get("location"), `/admin/internships?moderated=${listing.id}`, back);
+  }
+  const saved = await (await t.fetch(`/internships/${listing.id}?moderated=${listing.id}&lang=hi`, {
+    headers: admin.headers,
+  })).text();
+  assert(saved.includes("सेव हो गया।"), "the listing's page says it saved, in Hindi");
+  const unknown = await postForm(t, admin, "/admin/internships", {
+    intent: "moderate",
+    id: crypto.randomUUID(),
+    back: "/admin/internships",
+  }, { "accept-language": "hi-IN,hi;q=0.9" });
+  assertEquals(unknown.status, 404);
+  assert((await unknown.text()).includes("लिस्टिंग सेव नहीं हुई"));
+  const bad = await postForm(t, admin, "/admin/internships", { intent: "delete", id: listing.id });
+  assertEquals(bad.status, 400);
+  await bad.body?.cancel();
 });
