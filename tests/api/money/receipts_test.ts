@@ -216,7 +216,7 @@ Deno.test("toolkit page: with a GSTIN and no known state the buy form asks for i
     .value!.value;
   assertEquals([pending.toolkitId, pending.buyerState], [kit.id, "Kerala"]);
   const freeBought = await post(free.id, { buyerState: "Kerala" });
-  assertEquals([freeBought.status, freeBought.headers.get("location")], [303, `/toolkits/${free.id}/learn`]);
+  assertEquals([freeBought.status, freeBought.headers.get("location")], [303, `/toolkits/${free.id}/learn?free=1`]);
   // Once onboarding names a known city, the page does not ask.
   await shop.t.json("POST", "/api/onboarding", {
     body: { persona: "student", locationType: "city", locationValue: "Bangalore" },
