@@ -154,7 +154,7 @@ export default define.page<Data>(function VerifyEmailPage({ data }) {
         )
         : (
           <form method="post" class="space-y-4" noValidate>
-            <p class="text-slate-700">{t("auth.verify.lead")}</p>
+            <p class="text-slate-700">{t(data.askPassword ? "auth.verify.leadPassword" : "auth.verify.lead")}</p>
             <p class="text-sm text-slate-700">{t("auth.verify.notYou")}</p>
             <input type="hidden" name="token" value={data.token} />
             {data.callbackURL && <input type="hidden" name="callbackURL" value={data.callbackURL} />}

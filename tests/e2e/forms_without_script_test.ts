@@ -151,6 +151,16 @@ Deno.test("a verification link opened in another browser without JavaScript: the
   await page.goto((await waitForMail(t, "meera@example.com")).link!);
   assertEquals(new URL(page.url()).pathname, "/verify-email");
   await page.getByText("If you did not create an account here").waitFor();
+  // The page asks for the password, so its first sentence says to enter it, not only to press the button.
+  await page.getByText(
+    "Enter your password, then press the button to verify your e-mail address and finish setting up your account.",
+  ).waitFor();
+  const hindi = await scriptlessPage(browser);
+  await hindi.setViewportSize({ width: 360, height: 740 });
+  await hindi.goto(`${page.url()}&lang=hi`);
+  await hindi.getByText("अपना पासवर्ड डालें, फिर बटन दबाएँ।", { exact: false }).waitFor();
+  await assertAccessibleWithoutScript(hindi, "the confirm page in Hindi");
+  await hindi.context().close();
   assertEquals((await getUserByEmail(t.kv, "meera@example.com"))?.emailVerified, false, "opening changes nothing");
   // On a phone, a press with the field empty asks for the password rather than calling it wrong.
   await page.setViewportSize({ width: 360, height: 740 });
