@@ -5,15 +5,27 @@
  */
 import { useT } from "@/lib/i18n/context.ts";
 
-/** An on/off switch named `label` (e.g. "Active: SAVE20"). */
+/**
+ * An on/off switch named `label` (e.g. "Active: SAVE20"); with `name` and `form`, a field (`true` when on) of the row's
+ * plain form (the `form` element's id), for the page before its island hydrates.
+ */
 export function Switch(
-  { label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void },
+  { label, checked, onChange, name, form }: {
+    label: string;
+    checked: boolean;
+    onChange: (checked: boolean) => void;
+    name?: string;
+    form?: string;
+  },
 ) {
   return (
     <input
       type="checkbox"
       role="switch"
       aria-label={label}
+      name={name}
+      form={form}
+      value="true"
       checked={checked}
       onChange={(e) => onChange(e.currentTarget.checked)}
       class="h-5 w-5 accent-indigo-700"

@@ -2,7 +2,8 @@
  * The admin toolkits table (docs/api.md, Toolkits, "Toolkit states"; docs/decisions.md, Toolkits and payments):
  * search by title (debounced), the active and Sale-badge switches per row (`PUT /api/admin/toolkits/{id}`), and
  * delete after a confirmation dialog (its lessons and progress go; purchases stay). Loading, changes and errors
- * are announced.
+ * are announced. The page renders the rows first; until hydrated a row's switches are a plain form with a Save button
+ * and its Delete a link to the page's confirmation (`routes/admin/toolkits/index.tsx`).
  */
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
@@ -11,6 +12,9 @@ import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";
+import { RowDeleteLink } from "@/components/RowDeleteLink.tsx";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
@@ -23,20 +27,22 @@ export const ADMIN_TOOLKITS_TEXT = [
   ...refusalPrefixes("toolkitNotFound", "originalPriceBelowPrice"),
 ] as const;
 
-/** Props: the messages (`ADMIN_TOOLKITS_TEXT`). */
-export default function AdminToolkitsTable({ text }: { text: IslandText }) {
+/** Props: the toolkits as the server read them, and the messages (`ADMIN_TOOLKITS_TEXT`). */
+export default function AdminToolkitsTable({ text, initial }: { initial: Toolkit[]; text: IslandText }) {
   return (
     <IslandTextProvider text={text}>
-      <ToolkitsTable />
+      <ToolkitsTable initial={initial} />
     </IslandTextProvider>
   );
 }
 
-function ToolkitsTable() {
+function ToolkitsTable({ initial }: { initial: Toolkit[] }) {
   const t = useT();
+  const hydrated = useHydrated();
   const list = useAdminList<Toolkit, { toolkits: Toolkit[] }>({
     path: ({ query }) => `/api/admin/toolkits${query ? `?${new URLSearchParams({ search: query })}` : ""}`,
     rowsOf: (data) => data.toolkits,
+    initial,
   });
   const remove = useConfirmDelete<Toolkit>({
     path: (toolkit) => `/api/admin/toolkits/${toolkit.id}`,
@@ -95,6 +101,8 @@ function ToolkitsTable() {
                 label={t("admin.list.activeSwitch", { name: row.title })}
                 checked={row.isActive}
                 onChange={(on) => toggle(row, "isActive", on)}
+                name="isActive"
+                form={`toolkit-${row.id}`}
               />
             </Cell>
             <Cell label={t("admin.toolkits.saleBadge")}>
@@ -102,10 +110,31 @@ function ToolkitsTable() {
                 label={t("admin.toolkits.saleBadgeSwitch", { title: row.title })}
                 checked={row.showSaleBadge === true}
                 onChange={(on) => toggle(row, "showSaleBadge", on)}
+                name="showSaleBadge"
+                form={`toolkit-${row.id}`}
               />
             </Cell>
             <Cell class="lg:text-right">
-              <RowDeleteButton name={row.title} onClick={() => remove.ask(row)} />
+              <form
+                id={`toolkit-${row.id}`}
+                method="post"
+                action="/admin/toolkits"
+                onSubmit={(e) => e.preventDefault()}
+                class="flex flex-wrap gap-2 lg:justify-end"
+              >
+                <input type="hidden" name="intent" value="update" />
+                <input type="hidden" name="id" value={row.id} />
+                {hydrated ? <RowDeleteButton name={row.title} onClick={() => remove.ask(row)} /> : (
+                  <>
+                    <button type="submit" class={SECONDARY_BUTTON}>
+                      {t.rich("admin.toolkits.saveNamed", {
+                        name: () => <span class="sr-only">{` ${row.title} `}</span>,
+                      })}
+                    </button>
+                    <RowDeleteLink name={row.title} href={`?delete=${encodeURIComponent(row.id)}#delete-toolkit`} />
+                  </>
+                )}
+              </form>
             </Cell>
           </tr>
         ))}

@@ -7,7 +7,8 @@
  * button, and deletes one after the page's confirmation; `/admin/api-keys`, reached from the admin menu, makes a key
  * (shown once) and revokes it after its confirmation; `/admin/comments` deletes a comment after its confirmation;
  * `/admin/ungatekeep` saves a post's Published and Pinned with its Save button and deletes one after its confirmation;
- * a listing's Verified and Active save with their Save button on `/admin/internships` and on the listing's page.
+ * a listing's Verified and Active save with their Save button on `/admin/internships` and on the listing's page;
+ * `/admin/toolkits` lists the toolkits, saves a row's Active and Sale badge and deletes one after its confirmation.
  */
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -22,6 +23,7 @@ import { createPost, PNG } from "@/tests/fixtures/posts.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addToolkit, buy, checkout } from "@/tests/fixtures/toolkits.ts";
+import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
 
@@ -311,4 +313,31 @@ Deno.test("without JavaScript an admin saves a listing's Verified and Active, on
   await controls.getByText("Saved.").waitFor();
   assertEquals(new URL(page.url()).pathname, `/internships/${listing.id}`);
   assertEquals(await state(), [true, false]);
+});
+
+Deno.test("without JavaScript an admin sees the toolkits, saves a row's switches and deletes one after the confirmation", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const resume = await addToolkit({ t, admin }, { title: "Resume Toolkit" });
+  await addToolkit({ t, admin }, { title: "Old Toolkit" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/toolkits`);
+  await page.getByRole("switch", { name: "Active: Resume Toolkit" }).uncheck();
+  await page.getByRole("switch", { name: "Sale badge: Resume Toolkit" }).check();
+  await page.getByRole("button", { name: "Save Resume Toolkit" }).click();
+  await page.getByText("“Resume Toolkit” saved.").waitFor();
+  const saved = await getToolkitRecord(t.kv, resume.id);
+  assertEquals([saved?.isActive, saved?.showSaleBadge], [false, true]);
+  await assertAccessibleWithoutScript(page, "admin toolkits saved without JavaScript at 360 px");
+
+  await page.getByRole("row").filter({ hasText: "Old Toolkit" }).getByRole("link", { name: "Delete Old Toolkit" })
+    .click();
+  const confirmation = page.getByRole("region", { name: "Delete this toolkit?" });
+  await confirmation.getByText("“Old Toolkit” and all its lessons").waitFor();
+  await confirmation.getByRole("button", { name: "Delete" }).click();
+  await page.getByText("The toolkit is deleted.").waitFor();
+  assertEquals(await page.getByRole("row").filter({ hasText: "Old Toolkit" }).count(), 0);
 });

@@ -1,10 +1,88 @@
-/** `/admin/toolkits`: the toolkits table with search, active and Sale-badge switches and delete (admins only, by `_middleware.ts`). */
+/**
+ * `/admin/toolkits`: the toolkits table with search, active and Sale-badge switches and delete (admins only, by
+ * `_middleware.ts`). The page renders the rows; without JavaScript (docs/decisions.md, Islands, "Forms work without
+ * JavaScript") a row's switches and its Save button are a plain form and its Delete a link to `?delete={id}`, this
+ * page with a confirmation naming that toolkit; `POST` takes them by `intent`: `update` (`id`, `isActive` and
+ * `showSaleBadge` `true` when ticked) saves both as `PUT /api/admin/toolkits/{id}` does, 303 to `?saved={id}`;
+ * `delete` (`id`) deletes the toolkit as `DELETE` does, 303 to `?deleted=1`. A refused one renders the page again
+ * with its sentence (400, 404).
+ */
+import { z } from "zod";
+import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
+import { Notice } from "@/components/forms.tsx";
+import { DeleteConfirmation } from "@/components/DeleteConfirmation.tsx";
 import AdminToolkitsTable, { ADMIN_TOOLKITS_TEXT } from "@/islands/AdminToolkitsTable.tsx";
+import { deleteToolkit, listToolkitsForAdmin, updateToolkit } from "@/lib/toolkits/catalog.ts";
+import type { Toolkit } from "@/lib/toolkits/schema.ts";
+import { adminAudit } from "@/lib/http/admin_audit.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { DomainError, NotFoundError } from "@/lib/errors.ts";
+import { errorResponse } from "@/lib/http/errors.ts";
+import { REFUSALS, refusalText } from "@/lib/refusals.ts";
 import { useT } from "@/lib/i18n/context.ts";
 
-export default function AdminToolkitsPage() {
+interface Data {
+  toolkits: Toolkit[];
+  /** What the last plain form did, in the reader's language; "" for nothing. */
+  notice: string;
+  /** A refused form's sentence; "" for none. */
+  error: string;
+  /** The toolkit whose "Delete" link was followed (`?delete={id}`), to confirm without JavaScript. */
+  doomed?: Toolkit;
+}
+
+/** A row's form: its intent and toolkit id (ids are UUIDs; a longer one names no toolkit), and the two switches. */
+const rowFormSchema = z.object({
+  intent: z.enum(["update", "delete"]),
+  id: z.string().min(1).max(100),
+  isActive: z.string().transform((value) => value === "true"),
+  showSaleBadge: z.string().transform((value) => value === "true"),
+});
+
+export const handler = define.handlers<Data>({
+  async GET(_req, ctx) {
+    const toolkits = await listToolkitsForAdmin(ctx.state.services.kv);
+    const { t } = ctx.state;
+    const params = ctx.url.searchParams;
+    const named = (id: string | null) => toolkits.find((toolkit) => toolkit.id === id);
+    const saved = named(params.get("saved"));
+    const notice = saved
+      ? t("admin.toolkits.saved", { title: saved.title })
+      : params.get("deleted") === "1"
+      ? t("admin.toolkits.deletedDone")
+      : "";
+    return ctx.render({ toolkits, notice, error: "", doomed: named(params.get("delete")) });
+  },
+
+  async POST(req, ctx) {
+    const { kv, files, log } = ctx.state.services;
+    const form = rowFormSchema.safeParse(
+      await readFormFields(req, ["intent", "id", "isActive", "showSaleBadge"]),
+    );
+    try {
+      if (!form.success) throw new NotFoundError(REFUSALS.toolkitNotFound);
+      const { intent, id, isActive, showSaleBadge } = form.data;
+      if (intent === "delete") {
+        const audit = adminAudit(ctx.state, { action: "toolkit.delete", targetKind: "toolkit" });
+        await deleteToolkit(kv, { id, audit, images: { files, log } });
+        return seeOther("/admin/toolkits?deleted=1");
+      }
+      const audit = adminAudit(ctx.state, { action: "toolkit.update", targetKind: "toolkit" });
+      await updateToolkit(kv, { id, patch: { isActive, showSaleBadge }, audit, images: { files, log } });
+      return seeOther(`/admin/toolkits?saved=${encodeURIComponent(id)}`);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const status = form.success ? errorResponse(error).status : 400;
+      const toolkits = await listToolkitsForAdmin(kv);
+      return ctx.render({ toolkits, notice: "", error: refusalText(ctx.state.t, error) }, { status });
+    }
+  },
+});
+
+export default define.page<Data>(function AdminToolkitsPage({ data }) {
   const t = useT();
+  const { doomed } = data;
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageHead title={t("admin.pageTitle", { page: t("admin.nav.toolkits") })} />
@@ -20,7 +98,19 @@ export default function AdminToolkitsPage() {
           {t("admin.toolkits.new")}
         </a>
       </div>
-      <AdminToolkitsTable text={t.island(ADMIN_TOOLKITS_TEXT)} />
+      {data.notice && <Notice kind="success" title={data.notice} />}
+      {data.error && <Notice kind="error" title={t("admin.list.changeNotSaved")}>{data.error}</Notice>}
+      {doomed && (
+        <DeleteConfirmation
+          id="delete-toolkit"
+          title={t("admin.toolkits.deleteTitle")}
+          text={t("admin.toolkits.deleteText", { title: doomed.title })}
+          action="/admin/toolkits"
+          fields={{ intent: "delete", id: doomed.id }}
+          cancelHref="/admin/toolkits"
+        />
+      )}
+      <AdminToolkitsTable initial={data.toolkits} text={t.island(ADMIN_TOOLKITS_TEXT)} />
     </section>
   );
-}
+});

@@ -1,6 +1,7 @@
 import { scriptsOf } from "@/tests/fixtures/html.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
-import { createTestUser } from "@/tests/helpers/app.ts";
+import { createTestUser, postForm } from "@/tests/helpers/app.ts";
+import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import { addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 
@@ -215,4 +216,28 @@ Deno.test("the lesson form states a round limit, and the preview switch reads as
   assert(hi.includes("ज़्यादा से ज़्यादा 30,000 अक्षर।"), "a round limit in Hindi");
   assert(/>Remove preview</.test(en) && />Make preview</.test(en), "one verb pair in English");
   assert(/>प्रीव्यू हटाएँ</.test(hi) && />प्रीव्यू बनाएँ</.test(hi), "and in Hindi");
+});
+
+Deno.test("/admin/toolkits renders its rows and takes a row's switches and delete as plain forms; a refusal in the page's words", async () => {
+  await using shop = await openShop({ payments: false });
+  const { t, admin } = shop;
+  const kit = await addToolkit(shop, { title: "Resume Toolkit" });
+  const first = await (await t.fetch("/admin/toolkits", { headers: admin.headers })).text();
+  assert(first.includes("Resume Toolkit") && first.includes('form="toolkit-'), "the rows before any script");
+  const saved = await postForm(t, admin, "/admin/toolkits", { intent: "update", id: kit.id, showSaleBadge: "true" });
+  assertEquals([saved.status, saved.headers.get("location")], [303, `/admin/toolkits?saved=${kit.id}`]);
+  const record = await getToolkitRecord(t.kv, kit.id);
+  assertEquals([record?.isActive, record?.showSaleBadge], [false, true], "an unticked switch is off");
+  const hindi = await (await t.fetch(`/admin/toolkits?saved=${kit.id}&lang=hi`, { headers: admin.headers })).text();
+  assert(hindi.includes("“Resume Toolkit” सेव हो गया।"));
+  const deleted = await postForm(t, admin, "/admin/toolkits", { intent: "delete", id: kit.id });
+  assertEquals([deleted.status, deleted.headers.get("location")], [303, "/admin/toolkits?deleted=1"]);
+  const gone = await postForm(t, admin, "/admin/toolkits", { intent: "update", id: kit.id }, {
+    "accept-language": "hi-IN,hi;q=0.9",
+  });
+  assertEquals(gone.status, 404);
+  assert((await gone.text()).includes("बदलाव सेव नहीं हुआ"), "the refusal's title in Hindi");
+  const bad = await postForm(t, admin, "/admin/toolkits", { intent: "archive", id: kit.id });
+  assertEquals(bad.status, 400);
+  await bad.body?.cancel();
 });
