@@ -1,7 +1,8 @@
 /**
  * The signed-in home page on a 360 px phone (docs/decisions.md, Student space, "The home page"): the first screen
  * shows what is new for the student, their saved listing closing tomorrow, then the new match of their alert, then
- * "For you", in that order, instead of a greeting and two buttons.
+ * "For you", in that order, instead of a greeting and two buttons. A guest's "How it works" says both ways to apply
+ * (here with a résumé, or on the organization's own page), in English and Hindi.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -10,6 +11,7 @@ import { postInternships } from "@/tests/fixtures/internships.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { createAlert } from "@/lib/alerts/alerts.ts";
 import { istToday } from "@/lib/dates.ts";
+import { layoutDefects } from "@/tests/helpers/phone.ts";
 
 const PHONE = { width: 360, height: 740 };
 
@@ -76,4 +78,22 @@ Deno.test("on a phone the signed-in home shows closing saved items, alert matche
   const item = await closing.getByRole("listitem").boundingBox();
   assert(item && item.y + item.height <= PHONE.height, "the closing item is on the first screen");
   await assertAccessible(page, "signed-in home at 360 px");
+});
+
+Deno.test("on a phone a guest's 'How it works' says both ways to apply, in English and Hindi", async () => {
+  await using t = await createTestApp({ listen: true });
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const steps = [
+    ["/", "How it works", "apply as it says: here with your résumé, or on the organization’s own page."],
+    ["/?lang=hi", "यह कैसे काम करता है", "जैसा उसमें लिखा है वैसे आवेदन करें: यहीं अपने रिज़्यूमे के साथ, या संस्था के अपने पेज पर।"],
+  ];
+  for (const [path, heading, words] of steps) {
+    await page.goto(`${t.origin}${path}`);
+    const how = page.getByRole("region", { name: heading });
+    await how.getByText(words, { exact: false }).waitFor();
+    assertEquals(await layoutDefects(page), [], path);
+    await assertAccessible(page, `guest home ${path} at 360 px`);
+  }
 });
