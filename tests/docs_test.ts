@@ -177,3 +177,29 @@ Deno.test("the README stays a page: at most 150 lines, with the layers of lib/ a
     assert(adding?.has(step), `Adding things: ${step}`);
   }
 });
+
+/** Every file under `lib/` and `routes/` as `[path, text]`. */
+async function codeFiles(): Promise<[string, string][]> {
+  const paths: string[] = [];
+  for (const dir of ["lib", "routes"]) for await (const path of sourceFiles(dir)) paths.push(path);
+  return await Promise.all(
+    paths.map(async (path) => [path, await Deno.readTextFile(`${root}${path}`)] as [string, string]),
+  );
+}
+
+/** Whether `text` defines and exports `name` (a re-export does not count). */
+function defines(text: string, name: string): boolean {
+  return new RegExp(`^export (?:async )?(?:function\\*?|const|let|class|type|interface) ${name}\\b`, "m").test(text);
+}
+
+Deno.test("every function the README names is exported by lib/ or routes/, and every name it places in a file is defined there", async () => {
+  const readme = await Deno.readTextFile(`${root}README.md`);
+  const files = await codeFiles();
+  const functions = new Set([...readme.matchAll(/`([a-z]+[A-Z]\w*)(?:`|\()/g)].map((m) => m[1]));
+  assert(functions.has("assertVerifiedAdmin") && functions.has("addNotification"), "the functions were found");
+  assertEquals([...functions].filter((name) => !files.some(([, text]) => defines(text, name))), []);
+  const placed = [...readme.matchAll(/`(\w+)`,?\s*\(?`(lib\/[\w/]+\.tsx?)`/g)].map((m) => [m[1], m[2]]);
+  assert(placed.length >= 4, "the names placed in files were found");
+  const misplaced = placed.filter(([name, path]) => !defines(files.find(([file]) => file === path)?.[1] ?? "", name));
+  assertEquals(misplaced, []);
+});

@@ -1,20 +1,17 @@
 /**
  * Typed guards for permissions (docs/api.md, Authentication, "Roles"): a missing session is 401,
- * an insufficient role 403.
+ * an insufficient role 403. There is no guard by role alone: an admin's powers go through `isAdmin`
+ * (`lib/users/roles.ts`), which also requires a verified address.
  */
 import { ForbiddenError, UnauthenticatedError } from "@/lib/errors.ts";
 import type { AppState, SignedInState } from "@/lib/platform/state.ts";
-import type { Role, User } from "@/lib/users/users.ts";
+import type { User } from "@/lib/users/users.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Narrows the state to a signed-in one. @throws UnauthenticatedError without a session. */
 export function assertSignedIn(state: AppState): asserts state is SignedInState {
   if (!state.user || !state.session) throw new UnauthenticatedError();
-}
-
-/** @throws ForbiddenError unless the user has one of `roles`. */
-export function assertRole(user: User, ...roles: Role[]): void {
-  if (!roles.includes(user.role)) throw new ForbiddenError();
 }
 
 /**
@@ -24,6 +21,7 @@ export function assertRole(user: User, ...roles: Role[]): void {
  * @throws ForbiddenError for other roles, and with `REFUSALS.verifyToAdmin` for an admin whose address is not verified.
  */
 export function assertVerifiedAdmin(user: User): void {
-  assertRole(user, "admin");
-  if (!user.emailVerified) throw new ForbiddenError(REFUSALS.verifyToAdmin);
+  if (isAdmin(user)) return;
+  const adminOnceVerified = isAdmin({ role: user.role, emailVerified: true });
+  throw adminOnceVerified ? new ForbiddenError(REFUSALS.verifyToAdmin) : new ForbiddenError();
 }
