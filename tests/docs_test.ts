@@ -203,3 +203,20 @@ Deno.test("every function the README names is exported by lib/ or routes/, and e
   const misplaced = placed.filter(([name, path]) => !defines(files.find(([file]) => file === path)?.[1] ?? "", name));
   assertEquals(misplaced, []);
 });
+
+/** The text of the entry of `markdown` under `## section` whose bold lead-in is `item`, up to the next entry. */
+function entryOf(markdown: string, section: string, item: string): string {
+  const start = markdown.indexOf(`\n## ${section}\n`);
+  const from = markdown.indexOf(`\n- **${item}`, start);
+  assert(start >= 0 && from > start, `${section}, "${item}"`);
+  const next = markdown.slice(from + 1).search(/\n(?:- |## )/);
+  return markdown.slice(from + 1, next < 0 ? undefined : from + 1 + next);
+}
+
+Deno.test("the lists in docs/decisions.md name what the code's constants hold", async () => {
+  const decisions = await Deno.readTextFile(`${root}docs/decisions.md`);
+  const { NOTIFICATION_TYPES } = await import("@/lib/notifications/types.ts");
+  const records = entryOf(decisions, "Notifications", "Records");
+  const types = [...records.matchAll(/`([a-z]+(?:_[a-z]+)+)`/g)].map((m) => m[1]);
+  assertEquals(types.sort(), [...NOTIFICATION_TYPES].sort());
+});

@@ -6,7 +6,8 @@
  * - `["saved", userId, kind, id]` → `SavedRecord`;
  * - `["saved_count", userId]` → number of items, checked with every save so the 500 limit holds under races;
  * - `["saved_by_listing", kind, id, userId]` → the item's status, to find who saved a listing (deadline reminders).
- * A record, its listing index entry and the count change in one checked atomic write, retried at most 100 times.
+ * A record, its listing index entry and the count change in one checked atomic write; a lost race reads again and
+ * tries again for up to 30 s (`RETRY_BUDGET_MS`), then `BusyError` (503).
  * An application here moves the applicant's item of its internship in the application's own write
  * (`readTrackerEntries`, `followApplicationOps`; docs/decisions.md, Applications, "The tracker follows").
  */
