@@ -665,7 +665,7 @@ export type PostChange =
  * Applies `patch` (only the fields given) to a post, with `audit`'s entry in the same write; `PUT` and `PATCH` alike. A
  * patch of any text field is checked to fit (`assertFits`); one that only pins or publishes leaves a post stored
  * before that bound as it was. The images the patch drops are deleted from the object store after the commit, those
- * no other banner or post names (`deleteUnusedImages`)
+ * no banner, other post, toolkit cover or lesson names (`deleteUnusedImages`)
  * (docs/decisions.md, Ungatekeep and banners, "Images"), as `deletePost` deletes a post's: one the store fails to
  * delete is logged and left, never failing the edit.
  * @throws NotFoundError "Post not found"; InvalidInputError for an image id that is not an upload, or `postTooLong`;

@@ -25,7 +25,7 @@ export const apiDocs = describeRoute({
   },
   DELETE: {
     summary: "Delete a banner and its image",
-    description: "The image is deleted unless another banner or post uses it.",
+    description: "The image is deleted unless another banner, a post, a toolkit cover or a lesson uses it.",
     access: ["admin"],
     responses: { 200: { description: "Deleted", schema: SuccessSchema }, 404: "Banner not found" },
   },
