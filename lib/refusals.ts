@@ -115,6 +115,9 @@ export const REFUSALS = {
   paymentNotFound: "Payment not found",
   notYourPurchase: "This is not your purchase",
   receiptNotFound: "Receipt not found",
+  /** 503: the gateway refunded, the refund's write kept losing races; a retry is not refunded twice and records it. */
+  refundNotRecorded:
+    "Refunded at the gateway, but the refund is not recorded yet: refund again to record it (the payment is not refunded twice)",
   noReports: "No reports of this",
   reportsBusy: "Too many reports at once; try again",
   /** 409: two admins resolving one target's reports at once (docs/decisions.md, Trust, "One admin resolves at a time"). */

@@ -21,7 +21,7 @@
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { revokeCertificateOps } from "@/lib/certificates/certificates.ts";
 import { heldSlots, releaseOps } from "@/lib/coupons/reservations.ts";
-import { InvalidInputError, NotConfiguredError, NotFoundError, UpstreamRefusalError } from "@/lib/errors.ts";
+import { BusyError, InvalidInputError, NotConfiguredError, NotFoundError, UpstreamRefusalError } from "@/lib/errors.ts";
 import type { User } from "@/lib/users/users.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { nowOf, type PaymentContext } from "./payment_context.ts";
@@ -208,7 +208,9 @@ async function tellBuyerOps(
  * @throws NotFoundError "Purchase not found" or "Payment not found"; InvalidInputError `ONLY_PAID_REFUNDABLE`,
  *   `FREE_NOT_REFUNDABLE` or `ALREADY_REFUNDED`; NotConfiguredError without gateway keys; UpstreamError
  *   "Payment gateway unavailable" or UpstreamRefusalError (the gateway refused: an unknown payment, no captured
- *   payment, …), nothing changed either way.
+ *   payment, …), nothing changed either way; BusyError `REFUSALS.refundNotRecorded` (503) when the write after the
+ *   gateway's refund lost `MAX_ATTEMPTS` races: the money went back but nothing is recorded, and a retry records it
+ *   (the gateway answers the same refund again for the payment's idempotency key).
  */
 export async function refundPayment(
   ctx: PaymentContext,
@@ -240,7 +242,7 @@ export async function refundPayment(
       return record;
     }
   }
-  throw new Error("Refund write lost too many races");
+  throw new BusyError(REFUSALS.refundNotRecorded);
 }
 
 /**

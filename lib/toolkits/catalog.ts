@@ -15,7 +15,7 @@
  * items once there is one.
  */
 import { countOps, toolkitCounts } from "@/lib/stats/counters.ts";
-import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
+import { BusyError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { toPaise, toRupees } from "@/lib/money.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
 import { FORMER_MEMBER } from "@/lib/users/roles.ts";
@@ -31,7 +31,7 @@ import type {
   ToolkitRecord,
   ToolkitUpdate,
 } from "./schema.ts";
-import { REFUSALS } from "@/lib/refusals.ts";
+import { PLATFORM_REFUSALS, REFUSALS } from "@/lib/refusals.ts";
 import { KV_VALUE_MAX_BYTES, valueBytes } from "@/lib/kv/value_size.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
@@ -261,7 +261,8 @@ export async function updateToolkit(
  * progress. Purchase records stay as payment history; without the toolkit they grant nothing. `audit`'s entry is in the
  * write that deletes the toolkit, the first; its items and progress go in writes after it, and its cover upload from
  * `images` unless something else names it (`dropCover`).
- * @throws NotFoundError "Toolkit not found".
+ * @throws NotFoundError "Toolkit not found"; BusyError `PLATFORM_REFUSALS.busy` (503) after `MAX_ATTEMPTS` lost races,
+ *   nothing deleted.
  */
 export async function deleteToolkit(
   kv: Deno.Kv,
@@ -276,7 +277,7 @@ export async function deleteToolkit(
     audit?.(op, id, entry.value.title);
     cover = entry.value.coverImageUrl;
     if ((await markChanged(op).commit()).ok) break;
-    if (attempt === MAX_ATTEMPTS) throw new Error("Toolkit deletion lost too many races");
+    if (attempt === MAX_ATTEMPTS) throw new BusyError(PLATFORM_REFUSALS.busy);
   }
   const itemIds: string[] = [];
   for await (const item of kv.list<ContentItem>({ prefix: [...LESSONS_PREFIX, id] })) itemIds.push(item.value.id);

@@ -2,19 +2,20 @@
  * Banners of the carousel at the top of the Ungatekeep feed (docs/api.md, Ungatekeep, docs/decisions.md, Ungatekeep
  * and banners, "Banners"): admin CRUD and the public list of active banners by `orderIndex`. `linkUrl` is an http(s)
  * URL or a path on this site, never `javascript:` or `data:`; `imageId` names an uploaded file, deleted with its
- * banner or once an update replaces or removes it, unless another banner or post names it (`image_use.ts`). Keys
- * (written here only): `["banners", id]` (`BANNERS_PREFIX`). The list is small (a carousel), so it is read whole.
+ * banner or once an update replaces or removes it, unless another banner, a post, a toolkit cover or a lesson names it
+ * (`image_use.ts`). Keys (written here only): `["banners", id]` (`BANNERS_PREFIX`). The list is small (a carousel), so
+ * it is read whole.
  */
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
-import { NotFoundError } from "@/lib/errors.ts";
+import { BusyError, NotFoundError } from "@/lib/errors.ts";
 import { assertUploaded } from "@/lib/files/images.ts";
 import { BANNERS_PREFIX, deleteUnusedImages } from "./image_use.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
 import { HttpUrlSchema } from "./schema.ts";
-import { REFUSALS } from "@/lib/refusals.ts";
+import { PLATFORM_REFUSALS, REFUSALS } from "@/lib/refusals.ts";
 
 /** A banner as stored and returned. */
 export interface Banner {
@@ -96,8 +97,8 @@ export async function createBanner(
 
 /**
  * Applies `patch` (only the fields given) to banner `id`, with `audit`'s entry in the same write. An image the patch
- * replaces or removes is deleted from the object store after the commit unless another banner or post names it (docs/decisions.md, Ungatekeep and banners,
- * "Images"); a failed delete is logged with `log` and the file left stored, never failing the edit.
+ * replaces or removes is deleted from the object store after the commit unless another banner, a post, a toolkit cover or
+ * a lesson names it (docs/decisions.md, Ungatekeep and banners, "Images"); a failed delete is logged with `log` and the file left stored, never failing the edit.
  * @throws NotFoundError "Banner not found"; InvalidInputError for an `imageId` that is not an upload.
  */
 export async function updateBanner(
@@ -131,8 +132,10 @@ export async function updateBanner(
 
 /**
  * Deletes banner `id` (with `audit`'s entry in the same write), then its image from the object store `files` unless
- * another banner or post names it (`deleteUnusedImages`; a failed delete is logged with `log`, never failing this).
- * @throws NotFoundError "Banner not found".
+ * another banner, a post, a toolkit cover or a lesson names it (`deleteUnusedImages`; a failed delete is logged with
+ * `log`, never failing this).
+ * @throws NotFoundError "Banner not found"; BusyError `PLATFORM_REFUSALS.busy` (503) after `MAX_RETRIES` lost races,
+ *   nothing deleted.
  */
 export async function deleteBanner(
   kv: Deno.Kv,
@@ -153,5 +156,5 @@ export async function deleteBanner(
       return;
     }
   }
-  throw new Error("Banner delete lost too many races");
+  throw new BusyError(PLATFORM_REFUSALS.busy);
 }

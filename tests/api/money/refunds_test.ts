@@ -17,7 +17,8 @@ import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts"
 import { refundAsAdmin } from "@/lib/http/refund_request.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import type { AppState } from "@/lib/platform/state.ts";
-import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
+import { kvFailingCommits, kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
+import { BusyError } from "@/lib/errors.ts";
 
 Deno.test("refund: a paid purchase is refunded in full at the gateway; access goes, the coupon use comes back", async () => {
   await using shop = await openShop();
@@ -424,4 +425,39 @@ Deno.test("refund: the admin log's entry is in the refund's own write, so KV goi
   assertEquals(logged.entries.map((e) => [e.adminId, e.targetKind, e.targetId, e.summary]), [
     [shop.admin.user.id, "purchase", purchaseId, "Charged twice"],
   ]);
+});
+
+Deno.test("refund: a write that keeps losing races after the gateway refunded is 503; a retry records it, refunded once", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  const { session } = await createSession(shop.t.kv, shop.admin.user.id);
+  // Every write of the purchase loses its race, as when other writers keep changing it.
+  const purchaseKey = JSON.stringify(["purchases", purchaseId]);
+  const losing = kvWithCommits(
+    shop.t.kv,
+    (_n, apply, sets) =>
+      sets.some((key) => JSON.stringify(key) === purchaseKey) ? Promise.resolve({ ok: false }) : apply(),
+  );
+  const state: AppState = {
+    services: { ...shop.t.services, kv: losing },
+    requestId: "refund-races",
+    clientIp: "127.0.0.1",
+    lang: "en",
+    t: translatorFor("en"),
+    user: shop.admin.user,
+    session,
+  };
+  const failed = await refundAsAdmin(state, { purchaseId }, "Charged twice").then(() => null, (error) => error);
+  assert(failed instanceof BusyError, String(failed));
+  assertEquals(failed.message, REFUSALS.refundNotRecorded);
+  assertEquals(shop.fake.refunds.length, 1);
+  assertEquals((await purchaseRecord(shop, purchaseId)).paymentStatus, "paid");
+
+  const again = await refund(shop, purchaseId, "Charged twice");
+  assertEquals(again.status, 200, JSON.stringify(again.body));
+  assertEquals(again.body.purchase.paymentStatus, "refunded");
+  assertEquals(shop.fake.refunds.length, 1, "the gateway refunded the payment once");
+  assertEquals((await purchaseRecord(shop, purchaseId)).refund?.id, shop.fake.refunds[0].id);
 });
