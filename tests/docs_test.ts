@@ -213,10 +213,24 @@ function entryOf(markdown: string, section: string, item: string): string {
   return markdown.slice(from + 1, next < 0 ? undefined : from + 1 + next);
 }
 
+/** The code names (in backticks) of the list in `text` after `marker` and its `):`, up to the sentence's end. */
+function namesAfter(text: string, marker: string): string[] {
+  const at = text.indexOf(marker);
+  assert(at >= 0, marker);
+  const list = text.slice(text.indexOf("):", at) + 2);
+  return [...list.slice(0, list.search(/\.(?:\s|$)/)).matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+}
+
 Deno.test("the lists in docs/decisions.md name what the code's constants hold", async () => {
   const decisions = await Deno.readTextFile(`${root}docs/decisions.md`);
   const { NOTIFICATION_TYPES } = await import("@/lib/notifications/types.ts");
   const records = entryOf(decisions, "Notifications", "Records");
   const types = [...records.matchAll(/`([a-z]+(?:_[a-z]+)+)`/g)].map((m) => m[1]);
   assertEquals(types.sort(), [...NOTIFICATION_TYPES].sort());
+  const { EXPORT_SECTIONS } = await import("@/lib/account/export.ts");
+  const exported = namesAfter(entryOf(decisions, "Data rights", "Export"), "(`EXPORT_SECTIONS`");
+  assertEquals(exported, EXPORT_SECTIONS.map((section) => section.name));
+  const { DELETION_STEPS } = await import("@/lib/account/deletion.ts");
+  const deleted = namesAfter(entryOf(decisions, "Data rights", "Deletion"), "(`DELETION_STEPS`");
+  assertEquals(deleted, DELETION_STEPS.map((step) => step.name));
 });
