@@ -47,15 +47,20 @@ type Sections = Record<string, Map<string, Set<string>>>;
 
 /**
  * The citations of `text` that name no heading or bold lead-in of the docs, or do not have the one shape. Comment
- * line breaks (`\n * `, `\n// `, indentation) are read as spaces, so a citation may wrap.
+ * line breaks (`\n * `, `\n// `, indentation) are read as spaces, so a citation may wrap; a path split by one
+ * (`docs/` at a line's end) is seen and refused, so that a rename still finds it.
  */
 function badCitations(text: string, sections: Sections): string[] {
   const flat = text.replace(/\s*\n\s*(?:\*(?!\*)|\/\/)?\s*/g, " ");
   const bad: string[] = [];
-  for (const m of flat.matchAll(/docs\/(decisions|api|performance)\.md/g)) {
+  for (const m of flat.matchAll(/docs\/\s*(decisions|api|performance)\.md/g)) {
     const file = sections[`${m[1]}.md`];
     const rest = flat.slice(m.index + m[0].length);
     const shown = `${m[0]}${rest.slice(0, 60)}`;
+    if (/\s/.test(m[0])) {
+      bad.push(shown);
+      continue;
+    }
     if (!rest.startsWith(", ")) {
       // A bare reference to the whole file.
       if (/^(?:$|[).;`]|\s(?!\())/.test(rest)) continue;
@@ -117,6 +122,7 @@ Deno.test("a citation must name a heading, or a bold lead-in under it, exactly",
     "(docs/decisions.md, Sessions, its renewal)",
     '(docs/decisions.md (Sessions, "Renewal"))',
     "(docs/api.md, Authentication and docs/decisions.md, Auth)",
+    '/**\n * Renewal (docs/\n * decisions.md, Sessions, "Renewal").\n */',
   ];
   for (const text of bad) assertEquals(badCitations(text, sections).length, 1, text);
 });

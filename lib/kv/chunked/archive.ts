@@ -1053,9 +1053,9 @@ export function newestFirst<R extends { id: string; createdAt: string }>(live: R
 
 /**
  * Replaces the record `id` with `change(record)` (with `also`'s mutations) in one atomic write wherever it is, in the
- * read model's store or the archive, moving it when `isLive` of the new record says it belongs in the other (docs/
- * decisions.md, Open and closed listings, "Coming back"); `change` runs again on the latest record after a lost race,
- * unless `onLostRace` is "give-up" (for a caller that reads its own checks again before another try).
+ * read model's store or the archive, moving it when `isLive` of the new record says it belongs in the other
+ * (docs/decisions.md, Open and closed listings, "Coming back"); `change` runs again on the latest record after a lost
+ * race, unless `onLostRace` is "give-up" (for a caller that reads its own checks again before another try).
  * @returns the stored record, or null for an unknown id.
  * @throws what `change` throws; BusyError after 30 s of lost races (nothing written); RaceLost for a lost race with
  *   `onLostRace` "give-up" (nothing written).
