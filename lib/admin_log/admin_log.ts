@@ -4,14 +4,15 @@
  * is one commit (`auditOps` hands the domain function a hook to call on its `op`), so an entry exists exactly when its
  * change does.
  *
- * Keys (owned by this module only), all with KV's `expireIn` of `ADMIN_LOG_TTL_MS`:
+ * Keys (owned by this module only), all but the job's progress with KV's `expireIn` of `ADMIN_LOG_TTL_MS`:
  * - `["admin_log", id]` → `AdminLogEntry`; `id` sorts by time (`adminLogId`), so a reverse list is newest first;
  * - `["admin_log_by_admin", adminId, id]` → `true`, an admin's entries (the filter, their export and deletion);
  * - `["admin_log_by_action", action, id]` → `true`, an action's entries (the filter);
  * - `["admin_log_by_admin_action", adminId, action, id]` → `true`, an admin's entries of one action (both filters, so
  *   a rare action of a busy admin is one range read, not their whole year);
  * - `["admin_log_by_user", userId, id]` → `true` for an entry whose target is a person (`targetKind` `user`), so the
- *   entry forgets them with their account.
+ *   entry forgets them with their account;
+ * - `["admin_log_meta", "admin_action_index"]` → `{after, done}`: where the `admin-log-index` job stands.
  * An entry is small: no copy of the record, a summary of at most `SUMMARY_MAX` characters. Entries appended before the
  * admin-and-action index are indexed once by the `admin-log-index` job (`indexExistingEntries`).
  */

@@ -1,7 +1,8 @@
 /**
  * Browser-safe: a stipend as people read it (docs/decisions.md, Trust, "Trust filters"), in Indian digit grouping and
- * whole rupees (`8000` → `"₹8,000 a month"`), `"Unpaid"` for 0 and `"Stipend not stated"` for none, for the cards, the
- * internship page, the RSS feed and the alert e-mails alike.
+ * whole rupees (`8000` → `"₹8,000 a month"`), `"Unpaid"` for 0 and `"Stipend not stated"` for none: `formatStipend`
+ * in English for the RSS feed, `stipendText` in the reader's language for the cards, the internship page and the alert
+ * e-mails.
  */
 
 import type { Translate } from "@/lib/i18n/translator.ts";

@@ -218,7 +218,8 @@ async function updateAnywhere(
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
  * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed); ConflictError
  * (`heldByReports`) for a non-admin's change of what students read while students' reports hold it;
- * BusyError after 30 s of races lost to other processes (nothing is changed).
+ * InvalidInputError `APPLY_LINK_NEEDED` or `QUESTIONS_NEED_PLATFORM` for apply fields that do not fit the apply mode
+ * (`applyFieldsAfter`); BusyError after 30 s of races lost to other processes (nothing is changed).
  */
 export async function updateInternship(
   kv: Deno.Kv,

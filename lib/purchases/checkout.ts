@@ -95,7 +95,8 @@ export function checkoutState(buyerState: string | null | undefined): string | n
  * demo's history of `lib/demo/history.ts` checks out at an earlier time).
  * @throws NotFoundError "Toolkit not found"; InvalidInputError with a message of `COUPON_ERRORS`, or
  *   `INVALID_BUYER_STATE`; NotConfiguredError "Payments are not configured" (paid checkout without gateway keys);
- *   UpstreamError "Payment gateway unavailable".
+ *   UpstreamError "Payment gateway unavailable"; ConflictError `REFUSALS.checkoutBusy` (409) after `MAX_ATTEMPTS` lost
+ *   races.
  */
 export async function initiatePurchase(
   kv: Deno.Kv,

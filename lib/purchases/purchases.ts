@@ -5,7 +5,7 @@
  * audit trail the API does not show). Every write of a record also moves the dashboard's counters
  * by what it changed (`putPurchaseOps`, `lib/stats/counters.ts`).
  *
- * Keys (owned by this module only):
+ * Keys (owned by this module, except where an entry names another writer):
  * - `["purchases", id]` → `PurchaseRecord`
  * - `["purchases_by_user", userId, id]` → id
  * - `["purchases_by_order", gatewayOrderId]` → id (every order a purchase was offered with)
@@ -15,7 +15,7 @@
  *   another of its orders still unknown (`openOrders`): reconciliation's work list
  * - `["purchase_orders", id, gatewayOrderId]` → `OrderTerms` of an order no longer kept on the record (`ORDERS_KEPT`)
  * - `["purchase_order_checks", id, gatewayOrderId]` → `{at, quiet}`: when reconciliation last asked the gateway about
- *   the order, expiring after 8 days (`reconcile.ts`)
+ *   the order, expiring after 8 days (written by `reconcile.ts`)
  * - `["purchases_meta", "parts_counted"]` → `{after, done}`: where the `purchase-counts` job stands
  */
 import type { Config } from "@/app.config.ts";

@@ -18,6 +18,7 @@
  * - `["report_targets_resolved", scope, resolvedAt, kind, targetId]` → null while none of its reports is open, `scope`
  *   `all` and its kind, and `["report_targets_resolved_count", scope]` → `Deno.KvU64` of them: the resolved view, the
  *   latest resolved first, reads a page of these and its summaries
+ * - `["report_targets_meta", "index"]` → where the `report-targets-index` job stands (`{after, indexed, done}`)
  * Every write of a summary changes its entries and counts in the same atomic operation (`indexOps`); summaries kept
  * before them are indexed once by the `report-targets-index` job (`indexExistingTargets`; docs/decisions.md, Trust,
  * "The reports list reads its page").
