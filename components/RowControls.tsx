@@ -33,14 +33,27 @@ export function Switch(
   );
 }
 
-/** The Delete button of the row named `name`. */
+/**
+ * The Delete button of the row named `name`. With `confirmAt` (the page's confirmation, e.g. `/admin/coupons#delete`)
+ * and `id`, before hydration, it is its form's button that opens that page with `?delete={id}` instead (a `GET`).
+ */
 export function RowDeleteButton(
-  { name, onClick, disabled = false }: { name: string; onClick: () => void; disabled?: boolean },
+  { name, onClick, disabled = false, confirmAt, id }: {
+    name: string;
+    onClick?: () => void;
+    disabled?: boolean;
+    confirmAt?: string;
+    id?: string;
+  },
 ) {
   const t = useT();
   return (
     <button
-      type="button"
+      type={confirmAt ? "submit" : "button"}
+      formMethod={confirmAt && "get"}
+      formAction={confirmAt}
+      name={confirmAt && "delete"}
+      value={confirmAt && id}
       disabled={disabled}
       onClick={onClick}
       class="rounded-md border border-red-300 bg-white px-3 py-1 text-sm font-medium text-red-700 hover:bg-red-50 disabled:opacity-60"

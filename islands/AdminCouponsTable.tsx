@@ -3,7 +3,9 @@
  * (debounced), create a coupon (percentage or fixed rupees, limits, expiry), uses shown against
  * the usage limit, the active switch to deactivate one, and delete after confirming. The new
  * coupon form shows each problem at its field (an expiry that has passed is refused before
- * sending, the server's refusals from its `fields`).
+ * sending, the server's refusals from its `fields`). The page renders the coupons first; until hydrated the new
+ * coupon form posts to the page, a row's Active switch is a plain form with a Save button and its Delete a link to the
+ * page's confirmation (`routes/admin/coupons.tsx`).
  */
 import { useState } from "preact/hooks";
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
@@ -17,6 +19,8 @@ import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { Coupon } from "@/lib/coupons/coupons.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
@@ -55,20 +59,35 @@ function discountText(t: Translate, c: Coupon): string {
     : t("admin.coupons.rupeesOff", { amount: t.rupees(c.discountValue) });
 }
 
-/** Props: the messages (`ADMIN_COUPONS_TEXT`). */
-export default function AdminCouponsTable({ text }: { text: IslandText }) {
+/** A new coupon form the page refused: the fields as sent, each field's problem and the form's, worded. */
+export interface RefusedCoupon {
+  values: Record<Field, string>;
+  errors: Partial<Record<string, string>>;
+  error: string;
+}
+
+/** Props: the coupons as the server read them, a refused new coupon form, and the messages (`ADMIN_COUPONS_TEXT`). */
+export interface AdminCouponsTableProps {
+  initial: Coupon[];
+  refused?: RefusedCoupon;
+  text: IslandText;
+}
+
+export default function AdminCouponsTable({ text, ...props }: AdminCouponsTableProps) {
   return (
     <IslandTextProvider text={text}>
-      <CouponsTable />
+      <CouponsTable {...props} />
     </IslandTextProvider>
   );
 }
 
-function CouponsTable() {
+function CouponsTable({ initial, refused }: Omit<AdminCouponsTableProps, "text">) {
   const t = useT();
+  const hydrated = useHydrated();
   const list = useAdminList<Coupon, { coupons: Coupon[] }>({
     path: ({ query }) => `/api/admin/coupons${query ? `?${new URLSearchParams({ search: query })}` : ""}`,
     rowsOf: (data) => data.coupons,
+    initial,
   });
   const remove = useConfirmDelete<Coupon>({
     path: (coupon) => `/api/admin/coupons/${coupon.id}`,
@@ -78,8 +97,11 @@ function CouponsTable() {
     },
     failed: (_, error) => list.setRowError(error),
   });
-  const [form, setForm] = useState(EMPTY);
-  const submit = useFormSubmit(FIELDS, { prefix: "coupon-" });
+  const [form, setForm] = useState(refused?.values ?? EMPTY);
+  const submit = useFormSubmit(FIELDS, {
+    prefix: "coupon-",
+    initial: refused && { errors: refused.errors, formError: refused.error },
+  });
 
   const set = (field: Field) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
 
@@ -127,12 +149,15 @@ function CouponsTable() {
     <div class="space-y-6">
       <form
         ref={submit.form}
+        method="post"
+        action="/admin/coupons"
         noValidate
         onSubmit={create}
         class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
         aria-labelledby="new-coupon-heading"
       >
         <h2 id="new-coupon-heading" class="text-lg font-semibold text-slate-900">{t("admin.coupons.new")}</h2>
+        <input type="hidden" name="intent" value="create" />
         {submit.formError && <Notice kind="error" title={t("admin.coupons.notCreated")}>{submit.formError}</Notice>}
         <div class="grid gap-4 sm:grid-cols-3">
           <TextField label={t("admin.coupons.code")} {...bound("code")} maxLength={40} required class="uppercase" />
@@ -167,7 +192,12 @@ function CouponsTable() {
             <ul class="list-disc pl-5">{warnings.map((w) => <li key={w}>{w}</li>)}</ul>
           </Notice>
         )}
-        <SubmitButton busy={submit.busy} label={t("admin.coupons.create")} busyLabel={t("admin.coupons.creating")} />
+        <SubmitButton
+          busy={submit.busy}
+          label={t("admin.coupons.create")}
+          busyLabel={t("admin.coupons.creating")}
+          worksWithoutScript
+        />
       </form>
 
       <div role="search" class="max-w-md">
@@ -205,10 +235,29 @@ function CouponsTable() {
                 label={t("admin.list.activeSwitch", { name: c.code })}
                 checked={c.isActive}
                 onChange={(on) => setActive(c, on)}
+                name="isActive"
+                form={`coupon-row-${c.id}`}
               />
             </Cell>
             <Cell class="lg:text-right">
-              <RowDeleteButton name={c.code} onClick={() => remove.ask(c)} />
+              <form
+                id={`coupon-row-${c.id}`}
+                method="post"
+                action="/admin/coupons"
+                onSubmit={(e) => e.preventDefault()}
+                class="flex flex-wrap gap-2 lg:justify-end"
+              >
+                <input type="hidden" name="intent" value="update" />
+                <input type="hidden" name="id" value={c.id} />
+                {hydrated ? <RowDeleteButton name={c.code} onClick={() => remove.ask(c)} /> : (
+                  <>
+                    <button type="submit" class={SECONDARY_BUTTON}>
+                      {t.rich("admin.coupons.saveNamed", { name: () => <span class="sr-only">{` ${c.code} `}</span> })}
+                    </button>
+                    <RowDeleteButton name={c.code} confirmAt="/admin/coupons#delete-coupon" id={c.id} />
+                  </>
+                )}
+              </form>
             </Cell>
           </tr>
         ))}

@@ -8,7 +8,8 @@
  * (shown once) and revokes it after its confirmation; `/admin/comments` deletes a comment after its confirmation;
  * `/admin/ungatekeep` saves a post's Published and Pinned with its Save button and deletes one after its confirmation;
  * a listing's Verified and Active save with their Save button on `/admin/internships` and on the listing's page;
- * `/admin/toolkits` lists the toolkits, saves a row's Active and Sale badge and deletes one after its confirmation.
+ * `/admin/toolkits` lists the toolkits, saves a row's Active and Sale badge and deletes one after its confirmation;
+ * `/admin/coupons` creates a coupon (a refusal at its field first), saves a row's Active and deletes one.
  */
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -24,6 +25,7 @@ import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addToolkit, buy, checkout } from "@/tests/fixtures/toolkits.ts";
 import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
+import { listCoupons } from "@/lib/coupons/coupons.ts";
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
 
@@ -340,4 +342,39 @@ Deno.test("without JavaScript an admin sees the toolkits, saves a row's switches
   await confirmation.getByRole("button", { name: "Delete" }).click();
   await page.getByText("The toolkit is deleted.").waitFor();
   assertEquals(await page.getByRole("row").filter({ hasText: "Old Toolkit" }).count(), 0);
+});
+
+Deno.test("without JavaScript an admin creates a coupon, saves a row's Active and deletes one after the confirmation", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/coupons`);
+  await page.getByLabel("Code", { exact: true }).fill("SAVE20");
+  await page.getByLabel("Percent off").fill("120");
+  await page.getByRole("button", { name: "Create coupon" }).click();
+  await page.locator("#coupon-discountValue-error").waitFor();
+  assertEquals(await page.getByLabel("Code", { exact: true }).inputValue(), "SAVE20", "the fields as sent");
+  await assertAccessibleWithoutScript(page, "coupon form refused without JavaScript at 360 px");
+  await page.getByLabel("Percent off").fill("20");
+  await page.getByRole("button", { name: "Create coupon" }).click();
+  await page.getByText("Coupon SAVE20 created.").waitFor();
+  await page.getByLabel("Code", { exact: true }).fill("OLD10");
+  await page.getByLabel("Percent off").fill("10");
+  await page.getByRole("button", { name: "Create coupon" }).click();
+  await page.getByText("Coupon OLD10 created.").waitFor();
+
+  await page.getByRole("switch", { name: "Active: SAVE20" }).uncheck();
+  await page.getByRole("button", { name: "Save SAVE20" }).click();
+  await page.getByText("Coupon SAVE20 deactivated.").waitFor();
+  await assertAccessibleWithoutScript(page, "admin coupons without JavaScript at 360 px");
+
+  await page.getByRole("row").filter({ hasText: "OLD10" }).getByRole("button", { name: "Delete OLD10" }).click();
+  const confirmation = page.getByRole("region", { name: "Delete this coupon?" });
+  await confirmation.getByText("The coupon OLD10 will be removed").waitFor();
+  await confirmation.getByRole("button", { name: "Delete" }).click();
+  await page.getByText("The coupon is deleted.").waitFor();
+  assertEquals((await listCoupons(t.kv)).map((c) => [c.code, c.isActive]), [["SAVE20", false]]);
 });

@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm } from "@/tests/helpers/app.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import {
   CouponCreateSchema,
   createCoupon,
@@ -218,4 +219,42 @@ Deno.test("coupon edits at once: each lost race is tried again, none refused, an
   const refusals = both.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));
   assert(refusals.every((reason) => reason.includes("Coupon not found")), refusals.join("; "));
   assertEquals(await getCouponRecord(t.kv, coupon.id), null);
+});
+
+Deno.test("/admin/coupons creates, saves and deletes with plain forms; refusals at the field or on the page, in its words", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const fields = { intent: "create", code: "SAVE20", discountType: "percentage", discountValue: "20" };
+  const first = await (await t.fetch("/admin/coupons", { headers: admin.headers })).text();
+  assert(first.includes('method="post"') && first.includes('name="intent" value="create"'));
+  const made = await postForm(t, admin, "/admin/coupons", {
+    ...fields,
+    usageLimit: "",
+    perUserLimit: "",
+    expiresAt: "",
+  });
+  assertEquals(made.status, 303);
+  const id = new URL(made.headers.get("location")!, t.origin).searchParams.get("created")!;
+  const page = await (await t.fetch(`/admin/coupons?created=${id}&lang=hi`, { headers: admin.headers })).text();
+  assert(page.includes("SAVE20"), "the new coupon's notice and row");
+  const twice = await postForm(t, admin, "/admin/coupons", fields, { "accept-language": "hi-IN,hi;q=0.9" });
+  assertEquals(twice.status, 400);
+  const twicePage = await twice.text();
+  const taken = translatorFor("hi")("fields.couponCodeTaken");
+  assert(
+    twicePage.includes('id="coupon-code-error"') && twicePage.includes(taken),
+    "the code taken, at its field, in Hindi",
+  );
+  const bad = await postForm(t, admin, "/admin/coupons", { ...fields, code: "NEW", discountValue: "lots" });
+  assertEquals(bad.status, 400);
+  assert((await bad.text()).includes('id="coupon-discountValue-error"'));
+  const off = await postForm(t, admin, "/admin/coupons", { intent: "update", id });
+  assertEquals(off.headers.get("location"), `/admin/coupons?saved=${id}`);
+  const offPage = await (await t.fetch(`/admin/coupons?saved=${id}`, { headers: admin.headers })).text();
+  assert(offPage.includes("Coupon SAVE20 deactivated."));
+  const gone = await postForm(t, admin, "/admin/coupons", { intent: "delete", id });
+  assertEquals(gone.headers.get("location"), "/admin/coupons?deleted=1");
+  const again = await postForm(t, admin, "/admin/coupons", { intent: "delete", id });
+  assertEquals(again.status, 404);
+  await again.body?.cancel();
 });
