@@ -205,10 +205,12 @@ export interface AdminLogPage {
 
 /**
  * One page of entries matching `query`, newest first: the index of its filters is read (both: the admin's entries of
- * the action), then the page's entries; entries older than `ADMIN_LOG_TTL_MS` are skipped before KV removes them.
+ * the action, or, until the `admin-log-index` job is done, the admin's entries kept to the action), then the page's
+ * entries; entries older than `ADMIN_LOG_TTL_MS` are skipped before KV removes them.
  */
 export async function listAdminLog(kv: Deno.Kv, query: AdminLogQuery, now = new Date()): Promise<AdminLogPage> {
-  const prefix: Deno.KvKey = query.adminId && query.action
+  // Until the `admin-log-index` job is done, older entries are only in the admin's own index: read it, by action.
+  const prefix: Deno.KvKey = query.adminId && query.action && await actionIndexDone(kv)
     ? ["admin_log_by_admin_action", query.adminId, query.action]
     : query.adminId
     ? ["admin_log_by_admin", query.adminId]
@@ -233,6 +235,17 @@ export async function listAdminLog(kv: Deno.Kv, query: AdminLogQuery, now = new 
     if (ids.length <= query.limit) return { entries, nextCursor: null };
     before = ids[ids.length - 1];
   }
+}
+
+/** The stores whose `admin-log-index` job was seen done (it stays done), so a filtered read asks once a process. */
+const actionIndexDoneIn = new WeakSet<Deno.Kv>();
+
+/** Whether every entry stored before the index by admin and action has been indexed (`indexExistingEntries`). */
+async function actionIndexDone(kv: Deno.Kv): Promise<boolean> {
+  if (actionIndexDoneIn.has(kv)) return true;
+  const done = (await kv.get<EntryIndexProgress>(ENTRY_INDEX_PROGRESS)).value?.done ?? false;
+  if (done) actionIndexDoneIn.add(kv);
+  return done;
 }
 
 /** The entries of `ids` still stored, in the order of `ids`. */
