@@ -325,14 +325,19 @@ export interface ReportedTargetPage {
  * The admin list: the targets with open reports, most reported first (then the latest report first), or with
  * `status=resolved` those whose reports are all resolved, the latest resolved first; of one kind when asked; titles in
  * the language of `t`. The open view reads the open targets' entries and the page's summaries; the resolved view the
- * first `offset + limit` keys of its index, the page's summaries and its count, never every summary kept.
+ * first `offset + limit` keys of its index, the page's summaries and its count, never every summary kept, once the
+ * `report-targets-index` job is done; until then every summary, as before (`summariesPage`).
  */
 export async function reportedTargets(
   kv: Deno.Kv,
   query: AdminReportQuery,
   t: Translate,
 ): Promise<ReportedTargetPage> {
-  const { keys, total } = query.status === "open" ? await openPage(kv, query) : await resolvedPage(kv, query);
+  const { keys, total } = !(await targetsIndexed(kv))
+    ? await summariesPage(kv, query)
+    : query.status === "open"
+    ? await openPage(kv, query)
+    : await resolvedPage(kv, query);
   const summaries = (await getManyChunked<TargetSummary>(kv, keys)).flatMap(({ value }) => value ? [value] : []);
   return {
     targets: summaries.map((summary) => listed(summary, query.status, t)),
@@ -374,6 +379,39 @@ async function resolvedPage(kv: Deno.Kv, query: AdminReportQuery): Promise<{ key
     })(),
   ]);
   return { keys: keys.slice(query.offset), total: counterValue(count) };
+}
+
+/**
+ * The page's summary keys and total read from every summary kept, as before the views' entries: until the
+ * `report-targets-index` job is done, a target reported before them with nothing new since is only there. Open: most
+ * reported first, then the latest report; resolved: the latest resolved first (a summary kept before `resolvedAt` by
+ * its last report).
+ */
+async function summariesPage(kv: Deno.Kv, query: AdminReportQuery): Promise<{ keys: Deno.KvKey[]; total: number }> {
+  const prefix = query.kind ? ["report_targets", query.kind] : ["report_targets"];
+  const found: TargetSummary[] = [];
+  for await (const { value } of kv.list<TargetSummary>({ prefix }, { batchSize: LIST_BATCH })) {
+    if ((value.open > 0) === (query.status === "open")) found.push(value);
+  }
+  const resolvedAt = (summary: TargetSummary) => summary.resolvedAt ?? summary.lastReportedAt;
+  found.sort((a, b) =>
+    query.status === "open"
+      ? b.open - a.open || b.lastReportedAt.localeCompare(a.lastReportedAt)
+      : resolvedAt(b).localeCompare(resolvedAt(a))
+  );
+  const page = found.slice(query.offset, query.offset + query.limit);
+  return { keys: page.map((summary) => summaryKey(summary.kind, summary.targetId)), total: found.length };
+}
+
+/** The stores whose `report-targets-index` job was seen done (it stays done), so the list asks once a process. */
+const targetsIndexedIn = new WeakSet<Deno.Kv>();
+
+/** Whether every summary kept before the views' entries has been indexed (`indexExistingTargets`). */
+async function targetsIndexed(kv: Deno.Kv): Promise<boolean> {
+  if (targetsIndexedIn.has(kv)) return true;
+  const done = (await kv.get<TargetIndexProgress>(TARGET_INDEX_PROGRESS)).value?.done ?? false;
+  if (done) targetsIndexedIn.add(kv);
+  return done;
 }
 
 /** Every report of a target, newest first. */
