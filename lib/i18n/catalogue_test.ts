@@ -215,3 +215,13 @@ Deno.test("every onboarding and profile choice has its words, the English one re
     assert(/[\u0900-\u097F]/.test(translatorFor("hi").dynamic(choiceKey(value))), `${value} in Devanagari`);
   }
 });
+
+Deno.test("the Hindi catalogue names the member role one way on every page: मेंबर, as students say it", () => {
+  const other = Object.entries(CATALOGUES.hi).flatMap(([area, messages]) =>
+    Object.entries(messages as Record<string, string>)
+      .filter(([, text]) => /(?<!पूर्व )सदस्य/.test(text))
+      .map(([key]) => `${area}.${key}`)
+  );
+  assertEquals(other, [], "keys that call a member सदस्य (a former member stays पूर्व सदस्य)");
+  assertEquals(translatorFor("hi")("admin.roles.member"), translatorFor("hi")("common.role.member"));
+});

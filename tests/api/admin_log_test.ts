@@ -109,7 +109,7 @@ Deno.test("the page words the log's codes in the reader's language; titles stay 
   }
   assert(html.includes(">hide<"), "a coupon's code stays as written");
   const hindi = (await page(t, "/admin/log?lang=hi", admin)).html;
-  for (const words of ["छिपाया", "नामंज़ूर किया", "वेरिफ़िकेशन हटाया", "यूज़र से सदस्य", "जाँची गई, लिस्ट से हटाई"]) {
+  for (const words of ["छिपाया", "नामंज़ूर किया", "वेरिफ़िकेशन हटाया", "यूज़र से मेंबर", "जाँची गई, लिस्ट से हटाई"]) {
     assert(hindi.includes(words), words);
   }
 });

@@ -270,7 +270,7 @@ Deno.test("/admin/users changes a role with a plain form: 303 back with its noti
   assertEquals((await getUser(t.kv, asha.user.id))?.role, "member");
   const page = (lang: string) => t.fetch(`${done.headers.get("location")}&lang=${lang}`, { headers: admin.headers });
   assert((await (await page("en")).text()).includes("Asha Rao is now a member."));
-  assert((await (await page("hi")).text()).includes("Asha Rao अब सदस्य हैं।"));
+  assert((await (await page("hi")).text()).includes("Asha Rao अब मेंबर हैं।"));
   const back = await change(asha.user.id, "user", { suspended: "1" });
   assertEquals(back.headers.get("location"), `/admin/users?done=role&user=${asha.user.id}&suspended=1`);
 
