@@ -1,7 +1,7 @@
 /**
  * The e-mail that tells an applicant their application moved (docs/decisions.md, Applications, "Telling people"), in
  * the applicant's language (`t`), plain text and HTML in the mail layout (`lib/mail/layout.tsx`), which escapes every
- * value placed in it: what happened, the organization's message, and links to the tracker and to the settings that
+ * value placed in it: what happened, the organization's message (quoted) or the platform's own lines, and links to the tracker and to the settings that
  * turn these e-mails off.
  */
 import type { Mail } from "@/lib/mail/mailer.ts";
@@ -13,7 +13,10 @@ export interface StatusMailInput {
   to: string;
   name: string;
   sentence: string;
+  /** Someone's words (the organization's message), quoted; or, with `ours`, the platform's own lines. */
   message: string | null;
+  /** `message` is the platform's own words: shown as a paragraph, not quoted as someone's message. */
+  ours?: boolean;
   /** The tracker (absolute). */
   url: string;
   /** The settings page (absolute). */
@@ -43,11 +46,14 @@ ${t("mail.signature")}
       <p>
         <strong>{t("applications.mail.headline", { sentence: input.sentence })}</strong>
       </p>
-      {input.message && (
-        <blockquote style="margin:0;padding-left:12px;border-left:3px solid #c7d2fe;white-space:pre-line">
-          {input.message}
-        </blockquote>
-      )}
+      {input.message &&
+        (input.ours
+          ? <p style="white-space:pre-line">{input.message}</p>
+          : (
+            <blockquote style="margin:0;padding-left:12px;border-left:3px solid #c7d2fe;white-space:pre-line">
+              {input.message}
+            </blockquote>
+          ))}
       <MailButton href={input.url}>{t("applications.mail.button")}</MailButton>
       <SmallPrint>
         {t("applications.mail.why")} {t.rich("applications.mail.turnOffHtml", {

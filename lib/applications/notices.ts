@@ -89,17 +89,19 @@ export function tellApplicantOps(
 
 /**
  * Adds to `op` the notification of `type` (`words`, linking to `path`) and, when `recipient`'s e-mail for it is on, the
- * retryable e-mail (`sentence` and `message`, in the language of `t`). Returns the mail's id, or null.
+ * retryable e-mail (`sentence` and `message`, in the language of `t`; `ours`: `message` is the platform's own words, not
+ * quoted). Returns the mail's id, or null.
  */
 function tellOps(
   op: Deno.AtomicOperation,
-  { type, recipient, t, words, sentence, message, path, appUrl, now }: {
+  { type, recipient, t, words, sentence, message, ours, path, appUrl, now }: {
     type: NotificationType;
     recipient: Recipient;
     t: Translate;
     words: NotificationMessage;
     sentence: string;
     message: string | null;
+    ours?: boolean;
     path: string;
     appUrl: string;
     now: Date;
@@ -112,6 +114,7 @@ function tellOps(
     name: recipient.name,
     sentence,
     message,
+    ours,
     url: `${appUrl}${path}`,
     settingsUrl: `${appUrl}/me/settings`,
     t,
@@ -234,6 +237,7 @@ export function tellTermsChangedOps(
     words: { title: heading, body: lines },
     sentence: t.dynamic(heading.key, heading.values),
     message,
+    ours: true,
     path: `/me/tracker#application-${applicationId}`,
     appUrl,
     now,

@@ -82,7 +82,7 @@ Deno.test("edits for the worse are told once to each open applicant by the job, 
     "Stipend: ₹12,000 a month is now ₹6,000 a month.",
     "Apply by: 20 Jan 2099 is now 5 Dec 2098.",
     "The screening questions changed. Your answers stay as you sent them.",
-    "Your application stays as you sent it. Read the listing again to decide if it still suits you.",
+    "Your application stays as you sent it. Its listing is linked from your applications: read it again to decide if it still suits you.",
   ];
   assertEquals(await toldOf(t, sara), [["Lab Co changed Research Intern after you applied", lines.join("\n")]]);
   const [[hindiTitle, hindiBody]] = await toldOf(t, ravi, "hi");
@@ -98,6 +98,9 @@ Deno.test("edits for the worse are told once to each open applicant by the job, 
   assertEquals(to(sara).map((m) => m.subject), ["Lab Co changed Research Intern after you applied"]);
   for (const line of lines) assert(to(sara)[0].text.includes(line), to(sara)[0].text);
   assert(to(sara)[0].text.includes("/me/tracker#application-"), "the mail links to the tracker");
+  // The platform's own lines are a paragraph: a quote is kept for an organization's message.
+  assert(!to(sara)[0].html.includes("<blockquote"), "the changes are not quoted as someone's message");
+  assert(to(sara)[0].html.includes("Stipend: ₹12,000 a month is now ₹6,000 a month."), to(sara)[0].html);
   assertEquals(to(ravi).map((m) => m.subject), ["आपके आवेदन के बाद Lab Co ने Research Intern बदल दी"]);
   assertEquals([to(gone).length, to(late).length], [0, 0]);
 });
