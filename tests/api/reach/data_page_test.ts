@@ -50,7 +50,8 @@ Deno.test("Your data names each application and purchase, the résumé and the c
   }
   assertStringIncludes(english, "₹499 · Paid");
   assertStringIncludes(english, "Applications (1)");
-  assertEquals(countBeside(en.html, "Saved internships and opportunities"), "1");
+  // The tracker keeps what was applied to beside what was saved: the count says both.
+  assertEquals(countBeside(en.html, "Internships and opportunities you saved or applied to"), "1");
   assertEquals(countBeside(en.html, "Organization claims"), "0");
   const links = [...htmlDocument(en.html).querySelectorAll("main a")].map((a) => a.getAttribute("href"));
   for (const href of ["/api/me/export", "/api/me/resume/file", `/purchases/${purchaseId}/receipt`, "/me/tracker"]) {
