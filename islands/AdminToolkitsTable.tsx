@@ -3,7 +3,7 @@
  * search by title (debounced), the active and Sale-badge switches per row (`PUT /api/admin/toolkits/{id}`), and
  * delete after a confirmation dialog (its lessons and progress go; purchases stay). Loading, changes and errors
  * are announced. The page renders the rows first; until hydrated a row's switches are a plain form with a Save button
- * and its Delete a link to the page's confirmation (`routes/admin/toolkits/index.tsx`).
+ * (carrying the values they were drawn with, so it saves only what was changed) and its Delete a link to the page's confirmation (`routes/admin/toolkits/index.tsx`).
  */
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
@@ -124,6 +124,8 @@ function ToolkitsTable({ initial }: { initial: Toolkit[] }) {
               >
                 <input type="hidden" name="intent" value="update" />
                 <input type="hidden" name="id" value={row.id} />
+                <input type="hidden" name="was_isActive" value={String(row.isActive)} />
+                <input type="hidden" name="was_showSaleBadge" value={String(row.showSaleBadge === true)} />
                 {hydrated ? <RowDeleteButton name={row.title} onClick={() => remove.ask(row)} /> : (
                   <>
                     <button type="submit" class={SECONDARY_BUTTON}>

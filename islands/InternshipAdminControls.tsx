@@ -3,7 +3,7 @@
  * once with `PUT /api/internships/{id}` (admin-only fields, docs/api.md, Internships).
  * A failed save puts the switch back and says why; the outcome is announced politely. Until hydrated the switches are
  * a plain form with a Save button posting to `/admin/internships` (docs/decisions.md, Islands, "Forms work without
- * JavaScript"), which answers 303 back to `back` (this page) with `moderated={id}`: then the island says "Saved.".
+ * JavaScript"), with the values they were drawn with so it saves only what was changed, which answers 303 back to `back` (this page) with `moderated={id}`: then the island says "Saved.".
  */
 import { useState } from "preact/hooks";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
@@ -70,6 +70,9 @@ export default function InternshipAdminControls(
       <input type="hidden" name="intent" value="moderate" />
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="back" value={back} />
+      {(Object.keys(LABELS) as Field[]).map((field) => (
+        <input key={field} type="hidden" name={`was_${field}`} value={String(initial[field])} />
+      ))}
       <fieldset class="rounded-lg border border-amber-300 bg-amber-50 p-4">
         <legend class="px-1 text-sm font-semibold text-amber-900">
           {t("admin.internshipControls.legend", { title })}

@@ -2,7 +2,8 @@
  * The admin posts table (docs/decisions.md, Ungatekeep and banners): search (among the newest 1,000 posts; a line says
  * so when there are more) and tag filter (loaded from `GET /api/admin/ungatekeep`), a published/draft switch and a pin switch per post (each saved
  * at once with `PATCH`), and delete after a confirmation dialog. Drafts and scheduled posts are
- * listed and marked. Until hydrated, a row's switches are a plain form with a Save button and its Delete a link to the
+ * listed and marked. Until hydrated, a row's switches are a plain form with a Save button (carrying the values they were
+ * drawn with, so it saves only what was changed) and its Delete a link to the
  * page's confirmation (`routes/admin/ungatekeep/index.tsx`).
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
@@ -159,6 +160,8 @@ function PostsTable({ initial }: { initial: PostRow[] }) {
               >
                 <input type="hidden" name="intent" value="update" />
                 <input type="hidden" name="id" value={row.id} />
+                <input type="hidden" name="was_isPublished" value={String(row.isPublished)} />
+                <input type="hidden" name="was_isPinned" value={String(row.isPinned)} />
                 {hydrated ? <RowDeleteButton name={row.title} onClick={() => remove.ask(row)} /> : (
                   <>
                     <button type="submit" class={SECONDARY_BUTTON}>

@@ -87,6 +87,26 @@ export function formFields<F extends string>(form: FormData, names: readonly F[]
   return Object.fromEntries(names.map((name) => [name, value(name)])) as Record<F, string>;
 }
 
+/**
+ * The switches of a plain row form that its reader changed (docs/decisions.md, Islands, "A row's plain form saves what
+ * its reader changed"): each switch `name` in `names` posts `"true"` when ticked (nothing when not), and the form
+ * carries the value the page was drawn with as `was_{name}` (`"true"` or `"false"`). `patch` has `{name: ticked}` for
+ * each switch whose tick differs from its drawn value, or that has none (a form drawn without these fields); `{}` when
+ * nothing changed. `summary` names them for the audit log (`"isActive: true, showSaleBadge: false"`).
+ */
+export function changedSwitches<F extends string>(
+  fields: Readonly<Record<F | `was_${F}`, string>>,
+  names: readonly F[],
+): { patch: Partial<Record<F, boolean>>; summary: string } {
+  const patch: Partial<Record<F, boolean>> = {};
+  for (const name of names) {
+    const ticked = fields[name] === "true";
+    if (fields[`was_${name}`] !== String(ticked)) patch[name] = ticked;
+  }
+  const summary = Object.entries(patch).map(([name, value]) => `${name}: ${value}`).join(", ");
+  return { patch, summary };
+}
+
 /** A 303 See Other to `location` (a path on this origin), with extra headers such as `Set-Cookie`. */
 export function seeOther(location: string, headers: HeadersInit = {}): Response {
   const all = new Headers(headers);

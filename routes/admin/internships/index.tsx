@@ -8,8 +8,8 @@
  *
  * The switches are plain forms until their island hydrates (docs/decisions.md, Islands, "Forms work without
  * JavaScript"), here and on a listing's page: `POST` (`intent` `moderate`, `id`, `isVerified` and `isActive` `true` when
- * ticked, `back`: this list's address or the listing's page) saves both as `PUT /api/internships/{id}` does and answers
- * 303 to `back` with `moderated={id}` (another `back` is this list), or renders this list with the refusal (400, 404).
+ * ticked, each with its drawn value as `was_isVerified`, `was_isActive`; `back`: this list's address or the listing's
+ * page) saves the switches its admin changed (`changedSwitches`) as `PUT /api/internships/{id}` does and answers 303 to `back` with `moderated={id}` (another `back` is this list), or renders this list with the refusal (400, 404).
  */
 import { define } from "@/lib/platform/define.ts";
 import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
@@ -28,7 +28,7 @@ import { z } from "zod";
 import { updateInternship } from "@/lib/internships/writes.ts";
 import { auditIfAdmin } from "@/lib/http/admin_audit.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
-import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { changedSwitches, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { REFUSALS, refusalText } from "@/lib/refusals.ts";
@@ -56,12 +56,17 @@ interface Data {
   error?: string;
 }
 
+/** The moderation switches, each posted with the value its page was drawn with (`was_{name}`). */
+const SWITCHES = ["isVerified", "isActive"] as const;
+
 /** The moderation form's fields; `back` is a path of this list or the listing's page, checked by `backTo`. */
 const moderateFormSchema = z.object({
   intent: z.literal("moderate"),
   id: z.string().min(1).max(100),
-  isVerified: z.string().transform((value) => value === "true"),
-  isActive: z.string().transform((value) => value === "true"),
+  isVerified: z.string().max(10),
+  isActive: z.string().max(10),
+  was_isVerified: z.enum(["true", "false", ""]),
+  was_isActive: z.enum(["true", "false", ""]),
   back: z.string().max(2000),
 });
 
@@ -81,17 +86,18 @@ export const handler = define.handlers<Data | null>({
     assertSignedIn(ctx.state);
     const { t } = ctx.state;
     const form = moderateFormSchema.safeParse(
-      await readFormFields(req, ["intent", "id", "isVerified", "isActive", "back"]),
+      await readFormFields(req, ["intent", "id", ...SWITCHES, "was_isVerified", "was_isActive", "back"]),
     );
     try {
       if (!form.success) throw new NotFoundError(REFUSALS.internshipNotFound);
-      const { id, isVerified, isActive, back } = form.data;
-      const summary = `isVerified: ${isVerified}, isActive: ${isActive}`;
+      const { id, back } = form.data;
+      const { patch, summary } = changedSwitches(form.data, SWITCHES);
+      if (Object.keys(patch).length === 0) return seeOther(backTo(back, id));
       const audit = auditIfAdmin(ctx.state, { action: "internship.update", targetKind: "internship", summary });
       await updateInternship(ctx.state.services.kv, {
         id,
         actor: ctx.state.user,
-        patch: { isVerified, isActive },
+        patch,
         audit,
       });
       return seeOther(backTo(back, id));

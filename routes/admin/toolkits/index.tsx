@@ -3,7 +3,8 @@
  * `_middleware.ts`). The page renders the rows; without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript") a row's switches and its Save button are a plain form and its Delete a link to `?delete={id}`, this
  * page with a confirmation naming that toolkit; `POST` takes them by `intent`: `update` (`id`, `isActive` and
- * `showSaleBadge` `true` when ticked) saves both as `PUT /api/admin/toolkits/{id}` does, 303 to `?saved={id}`;
+ * `showSaleBadge` `true` when ticked, each with its drawn value as `was_isActive`, `was_showSaleBadge`) saves the
+ * switches its admin changed (`changedSwitches`) as `PUT /api/admin/toolkits/{id}` does, 303 to `?saved={id}`;
  * `delete` (`id`) deletes the toolkit as `DELETE` does, 303 to `?deleted=1`. A refused one renders the page again
  * with its sentence (400, 404).
  */
@@ -16,7 +17,7 @@ import AdminToolkitsTable, { ADMIN_TOOLKITS_TEXT } from "@/islands/AdminToolkits
 import { deleteToolkit, listToolkitsForAdmin, updateToolkit } from "@/lib/toolkits/catalog.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
 import { adminAudit } from "@/lib/http/admin_audit.ts";
-import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { changedSwitches, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { REFUSALS, refusalText } from "@/lib/refusals.ts";
@@ -32,12 +33,17 @@ interface Data {
   doomed?: Toolkit;
 }
 
+/** A row's switches, each posted with the value its page was drawn with (`was_{name}`). */
+const SWITCHES = ["isActive", "showSaleBadge"] as const;
+
 /** A row's form: its intent and toolkit id (ids are UUIDs; a longer one names no toolkit), and the two switches. */
 const rowFormSchema = z.object({
   intent: z.enum(["update", "delete"]),
   id: z.string().min(1).max(100),
-  isActive: z.string().transform((value) => value === "true"),
-  showSaleBadge: z.string().transform((value) => value === "true"),
+  isActive: z.string().max(10),
+  showSaleBadge: z.string().max(10),
+  was_isActive: z.enum(["true", "false", ""]),
+  was_showSaleBadge: z.enum(["true", "false", ""]),
 });
 
 export const handler = define.handlers<Data>({
@@ -58,18 +64,20 @@ export const handler = define.handlers<Data>({
   async POST(req, ctx) {
     const { kv, files, log } = ctx.state.services;
     const form = rowFormSchema.safeParse(
-      await readFormFields(req, ["intent", "id", "isActive", "showSaleBadge"]),
+      await readFormFields(req, ["intent", "id", ...SWITCHES, "was_isActive", "was_showSaleBadge"]),
     );
     try {
       if (!form.success) throw new NotFoundError(REFUSALS.toolkitNotFound);
-      const { intent, id, isActive, showSaleBadge } = form.data;
+      const { intent, id } = form.data;
       if (intent === "delete") {
         const audit = adminAudit(ctx.state, { action: "toolkit.delete", targetKind: "toolkit" });
         await deleteToolkit(kv, { id, audit, images: { files, log } });
         return seeOther("/admin/toolkits?deleted=1");
       }
-      const audit = adminAudit(ctx.state, { action: "toolkit.update", targetKind: "toolkit" });
-      await updateToolkit(kv, { id, patch: { isActive, showSaleBadge }, audit, images: { files, log } });
+      const { patch, summary } = changedSwitches(form.data, SWITCHES);
+      if (Object.keys(patch).length === 0) return seeOther(`/admin/toolkits?saved=${encodeURIComponent(id)}`);
+      const audit = adminAudit(ctx.state, { action: "toolkit.update", targetKind: "toolkit", summary });
+      await updateToolkit(kv, { id, patch, audit, images: { files, log } });
       return seeOther(`/admin/toolkits?saved=${encodeURIComponent(id)}`);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

@@ -6,7 +6,8 @@
  *
  * Without JavaScript (docs/decisions.md, Islands, "Forms work without JavaScript") a row's switches and its Save button
  * are a plain form and its Delete a link to `?delete={id}`, this page with a confirmation naming that post; `POST`
- * takes them by `intent`: `update` (`id`, `isPublished` and `isPinned` `true` when ticked) saves both as
+ * takes them by `intent`: `update` (`id`, `isPublished` and `isPinned` `true` when ticked, each with its drawn value as
+ * `was_isPublished`, `was_isPinned`) saves the switches its admin changed (`changedSwitches`) as
  * `PATCH /api/admin/ungatekeep/{id}` does, 303 to `?updated={id}`; `delete` (`id`) deletes the post, 303 to
  * `?deleted=1`. A refused one renders the page again with its sentence (400, 404).
  */
@@ -18,7 +19,7 @@ import { DeleteConfirmation } from "@/components/DeleteConfirmation.tsx";
 import UngatekeepPostsTable, { type PostRow, POSTS_TABLE_TEXT } from "@/islands/UngatekeepPostsTable.tsx";
 import { deletePost, listPostsForAdmin, updatePost } from "@/lib/ungatekeep/posts.ts";
 import { adminAudit } from "@/lib/http/admin_audit.ts";
-import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { changedSwitches, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { REFUSALS, refusalText } from "@/lib/refusals.ts";
@@ -34,12 +35,17 @@ interface Data {
   doomed?: PostRow;
 }
 
+/** A row's switches, each posted with the value its page was drawn with (`was_{name}`). */
+const SWITCHES = ["isPublished", "isPinned"] as const;
+
 /** A row's form: its intent and post id (ids are UUIDs; a longer one names no post), and the two switches. */
 const rowFormSchema = z.object({
   intent: z.enum(["update", "delete"]),
   id: z.string().min(1).max(100),
-  isPublished: z.string().transform((value) => value === "true"),
-  isPinned: z.string().transform((value) => value === "true"),
+  isPublished: z.string().max(10),
+  isPinned: z.string().max(10),
+  was_isPublished: z.enum(["true", "false", ""]),
+  was_isPinned: z.enum(["true", "false", ""]),
 });
 
 async function rowsOf(kv: Deno.Kv): Promise<PostRow[]> {
@@ -73,11 +79,11 @@ export const handler = define.handlers<Data>({
     const { kv, files, log } = ctx.state.services;
     const { t } = ctx.state;
     const form = rowFormSchema.safeParse(
-      await readFormFields(req, ["intent", "id", "isPublished", "isPinned"]),
+      await readFormFields(req, ["intent", "id", ...SWITCHES, "was_isPublished", "was_isPinned"]),
     );
     try {
       if (!form.success) throw new NotFoundError(REFUSALS.postNotFound);
-      const { intent, id, isPublished, isPinned } = form.data;
+      const { intent, id } = form.data;
       if (intent === "delete") {
         await deletePost(kv, {
           files,
@@ -87,8 +93,10 @@ export const handler = define.handlers<Data>({
         });
         return seeOther("/admin/ungatekeep?deleted=1");
       }
-      const audit = adminAudit(ctx.state, { action: "post.update", targetKind: "post" });
-      await updatePost(kv, { files, log, id, patch: { isPublished, isPinned }, audit });
+      const { patch, summary } = changedSwitches(form.data, SWITCHES);
+      if (Object.keys(patch).length === 0) return seeOther(`/admin/ungatekeep?updated=${encodeURIComponent(id)}`);
+      const audit = adminAudit(ctx.state, { action: "post.update", targetKind: "post", summary });
+      await updatePost(kv, { files, log, id, patch, audit });
       return seeOther(`/admin/ungatekeep?updated=${encodeURIComponent(id)}`);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
