@@ -9,7 +9,8 @@ import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } 
 import { getInternship, type InternshipView } from "@/lib/internships/internships.ts";
 import { deleteInternship, updateInternship } from "@/lib/internships/writes.ts";
 import { addInternships, type Listing } from "@/tests/fixtures/internships.ts";
-import { assertHtml, assertRedirect, htmlDocument, page } from "@/tests/fixtures/html.ts";
+import { assertHtml, assertRedirect, hiddenFields, htmlDocument, page } from "@/tests/fixtures/html.ts";
+import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
 
 const LISTINGS = {
   react: {
@@ -465,6 +466,38 @@ Deno.test("PUT /api/internships/{id} with closed closes and reopens applications
   assertEquals(first.isClosed, true);
   assertEquals((await put({ closed: true, title: "Ops Intern (filled)" })).internship.closedAt, first.closedAt);
   assertEquals((await put({ closed: false })).internship.closedAt, null);
+});
+
+Deno.test("a moderation form drawn before another admin's change saves and logs only its own switch", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const other = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const [listing] = await addInternships(t, member, [{ title: "Data Intern" }]);
+  const drawn = hiddenFields((await page(t, "/admin/internships", admin)).html);
+  assertEquals([drawn.was_isVerified, drawn.was_isActive], ["false", "true"], "the listing as drawn");
+  const hidden = await t.json("PUT", `/api/internships/${listing.id}`, {
+    body: { isActive: false },
+    headers: other.headers,
+  });
+  assertEquals(hidden.status, 200);
+  await hidden.body?.cancel();
+  const row = {
+    intent: "moderate",
+    id: listing.id,
+    was_isVerified: "false",
+    was_isActive: "true",
+    back: "/admin/internships",
+  };
+  const saved = await postForm(t, admin, "/admin/internships", { ...row, isVerified: "true", isActive: "true" });
+  assertEquals(saved.headers.get("location"), `/admin/internships?moderated=${listing.id}`);
+  const found = await getInternship(t.kv, { id: listing.id, viewer: admin.user, audience: "api" });
+  assertEquals([found.isVerified, found.isActive], [true, false], "the other admin's hiding stays");
+  const unchanged = await postForm(t, admin, "/admin/internships", { ...row, isActive: "true" });
+  assertEquals(unchanged.status, 303, "nothing changed: back, with no write");
+  const logged = await listAdminLog(t.kv, adminLogQuerySchema.parse({ action: "internship.update" }));
+  const mine = logged.entries.filter((entry) => entry.adminId === admin.user.id).map((entry) => entry.summary);
+  assertEquals(mine, ["isVerified: true"], "the log says what this admin changed, once");
 });
 
 Deno.test("the moderation switches' plain form saves both and returns to its page; another page, the list; a refusal in its words", async () => {

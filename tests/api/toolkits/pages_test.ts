@@ -1,4 +1,5 @@
-import { scriptsOf } from "@/tests/fixtures/html.ts";
+import { hiddenFields, page, scriptsOf } from "@/tests/fixtures/html.ts";
+import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser, postForm } from "@/tests/helpers/app.ts";
 import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
@@ -216,6 +217,32 @@ Deno.test("the lesson form states a round limit, and the preview switch reads as
   assert(hi.includes("ज़्यादा से ज़्यादा 30,000 अक्षर।"), "a round limit in Hindi");
   assert(/>Remove preview</.test(en) && />Make preview</.test(en), "one verb pair in English");
   assert(/>प्रीव्यू हटाएँ</.test(hi) && />प्रीव्यू बनाएँ</.test(hi), "and in Hindi");
+});
+
+Deno.test("/admin/toolkits: a row form drawn before another admin's change saves and logs only its own switch", async () => {
+  await using shop = await openShop({ payments: false });
+  const { t, admin } = shop;
+  const other = await createTestUser(t, "admin");
+  const kit = await addToolkit(shop, { title: "Resume Toolkit" });
+  const drawn = hiddenFields((await page(t, "/admin/toolkits", admin)).html);
+  assertEquals([drawn.was_isActive, drawn.was_showSaleBadge], ["false", "false"], "the row as drawn");
+  const badge = await t.json("PUT", `/api/admin/toolkits/${kit.id}`, {
+    body: { showSaleBadge: true },
+    headers: other.headers,
+  });
+  assertEquals(badge.status, 200);
+  await badge.body?.cancel();
+  const row = { intent: "update", id: kit.id, was_isActive: "false", was_showSaleBadge: "false" };
+  const saved = await postForm(t, admin, "/admin/toolkits", { ...row, isActive: "true" });
+  assertEquals([saved.status, saved.headers.get("location")], [303, `/admin/toolkits?saved=${kit.id}`]);
+  const record = await getToolkitRecord(t.kv, kit.id);
+  assertEquals([record?.isActive, record?.showSaleBadge], [true, true], "the other admin's badge stays");
+  const unchanged = await postForm(t, admin, "/admin/toolkits", row);
+  assertEquals(unchanged.status, 303, "nothing changed: back, with no write");
+  const logged = await listAdminLog(t.kv, adminLogQuerySchema.parse({ action: "toolkit.update" }));
+  const mine = logged.entries.filter((entry) => entry.adminId === admin.user.id).map((entry) => entry.summary);
+  assertEquals(mine, ["isActive: true"], "the log says what this admin changed, once");
+  assertEquals((await getToolkitRecord(t.kv, kit.id))?.showSaleBadge, true);
 });
 
 Deno.test("/admin/toolkits renders its rows and takes a row's switches and delete as plain forms; a refusal in the page's words", async () => {

@@ -3,6 +3,8 @@ import { createTestApp, createTestUser, postForm } from "@/tests/helpers/app.ts"
 import { getPostForAdmin } from "@/lib/ungatekeep/posts.ts";
 import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
+import { hiddenFields, page } from "@/tests/fixtures/html.ts";
+import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
 
 const cards = (html: string) => html.match(/href="\/ungatekeep\/[0-9a-f-]{36}"/g)?.length ?? 0;
 
@@ -108,6 +110,51 @@ Deno.test("POST /admin/banners: a file that is no image, a bad order and an unkn
   assertEquals(unknown.status, 404);
   assertMatch(unknown.html, /Banner not found\./);
   assertEquals((await listBanners(t.kv, false)).map((b) => [b.orderIndex, b.isActive]), [[0, true]]);
+});
+
+Deno.test("/admin/ungatekeep: a row form drawn before another admin's change saves and logs only its own switch", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const other = await createTestUser(t, "admin");
+  const post = await createPost(t, admin, { title: "Exam tips" });
+  const before = await getPostForAdmin(t.kv, post.id);
+  const drawn = hiddenFields((await page(t, "/admin/ungatekeep", admin)).html);
+  assertEquals(
+    [drawn.was_isPublished, drawn.was_isPinned],
+    [String(before.isPublished), String(before.isPinned)],
+    "the row as drawn",
+  );
+  const pin = await t.json("PATCH", `/api/admin/ungatekeep/${post.id}`, {
+    body: { isPinned: !before.isPinned },
+    headers: other.headers,
+  });
+  assertEquals(pin.status, 200);
+  await pin.body?.cancel();
+  const row = {
+    intent: "update",
+    id: post.id,
+    was_isPublished: drawn.was_isPublished,
+    was_isPinned: drawn.was_isPinned,
+  };
+  const ticked = (on: boolean) => on ? "true" : "";
+  const saved = await postForm(t, admin, "/admin/ungatekeep", {
+    ...row,
+    isPublished: ticked(!before.isPublished),
+    isPinned: ticked(before.isPinned),
+  });
+  assertEquals([saved.status, saved.headers.get("location")], [303, `/admin/ungatekeep?updated=${post.id}`]);
+  const after = await getPostForAdmin(t.kv, post.id);
+  assertEquals([after.isPublished, after.isPinned], [!before.isPublished, !before.isPinned], "the pin stays");
+  const unchanged = await postForm(t, admin, "/admin/ungatekeep", {
+    ...row,
+    isPublished: ticked(before.isPublished),
+    isPinned: ticked(before.isPinned),
+  });
+  assertEquals(unchanged.status, 303, "nothing changed: back, with no write");
+  const logged = await listAdminLog(t.kv, adminLogQuerySchema.parse({ action: "post.update" }));
+  const mine = logged.entries.filter((entry) => entry.adminId === admin.user.id).map((entry) => entry.summary);
+  assertEquals(mine, [`isPublished: ${!before.isPublished}`], "the log says what this admin changed, once");
+  assertEquals((await getPostForAdmin(t.kv, post.id)).isPinned, !before.isPinned);
 });
 
 Deno.test("/admin/ungatekeep saves a row's switches and deletes a post with plain forms; a refusal in the page's words", async () => {
