@@ -26,6 +26,20 @@ export function adminAudit(
 }
 
 /**
+ * `adminAudit`'s hook whose entry names what changed (`change`, such as `"isActive: true"`) after the words the domain
+ * function gives (the record's title): `"Resume Toolkit: isActive: true"`. Used by the admin row forms
+ * (docs/decisions.md, Islands, "A row's plain form saves what its reader changed").
+ * @throws UnauthenticatedError without a session.
+ */
+export function adminAuditOfChange(
+  state: AppState,
+  { action, targetKind, change }: { action: AdminAction; targetKind: TargetKind; change: string },
+): AuditHook {
+  const hook = adminAudit(state, { action, targetKind, summary: change });
+  return (op, targetId, summary) => hook(op, targetId, summary ? `${summary}: ${change}` : change);
+}
+
+/**
  * `adminAudit`'s hook when the caller is an admin using a power anyone else with access has too (an internship's
  * owner edits it as well), else none: only an admin's writes are logged.
  */

@@ -16,7 +16,7 @@ import { DeleteConfirmation } from "@/components/DeleteConfirmation.tsx";
 import AdminToolkitsTable, { ADMIN_TOOLKITS_TEXT } from "@/islands/AdminToolkitsTable.tsx";
 import { deleteToolkit, listToolkitsForAdmin, updateToolkit } from "@/lib/toolkits/catalog.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
-import { adminAudit } from "@/lib/http/admin_audit.ts";
+import { adminAudit, adminAuditOfChange } from "@/lib/http/admin_audit.ts";
 import { changedSwitches, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
@@ -76,7 +76,7 @@ export const handler = define.handlers<Data>({
       }
       const { patch, summary } = changedSwitches(form.data, SWITCHES);
       if (Object.keys(patch).length === 0) return seeOther(`/admin/toolkits?saved=${encodeURIComponent(id)}`);
-      const audit = adminAudit(ctx.state, { action: "toolkit.update", targetKind: "toolkit", summary });
+      const audit = adminAuditOfChange(ctx.state, { action: "toolkit.update", targetKind: "toolkit", change: summary });
       await updateToolkit(kv, { id, patch, audit, images: { files, log } });
       return seeOther(`/admin/toolkits?saved=${encodeURIComponent(id)}`);
     } catch (error) {

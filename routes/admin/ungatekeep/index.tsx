@@ -18,7 +18,7 @@ import { Notice } from "@/components/forms.tsx";
 import { DeleteConfirmation } from "@/components/DeleteConfirmation.tsx";
 import UngatekeepPostsTable, { type PostRow, POSTS_TABLE_TEXT } from "@/islands/UngatekeepPostsTable.tsx";
 import { deletePost, listPostsForAdmin, updatePost } from "@/lib/ungatekeep/posts.ts";
-import { adminAudit } from "@/lib/http/admin_audit.ts";
+import { adminAudit, adminAuditOfChange } from "@/lib/http/admin_audit.ts";
 import { changedSwitches, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
@@ -95,7 +95,7 @@ export const handler = define.handlers<Data>({
       }
       const { patch, summary } = changedSwitches(form.data, SWITCHES);
       if (Object.keys(patch).length === 0) return seeOther(`/admin/ungatekeep?updated=${encodeURIComponent(id)}`);
-      const audit = adminAudit(ctx.state, { action: "post.update", targetKind: "post", summary });
+      const audit = adminAuditOfChange(ctx.state, { action: "post.update", targetKind: "post", change: summary });
       await updatePost(kv, { files, log, id, patch, audit });
       return seeOther(`/admin/ungatekeep?updated=${encodeURIComponent(id)}`);
     } catch (error) {

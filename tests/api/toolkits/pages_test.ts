@@ -225,23 +225,27 @@ Deno.test("/admin/toolkits: a row form drawn before another admin's change saves
   const other = await createTestUser(t, "admin");
   const kit = await addToolkit(shop, { title: "Resume Toolkit" });
   const drawn = hiddenFields((await page(t, "/admin/toolkits", admin)).html);
-  assertEquals([drawn.was_isActive, drawn.was_showSaleBadge], ["false", "false"], "the row as drawn");
+  assertEquals([drawn.was_isActive, drawn.was_showSaleBadge], ["true", "false"], "the row as drawn");
   const badge = await t.json("PUT", `/api/admin/toolkits/${kit.id}`, {
     body: { showSaleBadge: true },
     headers: other.headers,
   });
   assertEquals(badge.status, 200);
   await badge.body?.cancel();
-  const row = { intent: "update", id: kit.id, was_isActive: "false", was_showSaleBadge: "false" };
-  const saved = await postForm(t, admin, "/admin/toolkits", { ...row, isActive: "true" });
+  const logged = async () =>
+    (await listAdminLog(t.kv, adminLogQuerySchema.parse({ action: "toolkit.update" }))).entries
+      .filter((entry) => entry.adminId === admin.user.id).map((entry) => entry.summary);
+  const earlier = await logged();
+  assert(earlier.length > 0, "the toolkit's set-up is logged before");
+  const row = { intent: "update", id: kit.id, was_isActive: "true", was_showSaleBadge: "false" };
+  const saved = await postForm(t, admin, "/admin/toolkits", row);
   assertEquals([saved.status, saved.headers.get("location")], [303, `/admin/toolkits?saved=${kit.id}`]);
   const record = await getToolkitRecord(t.kv, kit.id);
-  assertEquals([record?.isActive, record?.showSaleBadge], [true, true], "the other admin's badge stays");
-  const unchanged = await postForm(t, admin, "/admin/toolkits", row);
+  assertEquals([record?.isActive, record?.showSaleBadge], [false, true], "the other admin's badge stays");
+  const unchanged = await postForm(t, admin, "/admin/toolkits", { ...row, was_isActive: "false" });
   assertEquals(unchanged.status, 303, "nothing changed: back, with no write");
-  const logged = await listAdminLog(t.kv, adminLogQuerySchema.parse({ action: "toolkit.update" }));
-  const mine = logged.entries.filter((entry) => entry.adminId === admin.user.id).map((entry) => entry.summary);
-  assertEquals(mine, ["isActive: true"], "the log says what this admin changed, once");
+  const mine = (await logged()).slice(0, -earlier.length);
+  assertEquals(mine, ["Resume Toolkit: isActive: false"], "the log says what this admin changed, once");
   assertEquals((await getToolkitRecord(t.kv, kit.id))?.showSaleBadge, true);
 });
 

@@ -153,7 +153,7 @@ Deno.test("/admin/ungatekeep: a row form drawn before another admin's change sav
   assertEquals(unchanged.status, 303, "nothing changed: back, with no write");
   const logged = await listAdminLog(t.kv, adminLogQuerySchema.parse({ action: "post.update" }));
   const mine = logged.entries.filter((entry) => entry.adminId === admin.user.id).map((entry) => entry.summary);
-  assertEquals(mine, [`isPublished: ${!before.isPublished}`], "the log says what this admin changed, once");
+  assertEquals(mine, [`Exam tips: isPublished: ${!before.isPublished}`], "the log says what this admin changed, once");
   assertEquals((await getPostForAdmin(t.kv, post.id)).isPinned, !before.isPinned);
 });
 
