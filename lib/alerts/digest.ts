@@ -42,6 +42,7 @@ import { type NewUnsubscribeToken, newUnsubscribeToken } from "./unsubscribe.ts"
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import { appliedOn } from "@/lib/applications/applications.ts";
 
 /** 09:00 IST is 03:30 UTC. */
 export const DAILY_AT_9_IST = "30 3 * * *";
@@ -173,11 +174,18 @@ function toldSince({ alertCount, alerts }: Reader, now: number): string | null {
 
 /**
  * The listings `readers` were already told about, as `kind` and id joined by a space, per reader: the records of what
- * digests showed them since `toldSince`, one list each, all at once.
+ * digests showed them since `toldSince`, one list each, all at once, and the internships among their matches they
+ * applied to here (they know those: `appliedOn`, a read of those ids only).
  */
 async function toldOf(kv: Deno.Kv, readers: Reader[], now: number): Promise<Set<string>[]> {
   return await Promise.all(readers.map(async (reader) => {
     const told = new Set<string>();
+    const internships = reader.alerts.flatMap(({ alert, matches }) => alert.kind === "internships" ? matches.ids : []);
+    if (internships.length > 0) {
+      for (const id of Object.keys(await appliedOn(kv, reader.userId, [...new Set(internships)]))) {
+        told.add(`internships ${id}`);
+      }
+    }
     const since = toldSince(reader, now);
     if (since === null) return told;
     const prefix = ["alerts_told", reader.userId];

@@ -9,6 +9,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 import { call } from "@/tests/api/trust/helpers.ts";
 
 /** How many times `word` occurs in `text`. */
@@ -140,4 +141,22 @@ Deno.test("the told records are read for a person with several alerts, after the
     prefix: ["alerts_told", five.user.id],
     start: ["alerts_told", five.user.id, new Date(Date.parse(lastRunAt) + 1).toISOString()],
   }]);
+});
+
+Deno.test("a digest leaves out an internship its reader applied to here; the others of the window are mailed", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const watcher = await applicant(t);
+  const alert = await call(t, watcher, "POST", "/api/me/alerts", { kind: "internships", query: {} });
+  assertEquals(alert.status, 201);
+  await later();
+  const applied = await platformInternship(t, member, { title: "Applied Analyst Intern" });
+  await platformInternship(t, member, { title: "Fresh Analyst Intern" });
+  await applyTo(t, watcher, applied);
+  await later();
+  const run = await digest(t, admin, watcher);
+  assertEquals(run.texts.length, 1);
+  assert(run.texts[0].includes("Fresh Analyst Intern"), run.texts[0]);
+  assert(!run.texts[0].includes("Applied Analyst Intern"), "the internship they applied to is not news to them");
 });
