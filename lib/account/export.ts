@@ -19,7 +19,7 @@ import { certificatesOf } from "@/lib/certificates/certificates.ts";
 import { postCountBy, postsBy } from "@/lib/ungatekeep/posts.ts";
 import type { User } from "@/lib/users/users.ts";
 import { savedRecordsOf } from "@/lib/saved/saved.ts";
-import { notificationsOf } from "@/lib/notifications/notifications.ts";
+import { notificationCountOf, notificationsOf } from "@/lib/notifications/notifications.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
 import { subscriptionsOf, subscriptionView } from "@/lib/push/subscriptions.ts";
 import { listAlerts } from "@/lib/alerts/alerts.ts";
@@ -108,7 +108,11 @@ export const EXPORT_SECTIONS: ExportSection[] = [
     collect: async (kv, user) => (await subscriptionsOf(kv, user.id)).map(subscriptionView),
   },
   { name: "alerts", collect: (kv, user) => listAlerts(kv, user.id) },
-  { name: "notifications", collect: (kv, user) => notificationsOf(kv, user) },
+  {
+    name: "notifications",
+    collect: (kv, user) => notificationsOf(kv, user),
+    count: (kv, user) => notificationCountOf(kv, user.id),
+  },
   {
     name: "comments",
     collect: (kv, user) => commentsOf(kv, user.id),

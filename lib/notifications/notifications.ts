@@ -345,6 +345,18 @@ export async function notificationsOf(
   return all;
 }
 
+/**
+ * How many notifications of `userId` are still kept at `now` (what `notificationsOf` gives), for "Your data"
+ * (docs/decisions.md, Data rights, "Read by person"): lists only the kept range, words not written. Notifications are
+ * not capped per person; they last 90 days, so this grows with one person's last 90 days, not with everyone's.
+ */
+export async function notificationCountOf(kv: Deno.Kv, userId: string, now = new Date()): Promise<number> {
+  let count = 0;
+  const selector = { start: ["notifications", userId, oldestKept(now)], end: ["notifications", userId, "\uffff"] };
+  for await (const _ of kv.list(selector, { batchSize: 500 })) count++;
+  return count;
+}
+
 /** Deletes every notification of `userId` (account deletion), in bounded writes; idempotent. */
 export async function deleteNotificationsOf(kv: Deno.Kv, userId: string): Promise<void> {
   for (const prefix of [["notifications", userId], ["notifications_unread", userId]]) {

@@ -27,6 +27,8 @@ import { OpportunityCreateSchema } from "@/lib/opportunities/schema.ts";
 import { opportunityBody } from "@/tests/fixtures/opportunities.ts";
 import { createComment } from "@/lib/comments/comments.ts";
 import { htmlDocument, page } from "@/tests/fixtures/html.ts";
+import { addNotification, NOTIFICATION_TTL_MS } from "@/lib/notifications/notifications.ts";
+import { EXPORT_SECTIONS } from "@/lib/account/export.ts";
 
 /** `reads` emptied, to count what comes next. */
 function cleared(reads: KvReads): KvReads {
@@ -202,4 +204,33 @@ Deno.test("Your data counts the listings, posts and comments a person keeps from
   const records = ["internships_chunks", "internships_closed", "ungatekeep_posts", "comment_threads"];
   const read = reads.keys.filter((key) => records.includes(key[0] as string));
   assertEquals(read, [], "no listing, post or comment record is read to be counted");
+});
+
+Deno.test("Your data counts the notifications still kept without reading those past 90 days", async () => {
+  await using t = await createTestApp();
+  const person = await createTestUser(t);
+  const KEPT = 4, PAST = 3;
+  const past = new Date(Date.now() - NOTIFICATION_TTL_MS - 24 * 60 * 60 * 1000);
+  for (let i = 0; i < KEPT + PAST; i++) {
+    const op = t.kv.atomic();
+    // KV's own expiry counts from the write, so the past ones are still stored: only the read skips them.
+    addNotification(
+      op,
+      { userId: person.user.id, type: "comment_reply", url: "/", title: `N ${i}`, body: "" },
+      i < PAST ? past : new Date(),
+    );
+    assert((await op.commit()).ok);
+  }
+  const reads = kvReads();
+  const section = EXPORT_SECTIONS.find((s) => s.name === "notifications")!;
+  assert(section.count, "the notifications section has a count");
+  assertEquals(await section.count(recordingReads(t.kv, reads), person.user), KEPT);
+  assertEquals(reads.listed, KEPT, "only the kept notifications are listed");
+  assertEquals((await section.collect(t.kv, person.user) as unknown[]).length, KEPT, "the export gives as many");
+
+  const { res, html } = await page(t, "/me/data", person);
+  assertEquals(res.status, 200);
+  const row = [...htmlDocument(html).querySelectorAll("main dl div")]
+    .find((div) => div.querySelector("dt")?.textContent?.trim() === "Notifications");
+  assertEquals(row?.querySelector("dd")?.textContent?.trim(), String(KEPT));
 });
