@@ -3,7 +3,9 @@
  * internship, where it stands, every change with the organization's message, and the plain forms (no JavaScript
  * needed) to withdraw it (from `applied` or `shortlisted`; a `<details>` asks first, as a withdrawal cannot be undone)
  * and, 30 days after being hired, to say whether the stipend was paid as listed. When the listing's terms read
- * otherwise now than when the person applied, the terms they applied under ("You applied under:").
+ * otherwise now than when the person applied, the terms they applied under ("You applied under:"). A page of them: the
+ * links to the older ones and back to the newest are plain links, and the forms carry the page's place
+ * (`applications-from`) so that their answer comes back to it.
  */
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { statusTone } from "@/lib/browser/application_format.ts";
@@ -15,17 +17,29 @@ import { stipendText } from "@/lib/internships/stipend.ts";
 import { istDayOf } from "@/lib/dates.ts";
 import type { ComponentChildren } from "preact";
 
-/** Props: the applications, newest first, and the IST moment now (ms), which decides whether a report is due. */
+/**
+ * Props: a page of the applications, newest first, and the IST moment now (ms), which decides whether a report is due;
+ * the page's place (`from`, a cursor; absent on the newest), and the links to the older ones and back to the newest.
+ */
 export interface MyApplicationsProps {
   applications: MyApplication[];
   now: number;
   /** An application just changed by a form (its id), to announce. */
   changed?: string | null;
+  from?: string;
+  olderHref?: string;
+  newestHref?: string;
 }
 
 const REPORT_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
+const LINK = "text-indigo-700 underline";
 
-function Application({ application, now }: { application: MyApplication; now: number }) {
+/** The hidden field that brings a form's answer back to the page at `from`. */
+function PageField({ from }: { from?: string }) {
+  return from ? <input type="hidden" name="applications-from" value={from} /> : null;
+}
+
+function Application({ application, now, from }: { application: MyApplication; now: number; from?: string }) {
   const t = useT();
   const { internship } = application;
   const hired = application.history.findLast((entry) => entry.status === "hired")?.at;
@@ -89,6 +103,7 @@ function Application({ application, now }: { application: MyApplication; now: nu
             action={`/me/applications/${application.id}/withdraw`}
             class="mt-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm"
           >
+            <PageField from={from} />
             <p id={`${base}-withdraw-warning`} class="text-slate-900">{t("applications.tracker.withdrawWarning")}</p>
             <button
               type="submit"
@@ -102,6 +117,7 @@ function Application({ application, now }: { application: MyApplication; now: nu
       )}
       {canReport && (
         <form method="post" action={`/me/applications/${application.id}/stipend-report`} class="mt-3">
+          <PageField from={from} />
           <fieldset>
             <legend class="text-sm font-medium text-slate-800">{t("applications.tracker.stipendQuestion")}</legend>
             <div class="mt-2 flex flex-wrap gap-2">
@@ -170,7 +186,9 @@ function AppliedUnder({ applied, now, base }: { applied: AppliedTerms; now: Appl
   );
 }
 
-export function MyApplications({ applications, now, changed }: MyApplicationsProps) {
+export function MyApplications(
+  { applications, now, changed, from, olderHref, newestHref }: MyApplicationsProps,
+) {
   const t = useT();
   return (
     <section aria-labelledby="applications-heading" class="mt-6">
@@ -189,10 +207,17 @@ export function MyApplications({ applications, now, changed }: MyApplicationsPro
                 key={application.id}
                 application={application}
                 now={now}
+                from={from}
               />
             ))}
           </ul>
         )}
+      {(olderHref || newestHref) && (
+        <p class="mt-3 flex flex-wrap gap-x-6 gap-y-2 text-sm font-medium">
+          {newestHref && <a href={newestHref} class={LINK}>{t("applications.tracker.newest")}</a>}
+          {olderHref && <a href={olderHref} class={LINK}>{t("applications.tracker.older")}</a>}
+        </p>
+      )}
     </section>
   );
 }

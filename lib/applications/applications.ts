@@ -54,6 +54,7 @@ import {
   type ApplicationView,
   type ApplyBody,
   CLOSED,
+  type MinePlace,
   type MyApplication,
   NO_RESUME_YET,
   NOT_FOUND,
@@ -363,13 +364,17 @@ async function readOne(kv: Deno.Kv, id: string): Promise<Deno.KvEntry<Applicatio
   return entry.value ? entry as Deno.KvEntry<ApplicationRecord> : null;
 }
 
-/** `userId`'s application records (of `status` when given), newest first. */
-async function recordsOf(kv: Deno.Kv, userId: string, status?: ApplicationStatus): Promise<ApplicationRecord[]> {
-  const entries = await personEntries(kv, userId);
-  return [...(await readApplications(kv, entries.map(({ entry }) => entry.id))).values()]
-    .map((entry) => entry.value)
-    .filter((record) => !status || record.status === status)
-    .sort((a, b) => a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
+/** Newest first: the later `createdAt` first, then the greater id. */
+function newestFirst(a: MinePlace, b: MinePlace): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** `userId`'s application records, newest first. */
+async function recordsOf(kv: Deno.Kv, userId: string): Promise<ApplicationRecord[]> {
+  const entries = (await personEntries(kv, userId)).map(({ entry }) => entry).sort(newestFirst);
+  const found = await readApplications(kv, entries.map((entry) => entry.id));
+  return entries.flatMap((entry) => found.get(entry.id)?.value ?? []);
 }
 
 /**
@@ -385,12 +390,50 @@ async function withInternships(kv: Deno.Kv, records: ApplicationRecord[]): Promi
   }));
 }
 
-/** `userId`'s applications (of `status` when given), newest first, each with its internship as the public reads it. */
+/**
+ * A page of a person's applications: the applications, where the next page starts (null on the last), and the ids of
+ * every internship the person applied to here (read with the page's places, for the tracker's saved items).
+ */
+export interface MyApplicationsPage {
+  applications: MyApplication[];
+  next: MinePlace | null;
+  sentTo: ReadonlySet<string>;
+}
+
+/**
+ * A page of `userId`'s applications (of `status` when given), newest first, each with its internship as the public
+ * reads it: `limit` of them, those after `after` or from `from` on (`from` itself included; neither: from the newest).
+ * The person's entries (`{id, createdAt}`, small) are listed and ordered; records are read `limit + 1` at a time until
+ * the page and the next one's first are found (one read without `status`), internships for the page only.
+ */
 export async function myApplications(
   kv: Deno.Kv,
-  { userId, status }: { userId: string; status?: ApplicationStatus },
-): Promise<MyApplication[]> {
-  return await withInternships(kv, await recordsOf(kv, userId, status));
+  { userId, status, limit, after, from }: {
+    userId: string;
+    status?: ApplicationStatus;
+    limit: number;
+    after?: MinePlace;
+    from?: MinePlace;
+  },
+): Promise<MyApplicationsPage> {
+  const entries = await personEntries(kv, userId);
+  const places = entries.map(({ entry }) => entry).sort(newestFirst)
+    .filter((place) => after ? newestFirst(place, after) > 0 : from ? newestFirst(place, from) >= 0 : true);
+  const found: ApplicationRecord[] = [];
+  for (let i = 0; i < places.length && found.length <= limit; i += limit + 1) {
+    const part = places.slice(i, i + limit + 1);
+    const read = await readApplications(kv, part.map((place) => place.id));
+    for (const place of part) {
+      const record = read.get(place.id)?.value;
+      if (record && (!status || record.status === status)) found.push(record);
+    }
+  }
+  const next = found[limit];
+  return {
+    applications: await withInternships(kv, found.slice(0, limit)),
+    next: next ? { createdAt: next.createdAt, id: next.id } : null,
+    sentTo: new Set(entries.map(({ internshipId }) => internshipId)),
+  };
 }
 
 /**

@@ -41,9 +41,9 @@ export const COVER_NOTE_MAX = 2000;
 export const MESSAGE_MAX = 2000;
 /** Most applications one bulk change names. */
 export const MAX_BULK = 100;
-/** Largest page of the poster's list. */
+/** Largest page of the poster's list and of the applicant's (`GET /api/me/applications`). */
 export const MAX_PAGE = 100;
-/** Default page of the poster's list. */
+/** Default page of the poster's list and of the applicant's. */
 export const DEFAULT_PAGE = 20;
 
 /** The refusals of §Applications, word for word. */
@@ -198,8 +198,47 @@ const integer = (min: number, max: number) =>
   z.string().trim().regex(/^\d+$/, "Expected an integer").transform(Number).pipe(z.number().int().min(min).max(max));
 const status = z.union([z.enum(APPLICATION_STATUSES), z.literal("").transform(() => undefined)]).optional();
 
-/** `GET /api/me/applications?status=`. */
-export const MyApplicationsQuerySchema = z.strictObject({ status });
+/** A place in a person's applications, newest first: when one was sent, and its id. */
+export interface MinePlace {
+  createdAt: string;
+  id: string;
+}
+
+/** A `MinePlace` as a cursor: `createdAt` and id joined by `~` (what `nextCursor` holds and `cursor` takes back). */
+const MINE_CURSOR = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)~([^~]{1,100})$/;
+
+/** `place` as a cursor (`MINE_CURSOR`). */
+export function mineCursorOf(place: MinePlace): string {
+  return `${place.createdAt}~${place.id}`;
+}
+
+/** A cursor (`mineCursorOf`) read back into its place. */
+export const MineCursorSchema = z.string().regex(MINE_CURSOR, "Expected the nextCursor of a previous page")
+  .transform((cursor): MinePlace => {
+    const [, createdAt, id] = cursor.match(MINE_CURSOR)!;
+    return { createdAt, id };
+  });
+
+/**
+ * Where the tracker's forms answer to after changing application `id` (303): the tracker saying it changed, on the page
+ * of applications from `from` on when that is a place (`mineCursorOf`; anything else: the newest page).
+ */
+export function trackerReturn(id: string, from: string): string {
+  const params = new URLSearchParams();
+  if (MINE_CURSOR.test(from)) params.set("applications-from", from);
+  params.set("changed", id);
+  return `/me/tracker?${params}#application-${encodeURIComponent(id)}`;
+}
+
+/**
+ * `GET /api/me/applications?status=&limit=&cursor=`: one status (all when absent), `limit` 1–100 (default 20), `cursor`
+ * the previous page's `nextCursor` (the applications sent before its last).
+ */
+export const MyApplicationsQuerySchema = z.strictObject({
+  status,
+  limit: integer(1, MAX_PAGE).default(DEFAULT_PAGE),
+  cursor: MineCursorSchema.optional().describe("The `nextCursor` of the previous page: the applications after it"),
+});
 
 /**
  * `GET /api/internships/{id}/applications?status=&search=&limit=&offset=`: one status (all when absent), search words

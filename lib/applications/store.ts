@@ -165,13 +165,15 @@ export async function readApplications(
   return found;
 }
 
-/** The person entries of `applicantId` (every internship they applied to), in key order. */
+/** The person entries of `applicantId` (every internship they applied to), in key order, 500 a list round trip. */
 export async function personEntries(
   kv: Deno.Kv,
   applicantId: string,
 ): Promise<{ internshipId: string; entry: PersonEntry }[]> {
   const found: { internshipId: string; entry: PersonEntry }[] = [];
-  for await (const item of kv.list<PersonEntry>({ prefix: ["applications_by_person", applicantId] })) {
+  for await (
+    const item of kv.list<PersonEntry>({ prefix: ["applications_by_person", applicantId] }, { batchSize: 500 })
+  ) {
     found.push({ internshipId: item.key[2] as string, entry: item.value });
   }
   return found;

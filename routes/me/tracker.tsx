@@ -12,9 +12,15 @@
  * is one the person applied to here, which shows among the applications); a refusal (400, 404) renders the tracker
  * again with the sentence. A guest is sent to sign in.
  *
+ * The applications show `TRACKER_PAGE` at a time, newest first: `?applications-from=` (an application's place,
+ * `mineCursorOf`) shows those from that one on, which the "Older applications" link asks for (and "Newest applications"
+ * leads back); the withdraw and stipend forms carry it (`applications-from`), so that their answer comes back to the
+ * same page. A value that is not a place counts as none. Only the page's applications are read with their internships.
+ *
  * Each status shows its newest `TRACKER_PAGE` items; `?show-{status}=N` shows N of that status (a multiple of
  * `TRACKER_PAGE` up to 500; another value counts as the default), which each group's "Show more" link asks for. Only
  * the items shown are read with their listings, and only what a row shows of those goes to the page (`TrackerItem`).
+ * Each link keeps the other part's place.
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -38,7 +44,14 @@ import {
   unsaveItem,
 } from "@/lib/saved/saved.ts";
 import { trackerItemOf } from "@/lib/browser/tracker.ts";
-import { applicationTo, type MyApplication, myApplications } from "@/lib/applications/applications.ts";
+import {
+  applicationTo,
+  mineCursorOf,
+  MineCursorSchema,
+  type MinePlace,
+  type MyApplication,
+  myApplications,
+} from "@/lib/applications/applications.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
@@ -51,19 +64,34 @@ import type { MessageKey } from "@/lib/i18n/translator.ts";
 /** Writes fall under the per-person limit `saved` (docs/decisions.md, Errors and limits, "Per-person limits"). */
 export const routeOptions: RouteOptions = { personLimit: "saved" };
 
-/** Saved items each status shows at first, and how many more each "Show more" adds. */
+/** Applications a page shows; saved items each status shows at first, and how many more each "Show more" adds. */
 const TRACKER_PAGE = 20;
 
 /** `?show-{status}=N`: how many items of that status to show (see the module docstring). */
 const ShownSchema = z.coerce.number().int().min(TRACKER_PAGE).max(MAX_SAVED).multipleOf(TRACKER_PAGE)
   .catch(TRACKER_PAGE);
 
+/** `?applications-from=`: the place of the first application shown (see the module docstring), or none. */
+const FromSchema = MineCursorSchema.optional().catch(undefined);
+
+/** The query parameter of the applications' page. */
+const FROM_PARAM = "applications-from";
+
+/** The place `url` asks the applications to start from, or none. */
+function fromOf(url: URL): MinePlace | undefined {
+  return FromSchema.parse(url.searchParams.get(FROM_PARAM) ?? undefined);
+}
+
 /**
- * The applications sent here, the saved items shown (each status's first ones), the items per status in all, the
+ * A page of the applications sent here (with the place it starts from, `from`, and the links to the older ones and back
+ * to the newest, when there are), the saved items shown (each status's first ones), the items per status in all, the
  * "Show more" link of each status with more, the time the page was made (ms), and why a plain submit was refused.
  */
 interface Data {
   applications: MyApplication[];
+  from?: string;
+  olderHref?: string;
+  newestHref?: string;
   items: TrackerItem[];
   totals: Record<SavedStatus, number>;
   more: Partial<Record<SavedStatus, { href: string; count: number }>>;
@@ -88,14 +116,32 @@ function shownOf(url: URL): Record<SavedStatus, number> {
   return shown;
 }
 
+/** The tracker's address with `shown` items of each status and the applications from `from` (none: the newest). */
+function trackerHref(shown: Record<SavedStatus, number>, from: MinePlace | undefined, fragment: string): string {
+  const params = new URLSearchParams();
+  if (from) params.set(FROM_PARAM, mineCursorOf(from));
+  for (const status of SAVED_STATUSES) {
+    if (shown[status] !== TRACKER_PAGE) params.set(`show-${status}`, String(shown[status]));
+  }
+  return `/me/tracker${params.size ? `?${params}` : ""}#${fragment}`;
+}
+
 /**
- * The page's data for `userId` showing `shown` items of each status: the saved items without the internships applied
- * to here, newest change first in each status; only the items shown are read with their listings.
+ * The page's data for `userId` showing the applications from `from` on (none: the newest) and `shown` items of each
+ * status: the saved items without the internships applied to here, newest change first in each status; only the
+ * applications and items shown are read with their listings.
  */
-async function trackerOf(kv: Deno.Kv, userId: string, shown: Record<SavedStatus, number>): Promise<Data> {
-  const [applications, records] = await Promise.all([myApplications(kv, { userId }), savedRecordsOf(kv, userId)]);
-  const sent = new Set(applications.map((application) => application.internshipId));
-  const kept = inListOrder(records).filter((record) => record.kind !== "internships" || !sent.has(record.id));
+async function trackerOf(
+  kv: Deno.Kv,
+  userId: string,
+  shown: Record<SavedStatus, number>,
+  from: MinePlace | undefined,
+): Promise<Data> {
+  const [mine, records] = await Promise.all([
+    myApplications(kv, { userId, limit: TRACKER_PAGE, from }),
+    savedRecordsOf(kv, userId),
+  ]);
+  const kept = inListOrder(records).filter((record) => record.kind !== "internships" || !mine.sentTo.has(record.id));
   const totals = {} as Record<SavedStatus, number>;
   const more: Data["more"] = {};
   const page = SAVED_STATUSES.flatMap((status) => {
@@ -103,26 +149,34 @@ async function trackerOf(kv: Deno.Kv, userId: string, shown: Record<SavedStatus,
     totals[status] = group.length;
     if (group.length > shown[status]) {
       const next = group[shown[status]];
-      const params = new URLSearchParams();
-      for (const other of SAVED_STATUSES) {
-        const n = other === status ? shown[other] + TRACKER_PAGE : shown[other];
-        if (n !== TRACKER_PAGE) params.set(`show-${other}`, String(n));
-      }
       more[status] = {
-        href: `/me/tracker?${params}#tracker-${next.kind}-${next.id}`,
+        href: trackerHref(
+          { ...shown, [status]: shown[status] + TRACKER_PAGE },
+          from,
+          `tracker-${next.kind}-${next.id}`,
+        ),
         count: Math.min(TRACKER_PAGE, group.length - shown[status]),
       };
     }
     return group.slice(0, shown[status]);
   });
   const items = (await savedItemsOf(kv, page)).map(trackerItemOf);
-  return { applications, items, totals, more, now: Date.now() };
+  return {
+    applications: mine.applications,
+    from: from && mineCursorOf(from),
+    olderHref: mine.next ? trackerHref(shown, mine.next, `application-${mine.next.id}`) : undefined,
+    newestHref: from ? trackerHref(shown, undefined, "applications-heading") : undefined,
+    items,
+    totals,
+    more,
+    now: Date.now(),
+  };
 }
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
-    return ctx.render(await trackerOf(ctx.state.services.kv, ctx.state.user.id, shownOf(ctx.url)));
+    return ctx.render(await trackerOf(ctx.state.services.kv, ctx.state.user.id, shownOf(ctx.url), fromOf(ctx.url)));
   },
   async POST(req, ctx) {
     const { user, services: { kv } } = ctx.state;
@@ -131,7 +185,7 @@ export const handler = define.handlers<Data>({
     if (!isSavedKind(form.kind)) throw new NotFoundError();
     const ref = { userId: user.id, kind: form.kind, id: form.id };
     const again = async (status: number, error: string) =>
-      ctx.render({ ...await trackerOf(kv, user.id, shownOf(ctx.url)), error }, { status });
+      ctx.render({ ...await trackerOf(kv, user.id, shownOf(ctx.url), fromOf(ctx.url)), error }, { status });
     try {
       if (form.intent === "remove" || (form.intent === "save" && form.save === "0")) {
         await unsaveItem(kv, ref);
@@ -166,7 +220,14 @@ export default define.page<Data>(function TrackerPage({ data, url }) {
       <PageHead title={t("me.tracker.title")} />
       <h1 id="page-title" class="text-3xl font-bold tracking-tight text-slate-900">{t("me.tracker.title")}</h1>
       <p class="mt-2 text-slate-700">{t("me.tracker.lead")}</p>
-      <MyApplications applications={data.applications} now={data.now} changed={url.searchParams.get("changed")} />
+      <MyApplications
+        applications={data.applications}
+        now={data.now}
+        changed={url.searchParams.get("changed")}
+        from={data.from}
+        olderHref={data.olderHref}
+        newestHref={data.newestHref}
+      />
       <h2 class="mt-8 text-xl font-semibold text-slate-900">{t("me.tracker.saved")}</h2>
       {(data.error || done) && (
         <div class="mt-4">

@@ -1,6 +1,6 @@
 /**
- * `GET /api/me/applications?status=` (session) → `{applications}`: the caller's applications, newest first, each with
- * its internship (docs/api.md, Applications).
+ * `GET /api/me/applications?status=&limit=&cursor=` (session) → `{applications, nextCursor}`: a page of the caller's
+ * applications, newest first, each with its internship (docs/api.md, Applications).
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -8,19 +8,27 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { queryOf, validate } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { MyApplicationSchema } from "@/lib/openapi/applications.ts";
-import { myApplications, MyApplicationsQuerySchema } from "@/lib/applications/applications.ts";
+import { mineCursorOf, myApplications, MyApplicationsQuerySchema } from "@/lib/applications/applications.ts";
 
 export const apiDocs = describeRoute({
   section: "Applications",
   GET: {
     summary: "Your applications",
-    description: "Newest first; `status` narrows them. Each carries its internship as the public reads it (null " +
+    description: "Newest first (then by id), a page of `limit` (default 20); `cursor`, the previous page's " +
+      "`nextCursor`, reads on after it (a client that read every application in one answer now reads the newest " +
+      "20 and follows `nextCursor`); `status` narrows them. Each carries its internship as the public reads it (null " +
       "once deleted or hidden), `appliedTerms`, its stipend, deadline, location and questions when you applied " +
       "(null for an application made before they were kept), and the messages the organization sent, in `history`.",
     access: ["session"],
     query: MyApplicationsQuerySchema,
     responses: {
-      200: { description: "The applications", schema: z.strictObject({ applications: z.array(MyApplicationSchema) }) },
+      200: {
+        description: "A page of applications",
+        schema: z.strictObject({
+          applications: z.array(MyApplicationSchema),
+          nextCursor: z.string().nullable().describe("Reads the next page; null on the last"),
+        }),
+      },
     },
   },
 });
@@ -28,8 +36,17 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
-    const { status } = validate(MyApplicationsQuerySchema, queryOf(ctx.url));
-    const applications = await myApplications(ctx.state.services.kv, { userId: ctx.state.user.id, status });
-    return Response.json({ applications });
+    const { status, limit, cursor } = validate(MyApplicationsQuerySchema, queryOf(ctx.url));
+    const page = await myApplications(ctx.state.services.kv, {
+      userId: ctx.state.user.id,
+      status,
+      limit,
+      after: cursor,
+    });
+    const last = page.applications.at(-1);
+    return Response.json({
+      applications: page.applications,
+      nextCursor: page.next && last ? mineCursorOf(last) : null,
+    });
   },
 });
