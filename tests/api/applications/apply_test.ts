@@ -70,7 +70,11 @@ Deno.test("refusals: guest, unverified, unknown, hidden, link, closed, own listi
     status: 400,
     body: { error: "Upload your resume first" },
   });
-  assertEquals((await get(t, student, "/api/me/applications")).body, { applications: [] }, "nothing was made");
+  assertEquals(
+    (await get(t, student, "/api/me/applications")).body,
+    { applications: [], nextCursor: null },
+    "nothing was made",
+  );
 });
 
 Deno.test("bad input: a missing required answer, unknown questions, long answers, unknown fields", async () => {
