@@ -230,7 +230,8 @@ async function dropCover(
  * would be afterwards are checked together. A cover upload the patch replaces or removes is deleted from `images`
  * once nothing else names it (`dropCover`); without `images` (the demo's and the benchmarks' writes, which replace no
  * upload) it stays.
- * @throws NotFoundError "Toolkit not found"; InvalidInputError `ORIGINAL_PRICE_BELOW_PRICE`.
+ * @throws NotFoundError "Toolkit not found"; InvalidInputError `ORIGINAL_PRICE_BELOW_PRICE`;
+ * BusyError after lost races.
  */
 export async function updateToolkit(
   kv: Deno.Kv,
@@ -253,7 +254,7 @@ export async function updateToolkit(
     if (images) await dropCover(kv, images, { id, before: entry.value.coverImageUrl, after: record.coverImageUrl });
     return (await views(kv, [record]))[0];
   }
-  throw new Error("Toolkit update lost too many races");
+  throw new BusyError(PLATFORM_REFUSALS.busy);
 }
 
 /**
@@ -321,7 +322,8 @@ function assertFits(item: ContentItem): void {
 /**
  * Adds a content item to a toolkit (at the end unless `orderIndex` is given) and sets the
  * toolkit's `lessonCount` to its number of items, in one atomic write with `audit`'s entry.
- * @throws NotFoundError "Toolkit not found"; InvalidInputError "A video needs cdnVideoUrl", or `lessonTooLong`.
+ * @throws NotFoundError "Toolkit not found"; InvalidInputError "A video needs cdnVideoUrl", or `lessonTooLong`;
+ * BusyError after lost races.
  */
 export async function createContentItem(
   kv: Deno.Kv,
@@ -355,7 +357,7 @@ export async function createContentItem(
     audit?.(op, item.id, item.title);
     if ((await markChanged(op).commit()).ok) return item;
   }
-  throw new Error("Content item creation lost too many races");
+  throw new BusyError(PLATFORM_REFUSALS.busy);
 }
 
 async function readItem(kv: Deno.Kv, id: string) {
@@ -369,7 +371,8 @@ async function readItem(kv: Deno.Kv, id: string) {
  * Applies the given fields of `patch` to content item `id`, with `audit`'s entry in the same write; an article body
  * is sanitized again, and the lesson then checked to fit its KV value (a lesson stored before that bound can still be
  * renamed, moved or made a preview).
- * @throws NotFoundError "Content item not found"; InvalidInputError "A video needs cdnVideoUrl", or `lessonTooLong`.
+ * @throws NotFoundError "Content item not found"; InvalidInputError "A video needs cdnVideoUrl", or `lessonTooLong`;
+ * BusyError after lost races.
  */
 export async function updateContentItem(
   kv: Deno.Kv,
@@ -396,13 +399,13 @@ export async function updateContentItem(
     audit?.(op, id, item.title);
     if ((await op.commit()).ok) return item;
   }
-  throw new Error("Content item update lost too many races");
+  throw new BusyError(PLATFORM_REFUSALS.busy);
 }
 
 /**
  * Deletes a content item and lowers its toolkit's `lessonCount` to the items left, in one atomic write with `audit`'s
  * entry.
- * @throws NotFoundError "Content item not found".
+ * @throws NotFoundError "Content item not found"; BusyError after lost races.
  */
 export async function deleteContentItem(kv: Deno.Kv, id: string, audit?: AuditHook): Promise<void> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
@@ -421,5 +424,5 @@ export async function deleteContentItem(kv: Deno.Kv, id: string, audit?: AuditHo
     audit?.(op, id, entry.value.title);
     if ((await op.commit()).ok) return;
   }
-  throw new Error("Content item deletion lost too many races");
+  throw new BusyError(PLATFORM_REFUSALS.busy);
 }

@@ -99,7 +99,8 @@ export async function createBanner(
  * Applies `patch` (only the fields given) to banner `id`, with `audit`'s entry in the same write. An image the patch
  * replaces or removes is deleted from the object store after the commit unless another banner, a post, a toolkit cover or
  * a lesson names it (docs/decisions.md, Ungatekeep and banners, "Images"); a failed delete is logged with `log` and the file left stored, never failing the edit.
- * @throws NotFoundError "Banner not found"; InvalidInputError for an `imageId` that is not an upload.
+ * @throws NotFoundError "Banner not found"; InvalidInputError for an `imageId` that is not an upload;
+ * BusyError after lost races.
  */
 export async function updateBanner(
   kv: Deno.Kv,
@@ -127,7 +128,7 @@ export async function updateBanner(
       return banner;
     }
   }
-  throw new Error("Banner update lost too many races");
+  throw new BusyError(PLATFORM_REFUSALS.busy);
 }
 
 /**
