@@ -6,6 +6,7 @@
  * fields.
  */
 import Negotiator from "negotiator";
+import { z } from "zod";
 import { DomainError, InvalidInputError } from "@/lib/errors.ts";
 import { mediaTypeOf } from "@/lib/http/media_type.ts";
 
@@ -85,6 +86,26 @@ export function formFields<F extends string>(form: FormData, names: readonly F[]
     return typeof field === "string" ? field : "";
   };
   return Object.fromEntries(names.map((name) => [name, value(name)])) as Record<F, string>;
+}
+
+/** A switch's value as its page was drawn (`"true"`, `"false"`), or `""` from a form drawn without it. */
+const drawnSwitch = z.enum(["true", "false", ""]);
+
+/**
+ * The fields of a plain row form's switches `names` (docs/decisions.md, Islands, "A row's plain form saves what its
+ * reader changed"): `shape`, each switch as posted and its drawn value `was_{name}`, for the form's zod schema, and
+ * `fields`, their names for `readFormFields`. `changedSwitches` reads what they parse to.
+ */
+export function switchFields<F extends string>(names: readonly F[]): {
+  shape: Record<F, z.ZodString> & Record<`was_${F}`, typeof drawnSwitch>;
+  fields: (F | `was_${F}`)[];
+} {
+  return {
+    shape: Object.fromEntries(
+      names.flatMap((name) => [[name, z.string().max(10)], [`was_${name}`, drawnSwitch]]),
+    ) as Record<F, z.ZodString> & Record<`was_${F}`, typeof drawnSwitch>,
+    fields: names.flatMap((name) => [name, `was_${name}` as const]),
+  };
 }
 
 /**

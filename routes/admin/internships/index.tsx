@@ -28,7 +28,7 @@ import { z } from "zod";
 import { updateInternship } from "@/lib/internships/writes.ts";
 import { auditIfAdmin } from "@/lib/http/admin_audit.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
-import { changedSwitches, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { changedSwitches, readFormFields, seeOther, switchFields } from "@/lib/http/form_posts.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { REFUSALS, refusalText } from "@/lib/refusals.ts";
@@ -58,15 +58,13 @@ interface Data {
 
 /** The moderation switches, each posted with the value its page was drawn with (`was_{name}`). */
 const SWITCHES = ["isVerified", "isActive"] as const;
+const ROW_SWITCHES = switchFields(SWITCHES);
 
 /** The moderation form's fields; `back` is a path of this list or the listing's page, checked by `backTo`. */
 const moderateFormSchema = z.object({
   intent: z.literal("moderate"),
   id: z.string().min(1).max(100),
-  isVerified: z.string().max(10),
-  isActive: z.string().max(10),
-  was_isVerified: z.enum(["true", "false", ""]),
-  was_isActive: z.enum(["true", "false", ""]),
+  ...ROW_SWITCHES.shape,
   back: z.string().max(2000),
 });
 
@@ -86,7 +84,7 @@ export const handler = define.handlers<Data | null>({
     assertSignedIn(ctx.state);
     const { t } = ctx.state;
     const form = moderateFormSchema.safeParse(
-      await readFormFields(req, ["intent", "id", ...SWITCHES, "was_isVerified", "was_isActive", "back"]),
+      await readFormFields(req, ["intent", "id", ...ROW_SWITCHES.fields, "back"]),
     );
     try {
       if (!form.success) throw new NotFoundError(REFUSALS.internshipNotFound);

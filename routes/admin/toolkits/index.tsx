@@ -17,7 +17,7 @@ import AdminToolkitsTable, { ADMIN_TOOLKITS_TEXT } from "@/islands/AdminToolkits
 import { deleteToolkit, listToolkitsForAdmin, updateToolkit } from "@/lib/toolkits/catalog.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
 import { adminAudit, adminAuditOfChange } from "@/lib/http/admin_audit.ts";
-import { changedSwitches, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { changedSwitches, readFormFields, seeOther, switchFields } from "@/lib/http/form_posts.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { REFUSALS, refusalText } from "@/lib/refusals.ts";
@@ -35,15 +35,13 @@ interface Data {
 
 /** A row's switches, each posted with the value its page was drawn with (`was_{name}`). */
 const SWITCHES = ["isActive", "showSaleBadge"] as const;
+const ROW_SWITCHES = switchFields(SWITCHES);
 
 /** A row's form: its intent and toolkit id (ids are UUIDs; a longer one names no toolkit), and the two switches. */
 const rowFormSchema = z.object({
   intent: z.enum(["update", "delete"]),
   id: z.string().min(1).max(100),
-  isActive: z.string().max(10),
-  showSaleBadge: z.string().max(10),
-  was_isActive: z.enum(["true", "false", ""]),
-  was_showSaleBadge: z.enum(["true", "false", ""]),
+  ...ROW_SWITCHES.shape,
 });
 
 export const handler = define.handlers<Data>({
@@ -64,7 +62,7 @@ export const handler = define.handlers<Data>({
   async POST(req, ctx) {
     const { kv, files, log } = ctx.state.services;
     const form = rowFormSchema.safeParse(
-      await readFormFields(req, ["intent", "id", ...SWITCHES, "was_isActive", "was_showSaleBadge"]),
+      await readFormFields(req, ["intent", "id", ...ROW_SWITCHES.fields]),
     );
     try {
       if (!form.success) throw new NotFoundError(REFUSALS.toolkitNotFound);

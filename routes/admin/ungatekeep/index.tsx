@@ -19,7 +19,7 @@ import { DeleteConfirmation } from "@/components/DeleteConfirmation.tsx";
 import UngatekeepPostsTable, { type PostRow, POSTS_TABLE_TEXT } from "@/islands/UngatekeepPostsTable.tsx";
 import { deletePost, listPostsForAdmin, updatePost } from "@/lib/ungatekeep/posts.ts";
 import { adminAudit, adminAuditOfChange } from "@/lib/http/admin_audit.ts";
-import { changedSwitches, readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { changedSwitches, readFormFields, seeOther, switchFields } from "@/lib/http/form_posts.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { REFUSALS, refusalText } from "@/lib/refusals.ts";
@@ -37,15 +37,13 @@ interface Data {
 
 /** A row's switches, each posted with the value its page was drawn with (`was_{name}`). */
 const SWITCHES = ["isPublished", "isPinned"] as const;
+const ROW_SWITCHES = switchFields(SWITCHES);
 
 /** A row's form: its intent and post id (ids are UUIDs; a longer one names no post), and the two switches. */
 const rowFormSchema = z.object({
   intent: z.enum(["update", "delete"]),
   id: z.string().min(1).max(100),
-  isPublished: z.string().max(10),
-  isPinned: z.string().max(10),
-  was_isPublished: z.enum(["true", "false", ""]),
-  was_isPinned: z.enum(["true", "false", ""]),
+  ...ROW_SWITCHES.shape,
 });
 
 async function rowsOf(kv: Deno.Kv): Promise<PostRow[]> {
@@ -79,7 +77,7 @@ export const handler = define.handlers<Data>({
     const { kv, files, log } = ctx.state.services;
     const { t } = ctx.state;
     const form = rowFormSchema.safeParse(
-      await readFormFields(req, ["intent", "id", ...SWITCHES, "was_isPublished", "was_isPinned"]),
+      await readFormFields(req, ["intent", "id", ...ROW_SWITCHES.fields]),
     );
     try {
       if (!form.success) throw new NotFoundError(REFUSALS.postNotFound);
