@@ -17,6 +17,7 @@
  * admin-and-action index are indexed once by the `admin-log-index` job (`indexExistingEntries`).
  */
 import { z } from "zod";
+import { backfillDone } from "@/lib/jobs/backfill.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
 
@@ -210,7 +211,7 @@ export interface AdminLogPage {
  */
 export async function listAdminLog(kv: Deno.Kv, query: AdminLogQuery, now = new Date()): Promise<AdminLogPage> {
   // Until the `admin-log-index` job is done, older entries are only in the admin's own index: read it, by action.
-  const prefix: Deno.KvKey = query.adminId && query.action && await actionIndexDone(kv)
+  const prefix: Deno.KvKey = query.adminId && query.action && await backfillDone(kv, ENTRY_INDEX_PROGRESS)
     ? ["admin_log_by_admin_action", query.adminId, query.action]
     : query.adminId
     ? ["admin_log_by_admin", query.adminId]
@@ -235,17 +236,6 @@ export async function listAdminLog(kv: Deno.Kv, query: AdminLogQuery, now = new 
     if (ids.length <= query.limit) return { entries, nextCursor: null };
     before = ids[ids.length - 1];
   }
-}
-
-/** The stores whose `admin-log-index` job was seen done (it stays done), so a filtered read asks once a process. */
-const actionIndexDoneIn = new WeakSet<Deno.Kv>();
-
-/** Whether every entry stored before the index by admin and action has been indexed (`indexExistingEntries`). */
-async function actionIndexDone(kv: Deno.Kv): Promise<boolean> {
-  if (actionIndexDoneIn.has(kv)) return true;
-  const done = (await kv.get<EntryIndexProgress>(ENTRY_INDEX_PROGRESS)).value?.done ?? false;
-  if (done) actionIndexDoneIn.add(kv);
-  return done;
 }
 
 /** The entries of `ids` still stored, in the order of `ids`. */

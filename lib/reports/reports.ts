@@ -24,6 +24,7 @@
  * "The reports list reads its page").
  */
 import { auditOps } from "@/lib/admin_log/admin_log.ts";
+import { backfillDone } from "@/lib/jobs/backfill.ts";
 import { BusyError, ConflictError, ForbiddenError, NotFoundError, VERIFY_FIRST } from "@/lib/errors.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
@@ -333,7 +334,7 @@ export async function reportedTargets(
   query: AdminReportQuery,
   t: Translate,
 ): Promise<ReportedTargetPage> {
-  const { keys, total } = !(await targetsIndexed(kv))
+  const { keys, total } = !(await backfillDone(kv, TARGET_INDEX_PROGRESS))
     ? await summariesPage(kv, query)
     : query.status === "open"
     ? await openPage(kv, query)
@@ -401,17 +402,6 @@ async function summariesPage(kv: Deno.Kv, query: AdminReportQuery): Promise<{ ke
   );
   const page = found.slice(query.offset, query.offset + query.limit);
   return { keys: page.map((summary) => summaryKey(summary.kind, summary.targetId)), total: found.length };
-}
-
-/** The stores whose `report-targets-index` job was seen done (it stays done), so the list asks once a process. */
-const targetsIndexedIn = new WeakSet<Deno.Kv>();
-
-/** Whether every summary kept before the views' entries has been indexed (`indexExistingTargets`). */
-async function targetsIndexed(kv: Deno.Kv): Promise<boolean> {
-  if (targetsIndexedIn.has(kv)) return true;
-  const done = (await kv.get<TargetIndexProgress>(TARGET_INDEX_PROGRESS)).value?.done ?? false;
-  if (done) targetsIndexedIn.add(kv);
-  return done;
 }
 
 /** Every report of a target, newest first. */

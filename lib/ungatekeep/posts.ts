@@ -28,6 +28,7 @@
  * against the record read.
  */
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
+import { backfillDone } from "@/lib/jobs/backfill.ts";
 import { InvalidInputError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { type OnLostRace, RaceLost } from "@/lib/kv/retry.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
@@ -294,7 +295,7 @@ export async function listFeed(
  * index, every post is read instead (docs/decisions.md, Data rights, "Read by person").
  */
 export async function postsBy(kv: Deno.Kv, userId: string): Promise<Post[]> {
-  if (!(await authorsIndexed(kv))) {
+  if (!(await backfillDone(kv, AUTHOR_INDEX_PROGRESS))) {
     const posts: Post[] = [];
     for await (const entry of kv.list<Post>({ prefix: POSTS_PREFIX }, { batchSize: LIST_BATCH })) {
       if (entry.value.userId === userId) posts.push(entry.value);
@@ -313,7 +314,7 @@ export async function postsBy(kv: Deno.Kv, userId: string): Promise<Post[]> {
  * is done, their count as listed.
  */
 export async function postCountBy(kv: Deno.Kv, userId: string): Promise<number> {
-  if (!(await authorsIndexed(kv))) return (await postsBy(kv, userId)).length;
+  if (!(await backfillDone(kv, AUTHOR_INDEX_PROGRESS))) return (await postsBy(kv, userId)).length;
   let count = 0;
   const entries = kv.list({ prefix: ["ungatekeep_posts_by_user", userId] }, { batchSize: LIST_BATCH });
   for await (const _ of entries) count++;
@@ -538,17 +539,6 @@ const AUTHOR_INDEX_PROGRESS: Deno.KvKey = ["ungatekeep_meta", "author_index"];
 const AUTHOR_INDEX_BATCH = 50;
 /** How long (ms) one run of `indexPostAuthors` works before it stops; the next run goes on from its cursor. */
 const AUTHOR_INDEX_BUDGET_MS = 20_000;
-/** The KV stores whose posts are known to be indexed by author (it never goes back). */
-const authorsIndexedIn = new WeakSet<Deno.Kv>();
-
-/** Whether every post is in the index of posts by author: read once per KV store and process after it is. */
-async function authorsIndexed(kv: Deno.Kv): Promise<boolean> {
-  if (authorsIndexedIn.has(kv)) return true;
-  const done = (await kv.get<AdminIndexProgress>(AUTHOR_INDEX_PROGRESS)).value?.done ?? false;
-  if (done) authorsIndexedIn.add(kv);
-  return done;
-}
-
 /**
  * Indexes, once, the posts stored before the index of posts by author (see the module docstring; docs/decisions.md,
  * Background work, "Index backfills"): in key order from a cursor, `AUTHOR_INDEX_BATCH` posts a write, each checked
