@@ -225,3 +225,12 @@ Deno.test("the Hindi catalogue names the member role one way on every page: म�
   assertEquals(other, [], "keys that call a member सदस्य (a former member stays पूर्व सदस्य)");
   assertEquals(translatorFor("hi")("admin.roles.member"), translatorFor("hi")("common.role.member"));
 });
+
+Deno.test("the Hindi catalogue spells buying one way on every page: ख़रीद, with its nukta", () => {
+  const other = Object.entries(CATALOGUES.hi).flatMap(([area, messages]) =>
+    Object.entries(messages as Record<string, string>)
+      .filter(([, text]) => text.includes("\u0916\u0930\u0940\u0926"))
+      .map(([key]) => `${area}.${key}`)
+  );
+  assertEquals(other, [], "keys that spell ख़रीद (buy, purchase) without its nukta as खरीद");
+});

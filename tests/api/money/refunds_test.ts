@@ -324,7 +324,7 @@ Deno.test("a Hindi buyer gets the receipt and refund e-mails and notifications i
   ];
   assert(/^Resume Toolkit की आपकी रसीद RCPT-/.test(receipt.subject), receipt.subject);
   assert(receipt.text.startsWith("नमस्ते Asha,"), receipt.text);
-  assert(receipt.text.includes("Resume Toolkit खरीदने के लिए धन्यवाद। हमें ₹500 मिल गए हैं।"), receipt.text);
+  assert(receipt.text.includes("Resume Toolkit ख़रीदने के लिए धन्यवाद। हमें ₹500 मिल गए हैं।"), receipt.text);
   assert(receipt.html.includes('<html lang="hi">') && receipt.html.includes("अपनी रसीद देखें या प्रिंट करें"));
   assertEquals(refunded.subject, "Resume Toolkit का आपका रिफ़ंड");
   assert(refunded.text.includes("हमने Resume Toolkit के ₹500 रिफ़ंड कर दिए हैं।"), refunded.text);

@@ -606,7 +606,7 @@ Deno.test("deletion mails its notice over SMTP in the person's language, then ke
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
   const cases = [
     { lang: "en", subject: "Your Career Community account was deleted", kept: "your purchases and their receipts" },
-    { lang: "hi", subject: "आपका Career Community अकाउंट डिलीट कर दिया गया है", kept: "आपकी खरीदारी और उनकी रसीदें" },
+    { lang: "hi", subject: "आपका Career Community अकाउंट डिलीट कर दिया गया है", kept: "आपकी ख़रीदारी और उनकी रसीदें" },
   ] as const;
   for (const { lang, subject, kept } of cases) {
     const user = await deletable(t, { language: lang });
