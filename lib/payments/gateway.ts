@@ -70,13 +70,15 @@ export interface PaymentGateway {
    */
   capture(paymentId: string, amountPaise: number, currency: string): Promise<GatewayPayment>;
   /**
-   * Refunds `amountPaise` of a captured payment, with `notes` kept at the gateway. Sent with the
-   * `X-Refund-Idempotency` header `refund_<paymentId>` (one full refund per payment), so a retry
-   * never refunds twice (docs/decisions.md, Money operations, "Refunds").
+   * Refunds `amountPaise` of a captured payment of purchase `purchaseId` (kept in the refund's notes, where
+   * `refund.processed` finds it). Sent with the `X-Refund-Idempotency` header `refund_<paymentId>` (one full refund
+   * per payment), so a retry never refunds twice; the gateway answers a retry with the same refund only when its body
+   * is the same, so the body holds nothing a retry may change (no admin's reason: docs/decisions.md, Money
+   * operations, "Refunds").
    * @throws UpstreamError "Payment gateway unavailable"; UpstreamRefusalError when the gateway refuses the refund
    *   ("The gateway does not know this payment", or "The gateway refused the refund: <its reason>").
    */
-  refund(paymentId: string, amountPaise: number, notes: Record<string, string>): Promise<GatewayRefund>;
+  refund(paymentId: string, amountPaise: number, purchaseId: string): Promise<GatewayRefund>;
   /** True when `proof.signature` is HMAC-SHA256(`orderId|paymentId`, key secret), compared in constant time. */
   verifyPaymentSignature(proof: PaymentProof): boolean;
   /** True when `signature` is HMAC-SHA256(raw body, webhook secret); false without a webhook secret. */

@@ -186,12 +186,12 @@ export function createRazorpayGateway(
         return paymentOf(await client.payments.capture(paymentId, amountPaise, currency) as unknown as PaymentEntity);
       });
     },
-    refund(paymentId, amountPaise, notes) {
+    refund(paymentId, amountPaise, purchaseId) {
       const refused = REFUSALS.gatewayRefusedRefund;
       return call("refund", { unknown: UNKNOWN_PAYMENT, refused }, async (client): Promise<GatewayRefund> => {
         const refund = await client.payments.refund(paymentId, {
           amount: amountPaise,
-          notes,
+          notes: { purchaseId },
         }) as unknown as RefundEntity;
         if (typeof refund?.id !== "string") throw new TypeError(`unexpected refund ${JSON.stringify(refund)}`);
         return { id: refund.id, paymentId: refund.payment_id, amount: Number(refund.amount), status: refund.status };

@@ -224,7 +224,9 @@ export async function refundPayment(
   const paymentId = due.paymentId ?? await capturedPayment(payments, found.gatewayOrderId!);
   // Refunds made in parts at the gateway before are not asked for again: the gateway refuses more than what is left.
   const before = refundedAtGateway(found, target.paymentId ?? null);
-  const made = await payments.refund(paymentId, due.amount - before, { reason: reason ?? "", purchaseId: found.id });
+  // The request's body is the same on every retry (the admin's reason stays ours), so a retry after a lost answer
+  // gets the refund the gateway made rather than a refusal of another body under the same idempotency key.
+  const made = await payments.refund(paymentId, due.amount - before, found.id);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await getPurchaseEntry(kv, found.id);
     const current = entry.value!;

@@ -4,10 +4,13 @@
  * `POST /v1/orders` (refusing amounts under 100 paise with Razorpay's 400 error body),
  * `GET /v1/orders/{id}/payments`, `POST /v1/payments/{id}/capture` (an authorized payment, its
  * exact amount) and `POST /v1/payments/{id}/refund` (a captured payment, at most what is left,
- * one refund per `X-Refund-Idempotency` key). `addPayment` puts a payment in any state on an
+ * one refund per `X-Refund-Idempotency` key: a request again with the key answers the refund made only when its body
+ * is the same, and is refused otherwise, as Razorpay does). Orders and refunds refuse `notes` beyond Razorpay's
+ * limits (15 of them, 256 characters each). `addPayment` puts a payment in any state on an
  * order, as a buyer's payment would; `refundInDashboard` refunds one as support would in Razorpay's dashboard (or a
  * dispute would), without our notes. Tests can make it fail
- * (`mode = "fail"`) or hang (`mode = "hang"`), and sign payments and webhooks as Razorpay does.
+ * (`mode = "fail"`), hang (`mode = "hang"`) or do what is asked and lose the answer (`mode = "lose"`: a 504), and sign
+ * payments and webhooks as Razorpay does.
  * `GET /v1/checkout.js` is a stand-in for Checkout.js for the local demo (`RAZORPAY_CHECKOUT_URL`):
  * its window is the browser's prompt dialog; what the buyer chose is recorded at the fake
  * (`POST /v1/checkout/payments`: a captured or failed payment of the order), which answers the
@@ -82,8 +85,8 @@ export interface FakeRazorpay extends AsyncDisposable {
    * idempotency key. @throws Error when the fake would refuse it.
    */
   refundInDashboard(paymentId: string, amount?: number): Promise<FakeRefund>;
-  /** `ok` answers, `fail` answers 500, `hang` never answers. */
-  mode: "ok" | "fail" | "hang";
+  /** `ok` answers, `fail` answers 500, `hang` never answers, `lose` does what is asked and answers 504. */
+  mode: "ok" | "fail" | "hang" | "lose";
   /** API requests received (Checkout's stand-in aside), as made: `"GET /v1/orders/{id}/payments"`. */
   calls: string[];
   close(): Promise<void>;
@@ -123,6 +126,24 @@ window.Razorpay = function (options) {
 };`;
 }
 
+/** Razorpay's limits on `notes`: at most 15 of them, each value at most 256 characters. */
+const NOTES_MAX = 15;
+const NOTE_MAX_CHARACTERS = 256;
+
+/** Razorpay's refusal of `notes` beyond its limits, or null when they are within them. */
+function notesRefusal(notes: unknown): Response | null {
+  if (notes === undefined || notes === null) return null;
+  if (typeof notes !== "object" || Object.keys(notes).length > NOTES_MAX) {
+    return error(400, `The notes may not have more than ${NOTES_MAX} items.`, "notes");
+  }
+  for (const [key, value] of Object.entries(notes)) {
+    if (String(value).length > NOTE_MAX_CHARACTERS) {
+      return error(400, `The notes.${key} may not be greater than ${NOTE_MAX_CHARACTERS} characters.`, "notes");
+    }
+  }
+  return null;
+}
+
 function error(status: number, description: string, field?: string, headers: Record<string, string> = {}): Response {
   return Response.json({
     error: { code: "BAD_REQUEST_ERROR", description, source: "business", step: "payment_initiation", field },
@@ -134,6 +155,8 @@ export function startFakeRazorpay(): FakeRazorpay {
   const orders: FakeOrder[] = [];
   const payments: FakePayment[] = [];
   const refunds: FakeRefund[] = [];
+  /** The body each refund's idempotency key was first asked with (amount and notes, as JSON). */
+  const idempotentBodies = new Map<string, string>();
   const hanging = new Set<() => void>();
   const auth = "Basic " +
     Buffer.from(`${FAKE_KEYS.RAZORPAY_KEY_ID}:${FAKE_KEYS.RAZORPAY_KEY_SECRET}`).toString("base64");
@@ -185,6 +208,15 @@ export function startFakeRazorpay(): FakeRazorpay {
     }
     if (req.method === "POST" && url.pathname === "/v1/checkout/payments") return await checkoutPayment(req);
     fake.calls.push(`${req.method} ${url.pathname}`);
+    if (fake.mode === "lose") {
+      // Done at the gateway, but the answer never reaches the caller (a timeout on the way back).
+      await api(req, url);
+      return new Response("Gateway Timeout", { status: 504 });
+    }
+    return await api(req, url);
+  });
+  /** The API's answer to `req` (at `url`) once the mode lets it through. */
+  async function api(req: Request, url: URL): Promise<Response> {
     if (fake.mode === "hang") {
       await new Promise<void>((resolve) => hanging.add(resolve));
       return new Response(null, { status: 503 });
@@ -214,6 +246,8 @@ export function startFakeRazorpay(): FakeRazorpay {
     const amount = body?.amount;
     if (typeof amount !== "number" || !Number.isInteger(amount)) return error(400, "The amount must be an integer.");
     if (amount < 100) return error(400, "The amount must be atleast INR 1.00", "amount");
+    const refused = notesRefusal(body?.notes);
+    if (refused) return refused;
     const order: FakeOrder = {
       id: randomId("order_"),
       entity: "order",
@@ -229,7 +263,7 @@ export function startFakeRazorpay(): FakeRazorpay {
     };
     orders.push(order);
     return Response.json(order);
-  });
+  }
   /**
    * What the Checkout.js stand-in's window does at Razorpay: `{key, order_id, status: "captured" | "failed"}` (a text
    * body, so the page's request needs no preflight) records a payment of the order; a captured one is answered with
@@ -256,9 +290,15 @@ export function startFakeRazorpay(): FakeRazorpay {
     return Response.json(payment);
   }
   function refund(payment: FakePayment, body: Record<string, unknown> | null, key: string | null): Response {
+    const asked = JSON.stringify({ amount: body?.amount ?? null, notes: body?.notes ?? null });
     const earlier = key ? refunds.find((r) => r.idempotencyKey === key) : undefined;
+    if (earlier && idempotentBodies.get(key!) !== asked) {
+      return error(400, "Different request with the same idempotency key has already been processed.");
+    }
     if (earlier) return Response.json(earlier);
     if (!payment.captured) return error(400, "The payment has not been captured");
+    const refused = notesRefusal(body?.notes);
+    if (refused) return refused;
     const amount = body?.amount ?? payment.amount - payment.amount_refunded;
     if (typeof amount !== "number" || !Number.isInteger(amount) || amount < 100) {
       return error(400, "The amount must be atleast INR 1.00", "amount");
@@ -280,6 +320,7 @@ export function startFakeRazorpay(): FakeRazorpay {
       created_at: Math.floor(Date.now() / 1000),
     };
     refunds.push(made);
+    if (key) idempotentBodies.set(key, asked);
     return Response.json(made);
   }
   fake.url = `http://127.0.0.1:${server.addr.port}`;

@@ -38,13 +38,11 @@ Deno.test("refund: a paid purchase is refunded in full at the gateway; access go
   assertEquals(res.body.purchase.refund.amount, 45000);
   assertEquals(res.body.purchase.refund.reason, "Asked within 7 days");
   assertEquals(res.body.purchase.refund.status, "pending");
-  // The gateway refunded the captured payment once, in paise, with the notes and the idempotency key.
+  // The gateway refunded the captured payment once, in paise, with the purchase in its notes (the reason stays ours)
+  // and the idempotency key.
   assertEquals(shop.fake.refunds.length, 1);
   const made = shop.fake.refunds[0];
-  assertEquals([made.payment_id, made.amount, made.notes], [payment.id, 45000, {
-    reason: "Asked within 7 days",
-    purchaseId,
-  }]);
+  assertEquals([made.payment_id, made.amount, made.notes], [payment.id, 45000, { purchaseId }]);
   assertEquals(made.idempotencyKey, refundIdempotencyKey(payment.id));
 
   const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
@@ -120,6 +118,46 @@ Deno.test("refund: a gateway failure is 502 and changes nothing", async () => {
   assertEquals(detail.hasPurchased, true);
   // A retry after the failure refunds once.
   assertEquals((await refund(shop, purchaseId)).status, 200);
+  assertEquals(shop.fake.refunds.length, 1);
+});
+
+Deno.test("refund: a retry after the gateway's answer was lost records the refund made, whatever reason it gives", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  await addLesson(shop, kit.id);
+  const { purchaseId, payment } = await buy(shop, buyer, kit.id);
+  // The gateway refunds, but its answer is lost: the admin is told it is unavailable and nothing is recorded.
+  shop.fake.mode = "lose";
+  assertEquals(await refund(shop, purchaseId, "Asked within 7 days"), {
+    status: 502,
+    body: { error: "Payment gateway unavailable" },
+  });
+  shop.fake.mode = "ok";
+  assertEquals(shop.fake.refunds.length, 1);
+  assertEquals((await purchaseRecord(shop, purchaseId)).paymentStatus, "paid");
+  // The admin tries again later with other words (or none): the gateway, which answers a retry under the same
+  // idempotency key only when its body is the same, hands back the refund it made, and the refund is recorded.
+  const again = await refund(shop, purchaseId, "Charged twice by the bank");
+  assertEquals(again.status, 200, JSON.stringify(again.body));
+  assertEquals(again.body.purchase.refund.id, shop.fake.refunds[0].id);
+  assertEquals(shop.fake.refunds.length, 1);
+  assertEquals(shop.fake.payments.find((p) => p.id === payment.id)!.amount_refunded, 49900);
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
+  assertEquals(detail.hasPurchased, false);
+});
+
+Deno.test("refund: a reason longer than the gateway's notes allow (256 characters) still refunds", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  const reason = "The buyer wrote to support twice about a lesson that would not play on their phone. ".repeat(5)
+    .trim();
+  assert(reason.length > 256 && reason.length <= 500, String(reason.length));
+  const res = await refund(shop, purchaseId, reason);
+  assertEquals(res.status, 200, JSON.stringify(res.body));
+  assertEquals([res.body.purchase.paymentStatus, res.body.purchase.refund.reason], ["refunded", reason]);
   assertEquals(shop.fake.refunds.length, 1);
 });
 
@@ -257,7 +295,7 @@ Deno.test("refund.processed that arrives before the admin's refund is written st
   const kit = await addToolkit(shop);
   const { purchaseId, payment } = await buy(shop, buyer, kit.id);
   // The gateway accepts the refund and its event is delivered while the refund's own write is still to come.
-  const accepted = await shop.t.services.payments!.refund(payment.id, 49900, { reason: "", purchaseId });
+  const accepted = await shop.t.services.payments!.refund(payment.id, 49900, purchaseId);
   const early = await deliver(shop, refundProcessedDelivery(shop.fake.refunds[0]));
   assertEquals(early.status, 200);
   assertEquals((await purchaseRecord(shop, purchaseId)).paymentStatus, "paid");
