@@ -225,15 +225,24 @@ async function listingOf(kv: Deno.Kv, id: string): Promise<Listing> {
   return found;
 }
 
-/** Whether `user` is the poster of `listing` (its owner, a manager of its verified organization, or an admin). */
+/**
+ * Whether `user` is the poster of `listing` (its owner, a manager of its verified organization, or an admin). A
+ * listing its owner linked while managing nothing (`linkedByManager` false: a stranger's, under the name before the
+ * organization was verified) is not its managers' until the `organizations-unlink` job has judged it (it unlinks it,
+ * or marks it once its owner manages it), unless its owner manages the organization now (docs/decisions.md,
+ * Applications, "The poster").
+ */
 export async function isPosterOf(kv: Deno.Kv, user: User | null | undefined, listing: Listing): Promise<boolean> {
   if (!user) return false;
   const organization = listing.view.organization;
   const verifiedOrganizationId = organization?.isVerified ? organization.id : null;
-  const access = { ownerId: listing.record.userId, verifiedOrganizationId, manages: false };
+  const { userId: ownerId, linkedByManager } = listing.record;
+  const access = { ownerId, verifiedOrganizationId, manages: false };
   if (isPoster(user, access)) return true;
-  return verifiedOrganizationId !== null && await isManager(kv, verifiedOrganizationId, user.id) &&
-    isPoster(user, { ...access, manages: true });
+  if (verifiedOrganizationId === null || !await isManager(kv, verifiedOrganizationId, user.id)) return false;
+  const stranger = linkedByManager === false &&
+    (ownerId === null || !await isManager(kv, verifiedOrganizationId, ownerId));
+  return !stranger && isPoster(user, { ...access, manages: true });
 }
 
 /** Whether `user` is the poster of internship `id` (false for an unknown one). */

@@ -42,8 +42,11 @@ Deno.test("who sees the applications: owner, verified organization's manager, ad
   const internship = await platformInternship(t, member, { hiringOrganization: "Pipeline Co" });
   const sent = await applyTo(t, await applicant(t), internship);
   const manager = await createTestUser(t);
+  // The organization's managers: its poster (who posted before it was verified) and a colleague.
   const op = t.kv.atomic();
-  addManagerOps(op, internship.organization!.id, manager.user.id, new Date().toISOString());
+  for (const who of [member, manager]) {
+    addManagerOps(op, internship.organization!.id, who.user.id, new Date().toISOString());
+  }
   await op.commit();
   const path = `/api/internships/${internship.id}/applications`;
 
@@ -79,6 +82,10 @@ Deno.test("an applicant made a manager later is never the poster of their own ap
   const { member, admin } = await people(t);
   const internship = await platformInternship(t, member, { hiringOrganization: "Acme Labs" });
   const organizationId = internship.organization!.id;
+  // Its poster manages Acme Labs (the listing is theirs to share with its other managers).
+  const managed = t.kv.atomic();
+  addManagerOps(managed, organizationId, member.user.id, new Date().toISOString());
+  assert((await managed.commit()).ok);
   const verified = await t.json("PATCH", `/api/admin/organizations/${organizationId}`, {
     body: { isVerified: true },
     headers: admin.headers,

@@ -230,3 +230,40 @@ Deno.test("a deleted stranger's listing posted before the verification is unlink
   assertEquals([again.listings, again.marked], [0, 0]);
   assertEquals((await organizationOf(t, early.id))?.id, organization.id);
 });
+
+Deno.test("until the unlink job judges it, a new manager reaches no applicant of a stranger's listing", async () => {
+  await using t = await createTestApp();
+  const { admin, member: stranger } = await people(t);
+  const theirs = await platformInternship(t, stranger, { title: "Dev Intern", hiringOrganization: "Infosys" });
+  const official = await platformInternship(t, admin, { title: "Ops Intern", hiringOrganization: "Infosys" });
+  const sent = await applyTo(t, await applicant(t, "A One"), theirs);
+  const control = await applyTo(t, await applicant(t, "B Two"), official);
+  const employee = await createTestUser(t, "user", { name: "Ira Infosys" });
+  await claimAs(t, employee, theirs.organization!, "ira@infosys.com");
+  assertEquals((await organizationOf(t, theirs.id))?.isVerified, true, "still linked: the job has not run");
+
+  const reach = async (who: TestUser, listingId: string, applicationId: string) => {
+    const list = await call(t, who, "GET", `/api/internships/${listingId}/applications`);
+    const resume = await t.fetch(`/api/applications/${applicationId}/resume`, { headers: who.headers });
+    await resume.body?.cancel();
+    const page = await t.fetch(`/internships/${listingId}/applicants`, { headers: who.headers });
+    await page.body?.cancel();
+    return [list.status, resume.status, page.status];
+  };
+  assertEquals(await reach(employee, official.id, control.id), [200, 200, 200], "the admin's listing is theirs");
+  assertEquals(await reach(employee, theirs.id, sent.id), [404, 404, 404], "the stranger's is not");
+  const moved = await call(t, employee, "PATCH", `/api/applications/${sent.id}`, { status: "rejected" });
+  assertEquals(moved.status, 404);
+  const bulk = await call(t, employee, "POST", `/api/internships/${theirs.id}/applications/bulk`, {
+    ids: [sent.id],
+    status: "rejected",
+  });
+  assertEquals(bulk.status, 404);
+  assertEquals(await reach(stranger, theirs.id, sent.id), [200, 200, 200], "its owner still reaches them");
+
+  // The owner becomes a manager before the job judges it: the job keeps it, and so do the other managers.
+  const added = t.kv.atomic();
+  addManagerOps(added, theirs.organization!.id, stranger.user.id, new Date().toISOString());
+  await added.commit();
+  assertEquals(await reach(employee, theirs.id, sent.id), [200, 200, 200]);
+});
