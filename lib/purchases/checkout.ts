@@ -3,7 +3,9 @@
  * Toolkits, "Coupon and purchase errors"; docs/decisions.md, Toolkits and payments).
  *
  * Checks in the order of "Coupon and purchase errors": the toolkit exists and is active (404), the coupon
- * (invalid, inactive, expired, per-user limit, usage limit), then "Toolkit already purchased".
+ * (invalid, inactive, expired, per-user limit, usage limit), then "Toolkit already purchased". A coupon that takes
+ * nothing off the price (a free toolkit; a price the ₹1 minimum keeps) is checked to be valid but not used: no
+ * reservation, no use of its limits, and the purchase names no coupon.
  * The gateway order is created after the checks and before anything is written, so a gateway
  * that fails or times out leaves nothing behind (502). Then one atomic write, checked against
  * everything it read, records the purchase (pending, or paid when free) and the coupon
@@ -116,7 +118,10 @@ export async function initiatePurchase(
   const newId = crypto.randomUUID();
   let order: GatewayOrder | null = null;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const coupon = code ? await usableCoupon(kv, { code, toolkitId }) : null;
+    const typed = code ? await usableCoupon(kv, { code, toolkitId }) : null;
+    const { discount, final } = priceAfterDiscount(toolkit.pricePaise, typed?.value ?? null);
+    // A coupon that takes nothing off (a free toolkit, or a price the ₹1 minimum keeps) is not used up.
+    const coupon = discount > 0 ? typed : null;
     const guards = await checkoutGuards(kv, user.id, toolkitId);
     const previous = guards.pendingPurchase?.value ?? null;
     const purchaseId = previous?.id ?? newId;
@@ -124,7 +129,6 @@ export async function initiatePurchase(
     if (plan && !plan.ok) throw new InvalidInputError(COUPON_ERRORS[plan.reason]);
     if (guards.owned.value !== null) throw new InvalidInputError(COUPON_ERRORS.purchased);
 
-    const { discount, final } = priceAfterDiscount(toolkit.pricePaise, coupon?.value ?? null);
     const free = final === 0;
     if (!free && !payments) throw new NotConfiguredError(PAYMENTS_NOT_CONFIGURED);
     if (!free && order?.amount !== final) {

@@ -186,6 +186,32 @@ Deno.test("a 100 % coupon makes the purchase free: paid at once, no gateway orde
   assertEquals(coupons[0].usedCount, 1);
 });
 
+Deno.test("a coupon that takes nothing off is not used up: typed on a free toolkit, the student keeps it", async () => {
+  await using shop = await openShop();
+  const user = await createTestUser(shop.t);
+  const free = await addToolkit(shop, { price: 0, title: "Free Starter" });
+  const paid = await addToolkit(shop, { price: 499 });
+  const one = await addToolkit(shop, { price: 1, title: "One Rupee Notes" });
+  await addCoupon(shop, { code: "WELCOME20", discountValue: 20, perUserLimit: 1 });
+  // Typed on a free toolkit (the coupon form is on every toolkit's page): the toolkit is theirs, nothing was off.
+  const started = await checkout(shop, user, free.id, "WELCOME20");
+  assertEquals([started.status, started.body.free, started.body.discountAmount], [200, true, 0]);
+  assertEquals(started.body.purchase.couponId, null);
+  // On ₹1 the ₹1 minimum leaves nothing off either.
+  const minimum = await checkout(shop, user, one.id, "WELCOME20");
+  assertEquals([minimum.status, minimum.body.discountAmount, minimum.body.purchase.couponId], [200, 0, null]);
+  const { coupons } = await (await shop.t.fetch("/api/admin/coupons", { headers: shop.admin.headers })).json();
+  assertEquals(coupons[0].usedCount, 0);
+  // Their one use is still theirs for the toolkit it takes ₹99.80 off.
+  const discounted = await checkout(shop, user, paid.id, "WELCOME20");
+  assertEquals(discounted.status, 200, JSON.stringify(discounted.body));
+  assertEquals([discounted.body.discountAmount, discounted.body.finalPrice], [99.8, 399.2]);
+  // A code that is not valid is still refused on a free toolkit.
+  const other = await createTestUser(shop.t);
+  const wrong = await checkout(shop, other, free.id, "NOSUCHCODE");
+  assertEquals([wrong.status, wrong.body], [400, { error: "Invalid coupon code" }]);
+});
+
 Deno.test("free purchases work without gateway keys; paid checkout then answers 503 'Payments are not configured'", async () => {
   await using shop = await openShop({ payments: false });
   const user = await createTestUser(shop.t);
