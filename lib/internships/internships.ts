@@ -296,8 +296,8 @@ export async function newestOpenInternships(
 }
 
 /**
- * The internships of `ids` that guests may read (active and not deleted; closed ones included), by id, as the public
- * read answers them on IST day `today`; unknown and hidden ids are absent.
+ * The internships of `ids` that guests may read (active, not deleted, not withheld by moderation; closed ones
+ * included), by id, as the public read answers them on IST day `today`; unknown and hidden ids are absent.
  */
 export async function publicInternshipsById(
   kv: Deno.Kv,
@@ -312,8 +312,8 @@ export async function publicInternshipsById(
   });
   const elsewhere = ids.filter((id) => model.slotOf(id) === undefined);
   const [live, archived] = await Promise.all([model.recordsOf(slots), archive.records(elsewhere)]);
-  const records = [...live, ...[...archived.values()].filter((record) => record.isActive && !record.deletedAt)];
-  const views = await viewsOf(store, records, today);
+  const listed = [...archived.values()].filter((record) => record.isActive && !record.deletedAt && !isWithheld(record));
+  const views = await viewsOf(store, [...live, ...listed], today);
   return new Map(views.map((view) => [view.id, view]));
 }
 

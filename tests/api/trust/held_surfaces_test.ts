@@ -1,7 +1,8 @@
 /**
  * A held listing is out of every public surface (docs/decisions.md, Trust, "Moderation"): the list (API and page), its
  * page and `GET` by id for anyone but its owner and admins, the sitemap, the RSS feed, JSON-LD, the alerts digest,
- * recommendations and "For you", and saving; a listing saved before it was held shows as hidden. Each surface is
+ * recommendations and "For you", and saving; a listing saved before it was held shows as hidden, and one rejected
+ * and then closed stays hidden in the saved list, the applicant's applications and the tracker. Each surface is
  * checked against a clear listing made beside it, so a surface that shows nothing at all cannot pass.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -11,6 +12,7 @@ import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { call, HELD_TO_PAY } from "./helpers.ts";
 import { sitemap } from "@/lib/seo/sitemap.ts";
 import { people } from "@/tests/fixtures/people.ts";
+import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 
 const HELD = "Scam Analyst Intern";
 const CLEAN = "Real Analyst Intern";
@@ -128,4 +130,39 @@ Deno.test("a held listing cannot be saved; one saved before it was held shows as
   ]]);
   const ids = await call(t, student, "GET", "/api/me/saved/ids");
   assertEquals(ids.status, 200);
+});
+
+Deno.test("a rejected listing that closed stays hidden in the saved list and the applicant's applications", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const student = await applicant(t, "Sara Saver");
+  const rejected = await platformInternship(t, member, { title: HELD });
+  const clean = await platformInternship(t, member, { title: CLEAN });
+  for (const listing of [rejected, clean]) {
+    await applyTo(t, student, listing);
+    assertEquals((await call(t, student, "PUT", `/api/me/saved/internships/${listing.id}`, {})).status, 200);
+  }
+  const decided = await call(t, admin, "POST", `/api/admin/moderation/internships/${rejected.id}`, {
+    decision: "reject",
+    note: "Asked applicants for a fee",
+  });
+  assertEquals(decided.status, 200);
+  // Both close: they leave the read model for the archive.
+  for (const listing of [rejected, clean]) {
+    assertEquals((await call(t, member, "PUT", `/api/internships/${listing.id}`, { closed: true })).status, 200);
+  }
+  const saved = await call(t, student, "GET", "/api/me/saved");
+  const listed = new Map(saved.body.items.map((item: { id: string; listing: { title: string } | null }) => [
+    item.id,
+    item.listing?.title ?? null,
+  ]));
+  assertEquals([listed.get(rejected.id), listed.get(clean.id)], [null, CLEAN]);
+  const sent = await call(t, student, "GET", "/api/me/applications");
+  const applied = new Map(sent.body.applications.map((a: { internshipId: string; internship: { title: string } }) => [
+    a.internshipId,
+    a.internship?.title ?? null,
+  ]));
+  assertEquals([applied.get(rejected.id), applied.get(clean.id)], [null, CLEAN]);
+  const tracker = await (await t.fetch("/me/tracker", { headers: student.headers })).text();
+  assert(tracker.includes(CLEAN) && !tracker.includes(HELD), "the tracker names the clear one only");
 });
