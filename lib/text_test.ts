@@ -1,5 +1,5 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
-import { stripInvisible, TextSchema } from "./text.ts";
+import { capMarks, stripInvisible, TextSchema } from "./text.ts";
 
 Deno.test("stripInvisible removes NUL, controls, zero-width characters and bidi overrides", () => {
   const cases: [string, string][] = [
@@ -43,4 +43,25 @@ Deno.test("TextSchema stores line breaks as line feeds, before length checks", (
   assertEquals(TextSchema.parse("a\r\nb\rc\n"), "a\nb\nc\n");
   // A browser's form sends "ab\r\ncd" for what an island sends as "ab\ncd": both are five characters.
   assertEquals(text.safeParse("ab\r\ncd").data, "ab\ncd");
+});
+
+Deno.test("TextSchema keeps at most four combining marks a character, so stacked marks cannot cover other lines", () => {
+  const zalgo = `Z${"\u0301\u0316".repeat(50)}algo${"\u0300".repeat(7)}`;
+  assertEquals(TextSchema.parse(zalgo), "Z\u0301\u0316\u0301\u0316algo\u0300\u0300\u0300\u0300");
+  // Joiners and other format characters between the marks do not start a new stack.
+  assertEquals(capMarks(`a${"\u0301\u200C".repeat(6)}b`), `a${"\u0301\u200C".repeat(4)}${"\u200C".repeat(2)}b`);
+  assertEquals(capMarks("\u0301".repeat(9)), "\u0301".repeat(4));
+});
+
+Deno.test("capMarks keeps the marks the scripts of India, Urdu, Vietnamese and emoji use", () => {
+  const kept = [
+    "\u0921\u093C\u0940\u0902", // Hindi ड़ीं: a nukta, a vowel sign, an anusvara
+    "\u0905\u0917\u094D\u0928\u093F\u0951\u092E\u094D", // Vedic अग्नि॑म्
+    "\u0A38\u0A3F\u0A71\u0A16", // Punjabi ਸਿੱਖ
+    "\u0BA4\u0BAE\u0BBF\u0BB4\u0BCD", // Tamil தமிழ்
+    "\u0645\u064F\u062D\u064E\u0645\u0651\u064E\u062F", // Urdu مُحَمَّد
+    "Vie\u0323\u0302t Nam", // Việt in decomposed form
+    "1\uFE0F\u20E3 \u2764\uFE0F\u200D\u{1F525}", // a keycap, ❤️‍🔥
+  ];
+  for (const text of kept) assertEquals(TextSchema.parse(text), text, JSON.stringify(text));
 });

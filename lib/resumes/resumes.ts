@@ -15,7 +15,7 @@
 import { ConflictError, InvalidInputError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { type User, userKey } from "@/lib/users/users.ts";
 import type { ObjectStore, StoredObject } from "@/lib/files/object_store.ts";
-import { stripInvisible } from "@/lib/text.ts";
+import { readableText } from "@/lib/text.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Largest resume, in bytes (2 MB). */
@@ -67,10 +67,10 @@ function viewOf({ name, size, uploadedAt }: ResumeRecord): Resume {
 
 /**
  * The name a resume is kept under: the last segment of what the browser sent, invisible and control characters and
- * quotes dropped, at most 200 characters, ending in `.pdf`; `resume.pdf` when nothing is left.
+ * quotes dropped and combining marks capped (`readableText`), at most 200 characters, ending in `.pdf`; `resume.pdf` when nothing is left.
  */
 export function resumeName(sent: string): string {
-  const base = stripInvisible(sent.split(/[\\/]/).at(-1) ?? "").replace(/[\p{Cc}"]/gu, "").trim();
+  const base = readableText(sent.split(/[\\/]/).at(-1) ?? "").replace(/[\p{Cc}"]/gu, "").trim();
   if (!base) return "resume.pdf";
   const name = /\.pdf$/i.test(base) ? base : `${base}.pdf`;
   return name.length <= NAME_MAX ? name : `${name.slice(0, NAME_MAX - 4)}.pdf`;

@@ -26,7 +26,7 @@ import {
 import { deleteUserSessions, endOtherSessionsOps } from "@/lib/auth/sessions.ts";
 import type { ProviderIdentity } from "./flow.ts";
 import type { ProviderId } from "./providers.ts";
-import { stripInvisible } from "@/lib/text.ts";
+import { readableText } from "@/lib/text.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
@@ -98,12 +98,12 @@ export async function unlinkAllOps(kv: Deno.Kv, op: Deno.AtomicOperation, userId
 }
 
 /**
- * A user name from the provider's: invisible characters stripped as in every text field
- * (`stripInvisible`), other control characters become spaces, trimmed, at most `USER_NAME_MAX`
+ * A user name from the provider's: invisible characters stripped and combining marks capped as in every text field
+ * (`readableText`), other control characters become spaces, trimmed, at most `USER_NAME_MAX`
  * characters; the e-mail's local part when the provider gave none.
  */
 export function nameFromProvider(name: string | null, email: string): string {
-  const clean = stripInvisible(name ?? "").replace(/\p{Cc}+/gu, " ").trim();
+  const clean = readableText(name ?? "").replace(/\p{Cc}+/gu, " ").trim();
   const chosen = clean || email.split("@")[0] || "Member";
   return [...chosen].slice(0, USER_NAME_MAX).join("").trim();
 }

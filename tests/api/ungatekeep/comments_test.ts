@@ -134,6 +134,21 @@ Deno.test("comments: empty and 2,001 characters are 400; 2,000 are kept; HTML an
   assert(xss.content.startsWith("<script>"), "content is kept as written, plain text");
 });
 
+Deno.test("comments: stacked marks are cut to four a character, in the comment and its author's name", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const student = await createTestUser(t);
+  const zalgo = (text: string, pairs = 40) => [...text].map((char) => char + "\u0301\u0316".repeat(pairs)).join("");
+  const capped = (text: string) => [...text].map((char) => char + "\u0301\u0316".repeat(2)).join("");
+  const renamed = await t.json("POST", "/api/profile", { body: { name: zalgo("Ravi", 10) }, headers: student.headers });
+  assertEquals(renamed.status, 200, await renamed.clone().text());
+  const hindi = "\u0921\u093C\u0940\u0902 \u0905\u0917\u094D\u0928\u093F\u0951\u092E\u094D";
+  const mine = await written(t, student, post.id, `${zalgo("He comes")} ${hindi}`);
+  assertEquals(mine.content, `${capped("He comes")} ${hindi}`);
+  const [read] = (await thread(t, post.id, student)).comments;
+  assertEquals([read.content, read.user?.name], [`${capped("He comes")} ${hindi}`, capped("Ravi")]);
+});
+
 Deno.test("comments: replies nest one level; a reply to a reply is flattened to its top-level comment", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
