@@ -40,7 +40,14 @@ import { emailAllowed, getSettings } from "@/lib/settings/settings.ts";
 import type { NotificationType } from "@/lib/notifications/types.ts";
 import { getUser, type User, userKey } from "@/lib/users/users.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
-import { checkPosterMove, checkStipendReport, checkWithdrawal, hiredAt, isPoster } from "./policy.ts";
+import {
+  checkPosterMessage,
+  checkPosterMove,
+  checkStipendReport,
+  checkWithdrawal,
+  hiredAt,
+  isPoster,
+} from "./policy.ts";
 import { dailyApplicantOps, readDailyEntry, reviseDailyNotice } from "./daily.ts";
 import { type Recipient, tellApplicantOps } from "./notices.ts";
 import {
@@ -668,7 +675,8 @@ function contextOf(listing: Listing, appUrl: string): MoveContext {
  * The poster's move of application `id` to `change.status` with `change.message` (docs/decisions.md, Applications,
  * "Status changes").
  * @throws NotFoundError `NOT_FOUND` for an unknown id and for anyone but the internship's poster (its own applicant is
- *   never its poster); InvalidInputError `INVALID_CHANGE` or `FINAL`; BusyError.
+ *   never its poster); InvalidInputError `INVALID_CHANGE` or `FINAL`, or `MESSAGE_ASKS_TO_PAY` at `message` (the
+ *   never-pay rule, `checkPosterMessage`); BusyError.
  */
 export async function changeStatus(
   kv: Deno.Kv,
@@ -683,6 +691,7 @@ export async function changeStatus(
       const poster = record.applicantId !== actor.id && listing !== null && await isPosterOf(kv, actor, listing);
       if (!poster) throw new NotFoundError(NOT_FOUND);
       checkPosterMove(record.status, change.status);
+      checkPosterMessage(change.message);
     },
     context: () => Promise.resolve(contextOf(listing!, appUrl)),
   });
@@ -729,7 +738,8 @@ function byBytes<T>(items: readonly T[], bytes: (item: T) => number, limit: numb
  * a commit before 20 moves do): ids of other internships, unknown ids, the actor's own application and applications
  * that cannot make that move are left out. A write that loses a race is done again one application at a time. Returns
  * how many moved and the e-mails to start delivering.
- * @throws NotFoundError for anyone but the internship's poster.
+ * @throws NotFoundError for anyone but the internship's poster; InvalidInputError `MESSAGE_ASKS_TO_PAY` at `message`
+ *   (the never-pay rule, `checkPosterMessage`), nothing moved.
  */
 export async function changeMany(
   kv: Deno.Kv,
@@ -741,6 +751,7 @@ export async function changeMany(
   },
 ): Promise<{ updated: number; mailIds: string[] }> {
   const listing = await posterListing(kv, internshipId, actor);
+  checkPosterMessage(change.message);
   const context = contextOf(listing, appUrl);
   const move: Move = { status: change.status, by: "poster", message: change.message };
   const movable = (record: ApplicationRecord) => {

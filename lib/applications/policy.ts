@@ -3,8 +3,10 @@
  * one home of these rules, used by the domain functions and the pages alike.
  */
 import { InvalidInputError } from "@/lib/errors.ts";
+import { fieldProblem } from "@/lib/field_messages.ts";
+import { moneyPhrasesIn } from "@/lib/moderation/never_pay.ts";
 import type { User } from "@/lib/users/users.ts";
-import { type ApplicationStatus, FINAL, INVALID_CHANGE, WAITING } from "./schema.ts";
+import { type ApplicationStatus, FINAL, INVALID_CHANGE, MESSAGE_ASKS_TO_PAY, WAITING } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
 
@@ -28,6 +30,25 @@ export function checkPosterMove(from: ApplicationStatus, to: ApplicationStatus):
   if (to === "rejected") return;
   const [at, next] = [COURSE.indexOf(from), COURSE.indexOf(to)];
   if (next <= at || at < 0) throw new InvalidInputError(INVALID_CHANGE, [{ field: "status", message: INVALID_CHANGE }]);
+}
+
+/**
+ * Whether a poster's `message` to applicants asks them for money, by the never-pay rule's phrases (docs/decisions.md,
+ * Trust, "The never-pay rule").
+ */
+export function messageAsksToPay(message: string | null): boolean {
+  return !!message && moneyPhrasesIn(message).length > 0;
+}
+
+/**
+ * Checks a poster's `message` sent with a move: one that asks the applicants for money is refused, as a manager's
+ * about text is, since a move has no held state to wait in and the message reaches them by e-mail at once.
+ * @throws InvalidInputError `MESSAGE_ASKS_TO_PAY` at the field `message` (a catalogue message, `fieldProblem`).
+ */
+export function checkPosterMessage(message: string | null): void {
+  if (messageAsksToPay(message)) {
+    throw new InvalidInputError(MESSAGE_ASKS_TO_PAY, [fieldProblem("message", { key: "fields.messageAsksToPay" })]);
+  }
 }
 
 /**

@@ -58,6 +58,7 @@ export const ANSWER_REQUIRED = REFUSALS.answerRequired;
 export const UNKNOWN_QUESTION = REFUSALS.unknownQuestion;
 export const UNVERIFIED = REFUSALS.verifyToApply;
 export const OWN_INTERNSHIP = REFUSALS.ownInternship;
+export const MESSAGE_ASKS_TO_PAY = REFUSALS.messageAsksToPay;
 
 /** An answer to a screening question, with the question's text as it was asked. */
 export interface Answer {

@@ -29,6 +29,7 @@ import {
   type StatusCounts,
   TIMEOUT_AFTER_DEADLINE_DAYS,
 } from "@/lib/applications/applications.ts";
+import { messageAsksToPay } from "@/lib/applications/policy.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
@@ -113,7 +114,7 @@ function problemsOf(t: Translate, form: MoveForm): Record<string, string> {
   }
   if (form.message.length > MESSAGE_MAX) {
     errors.message = t("applications.pipeline.tooLong", { max: t.number(MESSAGE_MAX) });
-  }
+  } else if (messageAsksToPay(form.message)) errors.message = t("fields.messageAsksToPay");
   return errors;
 }
 

@@ -421,3 +421,40 @@ Deno.test("the owner's listing page offers Edit and Applicants in the apply box,
     assert(html.includes(applyLink), `${other.user.role} still has Apply`);
   }
 });
+
+Deno.test("a move's message that asks the applicant to pay is refused, one by one, in bulk and in the form", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Sales Intern" });
+  const student = await applicant(t, "Gauri Menon");
+  const sent = await applyTo(t, student, internship);
+  const fee = "Congratulations! Pay a refundable security deposit of Rs 1500 to confirm your interview slot.";
+  const field = {
+    field: "message",
+    message: "Students are never asked to pay here: take out the fee or deposit this message asks for.",
+    messageKey: "fields.messageAsksToPay",
+  };
+  const refusal = "The message asks applicants to pay, which nobody may do here; take out the fee or deposit";
+
+  assertEquals(await move(t, member, sent.id, { status: "shortlisted", message: fee }), {
+    status: 400,
+    body: { error: refusal, fields: [field] },
+  });
+  assertEquals(await bulk(t, member, internship.id, { ids: [sent.id], status: "shortlisted", message: fee }), {
+    status: 400,
+    body: { error: refusal, fields: [field] },
+  });
+  const form = await t.fetch(`/internships/${internship.id}/applicants`, {
+    method: "POST",
+    body: new URLSearchParams([["ids", sent.id], ["status", "shortlisted"], ["message", fee]]),
+    headers: { ...member.headers, "content-type": "application/x-www-form-urlencoded" },
+    redirect: "manual",
+  });
+  assertEquals(form.status, 400);
+  assert((await form.text()).includes(field.message.replace("'", "&#39;")), "the form says so at the message");
+  assertEquals((await t.kv.get<{ status: string }>(["applications", sent.id])).value!.status, "applied");
+  assertEquals((await notifications(t, student)).filter((n) => n.type === "application_status"), []);
+
+  const kind = "We pay a stipend of Rs 15,000 every month; no fee is ever asked.";
+  assertEquals((await move(t, member, sent.id, { status: "shortlisted", message: kind })).status, 200);
+});

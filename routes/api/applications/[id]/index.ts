@@ -9,7 +9,14 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { ApplicationSchema } from "@/lib/openapi/applications.ts";
-import { changeStatus, FINAL, INVALID_CHANGE, NOT_FOUND, StatusChangeSchema } from "@/lib/applications/applications.ts";
+import {
+  changeStatus,
+  FINAL,
+  INVALID_CHANGE,
+  MESSAGE_ASKS_TO_PAY,
+  NOT_FOUND,
+  StatusChangeSchema,
+} from "@/lib/applications/applications.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -23,12 +30,13 @@ export const apiDocs = describeRoute({
     description:
       "For the internship's poster (never of their own application: 404). Forwards along applied → shortlisted → interview → offer → hired " +
       "(steps may be skipped), or to `rejected` from anything but `hired` and `withdrawn`. `message` (plain text, at " +
-      "most 2,000 characters) goes to the applicant with the notification and the e-mail.",
+      "most 2,000 characters) goes to the applicant with the notification and the e-mail; one that asks them to pay " +
+      "(the never-pay rule's phrases) is refused.",
     access: ["session"],
     body: StatusChangeSchema,
     responses: {
       200: { description: "The application, moved", schema: z.strictObject({ application: ApplicationSchema }) },
-      400: `${INVALID_CHANGE}; ${FINAL}; or a bad field`,
+      400: `${INVALID_CHANGE}; ${FINAL}; ${MESSAGE_ASKS_TO_PAY} (with \`fields\`: \`message\`); or a bad field`,
       404: `${NOT_FOUND}: unknown, or of an internship you do not post`,
     },
   },

@@ -8,7 +8,7 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
-import { BulkChangeSchema, changeMany } from "@/lib/applications/applications.ts";
+import { BulkChangeSchema, changeMany, MESSAGE_ASKS_TO_PAY } from "@/lib/applications/applications.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -29,7 +29,8 @@ export const apiDocs = describeRoute({
         description: "How many moved",
         schema: z.strictObject({ updated: z.int().describe("Applications moved") }),
       },
-      400: "A bad field (more than 100 ids, an unknown status)",
+      400: `A bad field (more than 100 ids, an unknown status); or ${MESSAGE_ASKS_TO_PAY} (with \`fields\`: ` +
+        "`message`; nothing moved)",
       404: "An unknown internship, or one you do not post",
     },
   },
