@@ -6,13 +6,16 @@
  * one), and no count is ever read and then written.
  *
  * A reservation expires after 30 minutes (`expireIn`, and `expiresAt` checked on every read, as
- * KV deletes expired keys lazily); a paid use is kept for good. An unlimited coupon numbers its
- * slots past the live ones. `usedCount` = live slots (paid uses plus live reservations).
+ * KV deletes expired keys lazily); a paid use is kept for good. A checkout finds a free slot of the coupon by reading
+ * a few at random, not every one (a popular coupon holds thousands); an unlimited coupon's slots are spread at random
+ * over `0..UNLIMITED_SLOTS-1` (those taken before were numbered past the live ones). `usedCount` = live slots (paid
+ * uses plus live reservations).
  *
  * Keys (owned by this module only):
  * - `["coupon_slots", couponId, index]` → `SlotValue` (total uses)
  * - `["coupon_user_slots", couponId, userId, index]` → `SlotValue` (one user's uses)
  */
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /**
  * How long an unpaid reservation holds its slots, in ms (docs/decisions.md, Toolkits and payments,
@@ -62,9 +65,15 @@ function isLive(value: SlotValue, now: number): boolean {
   return value.expiresAt === null || Date.parse(value.expiresAt) > now;
 }
 
-async function slotsOf(kv: Deno.Kv, prefix: Deno.KvKey): Promise<Map<number, Deno.KvEntry<SlotValue>>> {
+/** The slots under `prefix` by index (from index `from` on when given), `SLOT_LIST_BATCH` a list call. */
+async function slotsOf(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey,
+  from?: number,
+): Promise<Map<number, Deno.KvEntry<SlotValue>>> {
   const slots = new Map<number, Deno.KvEntry<SlotValue>>();
-  for await (const entry of kv.list<SlotValue>({ prefix })) {
+  const selector = from === undefined ? { prefix } : { prefix, start: [...prefix, from] };
+  for await (const entry of kv.list<SlotValue>(selector, { batchSize: SLOT_LIST_BATCH })) {
     const index = entry.key[entry.key.length - 1];
     if (typeof index === "number") slots.set(index, entry);
   }
@@ -99,20 +108,74 @@ function claimOf(
   return { index, key: keyOf(index), versionstamp: slots.get(index)?.versionstamp ?? null };
 }
 
+/** Slots listed per list call when every slot of a coupon is read (KV's largest batch). */
+const SLOT_LIST_BATCH = 500;
+/** Random slots of a coupon read at once for a free one (KV's `getMany` limit). */
+const PROBES = 10;
+/** The slots an unlimited coupon's uses are spread over at random (`0..UNLIMITED_SLOTS-1`). */
+const UNLIMITED_SLOTS = 2 ** 31;
+
+/** `count` distinct random whole numbers in `0..end-1` (all of them when `end` is at most `count`). */
+function randomIndexes(end: number, count: number): number[] {
+  if (end <= count) return Array.from({ length: end }, (_, i) => i);
+  const picked = new Set<number>();
+  while (picked.size < count) picked.add(Math.floor(Math.random() * end));
+  return [...picked];
+}
+
 /**
- * Finds the slots a reservation of `couponId` by `userId` for `purchaseId` would take; a slot the
- * purchase already holds counts as its own (checkout started again). The per-user limit is checked
- * before the total one (docs/api.md, Toolkits, "Coupon and purchase errors").
+ * The coupon's slot for a reservation of `purchaseId` without reading every slot of the coupon (a popular one holds
+ * thousands: docs/decisions.md, Toolkits and payments, "Coupon uses"), or undefined when only that read can tell:
+ * the purchase's own live slot among `own` (the reservations it holds, from its record); else, when no live slot lies
+ * beyond `usageLimit` (a limit lowered below its uses), a free or lapsed one among `PROBES` read at random in
+ * `0..usageLimit-1` (every slot of a small limit), or in `0..UNLIMITED_SLOTS-1` for an unlimited coupon.
+ */
+async function probedSlot(
+  kv: Deno.Kv,
+  { coupon, purchaseId, own }: {
+    coupon: { id: string; usageLimit: number | null };
+    purchaseId: string;
+    own: number[];
+  },
+): Promise<SlotClaim | undefined> {
+  const now = Date.now();
+  const claim = (entry: Deno.KvEntryMaybe<SlotValue>): SlotClaim => ({
+    index: entry.key.at(-1) as number,
+    key: entry.key,
+    versionstamp: entry.versionstamp,
+  });
+  const limit = coupon.usageLimit;
+  const [held, beyond] = await Promise.all([
+    getManyChunked<SlotValue>(kv, own.map((index) => slotKey(coupon.id, index))),
+    limit === null ? new Map() : slotsOf(kv, ["coupon_slots", coupon.id], limit),
+  ]);
+  const mine = held.find((entry) => entry.value?.purchaseId === purchaseId && isLive(entry.value, now));
+  if (mine) return claim(mine);
+  if ([...beyond.values()].some((entry) => isLive(entry.value, now))) return undefined;
+  const indexes = randomIndexes(limit ?? UNLIMITED_SLOTS, PROBES);
+  const probed = await kv.getMany<SlotValue[]>(indexes.map((index) => slotKey(coupon.id, index)));
+  const free = probed.filter((entry) => entry.value === null || !isLive(entry.value, now));
+  return free.length > 0 ? claim(free[Math.floor(Math.random() * free.length)]) : undefined;
+}
+
+/**
+ * Finds the slots a reservation of `couponId` by `userId` for `purchaseId` would take; a slot the purchase already
+ * holds counts as its own (checkout started again: `held` are the reservations on its record, `reservationsOf`). The
+ * per-user limit is checked before the total one (docs/api.md, Toolkits, "Coupon and purchase errors"). The user's
+ * slots are read; the coupon's are probed (`probedSlot`), and read in full only when that cannot tell (the coupon is
+ * nearly full, or its limit was lowered below its uses).
  */
 export async function planReservation(
   kv: Deno.Kv,
-  { coupon, userId, purchaseId }: Omit<SlotOwner, "ref"> & {
+  { coupon, userId, purchaseId, held }: Omit<SlotOwner, "ref"> & {
     coupon: { id: string; perUserLimit: number; usageLimit: number | null };
+    held: readonly ReservationRef[];
   },
 ): Promise<ReservationPlan> {
-  const [userSlots, slots] = await Promise.all([
+  const own = held.filter((ref) => ref.couponId === coupon.id).map((ref) => ref.slot);
+  const [userSlots, probed] = await Promise.all([
     slotsOf(kv, ["coupon_user_slots", coupon.id, userId]),
-    slotsOf(kv, ["coupon_slots", coupon.id]),
+    probedSlot(kv, { coupon, purchaseId, own }),
   ]);
   const userSlot = claimOf(userSlots, {
     limit: coupon.perUserLimit,
@@ -120,7 +183,12 @@ export async function planReservation(
     keyOf: (i) => userSlotKey(coupon.id, userId, i),
   });
   if (!userSlot) return { ok: false, reason: "perUserLimit" };
-  const slot = claimOf(slots, { limit: coupon.usageLimit, purchaseId, keyOf: (i) => slotKey(coupon.id, i) });
+  const slot = probed ??
+    claimOf(await slotsOf(kv, ["coupon_slots", coupon.id]), {
+      limit: coupon.usageLimit,
+      purchaseId,
+      keyOf: (i) => slotKey(coupon.id, i),
+    });
   if (!slot) return { ok: false, reason: "usageLimit" };
   return { ok: true, couponId: coupon.id, slot, userSlot };
 }
@@ -210,7 +278,9 @@ export function confirmOps(op: Deno.AtomicOperation, held: Deno.KvEntry<SlotValu
 export async function usedCount(kv: Deno.Kv, couponId: string): Promise<number> {
   const now = Date.now();
   let count = 0;
-  for await (const entry of kv.list<SlotValue>({ prefix: ["coupon_slots", couponId] })) {
+  for await (
+    const entry of kv.list<SlotValue>({ prefix: ["coupon_slots", couponId] }, { batchSize: SLOT_LIST_BATCH })
+  ) {
     if (isLive(entry.value, now)) count++;
   }
   return count;

@@ -125,7 +125,8 @@ export async function initiatePurchase(
     const guards = await checkoutGuards(kv, user.id, toolkitId);
     const previous = guards.pendingPurchase?.value ?? null;
     const purchaseId = previous?.id ?? newId;
-    const plan = coupon ? await planReservation(kv, { coupon: coupon.value, userId: user.id, purchaseId }) : null;
+    const held = previous ? reservationsOf(previous) : [];
+    const plan = coupon ? await planReservation(kv, { coupon: coupon.value, userId: user.id, purchaseId, held }) : null;
     if (plan && !plan.ok) throw new InvalidInputError(COUPON_ERRORS[plan.reason]);
     if (guards.owned.value !== null) throw new InvalidInputError(COUPON_ERRORS.purchased);
 

@@ -90,7 +90,12 @@ async function takeUse(
     confirmOps(op, held);
     return { ok: true, reservation: ref, keys: held.map((entry) => entry.key) };
   }
-  const plan = await planReservation(kv, { coupon, userId: purchase.userId, purchaseId: purchase.id });
+  const plan = await planReservation(kv, {
+    coupon,
+    userId: purchase.userId,
+    purchaseId: purchase.id,
+    held: reservationsOf(purchase),
+  });
   if (!plan.ok) return { ok: false };
   const value = { purchaseId: purchase.id, userId: purchase.userId, toolkitId: purchase.toolkitId };
   return {
