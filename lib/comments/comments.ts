@@ -32,17 +32,17 @@ import {
   type Pagination,
 } from "./schema.ts";
 import {
-  closeReplyMailGateOps,
+  closeReplyGateOps,
   deleteComment,
   getComment,
   newCommentOps,
   readRate,
   readRecentComments,
-  readReplyMailGate,
+  readReplyGate,
   readThreadPage,
   readThreadReplies,
   replaceComment,
-  type ReplyMailGate,
+  type ReplyGate,
   replyMailOps,
   replySubject,
   scanComments,
@@ -214,12 +214,13 @@ async function replyTarget(kv: Deno.Kv, postId: string, parentId: string): Promi
 }
 
 /**
- * Who a reply notifies: the author of the comment answered, and, when they take reply e-mails (`emailOnReply`), the
- * gate that lets one through an hour per post (`readReplyMailGate`).
+ * Who a reply notifies: the author of the comment answered, whether they take reply e-mails (`emailOnReply`), and the
+ * gate that lets one reply an hour per post reach them beyond the bell, pushed and e-mailed (`readReplyGate`).
  */
 interface ReplyNotice {
   recipient: User;
-  mailGate: ReplyMailGate | null;
+  emailOnReply: boolean;
+  gate: ReplyGate;
 }
 
 /**
@@ -231,18 +232,21 @@ async function replyNotice(
   { answeredUserId, author, postId, now }: { answeredUserId: string | null; author: User; postId: string; now: number },
 ): Promise<ReplyNotice | null> {
   if (!answeredUserId || answeredUserId === author.id) return null;
-  const [recipient, settings] = await Promise.all([getUser(kv, answeredUserId), getSettings(kv, answeredUserId)]);
+  const [recipient, settings, gate] = await Promise.all([
+    getUser(kv, answeredUserId),
+    getSettings(kv, answeredUserId),
+    readReplyGate(kv, answeredUserId, postId, now),
+  ]);
   if (!recipient) return null;
-  const mailGate = settings.emailOnReply ? await readReplyMailGate(kv, recipient.id, postId, now) : null;
-  return { recipient, mailGate };
+  return { recipient, emailOnReply: settings.emailOnReply, gate };
 }
 
 /**
  * Adds to `op` what tells `notice.recipient` that `author` replied to their comment under the post titled
- * `postTitle` (docs/decisions.md, Comments and reactions, "Reply notifications"): the in-app notification, and the
- * e-mail in the outbox unless they turned `emailOnReply` off or were e-mailed a reply under this post within the hour,
- * with its one-click unsubscribe link (its token written in `op` too). Returns the mail's id, or null when none is
- * sent.
+ * `postTitle` (docs/decisions.md, Comments and reactions, "Reply notifications"): the in-app notification, pushed to
+ * their phones, and the e-mail in the outbox unless they turned `emailOnReply` off, with its one-click unsubscribe link
+ * (its token written in `op` too). When a reply under this post reached them so within the hour, the notification
+ * stays in the bell (`bellOnly`) and nothing is e-mailed. Returns the mail's id, or null when none is sent.
  */
 async function notifyReply(
   op: Deno.AtomicOperation,
@@ -267,18 +271,20 @@ async function notifyReply(
       },
       url: path,
       subject: replySubject(reply.id),
+      bellOnly: !notice.gate.open,
     },
     new Date(
       reply.createdAt,
     ),
   );
-  if (!notice.mailGate?.open) return null;
-  closeReplyMailGateOps(op, {
-    gate: notice.mailGate,
+  if (!notice.gate.open) return null;
+  closeReplyGateOps(op, {
+    gate: notice.gate,
     recipientId: recipient.id,
     postId: reply.postId,
     now: Date.parse(reply.createdAt),
   });
+  if (!notice.emailOnReply) return null;
   const unsubscribe = await newUnsubscribeToken({ userId: recipient.id, kind: "replies" });
   unsubscribe.write(op);
   const mail = replyMail({

@@ -20,8 +20,9 @@
  * - `["reactions", userId, postId]` → the person's reaction types on the post, and `["post_reactors", postId, userId]`
  *   → null, to find them when the post is deleted.
  * - `["comment_reply_mail", replyId]` → the id of the e-mail that quotes the reply (`lib/mail/outbox.ts`), for 30 days.
- * - `["reply_mail_sent", recipientId, postId]` → when (ms) the person was last e-mailed a reply under the post, for
- *   `REPLY_MAIL_GAP_MS`: within it, further replies to them there notify in the app only.
+ * - `["reply_told", recipientId, postId]` → when (ms) a reply under the post last reached the person beyond the bell
+ *   (pushed, and e-mailed when they take reply e-mails), for `REPLY_GAP_MS`: within it, further replies to them there
+ *   notify in the bell only.
  * Every change is one atomic commit that writes the record, its indexes and the counters together. A reply's
  * notification (`lib/notifications/`, subject `replySubject(id)`) is redacted, and its e-mail and push message still
  * pending are deleted, in the commit that edits or deletes the reply or forgets its author.
@@ -64,40 +65,44 @@ const reactionsKey = (userId: string, postId: string): Deno.KvKey => ["reactions
 const reactorKey = (postId: string, userId: string): Deno.KvKey => ["post_reactors", postId, userId];
 const replyMailKey = (replyId: string): Deno.KvKey => ["comment_reply_mail", replyId];
 
-const replyMailSentKey = (recipientId: string, postId: string): Deno.KvKey => ["reply_mail_sent", recipientId, postId];
+const replyToldKey = (recipientId: string, postId: string): Deno.KvKey => ["reply_told", recipientId, postId];
 
 /**
- * The least time (ms) between two reply e-mails to one person about one post: an hour. Replies within it still
- * notify in the app; only the e-mail waits, so a flood of replies is one e-mail, not one each.
+ * The least time (ms) between two replies that reach one person about one post beyond the bell (a push, an e-mail): an
+ * hour. Replies within it still notify in the bell; the push and the e-mail wait, so a flood of replies is one buzz of
+ * the phone and one e-mail, not one each.
  */
-export const REPLY_MAIL_GAP_MS = 60 * 60 * 1000;
+export const REPLY_GAP_MS = 60 * 60 * 1000;
 
-/** Whether a reply under `postId` may e-mail `recipientId` at `now` (ms), and the entry to check in its commit. */
-export interface ReplyMailGate {
+/**
+ * Whether a reply under `postId` may push to and e-mail `recipientId` at `now` (ms), and the entry to check in its
+ * commit.
+ */
+export interface ReplyGate {
   entry: Deno.KvEntryMaybe<number>;
   open: boolean;
 }
 
-/** The reply e-mail gate of `recipientId` under `postId` at `now` (ms since the epoch). */
-export async function readReplyMailGate(
+/** The reply gate of `recipientId` under `postId` at `now` (ms since the epoch). */
+export async function readReplyGate(
   kv: Deno.Kv,
   recipientId: string,
   postId: string,
   now: number,
-): Promise<ReplyMailGate> {
-  const entry = await kv.get<number>(replyMailSentKey(recipientId, postId));
-  return { entry, open: entry.value === null || now - entry.value >= REPLY_MAIL_GAP_MS };
+): Promise<ReplyGate> {
+  const entry = await kv.get<number>(replyToldKey(recipientId, postId));
+  return { entry, open: entry.value === null || now - entry.value >= REPLY_GAP_MS };
 }
 
 /**
- * Adds to `op` (a reply's commit that e-mails `recipientId`) the check of `gate` as read and its closing at `now` (ms)
- * for `REPLY_MAIL_GAP_MS`.
+ * Adds to `op` (a reply's commit that pushes to or e-mails `recipientId`) the check of `gate` as read and its closing at
+ * `now` (ms) for `REPLY_GAP_MS`.
  */
-export function closeReplyMailGateOps(
+export function closeReplyGateOps(
   op: Deno.AtomicOperation,
-  { gate, recipientId, postId, now }: { gate: ReplyMailGate; recipientId: string; postId: string; now: number },
+  { gate, recipientId, postId, now }: { gate: ReplyGate; recipientId: string; postId: string; now: number },
 ): void {
-  op.check(gate.entry).set(replyMailSentKey(recipientId, postId), now, { expireIn: REPLY_MAIL_GAP_MS });
+  op.check(gate.entry).set(replyToldKey(recipientId, postId), now, { expireIn: REPLY_GAP_MS });
 }
 
 /** How long a reply's e-mail id is kept (ms): 30 days, far beyond the outbox's last retry of a mail. */
@@ -110,8 +115,8 @@ export function replyMailOps(op: Deno.AtomicOperation, replyId: string, mailId: 
 
 /**
  * Adds to `op` the deletion of the e-mail that quotes `reply` while it is still pending (`dropPendingMailOps`), and of
- * the reference to it, checked as read here. A mail dropped reopens its recipient's reply e-mail gate under the post
- * when the gate is still the one this reply's e-mail closed (no e-mail went out), checked in the same commit.
+ * the reference to it, checked as read here. A mail dropped reopens its recipient's reply gate under the post when the
+ * gate is still the one this reply closed (no e-mail went out), checked in the same commit.
  */
 async function dropReplyMailOps(
   kv: Deno.Kv,
@@ -123,7 +128,7 @@ async function dropReplyMailOps(
   if (!entry.value) return;
   const dropped = await dropPendingMailOps(kv, op, entry.value);
   if (dropped?.userId) {
-    const gate = await kv.get<number>(replyMailSentKey(dropped.userId, reply.postId));
+    const gate = await kv.get<number>(replyToldKey(dropped.userId, reply.postId));
     if (gate.value === Date.parse(reply.createdAt)) op.check(gate).delete(gate.key);
   }
   op.delete(entry.key);
@@ -489,7 +494,7 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     size += keys.length;
     if (size >= BATCH) await commit();
   };
-  // Every recipient of a reply under the post wrote a comment there: their reply e-mail gates go with their comments.
+  // Every recipient of a reply under the post wrote a comment there: their reply gates go with their comments.
   const gated = new Set<string>();
   for await (const entry of kv.list<Comment>({ prefix: ["comment_threads", postId] }, { batchSize: 500 })) {
     const c = entry.value;
@@ -503,7 +508,7 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     if (c.userId) keys.push(userIndexKey(c.userId, c));
     if (c.userId && !gated.has(c.userId)) {
       gated.add(c.userId);
-      keys.push(replyMailSentKey(c.userId, postId));
+      keys.push(replyToldKey(c.userId, postId));
     }
     if (c.parentId === null) {
       keys.push(topsKey(c), repliesKey(c.id));
@@ -582,7 +587,7 @@ async function forgetAuthorOps(
 /**
  * Keeps the comments `userId` wrote without their author (`userId` null, shown as a deleted user), takes their name
  * out of the notifications of their replies (and deletes those replies' e-mails and push messages still pending, which
- * name them), and drops their rate window and reply e-mail gates: account deletion. It works `FORGET_BATCH` comments
+ * name them), and drops their rate window and reply gates: account deletion. It works `FORGET_BATCH` comments
  * at a time: their reads at once, each comment's write checked against what it read, the writes packed into few
  * commits (`commitPacked`); a comment changed meanwhile is read again and written alone (`retrying`). After each batch
  * it calls `renew` (the deletion's lease), whose throw stops it; run again, it goes on with what is left.
@@ -616,9 +621,9 @@ export async function forgetCommentAuthor(
     }
     await renew?.();
   }
-  // The rate window, and the reply e-mail gates of the person as a recipient (at most one a post, each gone within
+  // The rate window, and the reply gates of the person as a recipient (at most one a post, each gone within
   // the hour anyway).
-  const gates = await Array.fromAsync(kv.list({ prefix: ["reply_mail_sent", userId] }));
+  const gates = await Array.fromAsync(kv.list({ prefix: ["reply_told", userId] }));
   await commitPacked(kv, [rateKey(userId), ...gates.map((gate) => gate.key)].map((key) => new WriteUnit().delete(key)));
 }
 

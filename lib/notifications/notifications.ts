@@ -54,6 +54,12 @@ export interface NotificationInput {
   body?: string;
   /** The words as catalogue messages: `title` and `body` are then made from it. */
   message?: NotificationMessage;
+  /**
+   * Whether it stays in the bell: nothing is pushed, nor e-mailed by the push outbox (a reply within the hour of another
+   * that reached the person; docs/decisions.md, Comments and reactions, "One reply push and e-mail an hour per person
+   * and post").
+   */
+  bellOnly?: boolean;
 }
 
 /** A notification as answered, its words in the reader's language; `readAt` is null while unread. */
@@ -97,8 +103,9 @@ function notificationId(now: Date): string {
 
 /**
  * Adds the notification `input` to `op` (the caller's atomic write) as unread, created at `now`, with its delivery to
- * the person's phones and e-mail (`queuePushOps`, docs/decisions.md, Notifications, "Channels"); it is stored only if
- * `op` commits. Five mutations, six with a `subject`. Returns the record as it will be stored.
+ * the person's phones and e-mail (`queuePushOps`, docs/decisions.md, Notifications, "Channels") unless it is
+ * `bellOnly`; it is stored only if `op` commits. Five mutations (two without the delivery), one more with a `subject`.
+ * Returns the record as it will be stored.
  */
 export function addNotification(
   op: Deno.AtomicOperation,
@@ -123,7 +130,7 @@ export function addNotification(
   if (input.subject) {
     op.set(subjectKey(input.subject, input.userId, record.id), true, { expireIn: NOTIFICATION_TTL_MS });
   }
-  queuePushOps(op, { userId: input.userId, notification: record }, now.getTime());
+  if (!input.bellOnly) queuePushOps(op, { userId: input.userId, notification: record }, now.getTime());
   return record;
 }
 

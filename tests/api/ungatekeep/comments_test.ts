@@ -24,8 +24,8 @@ import {
   commentsOf,
   deleteConversation,
   forgetCommentAuthor,
-  readReplyMailGate,
-  REPLY_MAIL_GAP_MS,
+  readReplyGate,
+  REPLY_GAP_MS,
 } from "@/lib/comments/store.ts";
 import { readMail } from "@/lib/mail/outbox.ts";
 import { readPushMessage } from "@/lib/push/outbox.ts";
@@ -793,9 +793,9 @@ Deno.test("reply e-mails: a flood of replies to one person under one post is one
   const notices = await Array.fromAsync(t.kv.list({ prefix: ["notifications", asha.user.id] }));
   assertEquals(notices.length, 5, "each reply is in the app");
   assert((await reply(other.id, otherTop.id, "The spring one")).mailId !== null, "another post has its own hour");
-  const gate = await readReplyMailGate(t.kv, asha.user.id, post.id, Date.now());
+  const gate = await readReplyGate(t.kv, asha.user.id, post.id, Date.now());
   assertEquals(gate.open, false);
-  assert((await readReplyMailGate(t.kv, asha.user.id, post.id, Date.now() + REPLY_MAIL_GAP_MS)).open, "after an hour");
+  assert((await readReplyGate(t.kv, asha.user.id, post.id, Date.now() + REPLY_GAP_MS)).open, "after an hour");
   // A reply deleted before its e-mail went out reopens the gate: nobody was e-mailed.
   const third = await createPost(t, admin, { title: "Third", publishedAt: new Date(Date.now() - DAY).toISOString() });
   const thirdTop = await written(t, asha, third.id, "Anyone?");
@@ -805,10 +805,35 @@ Deno.test("reply e-mails: a flood of replies to one person under one post is one
   const sorry = await reply(third.id, thirdTop.id, "Sorry, see the guide");
   assert(sorry.mailId !== null, "reopened");
   // Unless the gate is no longer the one this reply's e-mail closed (a newer e-mail, an hour on, closed it again).
-  const newer = Date.now() + REPLY_MAIL_GAP_MS;
-  await t.kv.set(["reply_mail_sent", asha.user.id, third.id], newer);
+  const newer = Date.now() + REPLY_GAP_MS;
+  await t.kv.set(["reply_told", asha.user.id, third.id], newer);
   await removeComment(t.kv, sorry.comment.id, ravi.user);
-  assertEquals((await t.kv.get(["reply_mail_sent", asha.user.id, third.id])).value, newer, "the newer gate stays");
+  assertEquals((await t.kv.get(["reply_told", asha.user.id, third.id])).value, newer, "the newer gate stays");
+});
+
+Deno.test("reply pushes: a flood of replies to one person under one post is one push an hour, also with e-mail off", async () => {
+  await using t = await createTestApp();
+  const { post, admin } = await setup(t);
+  const other = await createPost(t, admin, { title: "Other", publishedAt: new Date(Date.now() - DAY).toISOString() });
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const off = await t.json("PATCH", "/api/me/settings", { body: { emailOnReply: false }, headers: asha.headers });
+  assertEquals(off.status, 200);
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const otherTop = await written(t, asha, other.id, "Which cohort?");
+  // Written through the domain, so no delivery starts: each push message stays where it can be counted.
+  const reply = (postId: string, parentId: string, content: string) =>
+    createComment(t.kv, { postId, author: ravi.user, input: { content, parentId }, appUrl: t.origin });
+  const pushed = async () => {
+    const notices = await Array.fromAsync(t.kv.list<{ id: string }>({ prefix: ["notifications", asha.user.id] }));
+    const messages = await Promise.all(notices.map((n) => readPushMessage(t.kv, n.value.id)));
+    return { notices: notices.length, pushes: messages.filter(Boolean).length };
+  };
+  for (let i = 0; i < 5; i++) await reply(post.id, top.id, `You are being watched ${i}`);
+  assertEquals(await pushed(), { notices: 5, pushes: 1 }, "each reply is in the bell; the first alone is pushed");
+  await reply(other.id, otherTop.id, "The spring one");
+  assertEquals(await pushed(), { notices: 6, pushes: 2 }, "another post has its own hour");
+  assert((await readReplyGate(t.kv, asha.user.id, post.id, Date.now() + REPLY_GAP_MS)).open, "after an hour");
 });
 
 Deno.test("a reply's notification loses its content when the reply is deleted, and the replier's name with their account", async () => {
@@ -872,7 +897,7 @@ Deno.test("an edited reply takes its first words out of the notification and the
   assertEquals((await readMail(t.kv, reply.mailId!)).value, null, "the pending e-mail is gone");
   await t.settled();
   assertEquals(t.mails.filter((m) => m.text.includes("ABUSIVE")), []);
-  const gate = await readReplyMailGate(t.kv, asha.user.id, post.id, Date.now());
+  const gate = await readReplyGate(t.kv, asha.user.id, post.id, Date.now());
   assert(gate.open, "nobody was e-mailed, so the next reply may e-mail");
 });
 
