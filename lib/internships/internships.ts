@@ -7,7 +7,7 @@
  */
 import { istToday } from "@/lib/dates.ts";
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
-import { mergedPage, newestFirst } from "@/lib/kv/chunked/archive.ts";
+import { mergedPage, newestFirst, pageWithRecords } from "@/lib/kv/chunked/archive.ts";
 import type { User } from "@/lib/users/users.ts";
 import { canRead, type ReadAudience, type Viewer } from "./policy.ts";
 import { ACTIVE, dayNumber, internshipSearchText, typeCode } from "./columns.ts";
@@ -117,8 +117,8 @@ function slotFilterOf(
  * deleted ones are listed only for an admin `viewer` who asks with `includeInactive` /
  * `includeDeleted`; for anyone else those flags are ignored. With `mine`, only the viewer's own
  * listings, inactive and closed ones included (deleted ones only for an admin with `includeDeleted`),
- * answered from the read model's per-owner postings. Listings closed on `today` (IST, `YYYY-MM-DD`) are left out
- * unless `includeClosed`.
+ * answered from the read model's per-owner postings and the archive's owner index. Listings closed on `today` (IST,
+ * `YYYY-MM-DD`) are left out unless `includeClosed`.
  * @throws UnauthenticatedError for `mine` without a viewer.
  */
 export async function listInternships(
@@ -142,8 +142,10 @@ export async function listInternships(
 
 /**
  * The records of one page of `filter` and how many match in all: from the read model alone for a list of open
- * listings that are not deleted, else merged with the archive's matches (docs/decisions.md, Open and closed listings, "Reading closed
- * listings"). A listing that moved between the two while the page was read is left out of it.
+ * listings that are not deleted, else merged with the archive's matches (docs/decisions.md, Open and closed listings,
+ * "Reading closed listings"): one owner's (`userId`) read through the archive's owner index once it is built, anyone
+ * else's from a test of the archive's blocks. A listing that moved between the two while the page was read is left out
+ * of it.
  */
 async function pageOf(
   { model, archive }: InternshipStore,
@@ -154,6 +156,12 @@ async function pageOf(
   if (filter.openOn !== undefined && !filter.includeDeleted) {
     const { total, slots } = selectPage(model, filter, { offset, limit, sort });
     return { total, records: await model.recordsOf(slots) };
+  }
+  const owned = filter.userId === undefined ? null : await archive.ownedMatching(filter.userId, blockTest(filter));
+  if (owned) {
+    // Sorted: the read model's listings in the order asked, then the archived ones, newest first.
+    const live = sortedMatchList(model, filter, sort);
+    return await pageWithRecords({ model, live, archived: owned, merged: sort === "newest" }, { offset, limit });
   }
   const { total, items } = await archive.reading(async () => {
     const clauses = blockClauses(filter);

@@ -13,7 +13,8 @@
  *
  * Closed opportunities (their `endDate` before today) leave the read model for its archive (docs/decisions.md, Open and
  * closed listings, "Opportunities"): the public list's closed part, `mine` and the admin queue merge the archive's
- * matches with the read model's; every write finds a record where it is and moves it when it closes or opens again.
+ * matches with the read model's (`mine` reads the submitter's through the archive's owner index once it is built); every
+ * write finds a record where it is and moves it when it closes or opens again.
  */
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { istToday } from "@/lib/dates.ts";
@@ -57,6 +58,7 @@ import {
   mergedPage,
   newestFirst,
   type PageItem,
+  pageWithRecords,
   updateEither,
 } from "@/lib/kv/chunked/archive.ts";
 import type { OnLostRace } from "@/lib/kv/retry.ts";
@@ -280,7 +282,12 @@ export async function listOpportunities(
   if (query.mine) {
     const selection = { types: query.type, owner: viewer!.id, words };
     const live = selectLive(model, model.columns.ownerOrder(viewer!.id), selection);
-    return await page(kv, { ...await mergedRecords(store, { live, selection, offset, limit }), limit, offset });
+    // The archived ones through the archive's owner index once it is built, else from a test of every block.
+    const owned = await store.archive.ownedMatching(viewer!.id, archivedTest(selection));
+    const listed = owned
+      ? await pageWithRecords({ model, live, archived: owned, merged: true }, { offset, limit })
+      : await mergedRecords(store, { live, selection, offset, limit });
+    return await page(kv, { ...listed, limit, offset });
   }
   const order = publicOrder(model, istToday());
   const selection = { types: query.type, status: APPROVED, words };

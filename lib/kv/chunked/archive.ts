@@ -43,6 +43,7 @@ import type { ChunkedReadModel, Columns } from "./read_model.ts";
 import type { ChunkWriter, Rider, RiderOutcome } from "./writer.ts";
 import { type OnLostRace, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import { backfillDone } from "@/lib/jobs/backfill.ts";
 
 /** At most this many bytes of blocks are kept in memory per archive (about 70 bytes per archived listing). */
 export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;
@@ -279,8 +280,6 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
    */
   onBulkRead: (() => void) | null = null;
   private bulkRead = false;
-  /** True once the records archived before the owner index are known to be indexed (it never goes back). */
-  private ownersIndexed = false;
 
   constructor(
     private readonly kv: Deno.Kv,
@@ -643,13 +642,40 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
     });
   }
 
-  /** The ids of the archived records `owner` owns, in id order, from the owner index alone; null as for `ownedBy`. */
-  async idsOwnedBy(owner: string): Promise<string[] | null> {
-    if (!this.layout.owner) return null;
-    if (!this.ownersIndexed) {
-      this.ownersIndexed = (await this.kv.get<OwnerIndexProgress>(this.keys.ownerIndex)).value?.done ?? false;
-      if (!this.ownersIndexed) return null;
+  /**
+   * The archived records `owner` owns whose listing entries pass `test` (a filter's test of a block, as `matches`
+   * takes), newest first (creation time, then id, both descending), read through the owner index as `ownedBy` reads
+   * them: what it reads grows with the owner's archived records, not with the archive (docs/decisions.md, Open and
+   * closed listings, "Reading closed listings"). The test runs on blocks made in memory of those records' entries and
+   * search tokens, so it is the test a scan of the stored blocks makes. Null as for `ownedBy`, so the caller scans.
+   */
+  async ownedMatching(owner: string, test: BlockTest<E>): Promise<R[] | null> {
+    const records = await this.ownedBy(owner);
+    if (!records) return null;
+    const { layout } = this;
+    const items = records.map((record) => ({ record, entry: layout.entry(record) }))
+      .sort((a, b) => compareKeys(keyOf(b.entry), keyOf(a.entry)));
+    const passed: R[] = [];
+    for (let from = 0; from < items.length; from += BLOCK_MAX_ENTRIES) {
+      const group = items.slice(from, from + BLOCK_MAX_ENTRIES);
+      const block = new ArchiveBlock<E>(encodeBlock({
+        lo: keyOf(group[group.length - 1].entry),
+        hi: null,
+        entries: group.map((item) => item.entry),
+        tokens: group.map((item) => tokensOf(layout.searchText(item.record))),
+      }));
+      const marks = test(block);
+      if (marks) group.forEach((item, i) => marks[i] && passed.push(item.record));
     }
+    return passed;
+  }
+
+  /**
+   * The ids of the archived records `owner` owns, in id order, from the owner index alone; null as for `ownedBy` (until
+   * `indexOwners` is done, `backfillDone`).
+   */
+  async idsOwnedBy(owner: string): Promise<string[] | null> {
+    if (!this.layout.owner || !(await backfillDone(this.kv, this.keys.ownerIndex))) return null;
     const ids: string[] = [];
     for await (const { key } of this.kv.list({ prefix: this.keys.ownedBy(owner) }, { batchSize: KEYS_BATCH })) {
       ids.push(key[2] as string);
@@ -691,7 +717,6 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
       progress = next;
       await giveWay();
     }
-    if (progress.done) this.ownersIndexed = true;
     return indexed;
   }
 
@@ -1049,6 +1074,52 @@ export function newestFirst<R extends { id: string; createdAt: string }>(live: R
   const all = [...live, ...archived.filter((record) => !seen.has(record.id))];
   const created = new Map(all.map((record) => [record.id, Date.parse(record.createdAt)]));
   return all.sort((a, b) => created.get(b.id)! - created.get(a.id)! || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+/**
+ * Records `offset` to `offset + limit` of the read model's matches `live` (slots in list order) and the archived
+ * records `archived` (newest first, as `Archive.ownedMatching` gives them): with `merged`, both in list order
+ * (creation time, then id, both descending; `live` newest first), as `mergedPage` merges an archive's matches; else
+ * `live` first, then `archived`. Returns them and how many there are in all. An archived record the read model holds
+ * too (it moved meanwhile) counts once, as the read model holds it; a page's slot whose record left meanwhile is left
+ * out.
+ */
+export async function pageWithRecords<
+  R extends { id: string; createdAt: string },
+  E extends ListingEntry,
+  C extends Columns<E>,
+>(
+  { model, live, archived, merged }: {
+    model: ChunkedReadModel<R, E, C>;
+    live: ArrayLike<number>;
+    archived: readonly R[];
+    merged: boolean;
+  },
+  { offset, limit }: { offset: number; limit: number },
+): Promise<{ total: number; records: R[] }> {
+  const { created, ids } = model.slots;
+  const others = archived.filter((record) => model.slotOf(record.id) === undefined);
+  const total = live.length + others.length;
+  const end = Math.min(total, offset + limit);
+  const items: ({ slot: number } | { record: R })[] = [];
+  let x = 0, y = 0;
+  /** Whether the live match `slot` comes before the archived `record` in list order. */
+  const before = (slot: number, record: R) => {
+    const ms = Date.parse(record.createdAt);
+    return created[slot] !== ms ? created[slot] > ms : ids[slot] > record.id;
+  };
+  while (x + y < end) {
+    const fromLive = y >= others.length || x < live.length && (!merged || before(live[x], others[y]));
+    const item = fromLive ? { slot: live[x++] } : { record: others[y++] };
+    if (x + y > offset) items.push(item);
+  }
+  const found = await model.recordsOf(items.flatMap((item) => "slot" in item ? [item.slot] : []));
+  const byId = new Map(found.map((record) => [record.id, record]));
+  const records = items.flatMap((item) => {
+    const record = "slot" in item ? byId.get(ids[item.slot]) : item.record;
+    return record ? [record] : [];
+  });
+  return { total, records };
 }
 
 /**

@@ -3,8 +3,9 @@
  * closed listings, "Reading closed listings"): a property test over random listings (every state, tied creation
  * times, cities under their other names, organizations verified or not, listings held by moderation) and random
  * queries (every filter, `verifiedOnly` and `paidOnly` too, the admin flags, `mine`, any page),
- * answered once with every listing in the read model, and again after the `close-listings` job moved the closed and
- * deleted ones to the archive (in several blocks).
+ * answered once with every listing in the read model, again after the `close-listings` job moved the closed and
+ * deleted ones to the archive (in several blocks), and again once the archive's owner index is built (`mine` reads
+ * through it).
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import {
@@ -193,4 +194,7 @@ Deno.test("filters over open and closed listings answer what a plain scan of the
   const directory = await Array.fromAsync(kv.list({ prefix: archive.keys.directory }));
   assertEquals(directory.length > 1, true, `the archive holds several blocks (${directory.length})`);
   await check("closed and deleted ones archived");
+  // `mine` then reads the archived ones through the owner index.
+  await archive.indexOwners({ giveWay: () => Promise.resolve(), until: Infinity });
+  await check("the owner index built");
 });
