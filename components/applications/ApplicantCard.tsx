@@ -8,10 +8,10 @@ import { statusTone } from "@/lib/browser/application_format.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { PosterApplication } from "@/lib/applications/schema.ts";
 
-/** Props: the application, and the id of the form its checkbox belongs to. */
+/** Props: the application, and the id of the form its checkbox belongs to (none: no checkbox, nothing to move). */
 export interface ApplicantCardProps {
   application: PosterApplication;
-  form: string;
+  form?: string;
 }
 
 export function ApplicantCard({ application, form }: ApplicantCardProps) {
@@ -23,21 +23,27 @@ export function ApplicantCard({ application, form }: ApplicantCardProps) {
   return (
     <li id={base} class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]">
       <div class="flex items-start gap-3">
-        <input
-          id={`${base}-select`}
-          type="checkbox"
-          name="ids"
-          value={application.id}
-          form={form}
-          class="mt-1 size-5 shrink-0 rounded border-slate-400 text-indigo-700"
-        />
+        {form && (
+          <input
+            id={`${base}-select`}
+            type="checkbox"
+            name="ids"
+            value={application.id}
+            form={form}
+            class="mt-1 size-5 shrink-0 rounded border-slate-400 text-indigo-700"
+          />
+        )}
         <div class="min-w-0 flex-1">
           <div class="flex flex-wrap items-start justify-between gap-2">
             <div>
-              <label for={`${base}-select`} class="font-semibold text-slate-900">
-                <span class="sr-only">{t("applications.pipeline.select", { name })}</span>
-                <span aria-hidden="true">{name}</span>
-              </label>
+              {form
+                ? (
+                  <label for={`${base}-select`} class="font-semibold text-slate-900">
+                    <span class="sr-only">{t("applications.pipeline.select", { name })}</span>
+                    <span aria-hidden="true">{name}</span>
+                  </label>
+                )
+                : <p class="font-semibold text-slate-900">{name}</p>}
               {about && <p class="text-sm text-slate-700">{about}</p>}
               <p class="text-sm text-slate-700">
                 {t.rich("applications.pipeline.appliedOn", {

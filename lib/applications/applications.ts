@@ -41,6 +41,7 @@ import type { NotificationType } from "@/lib/notifications/types.ts";
 import { getUser, type User, userKey } from "@/lib/users/users.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import {
+  checkMovesAllowed,
   checkPosterMessage,
   checkPosterMove,
   checkStipendReport,
@@ -675,7 +676,8 @@ function contextOf(listing: Listing, appUrl: string): MoveContext {
  * The poster's move of application `id` to `change.status` with `change.message` (docs/decisions.md, Applications,
  * "Status changes").
  * @throws NotFoundError `NOT_FOUND` for an unknown id and for anyone but the internship's poster (its own applicant is
- *   never its poster); InvalidInputError `INVALID_CHANGE` or `FINAL`, or `MESSAGE_ASKS_TO_PAY` at `message` (the
+ *   never its poster); ForbiddenError `LISTING_TAKEN_DOWN` for anyone but an admin once an admin rejected the listing
+ *   (`checkMovesAllowed`); InvalidInputError `INVALID_CHANGE` or `FINAL`, or `MESSAGE_ASKS_TO_PAY` at `message` (the
  *   never-pay rule, `checkPosterMessage`); BusyError.
  */
 export async function changeStatus(
@@ -690,6 +692,7 @@ export async function changeStatus(
       listing ??= await internshipRecord(kv, record.internshipId);
       const poster = record.applicantId !== actor.id && listing !== null && await isPosterOf(kv, actor, listing);
       if (!poster) throw new NotFoundError(NOT_FOUND);
+      checkMovesAllowed(actor, listing!.record.moderation);
       checkPosterMove(record.status, change.status);
       checkPosterMessage(change.message);
     },
@@ -738,8 +741,9 @@ function byBytes<T>(items: readonly T[], bytes: (item: T) => number, limit: numb
  * a commit before 20 moves do): ids of other internships, unknown ids, the actor's own application and applications
  * that cannot make that move are left out. A write that loses a race is done again one application at a time. Returns
  * how many moved and the e-mails to start delivering.
- * @throws NotFoundError for anyone but the internship's poster; InvalidInputError `MESSAGE_ASKS_TO_PAY` at `message`
- *   (the never-pay rule, `checkPosterMessage`), nothing moved.
+ * @throws NotFoundError for anyone but the internship's poster; ForbiddenError `LISTING_TAKEN_DOWN` for anyone but an
+ *   admin once an admin rejected the listing; InvalidInputError `MESSAGE_ASKS_TO_PAY` at `message` (the never-pay rule,
+ *   `checkPosterMessage`); nothing moved.
  */
 export async function changeMany(
   kv: Deno.Kv,
@@ -751,6 +755,7 @@ export async function changeMany(
   },
 ): Promise<{ updated: number; mailIds: string[] }> {
   const listing = await posterListing(kv, internshipId, actor);
+  checkMovesAllowed(actor, listing.record.moderation);
   checkPosterMessage(change.message);
   const context = contextOf(listing, appUrl);
   const move: Move = { status: change.status, by: "poster", message: change.message };

@@ -2,11 +2,19 @@
  * Who may do what with applications, and how a status moves (docs/decisions.md, Applications, "Status changes"): the
  * one home of these rules, used by the domain functions and the pages alike.
  */
-import { InvalidInputError } from "@/lib/errors.ts";
+import { ForbiddenError, InvalidInputError } from "@/lib/errors.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
+import type { ModerationStatus } from "@/lib/moderation/moderation.ts";
 import { moneyPhrasesIn } from "@/lib/moderation/never_pay.ts";
 import type { User } from "@/lib/users/users.ts";
-import { type ApplicationStatus, FINAL, INVALID_CHANGE, MESSAGE_ASKS_TO_PAY, WAITING } from "./schema.ts";
+import {
+  type ApplicationStatus,
+  FINAL,
+  INVALID_CHANGE,
+  LISTING_TAKEN_DOWN,
+  MESSAGE_ASKS_TO_PAY,
+  WAITING,
+} from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
 
@@ -30,6 +38,24 @@ export function checkPosterMove(from: ApplicationStatus, to: ApplicationStatus):
   if (to === "rejected") return;
   const [at, next] = [COURSE.indexOf(from), COURSE.indexOf(to)];
   if (next <= at || at < 0) throw new InvalidInputError(INVALID_CHANGE, [{ field: "status", message: INVALID_CHANGE }]);
+}
+
+/**
+ * Whether `user`, a poster of a listing in moderation state `moderation` (absent: clear), may move its applications:
+ * an admin always; anyone else not once an admin rejected the listing (a scam taken down, a suspended poster's hide),
+ * so its poster cannot go on shortlisting its applicants to read their e-mail and phone number or write to them
+ * (docs/decisions.md, Applications, "Status changes").
+ */
+export function movesAllowed(user: User, moderation: { status: ModerationStatus } | null | undefined): boolean {
+  return isAdmin(user) || moderation?.status !== "rejected";
+}
+
+/**
+ * Checks `movesAllowed`.
+ * @throws ForbiddenError `LISTING_TAKEN_DOWN`.
+ */
+export function checkMovesAllowed(user: User, moderation: { status: ModerationStatus } | null | undefined): void {
+  if (!movesAllowed(user, moderation)) throw new ForbiddenError(LISTING_TAKEN_DOWN);
 }
 
 /**

@@ -29,7 +29,8 @@ import {
   type StatusCounts,
   TIMEOUT_AFTER_DEADLINE_DAYS,
 } from "@/lib/applications/applications.ts";
-import { messageAsksToPay } from "@/lib/applications/policy.ts";
+import { checkMovesAllowed, messageAsksToPay, movesAllowed } from "@/lib/applications/policy.ts";
+import { REFUSALS, refusalText } from "@/lib/refusals.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
@@ -56,6 +57,8 @@ interface Data {
   offset: number;
   /** How many the last move moved (from `?moved=`), or null. */
   moved: number | null;
+  /** Whether an admin rejected the listing, so that the viewer (not an admin) moves none of its applications. */
+  takenDown: boolean;
   form: MoveForm;
 }
 
@@ -83,7 +86,7 @@ function pathOf(id: string, params: Record<string, string | number | undefined>)
 
 async function pageData(state: SignedInState, id: string, url: URL, form?: MoveForm): Promise<Data> {
   const { kv } = state.services;
-  const { view: internship } = await posterListing(kv, id, state.user);
+  const { view: internship, record } = await posterListing(kv, id, state.user);
   const { status, search, offset, moved } = viewOf(url);
   const words = search.toLowerCase().split(/\s+/).filter(Boolean);
   const page = await posterApplications(kv, {
@@ -100,6 +103,7 @@ async function pageData(state: SignedInState, id: string, url: URL, form?: MoveF
     search,
     offset,
     moved,
+    takenDown: !movesAllowed(state.user, record.moderation),
     form: form ?? { ids: [], status: "", message: "", errors: {} },
   };
 }
@@ -127,7 +131,8 @@ export const handler = define.handlers<Data>({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const { services } = ctx.state;
-    await posterListing(services.kv, ctx.params.id, ctx.state.user);
+    const { record } = await posterListing(services.kv, ctx.params.id, ctx.state.user);
+    checkMovesAllowed(ctx.state.user, record.moderation);
     const posted = await readForm(req);
     const text = (name: string) => {
       const value = posted.get(name);
@@ -283,6 +288,7 @@ export default define.page<Data>(function ApplicantsPage({ data }) {
         <button type="submit" class={PRIMARY_BUTTON}>{t("applications.pipeline.searchButton")}</button>
       </form>
       <div id="results" class="mt-6 space-y-3">
+        {data.takenDown && <Notice kind="error">{refusalText(t, REFUSALS.listingTakenDown)}</Notice>}
         {data.moved !== null && (
           <Notice kind={data.moved > 0 ? "success" : "info"}>
             {t("applications.pipeline.moved", { count: data.moved })}
@@ -310,7 +316,11 @@ export default define.page<Data>(function ApplicantsPage({ data }) {
               </p>
               <ul class="space-y-3">
                 {applications.map((application) => (
-                  <ApplicantCard key={application.id} application={application} form={FORM_ID} />
+                  <ApplicantCard
+                    key={application.id}
+                    application={application}
+                    form={data.takenDown ? undefined : FORM_ID}
+                  />
                 ))}
               </ul>
             </>
@@ -346,7 +356,7 @@ export default define.page<Data>(function ApplicantsPage({ data }) {
           </nav>
         )}
       </div>
-      {applications.length > 0 && <MoveFields data={data} />}
+      {applications.length > 0 && !data.takenDown && <MoveFields data={data} />}
     </section>
   );
 });

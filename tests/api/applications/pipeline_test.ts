@@ -458,3 +458,39 @@ Deno.test("a move's message that asks the applicant to pay is refused, one by on
   const kind = "We pay a stipend of Rs 15,000 every month; no fee is ever asked.";
   assertEquals((await move(t, member, sent.id, { status: "shortlisted", message: kind })).status, 200);
 });
+
+Deno.test("a listing an admin rejected: its poster moves none of its applications; an admin still may", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Data Entry Intern" });
+  const student = await applicant(t, "Gauri Menon");
+  const sent = await applyTo(t, student, internship);
+  const rejected = await t.json("POST", `/api/admin/moderation/internships/${internship.id}`, {
+    body: { decision: "reject", note: "Asked applicants for a fee on the phone" },
+    headers: admin.headers,
+  });
+  assertEquals(rejected.status, 200);
+  await rejected.body?.cancel();
+  const refusal = "An admin took this listing down: its applications can no longer be moved";
+
+  assertEquals(await move(t, member, sent.id, { status: "shortlisted" }), { status: 403, body: { error: refusal } });
+  assertEquals(await bulk(t, member, internship.id, { ids: [sent.id], status: "shortlisted" }), {
+    status: 403,
+    body: { error: refusal },
+  });
+  const form = await t.fetch(`/internships/${internship.id}/applicants`, {
+    method: "POST",
+    body: new URLSearchParams([["ids", sent.id], ["status", "shortlisted"]]),
+    headers: { ...member.headers, "content-type": "application/x-www-form-urlencoded" },
+    redirect: "manual",
+  });
+  assertEquals(form.status, 403);
+  assert((await form.text()).includes(refusal));
+  assertEquals((await t.kv.get<{ status: string }>(["applications", sent.id])).value!.status, "applied");
+  assertEquals((await notifications(t, student)).filter((n) => n.type === "application_status"), []);
+  const page = await (await t.fetch(`/internships/${internship.id}/applicants`, { headers: member.headers })).text();
+  assert(page.includes("Gauri Menon") && page.includes(refusal), "the list stays readable and says why");
+  assert(!page.includes(`value="${sent.id}"`) && !page.includes('id="move-form"'), "with nothing to select or send");
+
+  assertEquals((await move(t, admin, sent.id, { status: "rejected" })).status, 200, "an admin closes it");
+});

@@ -8,7 +8,12 @@ import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readBody } from "@/lib/http/json.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
-import { BulkChangeSchema, changeMany, MESSAGE_ASKS_TO_PAY } from "@/lib/applications/applications.ts";
+import {
+  BulkChangeSchema,
+  changeMany,
+  LISTING_TAKEN_DOWN,
+  MESSAGE_ASKS_TO_PAY,
+} from "@/lib/applications/applications.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -31,6 +36,7 @@ export const apiDocs = describeRoute({
       },
       400: `A bad field (more than 100 ids, an unknown status); or ${MESSAGE_ASKS_TO_PAY} (with \`fields\`: ` +
         "`message`; nothing moved)",
+      403: `${LISTING_TAKEN_DOWN} (anyone but an admin, once an admin rejected the listing; nothing moved)`,
       404: "An unknown internship, or one you do not post",
     },
   },
