@@ -26,7 +26,7 @@ import {
   receiptPath,
   type RefundRequest,
 } from "./purchases.ts";
-import { type RefundPolicyFacts, refundPolicyFacts } from "./refund_requests.ts";
+import { lessonIdsOf, type RefundPolicyFacts, refundPolicyFacts } from "./refund_requests.ts";
 import { isPartlyRefunded } from "./refund_policy.ts";
 
 const integer = (min: number, max: number) =>
@@ -151,10 +151,20 @@ async function rowsOf(
   page: PurchaseRecord[],
   toolkits: Map<string, { id: string; title: string }>,
 ): Promise<AdminPurchaseRow[]> {
-  const buyers = await getUsers(kv, page.flatMap((r) => r.userId ? [r.userId] : []));
+  const paid = page.filter((record) => record.paymentStatus === "paid");
+  const toolkitIds = [...new Set(paid.map((record) => record.toolkitId))];
+  // Each toolkit's lessons are read once, not once a row: a page of 50 buyers of one toolkit read its lessons, bodies
+  // and all, 50 times.
+  const [buyers, lessons] = await Promise.all([
+    getUsers(kv, page.flatMap((r) => r.userId ? [r.userId] : [])),
+    Promise.all(toolkitIds.map((id) => lessonIdsOf(kv, id))),
+  ]);
+  const lessonIds = new Map(toolkitIds.map((id, i) => [id, lessons[i]]));
   const now = Date.now();
   const policies = await Promise.all(
-    page.map((record) => record.paymentStatus === "paid" ? refundPolicyFacts(kv, record, now) : null),
+    page.map((record) =>
+      record.paymentStatus === "paid" ? refundPolicyFacts(kv, record, now, lessonIds.get(record.toolkitId)!) : null
+    ),
   );
   return page.map((record, i): AdminPurchaseRow => {
     const user = record.userId ? buyers.get(record.userId) : undefined;

@@ -182,14 +182,21 @@ export interface RefundPolicyFacts {
   pastPolicy: boolean;
 }
 
-/** The policy facts of `record` at `now` (ms): its buyer's progress and certificate in its toolkit. */
-export async function refundPolicyFacts(kv: Deno.Kv, record: PurchaseRecord, now: number): Promise<RefundPolicyFacts> {
+/**
+ * The policy facts of `record` at `now` (ms): its buyer's progress and certificate in its toolkit, whose lessons are
+ * `itemIds` (`lessonIdsOf`, read once per toolkit by a list of many purchases).
+ */
+export async function refundPolicyFacts(
+  kv: Deno.Kv,
+  record: PurchaseRecord,
+  now: number,
+  itemIds: readonly string[],
+): Promise<RefundPolicyFacts> {
   const paidAt = record.paidAt ?? record.receipt?.issuedAt ?? null;
   const daysSincePaid = paidAt ? Math.floor((now - Date.parse(paidAt)) / 86_400_000) : null;
-  const itemIds = (await listContentItems(kv, record.toolkitId)).map((item) => item.id);
   const [completed, certificate] = record.userId
     ? await Promise.all([
-      completedItemIds(kv, { toolkitId: record.toolkitId, userId: record.userId, itemIds }),
+      completedItemIds(kv, { toolkitId: record.toolkitId, userId: record.userId, itemIds: [...itemIds] }),
       certificateOf(kv, record.userId, record.toolkitId),
     ])
     : [[], null];
@@ -202,4 +209,9 @@ export async function refundPolicyFacts(kv: Deno.Kv, record: PurchaseRecord, now
     certificateIssued: certificate !== null,
     pastPolicy,
   };
+}
+
+/** The ids of the lessons of toolkit `toolkitId`, in their order. */
+export async function lessonIdsOf(kv: Deno.Kv, toolkitId: string): Promise<string[]> {
+  return (await listContentItems(kv, toolkitId)).map((item) => item.id);
 }

@@ -9,6 +9,8 @@ import { addLesson, addToolkit, buy, checkout, openShop, type Shop } from "@/tes
 import type { TestUser } from "@/tests/helpers/app.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
 import { purchaseRecord, refund } from "./helpers.ts";
+import { kvReads } from "@/tests/helpers/kv_reads.ts";
+import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 
 const ask = async (shop: Shop, who: TestUser, id: string, body: Record<string, unknown> = {}) => {
   const res = await shop.t.json("POST", `/api/purchases/${id}/refund-request`, { body, headers: who.headers });
@@ -321,4 +323,25 @@ Deno.test("refund request: a refund after a decline answers the request and its 
   const plain = shop.t.mails.find((m) => m.to === other.user.email && m.subject === "Your refund for Resume Toolkit");
   assert(plain, "the second refund mail was sent");
   assert(!plain.text.includes("replaces our earlier answer"), plain.text);
+});
+
+Deno.test("refund policy: a page of the admin list reads each toolkit's lessons once, not once a row", async () => {
+  await using fake = startFakeRazorpay();
+  const reads = kvReads();
+  await using t = await createTestApp({ env: fake.env, kvReads: reads });
+  const admin = await createTestUser(t, "admin");
+  const shop = { t, admin, fake };
+  const kits = [await addToolkit(shop), await addToolkit(shop, { title: "Interview Toolkit" })];
+  for (const kit of kits) for (const title of ["One", "Two", "Three"]) await addLesson(shop, kit.id, { title });
+  for (let i = 0; i < 12; i++) await buy(shop, await createTestUser(t), kits[i % 2].id);
+  reads.lists.length = 0;
+  const page = await (await t.fetch("/api/admin/purchases", { headers: admin.headers })).json();
+  assertEquals(
+    page.purchases.map((row: { policy: { lessonsTotal: number } }) => row.policy.lessonsTotal),
+    Array(12).fill(3),
+  );
+  const lessonLists = reads.lists.filter(({ selector }) =>
+    "prefix" in selector && selector.prefix[0] === "toolkit_items"
+  );
+  assertEquals(lessonLists.length, 2);
 });
