@@ -179,7 +179,9 @@ export async function initiatePurchase(
         },
       }),
       history: [...previous?.history ?? [], { status, at: now, source: free ? "free checkout" : "checkout" }],
+      // What the earlier checkouts' orders were paid and refunded at the gateway stays: money owed back, and its parts.
       ...(previous?.extraPayments ? { extraPayments: previous.extraPayments } : {}),
+      ...(previous?.gatewayPartialRefunds ? { gatewayPartialRefunds: previous.gatewayPartialRefunds } : {}),
       paidAt: free ? now : null,
       createdAt: now,
       updatedAt: now,

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
-import { refundProcessedDelivery, signedPayment } from "@/tests/fakes/razorpay.ts";
+import { refundProcessedDelivery, signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 import { deliver, purchaseRecord, recount, refund, stored } from "./helpers.ts";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
@@ -230,6 +230,31 @@ Deno.test("an extra payment refunded at the gateway is kept refunded on it; the 
   const twice = await shop.t.json("POST", path, { body: {}, headers: shop.admin.headers });
   assertEquals([twice.status, await twice.json()], [400, { error: "This payment has already been refunded" }]);
   assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
+});
+
+Deno.test("checking out again keeps the parts of an owed-back payment refunded at the gateway", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 499 });
+  const first = await checkout(shop, buyer, kit.id);
+  const orderId = first.body.order.id;
+  // The gateway reports a payment of another amount than the order's: it grants nothing and is owed back.
+  const odd = shop.fake.addPayment(orderId, "captured", { amount: 40000 });
+  const captured = webhookDelivery({ event: "payment.captured", orderId, paymentId: odd.id, amount: 40000 });
+  assertEquals((await deliver(shop, captured)).status, 200);
+  // Support refunds ₹100 of it in the dashboard; the buyer, still without the toolkit, checks out again.
+  const part = await shop.fake.refundInDashboard(odd.id, 10000);
+  assertEquals((await deliver(shop, refundProcessedDelivery(part, { orderId }))).status, 200);
+  const again = await checkout(shop, buyer, kit.id);
+  assertEquals([again.status, again.body.purchase.id], [200, first.body.purchase.id]);
+  const record = await purchaseRecord(shop, first.body.purchase.id);
+  assertEquals(record.gatewayPartialRefunds?.map((p) => [p.id, p.amount]), [[part.id, 10000]]);
+  assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
+  // The admin's refund of the owed-back payment asks the gateway for what is left of it.
+  const path = `/api/admin/purchases/${record.id}/extra-payments/${odd.id}/refund`;
+  const refunded = await shop.t.json("POST", path, { body: {}, headers: shop.admin.headers });
+  assertEquals(refunded.status, 200, JSON.stringify(await refunded.clone().json()));
+  assertEquals(shop.fake.refunds.map((r) => r.amount), [10000, 30000]);
 });
 
 Deno.test("purchases whose gateway partial refunds were written before they counted are counted again once", async () => {
