@@ -482,7 +482,7 @@ export async function appliedOn(
 /**
  * The poster's list of internship `internshipId` for `actor` (docs/decisions.md, Applications, "The poster's list"):
  * the counts per status, one page of `query` (see `pipeline.ts`), each application with its applicant as the poster
- * sees them, and the page's `pagination` (`total`: the applications matching status and search). The actor's own
+ * sees them (and without the intern's stipend report: `PosterApplication`), and the page's `pagination` (`total`: the applications matching status and search). The actor's own
  * application, if they sent one, is not in the list nor in its counts: nobody is the poster of their own application.
  * @throws NotFoundError for an unknown internship and for anyone but its poster.
  */
@@ -496,7 +496,9 @@ export async function posterApplications(
   const found = await readApplications(kv, page.ids);
   const applications = page.ids.flatMap((id) => {
     const entry = found.get(id);
-    return entry ? [{ ...applicationView(entry.value), applicant: applicantView(entry.value) }] : [];
+    if (!entry) return [];
+    const { stipendReport: _, ...view } = applicationView(entry.value);
+    return [{ ...view, applicant: applicantView(entry.value) }];
   });
   const { limit, offset } = query;
   const pagination = { limit, offset, total: page.total, hasMore: offset + page.ids.length < page.total };

@@ -162,8 +162,12 @@ export interface ApplicantView {
  */
 export type MyApplication = ApplicationView & { internship: InternshipView | null; appliedTerms: AppliedTerms | null };
 
-/** An application with its applicant, as the poster lists it. */
-export type PosterApplication = ApplicationView & { applicant: ApplicantView };
+/**
+ * An application with its applicant, as the poster lists it: without the hired intern's stipend report, which counts
+ * toward the organization's track record only from 3 answers, so that no poster learns who answered what
+ * (docs/decisions.md, Applications, "Stipend reports").
+ */
+export type PosterApplication = Omit<ApplicationView, "stipendReport"> & { applicant: ApplicantView };
 
 /** How many applications of an internship are in each status. */
 export type StatusCounts = Record<ApplicationStatus, number>;

@@ -61,9 +61,9 @@ export const MyApplicationSchema = z.strictObject({
   ),
 }) satisfies z.ZodType<MyApplication>;
 
-/** An application with its applicant, as the poster lists it. */
+/** An application with its applicant, as the poster lists it (without the intern's stipend report). */
 export const PosterApplicationSchema = z.strictObject({
-  ...ApplicationSchema.shape,
+  ...ApplicationSchema.omit({ stipendReport: true }).shape,
   applicant: z.strictObject({
     id: z.string().nullable(),
     name: z.string().nullable(),

@@ -494,3 +494,29 @@ Deno.test("a listing an admin rejected: its poster moves none of its application
 
   assertEquals((await move(t, admin, sent.id, { status: "rejected" })).status, 200, "an admin closes it");
 });
+
+Deno.test("a hired intern's stipend report stays theirs: the poster's list does not say who answered what", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Field Intern", stipend: 8000 });
+  const intern = await applicant(t, "Isha Intern");
+  const sent = await applyTo(t, intern, internship);
+  assertEquals((await move(t, member, sent.id, { status: "hired" })).status, 200);
+  // Hired 31 days ago, so the intern may report the stipend.
+  const key = ["applications", sent.id];
+  const entry = await t.kv.get<{ history: { status: string; at: string }[] }>(key);
+  const at = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000).toISOString();
+  const history = entry.value!.history.map((step) => step.status === "hired" ? { ...step, at } : step);
+  assert((await t.kv.atomic().check(entry).set(key, { ...entry.value, history }).commit()).ok);
+  const reported = await t.json("POST", `/api/me/applications/${sent.id}/stipend-report`, {
+    body: { paid: "no" },
+    headers: intern.headers,
+  });
+  assertEquals(reported.status, 200);
+  assertEquals((await reported.json()).application.stipendReport.paid, "no", "the intern reads their answer");
+
+  const list = await get(t, member, `/api/internships/${internship.id}/applications`);
+  assertEquals(list.status, 200);
+  assertEquals(list.body.applications.map((a: { id: string }) => a.id), [sent.id]);
+  assertEquals("stipendReport" in list.body.applications[0], false, "the poster's list leaves the answer out");
+});
