@@ -2,7 +2,8 @@
  * The conversation under an Ungatekeep post (docs/decisions.md, Comments and reactions): the reaction buttons and the
  * comment thread, rendered on the server for readers and search engines and hydrated for writing, replying, editing,
  * deleting and reacting without a reload. A guest sees the counts and the thread and a sign-in link that returns to
- * the post; a signed-in user with an unverified e-mail is told to verify it. Comment text is rendered as text, link
+ * the post; a signed-in user with an unverified e-mail is told to verify it. An admin's comment carries an "Admin"
+ * badge beside the name, which no name typed by anyone else can copy. Comment text is rendered as text, link
  * and line-break elements (`contentSegments`), never as HTML. Each comment but the reader's own has a "Report" link to
  * `/report` (docs/decisions.md, Trust, "Reports"), which works without JavaScript. Without JavaScript the reactions and
  * the comment, reply and edit forms are plain forms posting to the post's page, and "Reply", "Edit" and "Delete" are
@@ -307,6 +308,17 @@ function Discussion(props: PostDiscussionProps) {
     >
       <p class="text-sm text-slate-700">
         <span class="font-semibold text-slate-900">{name(comment)}</span>
+        {!comment.isDeleted && comment.user?.role === "admin" && (
+          <>
+            {" "}
+            <span
+              data-badge="admin"
+              class="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-900 ring-1 ring-inset ring-indigo-300"
+            >
+              {t("ungatekeep.discussion.admin")}
+            </span>
+          </>
+        )}
         {!comment.isDeleted && (
           <>
             {" · "}

@@ -2,9 +2,9 @@
  * The conversation under an Ungatekeep post in Chromium (docs/decisions.md, Comments and reactions): two students
  * discuss under a post (comment, reply, react) without a reload, the first gets a notification in the header bell,
  * a stored script payload in a comment shows as text and never runs, a guest reads the thread and is offered sign-in
- * back to the post, and an admin deletes a comment from `/admin/comments`; hydrated, a comment's Edit and Delete links
- * open the edit form and the dialog in place, and "Show more comments" loads below. Every page passes the axe-core
- * check.
+ * back to the post, and an admin deletes a comment from `/admin/comments` (an admin's comment carries its badge);
+ * hydrated, a comment's Edit and Delete links open the edit form and the dialog in place, and "Show more comments"
+ * loads below. Every page passes the axe-core check.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -111,6 +111,14 @@ Deno.test("two students comment, reply and react; the first is notified; a scrip
   assertEquals(await m.getByText("Mostly DP, one graph question.").count(), 0);
   await m.getByRole("link", { name: "Delete the comment by Asha Rao" }).first().waitFor();
   assertEquals(dialogs, [], "no script opened a dialog");
+
+  // An admin's comment carries the badge no typed name can copy, at 360 px in Hindi too.
+  const never = { content: "Never pay anyone for a referral." };
+  await createComment(t.kv, { postId: post.id, author: admin.user, input: never, appUrl: t.origin });
+  const phone = await browser.newPage({ viewport: { width: 360, height: 800 } });
+  await openHydrated(phone, `${url}?lang=hi`);
+  await phone.locator('[data-badge="admin"]', { hasText: "एडमिन" }).waitFor();
+  await assertAccessible(phone, "an admin's comment, in Hindi at 360 px");
 });
 
 Deno.test("hydrated, a comment's Edit and Delete links and Show more comments open in place", async () => {

@@ -261,6 +261,20 @@ Deno.test("comments: author and admin delete; a comment with replies stays as a 
   assertEquals((await readPost(t, post.id)).commentCount, 0);
 });
 
+Deno.test("the post page marks an admin's comment, which a student's name alone cannot copy, in English and Hindi", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const admin = await createTestUser(t, "admin", { name: "Asha Rao" });
+  const lookalike = await createTestUser(t, "user", { name: "Asha Rao Admin" });
+  const real = await written(t, admin, post.id, "Never pay anyone for a referral.");
+  const fake = await written(t, lookalike, post.id, "Pay ₹500 for a referral, DM me.");
+  for (const [lang, label] of [["en", "Admin"], ["hi", "एडमिन"]]) {
+    const page = htmlDocument(await (await t.fetch(`/ungatekeep/${post.id}?lang=${lang}`)).text());
+    const badge = (id: string) => page.querySelector(`#comment-${id} [data-badge="admin"]`)?.textContent ?? null;
+    assertEquals([badge(real.id), badge(fake.id)], [label, null], lang);
+  }
+});
+
 Deno.test("the post page edits and deletes a comment as plain forms: links, confirmation, refusals, 303", async () => {
   await using t = await createTestApp();
   const { post, admin, hidden } = await setup(t);
