@@ -65,6 +65,11 @@ const LIST_BATCH = 100;
 const OWNER_INDEX_BATCH = 50;
 /** KV's largest list batch. */
 const KEYS_BATCH = 500;
+/**
+ * At most this many of one owner's archived records are read by `Archive.ownedMatching` (10 `getMany` at once);
+ * an owner with more is left to the caller's test of the blocks, which a process caches.
+ */
+export const OWNED_READ_MAX = 100;
 
 /** The archive's keys under the store prefix `prefix`. */
 export function archiveKeys(prefix: string) {
@@ -634,7 +639,11 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
    */
   async ownedBy(owner: string): Promise<R[] | null> {
     const ids = await this.idsOwnedBy(owner);
-    if (!ids) return null;
+    return ids && await this.recordsOwned(owner, ids);
+  }
+
+  /** The stored records of `ids` (from the owner index) that `owner` still owns, in the order of `ids`. */
+  private async recordsOwned(owner: string, ids: readonly string[]): Promise<R[]> {
     const records = await this.records(ids);
     return ids.flatMap((id) => {
       const record = records.get(id);
@@ -647,37 +656,38 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
    * takes), newest first (creation time, then id, both descending), read through the owner index as `ownedBy` reads
    * them: what it reads grows with the owner's archived records, not with the archive (docs/decisions.md, Open and
    * closed listings, "Reading closed listings"). The test runs on blocks made in memory of those records' entries and
-   * search tokens, so it is the test a scan of the stored blocks makes. Null as for `ownedBy`, so the caller scans.
+   * search tokens, so it is the test a scan of the stored blocks makes. Null as for `ownedBy`, and for an owner of more
+   * than `OWNED_READ_MAX` archived records (at most that many and one index entries are read), so the caller scans.
    */
   async ownedMatching(owner: string, test: BlockTest<E>): Promise<R[] | null> {
-    const records = await this.ownedBy(owner);
-    if (!records) return null;
+    const ids = await this.idsOwnedBy(owner, OWNED_READ_MAX + 1);
+    if (!ids || ids.length > OWNED_READ_MAX) return null;
+    const records = await this.recordsOwned(owner, ids);
+    if (records.length === 0) return [];
     const { layout } = this;
     const items = records.map((record) => ({ record, entry: layout.entry(record) }))
       .sort((a, b) => compareKeys(keyOf(b.entry), keyOf(a.entry)));
-    const passed: R[] = [];
-    for (let from = 0; from < items.length; from += BLOCK_MAX_ENTRIES) {
-      const group = items.slice(from, from + BLOCK_MAX_ENTRIES);
-      const block = new ArchiveBlock<E>(encodeBlock({
-        lo: keyOf(group[group.length - 1].entry),
+    // One block holds them all (`OWNED_READ_MAX` is below `BLOCK_MAX_ENTRIES`); it is only read, so its size is free.
+    const marks = test(
+      new ArchiveBlock<E>(encodeBlock({
+        lo: keyOf(items[items.length - 1].entry),
         hi: null,
-        entries: group.map((item) => item.entry),
-        tokens: group.map((item) => tokensOf(layout.searchText(item.record))),
-      }));
-      const marks = test(block);
-      if (marks) group.forEach((item, i) => marks[i] && passed.push(item.record));
-    }
-    return passed;
+        entries: items.map((item) => item.entry),
+        tokens: items.map((item) => tokensOf(layout.searchText(item.record))),
+      })),
+    );
+    return marks ? items.flatMap((item, i) => marks[i] ? [item.record] : []) : [];
   }
 
   /**
-   * The ids of the archived records `owner` owns, in id order, from the owner index alone; null as for `ownedBy` (until
-   * `indexOwners` is done, `backfillDone`).
+   * The ids of the archived records `owner` owns, in id order (the first `limit`, when given), from the owner index
+   * alone; null as for `ownedBy` (until `indexOwners` is done, `backfillDone`).
    */
-  async idsOwnedBy(owner: string): Promise<string[] | null> {
+  async idsOwnedBy(owner: string, limit?: number): Promise<string[] | null> {
     if (!this.layout.owner || !(await backfillDone(this.kv, this.keys.ownerIndex))) return null;
     const ids: string[] = [];
-    for await (const { key } of this.kv.list({ prefix: this.keys.ownedBy(owner) }, { batchSize: KEYS_BATCH })) {
+    const entries = this.kv.list({ prefix: this.keys.ownedBy(owner) }, { batchSize: KEYS_BATCH, limit });
+    for await (const { key } of entries) {
       ids.push(key[2] as string);
     }
     return ids;

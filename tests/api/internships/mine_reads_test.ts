@@ -1,9 +1,9 @@
 /**
  * A poster's own list (`GET /api/internships?mine=true`, `/internships/mine`) reads their closed listings through the
  * archive's owner index once the `closed-owners-index` backfill is done (docs/decisions.md, Open and closed listings,
- * "Reading closed listings"): what it reads grows with the poster's listings, not with the archive, and it answers what
- * the test of every archive block answered before, with every filter, sort and page. Counts of keys read, never
- * timings.
+ * "Reading closed listings"): what it reads grows with the poster's listings, not with the archive (up to
+ * `OWNED_READ_MAX` of them; a poster of more is answered by that test as before), and it answers what the test of every
+ * archive block answered before, with every filter, sort and page. Counts of keys read, never timings.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -12,6 +12,7 @@ import { type Internship, InternshipQuerySchema, listInternships } from "@/lib/i
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { OWNED_READ_MAX } from "@/lib/kv/chunked/archive.ts";
 
 /** Closed listings of other posters in the archive: a year's worth for a small site. */
 const OTHERS = 2000;
@@ -123,4 +124,31 @@ Deno.test("mine answers the same filters, sorts and pages before, during and aft
   await runJob(findJob("closed-owners-index")!, t.services);
   assertEquals((await t.kv.get<{ done: boolean }>(archive.keys.ownerIndex)).value?.done, true);
   assertEquals(await answers(t, posters), before, "read through the owner index");
+});
+
+Deno.test("a poster with more closed listings than the owner index reads at a time is answered by the scan", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const theirs = generateInternships(OWNED_READ_MAX + 5, [member.user.id], { seed: 9 });
+  const { archive } = await internshipStore(t.kv);
+  await archive.seed([...generateInternships(OTHERS, ["someone-else"], { seed: 5 }), ...theirs]);
+  await runJob(findJob("closed-owners-index")!, t.services);
+  // All closed: after the open ones in the order asked (none), the closed ones newest first.
+  const expected = { ids: newest(theirs).slice(95, 105), total: OWNED_READ_MAX + 5 };
+  const answered = await mine(t, member, "&limit=10&offset=95&sort=stipend");
+  assertEquals({ ids: answered.ids, total: answered.pagination.total }, expected);
+
+  const reads = kvReads();
+  const far = recordingReads(t.kv, reads);
+  await internshipStore(far);
+  Object.assign(reads, kvReads());
+  const params = { mine: "true", limit: "10", offset: "95", sort: "stipend" };
+  const page = await listInternships(far, { query: InternshipQuerySchema.parse(params), viewer: member.user });
+  assertEquals(page.internships.map((i) => i.id), expected.ids);
+  const indexLists = reads.lists.filter(({ selector }) =>
+    "prefix" in selector && selector.prefix[0] === "internships_closed_by_owner"
+  );
+  assertEquals(indexLists.map(({ options }) => options.limit), [OWNED_READ_MAX + 1], "one bounded list of the index");
+  const records = reads.keys.filter((key) => key[0] === "internships_closed");
+  assertEquals(records.length, 10, "only the page's records, by id");
 });
