@@ -130,7 +130,7 @@ interface Cost {
 
 /**
  * An internship as the run reads it once: its title, its organization's name, its deadline now (or null) and when its
- * poster closed it (or null).
+ * poster closed or deleted it, the earlier (or null).
  */
 interface ListingFacts {
   title: string;
@@ -329,7 +329,8 @@ export async function timeOutApplications(
             title: found.view.title,
             organization: found.view.organization?.name ?? found.view.hiringOrganization,
             deadline: found.record.deadline,
-            closedAt: found.record.closedAt ?? null,
+            // A deleted listing is judged as one its poster closed when deleting it (ISO times sort as strings).
+            closedAt: [found.record.closedAt, found.record.deletedAt].filter((at) => !!at).sort()[0] ?? null,
           },
         );
       }),

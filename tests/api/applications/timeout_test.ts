@@ -204,6 +204,30 @@ Deno.test("a deadline moved years ahead postpones at most a year; a closed listi
   assertEquals((await statusOf(t, early, toOpen.id)).status, "rejected");
 });
 
+Deno.test("a listing deleted after its deadline moved years ahead is judged by its deletion, as a close", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 2 * DAY));
+  const listing = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline });
+  const early = await applicant(t, "Jai Singh");
+  const sent = await applyTo(t, early, listing);
+  const put = await t.json("PUT", `/api/internships/${listing.id}`, {
+    body: { deadline: "9999-12-31" },
+    headers: member.headers,
+  });
+  assertEquals(put.status, 200);
+  await put.body?.cancel();
+  const deleted = await t.json("DELETE", `/api/internships/${listing.id}`, { headers: member.headers });
+  assertEquals(deleted.status, 200);
+  await deleted.body?.cancel();
+
+  // Past the due time as it was when applying (+17 days): deleted, it waits no longer for its deadline.
+  const run = await runAt(t, "applications-timeout", Date.now() + 31 * DAY);
+  assertEquals([run.rejected, run.postponed], [1, 0]);
+  const record = (await t.kv.get<ApplicationRecord>(recordKey(sent.id))).value!;
+  assertEquals([record.status, record.history.at(-1)!.by], ["rejected", "system"]);
+});
+
 Deno.test("one run tells each applicant once, naming every closed application; list and track record follow", async () => {
   await using smtp = await startFakeSmtp();
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
