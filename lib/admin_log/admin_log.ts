@@ -17,7 +17,7 @@
  * admin-and-action index are indexed once by the `admin-log-index` job (`indexExistingEntries`).
  */
 import { z } from "zod";
-import { backfillDone } from "@/lib/jobs/backfill.ts";
+import { type Backfill, backfillDone, runBackfill } from "@/lib/jobs/backfill.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
 
@@ -279,51 +279,35 @@ export async function forgetPersonInLog(kv: Deno.Kv, userId: string, now = new D
   return forgotten;
 }
 
-/** Where `indexExistingEntries` stands: the id of the last entry indexed (null before the first), and whether done. */
-interface EntryIndexProgress {
-  after: string | null;
-  done: boolean;
-}
-
 const ENTRY_INDEX_PROGRESS: Deno.KvKey = ["admin_log_meta", "admin_action_index"];
-/** Entries per write, each checked as read (KV allows 100 checks a commit). */
-const ENTRY_INDEX_BATCH = 90;
-/** How long (ms) one run works before it stops; the next run goes on from its cursor. */
-const ENTRY_INDEX_BUDGET_MS = 20_000;
 
 /**
- * Indexes, once, the entries appended before `["admin_log_by_admin_action"]` (docs/decisions.md, Background work,
- * "Index backfills"): in id order from a cursor, `ENTRY_INDEX_BATCH` entries a write, each checked against the entry as
- * read (one forgotten meanwhile is read again), its index entry expiring with it, and the cursor in the same write,
- * for at most `ENTRY_INDEX_BUDGET_MS`, giving way to requests between writes; safe to run twice at once. Returns how many entries this run indexed.
+ * The entries appended before `["admin_log_by_admin_action"]`, indexed at `now`: 90 entries a write (KV allows 100
+ * checks a commit), each of an admin and not yet expired checked as read (one forgotten meanwhile is read again), its
+ * index entry expiring with it.
+ */
+function entryIndexBackfill(now: Date): Backfill<AdminLogEntry> {
+  const expireIn = ({ at }: AdminLogEntry) => Date.parse(at) + ADMIN_LOG_TTL_MS - now.getTime();
+  return {
+    progressKey: ENTRY_INDEX_PROGRESS,
+    prefix: ["admin_log"],
+    page: 90,
+    needs: (entry) => Boolean(entry.adminId) && expireIn(entry) > 0,
+    write(op, { value }) {
+      op.set(byAdminActionKey(value.adminId!, value.action, value.id), true, { expireIn: expireIn(value) });
+    },
+  };
+}
+
+/**
+ * Indexes, once, the entries appended before `["admin_log_by_admin_action"]` (`runBackfill`; docs/decisions.md,
+ * Background work, "Index backfills"). Returns how many entries this run indexed.
  */
 export async function indexExistingEntries(
   ctx: Pick<JobContext, "kv" | "requests">,
   now = new Date(),
 ): Promise<{ indexed: number }> {
-  const { kv } = ctx;
-  const started = performance.now();
-  let indexed = 0;
-  let progress = (await kv.get<EntryIndexProgress>(ENTRY_INDEX_PROGRESS)).value ?? { after: null, done: false };
-  while (!progress.done && performance.now() - started < ENTRY_INDEX_BUDGET_MS) {
-    const selector = progress.after
-      ? { prefix: ["admin_log"], start: ["admin_log", progress.after, ""] }
-      : { prefix: ["admin_log"] };
-    const batch = await Array.fromAsync(kv.list<AdminLogEntry>(selector, { limit: ENTRY_INDEX_BATCH }));
-    const op = kv.atomic();
-    for (const entry of batch) {
-      const { adminId, action, id, at } = entry.value;
-      const expireIn = Date.parse(at) + ADMIN_LOG_TTL_MS - now.getTime();
-      if (adminId && expireIn > 0) op.check(entry).set(byAdminActionKey(adminId, action, id), true, { expireIn });
-    }
-    const next = batch.length === 0 ? { ...progress, done: true } : { after: batch.at(-1)!.value.id, done: false };
-    op.set(ENTRY_INDEX_PROGRESS, next);
-    if (!(await op.commit()).ok) continue;
-    indexed += batch.length;
-    progress = next;
-    await ctx.requests.giveWay();
-  }
-  return { indexed };
+  return { indexed: (await runBackfill(ctx.kv, entryIndexBackfill(now), ctx.requests)).read };
 }
 
 /** The `admin-log-index` job: every 5 minutes until the entries appended before the index are indexed. */

@@ -22,6 +22,7 @@ import type { Config } from "@/app.config.ts";
 import { forgetBuyerOps, type ReservationRef } from "@/lib/coupons/reservations.ts";
 import { countOps, purchaseCounts, storedPurchaseCounts } from "@/lib/stats/counters.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
+import { type Backfill, BACKFILL_BUDGET_MS, runBackfill } from "@/lib/jobs/backfill.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 
@@ -592,65 +593,32 @@ export function putPurchaseOps(op: Deno.AtomicOperation, before: PurchaseRecord 
   countOps(op, storedPurchaseCounts(before), purchaseCounts(written));
 }
 
-/** Where `countExistingParts` stands: the id of the last purchase read (null before the first), and whether done. */
-interface PartsCountedProgress {
-  after: string | null;
-  done: boolean;
-}
-
-const PARTS_COUNTED_PROGRESS: Deno.KvKey = ["purchases_meta", "parts_counted"];
-/** Purchases read per list call (KV's largest batch). */
-const PARTS_COUNTED_PAGE = 500;
-/** Records written per checked commit (a record with its history is at most a few kilobytes). */
-const PARTS_COUNTED_WRITES = 25;
-
-/** How long (ms) one run of `countExistingParts` works at most before it stops; the next run goes on from its cursor. */
-const PARTS_COUNTED_BUDGET_MS = 20_000;
+/**
+ * The purchases whose gateway partial refunds were written before the dashboard's counters counted them, written again
+ * as they are (`putPurchaseOps` moves its counters and marks the record): read 500 a list call, written 25 a commit (a
+ * record with its history is at most a few kilobytes).
+ */
+const PARTS_COUNTED_BACKFILL: Backfill<PurchaseRecord> = {
+  progressKey: ["purchases_meta", "parts_counted"],
+  prefix: ["purchases"],
+  page: 500,
+  perCommit: 25,
+  needs: (record) => Boolean(record.gatewayPartialRefunds?.length) && !record.partsCounted,
+  write: (op, { value }) => putPurchaseOps(op, value, value),
+};
 
 /**
  * Brings the dashboard's counters in line, once, for the purchases whose gateway partial refunds were written before
- * the counters counted them (docs/decisions.md, Money operations, "The dashboard's counters"): reads every purchase,
- * `PARTS_COUNTED_PAGE` a list call, and writes each such record again as it is (`putPurchaseOps` moves its counters and
- * marks it), `PARTS_COUNTED_WRITES` a commit checked against the records read (a record written meanwhile was brought
- * in line by that write; its page is read again). The cursor is kept after each page, and the run gives way to requests
- * (`giveWay`) after each; it takes a page at least and then stops once `budgetMs` (ms) have passed, the next run going
- * on from the cursor. Returns how many records this run wrote; nothing once done.
+ * the counters counted them (docs/decisions.md, Money operations, "The dashboard's counters"; `runBackfill`, Background
+ * work, "Index backfills"): a record written meanwhile was brought in line by that write. Takes a page at least, then
+ * stops once `budgetMs` (ms) have passed. Returns how many records this run wrote; nothing once done.
  */
 export async function countExistingParts(
   { kv, requests }: Pick<JobContext, "kv" | "requests">,
-  budgetMs = PARTS_COUNTED_BUDGET_MS,
+  budgetMs = BACKFILL_BUDGET_MS,
 ): Promise<number> {
-  const started = performance.now();
-  let written = 0;
-  let progress = (await kv.get<PartsCountedProgress>(PARTS_COUNTED_PROGRESS)).value ?? { after: null, done: false };
-  let pages = 0;
-  while (!progress.done && (pages === 0 || performance.now() - started < budgetMs)) {
-    // A key one part longer than the last purchase's sorts right after it.
-    const prefix = ["purchases"];
-    const selector = progress.after ? { prefix, start: [...prefix, progress.after, ""] } : { prefix };
-    const page: Deno.KvEntry<PurchaseRecord>[] = [];
-    for await (const entry of kv.list<PurchaseRecord>(selector, { limit: PARTS_COUNTED_PAGE, batchSize: 500 })) {
-      page.push(entry);
-    }
-    const stale = page.filter((entry) => entry.value.gatewayPartialRefunds?.length && !entry.value.partsCounted);
-    let lost = false;
-    for (let i = 0; i < stale.length && !lost; i += PARTS_COUNTED_WRITES) {
-      const op = kv.atomic();
-      const batch = stale.slice(i, i + PARTS_COUNTED_WRITES);
-      for (const entry of batch) putPurchaseOps(op.check(entry), entry.value, entry.value);
-      lost = !(await op.commit()).ok;
-      if (!lost) written += batch.length;
-    }
-    // A record written meanwhile is marked now: the page is read again and the rest written.
-    if (lost) continue;
-    progress = page.length < PARTS_COUNTED_PAGE
-      ? { after: null, done: true }
-      : { after: page.at(-1)!.value.id, done: false };
-    await kv.set(PARTS_COUNTED_PROGRESS, progress);
-    pages++;
-    await requests.giveWay();
-  }
-  return written;
+  const run = { giveWay: () => requests.giveWay(), until: performance.now() + budgetMs };
+  return (await runBackfill(kv, PARTS_COUNTED_BACKFILL, run)).written;
 }
 
 /** The `purchase-counts` job: every 5 minutes until the purchases written before parts counted are counted again. */

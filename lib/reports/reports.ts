@@ -24,7 +24,7 @@
  * "The reports list reads its page").
  */
 import { auditOps } from "@/lib/admin_log/admin_log.ts";
-import { backfillDone } from "@/lib/jobs/backfill.ts";
+import { type Backfill, backfillDone, runBackfill } from "@/lib/jobs/backfill.ts";
 import { BusyError, ConflictError, ForbiddenError, NotFoundError, VERIFY_FIRST } from "@/lib/errors.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";
@@ -692,61 +692,35 @@ export async function forgetReporter(kv: Deno.Kv, userId: string): Promise<void>
   }
 }
 
-/** Where `indexExistingTargets` stands: the last summary indexed (`[kind, targetId]`; null before the first), done. */
-interface TargetIndexProgress {
-  after: [ReportKind, string] | null;
-  indexed: number;
-  done: boolean;
-}
-
 const TARGET_INDEX_PROGRESS: Deno.KvKey = ["report_targets_meta", "index"];
-/** Summaries per write, each checked: at most 50 of up to about 8 KB, and 6 mutations each, within KV's bounds. */
-const TARGET_INDEX_BATCH = 50;
-/** How long (ms) one run works before it stops; the next run goes on from its cursor. */
-const TARGET_INDEX_BUDGET_MS = 20_000;
 
 /**
- * Indexes, once, the target summaries kept before the open and resolved views' entries (see the module docstring): in
- * key order from a cursor, `TARGET_INDEX_BATCH` summaries a write, each checked against the summary as read (one
- * changed meanwhile is read again; that change indexed it already), with the cursor in the same write, so a run that
- * stops anywhere is taken up from there. A summary with open reports gets its open entry; one whose reports are all
- * resolved gets `resolvedAt` (its last report's time: when it was resolved was not kept), its resolved entries and
- * counts. For at most `TARGET_INDEX_BUDGET_MS`, giving way to requests between writes; safe to run twice at once.
- * Returns how many summaries this run indexed; nothing once done (one read).
+ * The target summaries kept before the open and resolved views' entries, indexed (see the module docstring): 50
+ * summaries a write, of up to about 8 KB and 6 mutations each. A summary with open reports gets its open entry; one
+ * whose reports are all resolved gets `resolvedAt` (its last report's time: when it was resolved was not kept), its
+ * resolved entries and counts.
+ */
+const TARGET_INDEX_BACKFILL: Backfill<TargetSummary> = {
+  progressKey: TARGET_INDEX_PROGRESS,
+  prefix: ["report_targets"],
+  page: 50,
+  tally: true,
+  write(op, { key, value: summary }) {
+    const next = summary.open === 0 && summary.resolved > 0 && !summary.resolvedAt
+      ? { ...summary, resolvedAt: summary.lastReportedAt }
+      : summary;
+    if (next !== summary) op.set(key, next);
+    indexOps(op, summary, next);
+  },
+};
+
+/**
+ * Indexes, once, the target summaries kept before the open and resolved views' entries (`runBackfill`;
+ * docs/decisions.md, Background work, "Index backfills"). Returns how many summaries this run indexed; nothing once
+ * done (one read).
  */
 export async function indexExistingTargets(ctx: Pick<JobContext, "kv" | "requests">): Promise<{ indexed: number }> {
-  const { kv } = ctx;
-  const started = performance.now();
-  let indexed = 0;
-  let progress = (await kv.get<TargetIndexProgress>(TARGET_INDEX_PROGRESS)).value ??
-    { after: null, indexed: 0, done: false };
-  while (!progress.done && performance.now() - started < TARGET_INDEX_BUDGET_MS) {
-    // A key one part longer than the last summary's sorts right after it.
-    const selector = progress.after
-      ? { prefix: ["report_targets"], start: ["report_targets", ...progress.after, ""] }
-      : { prefix: ["report_targets"] };
-    const batch = await Array.fromAsync(kv.list<TargetSummary>(selector, { limit: TARGET_INDEX_BATCH }));
-    const op = kv.atomic();
-    for (const entry of batch) {
-      const summary = entry.value;
-      const next = summary.open === 0 && summary.resolved > 0 && !summary.resolvedAt
-        ? { ...summary, resolvedAt: summary.lastReportedAt }
-        : summary;
-      op.check(entry);
-      if (next !== summary) op.set(entry.key, next);
-      indexOps(op, summary, next);
-    }
-    const last = batch.at(-1)?.value;
-    const next: TargetIndexProgress = last
-      ? { after: [last.kind, last.targetId], indexed: progress.indexed + batch.length, done: false }
-      : { ...progress, done: true };
-    op.set(TARGET_INDEX_PROGRESS, next);
-    if (!(await op.commit()).ok) continue;
-    indexed += batch.length;
-    progress = next;
-    await ctx.requests.giveWay();
-  }
-  return { indexed };
+  return { indexed: (await runBackfill(ctx.kv, TARGET_INDEX_BACKFILL, ctx.requests)).read };
 }
 
 /**

@@ -18,17 +18,17 @@
  * - `["ungatekeep_admin", publishedAt ?? createdAt, id]` → tag for every post: the admin list's order, read in reverse
  *   without the records; `["ungatekeep_admin_search", publishedAt ?? createdAt, id]` → `AdminSearchEntry` (the tag and
  *   the text the admin search matches, `searchTextOf`) beside it. Posts stored before them are indexed once by the
- *   `posts-admin-index` job, `indexExistingPosts`, which keeps its cursor in `["ungatekeep_meta", "admin_search_index"]`
- *   (before the search entries, `["ungatekeep_meta", "admin_index"]`, deleted when it is done).
+ *   `posts-admin-index` job (docs/decisions.md, Background work, "Index backfills"), which keeps its cursor in
+ *   `["ungatekeep_meta", "admin_search_index"]` (before the search entries, `["ungatekeep_meta", "admin_index"]`,
+ *   deleted when it is done).
  * - `["ungatekeep_posts_by_user", userId, id]` → null for every post with an author: the posts a person wrote, for
  *   their export and deletion (`postsBy`). Posts stored before it are indexed once by the `posts-author-index` job,
- *   `indexPostAuthors`, which keeps its cursor in `["ungatekeep_meta", "author_index"]`; until it is done `postsBy`
- *   reads every post.
+ *   which keeps its cursor in `["ungatekeep_meta", "author_index"]`; until it is done `postsBy` reads every post.
  * Every change writes the record, its feed entries and the counts in one atomic commit checked
  * against the record read.
  */
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
-import { backfillDone } from "@/lib/jobs/backfill.ts";
+import { type Backfill, backfillDone, runBackfill } from "@/lib/jobs/backfill.ts";
 import { InvalidInputError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { type OnLostRace, RaceLost } from "@/lib/kv/retry.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
@@ -53,7 +53,7 @@ import type {
 } from "./schema.ts";
 import { GUEST_PREVIEW, POST_TAGS, type PostTag } from "./tags.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
-import type { Job, JobContext } from "@/lib/jobs/job.ts";
+import type { Job } from "@/lib/jobs/job.ts";
 import { claim, type Claimable, claimTime, HOLDER, isLeased } from "@/lib/jobs/lease.ts";
 import { LRUCache } from "lru-cache";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
@@ -291,8 +291,8 @@ export async function listFeed(
 
 /**
  * The posts `userId` wrote (every state), in id order, for the person's data export and deletion: their entries in the
- * index of posts by author, then those records. Until `indexPostAuthors` has indexed the posts stored before the
- * index, every post is read instead (docs/decisions.md, Data rights, "Read by person").
+ * index of posts by author, then those records. Until the `posts-author-index` job has indexed the posts stored
+ * before the index, every post is read instead (docs/decisions.md, Data rights, "Read by person").
  */
 export async function postsBy(kv: Deno.Kv, userId: string): Promise<Post[]> {
   if (!(await backfillDone(kv, AUTHOR_INDEX_PROGRESS))) {
@@ -310,8 +310,8 @@ export async function postsBy(kv: Deno.Kv, userId: string): Promise<Post[]> {
 
 /**
  * How many posts `userId` wrote, as `postsBy` would list them, from their entries in the index of posts by author
- * without reading the posts ("Your data", docs/decisions.md, Data rights, "Read by person"); until `indexPostAuthors`
- * is done, their count as listed.
+ * without reading the posts ("Your data", docs/decisions.md, Data rights, "Read by person"); until the
+ * `posts-author-index` job is done, their count as listed.
  */
 export async function postCountBy(kv: Deno.Kv, userId: string): Promise<number> {
   if (!(await backfillDone(kv, AUTHOR_INDEX_PROGRESS))) return (await postsBy(kv, userId)).length;
@@ -486,101 +486,55 @@ export async function listPostsForAdmin(kv: Deno.Kv, query: AdminPostQuery): Pro
   };
 }
 
-/** Where `indexExistingPosts` stands: the id of the last post indexed (null before the first), and whether done. */
-interface AdminIndexProgress {
-  after: string | null;
-  done: boolean;
-}
-
-const ADMIN_INDEX_PROGRESS: Deno.KvKey = ["ungatekeep_meta", "admin_search_index"];
-/** Where the pass before the search index kept its cursor: deleted by the write that ends this one. */
-const FIRST_INDEX_PROGRESS: Deno.KvKey = ["ungatekeep_meta", "admin_index"];
-/** Posts indexed per write, each checked against its record. */
-const ADMIN_INDEX_BATCH = 50;
 /** KV's largest list batch. */
 const LIST_BATCH = 500;
 
-/**
- * Indexes, once, the posts stored before the admin indexes (see the module docstring): `ADMIN_INDEX_BATCH` posts a
- * write, each checked against its record (one changed meanwhile is read again), with the cursor in the same write, so
- * a run that stops anywhere is taken up from there. Returns how many posts this run indexed; nothing once done.
- */
-export async function indexExistingPosts(kv: Deno.Kv): Promise<number> {
-  let indexed = 0;
-  let progress = (await kv.get<AdminIndexProgress>(ADMIN_INDEX_PROGRESS)).value ?? { after: null, done: false };
-  while (!progress.done) {
-    // A key one part longer than the last post's sorts right after it.
-    const selector = progress.after ? { prefix: POSTS_PREFIX, start: [...POSTS_PREFIX, progress.after, ""] } : {
-      prefix: POSTS_PREFIX,
-    };
-    const batch: Deno.KvEntry<Post>[] = [];
-    for await (const entry of kv.list<Post>(selector, { limit: ADMIN_INDEX_BATCH })) batch.push(entry);
-    const next = batch.length === 0 ? { ...progress, done: true } : { after: batch.at(-1)!.value.id, done: false };
-    const op = kv.atomic();
-    for (const entry of batch) setAdminEntries(op.check(entry), entry.value);
-    op.set(ADMIN_INDEX_PROGRESS, next);
-    if (next.done) op.delete(FIRST_INDEX_PROGRESS);
-    if (!(await op.commit()).ok) continue;
-    indexed += batch.length;
-    progress = next;
-  }
-  return indexed;
-}
+/** Where the pass before the search index kept its cursor: deleted by the write that ends this one. */
+const FIRST_INDEX_PROGRESS: Deno.KvKey = ["ungatekeep_meta", "admin_index"];
 
-/** The `posts-admin-index` job: every 5 minutes until the posts stored before the admin index are indexed. */
+/** The posts stored before the admin indexes, indexed (see the module docstring): 50 posts a write. */
+const ADMIN_INDEX_BACKFILL: Backfill<Post> = {
+  progressKey: ["ungatekeep_meta", "admin_search_index"],
+  prefix: POSTS_PREFIX,
+  page: 50,
+  write: (op, { value }) => setAdminEntries(op, value),
+  finish: (op) => op.delete(FIRST_INDEX_PROGRESS),
+};
+
+/**
+ * The `posts-admin-index` job (`runBackfill`; docs/decisions.md, Background work, "Index backfills"): every 5 minutes
+ * until the posts stored before the admin index are indexed; answers how many posts a run indexed.
+ */
 export const postsAdminIndexJob: Job = {
   name: "posts-admin-index",
   schedule: "*/5 * * * *",
-  run: async (ctx) => ({ indexed: await indexExistingPosts(ctx.kv) }),
+  run: async (ctx) => ({ indexed: (await runBackfill(ctx.kv, ADMIN_INDEX_BACKFILL, ctx.requests)).read }),
 };
 
 const AUTHOR_INDEX_PROGRESS: Deno.KvKey = ["ungatekeep_meta", "author_index"];
-/** Posts indexed by author per write, each checked against its record (at most 64 KB each as listed). */
-const AUTHOR_INDEX_BATCH = 50;
-/** How long (ms) one run of `indexPostAuthors` works before it stops; the next run goes on from its cursor. */
-const AUTHOR_INDEX_BUDGET_MS = 20_000;
-/**
- * Indexes, once, the posts stored before the index of posts by author (see the module docstring; docs/decisions.md,
- * Background work, "Index backfills"): in key order from a cursor, `AUTHOR_INDEX_BATCH` posts a write, each checked
- * against its record as read (one changed meanwhile is read again; that change indexed it), with the cursor in the
- * same write, so a run that stops anywhere is taken up from there. For at most `AUTHOR_INDEX_BUDGET_MS`, giving way to
- * requests between writes; safe to run twice at once. Returns how many posts this run indexed; nothing once done (one
- * read).
- */
-export async function indexPostAuthors(ctx: Pick<JobContext, "kv" | "requests">): Promise<{ indexed: number }> {
-  const { kv } = ctx;
-  const started = performance.now();
-  let indexed = 0;
-  let progress = (await kv.get<AdminIndexProgress>(AUTHOR_INDEX_PROGRESS)).value ?? { after: null, done: false };
-  while (!progress.done && performance.now() - started < AUTHOR_INDEX_BUDGET_MS) {
-    // A key one part longer than the last post's sorts right after it.
-    const selector = progress.after
-      ? { prefix: POSTS_PREFIX, start: [...POSTS_PREFIX, progress.after, ""] }
-      : { prefix: POSTS_PREFIX };
-    const batch = await Array.fromAsync(kv.list<Post>(selector, { limit: AUTHOR_INDEX_BATCH }));
-    const next = batch.length === 0 ? { ...progress, done: true } : { after: batch.at(-1)!.value.id, done: false };
-    const op = kv.atomic();
-    for (const entry of batch) {
-      op.check(entry);
-      if (entry.value.userId) op.set(authorKey(entry.value.userId, entry.value.id), null);
-    }
-    op.set(AUTHOR_INDEX_PROGRESS, next);
-    if (!(await op.commit()).ok) continue;
-    indexed += batch.length;
-    progress = next;
-    await ctx.requests.giveWay();
-  }
-  return { indexed };
-}
 
 /**
- * The `posts-author-index` job: every 5 minutes until the posts stored before the index of posts by author are indexed
- * (then one read a run).
+ * The posts stored before the index of posts by author, indexed (see the module docstring): 50 posts a write (at most
+ * 64 KB each as listed).
+ */
+const AUTHOR_INDEX_BACKFILL: Backfill<Post> = {
+  progressKey: AUTHOR_INDEX_PROGRESS,
+  prefix: POSTS_PREFIX,
+  page: 50,
+  write: (op, { value }) => {
+    if (value.userId) op.set(authorKey(value.userId, value.id), null);
+  },
+};
+
+/**
+ * The `posts-author-index` job (`runBackfill`; docs/decisions.md, Background work, "Index backfills"): every 5 minutes
+ * until the posts stored before the index of posts by author are indexed (then one read a run); answers how many posts
+ * a run indexed.
  */
 export const postsAuthorIndexJob: Job = {
   name: "posts-author-index",
   schedule: "*/5 * * * *",
-  run: async (ctx) => ({ ...await indexPostAuthors(ctx) }),
+  run: async (ctx) => ({ indexed: (await runBackfill(ctx.kv, AUTHOR_INDEX_BACKFILL, ctx.requests)).read }),
 };
 
 /** `publishedAt` after a write: kept when given; the moment of publishing for a post that becomes published without one. */

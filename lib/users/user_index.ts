@@ -8,12 +8,12 @@
  * - `["users_by_word", word, createdAt, id]` → role: one entry per word of the user (`wordsOf`: each word of the name,
  *   the e-mail address, its part before the `@` and its domain, lower case), so a search word is a prefix range.
  *
- * Users stored before the indexes existed are indexed once by the `users-index` job (`indexExistingUsers`): it walks
- * the user records in key order from a cursor, in checked writes of up to `INDEX_BATCH` users (fewer when their names
- * hold many words, so a write stays within KV's 1,000 mutations), and records its progress
- * (`["users_meta", "index"]`) in each, so a run that stops anywhere is taken up from there by the next; a user written
- * meanwhile is indexed by that write, and a write checked against a changed record is read again.
+ * Users stored before the indexes existed are indexed once by the `users-index` job (`indexExistingUsers`, a backfill
+ * of `runBackfill`; docs/decisions.md, Background work, "Index backfills"): it walks the user records in key order from
+ * a cursor kept in `["users_meta", "index"]`, in checked writes of up to 25 users (fewer when their names hold many
+ * words, so a write stays within KV's 1,000 mutations); a user written meanwhile is indexed by that write.
  */
+import { type Backfill, type BackfillProgress, runBackfill } from "@/lib/jobs/backfill.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
 import type { Role } from "./roles.ts";
 import type { User } from "./users.ts";
@@ -147,72 +147,32 @@ export async function usersWithWord(
   return { users, more: read === limit };
 }
 
-/** Where `indexExistingUsers` stands. */
-export interface IndexProgress {
-  /** The id of the last user indexed; null before the first. */
-  after: string | null;
-  /** Users indexed so far. */
-  indexed: number;
-  /** Set once every user stored before the indexes was indexed. */
-  done: boolean;
-}
-
 const PROGRESS: Deno.KvKey = ["users_meta", "index"];
 
 /** Whether the `users-index` job indexed every user stored before the indexes (one read). */
 export async function usersIndexed(kv: Deno.Kv): Promise<boolean> {
-  return (await kv.get<IndexProgress>(PROGRESS)).value?.done ?? false;
+  return (await kv.get<BackfillProgress>(PROGRESS)).value?.done ?? false;
 }
 
-/** Users read per write: each a check and its entries (about ten), well within KV's 100 checks a commit. */
-export const INDEX_BATCH = 25;
-
-/** The most mutations a write of `indexExistingUsers` makes (KV allows 1,000); a write stops short of it. */
-const MAX_MUTATIONS = 900;
-
-/** How long (ms) one run works before it stops; the next run goes on from its cursor. */
-const RUN_BUDGET_MS = 20_000;
+/**
+ * The users stored before the indexes, indexed (see the module docstring): 25 users a write, each a check and its
+ * entries (about ten), fewer when their names hold many words.
+ */
+const USERS_BACKFILL: Backfill<User> = {
+  progressKey: PROGRESS,
+  prefix: ["users"],
+  page: 25,
+  tally: true,
+  mutations: (user) => 1 + wordsOf(user).length,
+  write: (op, { value }) => userIndexOps(op, null, value),
+};
 
 /**
- * Indexes the users stored before the indexes existed (see the module docstring), `INDEX_BATCH` users a write, for at
- * most `RUN_BUDGET_MS`, giving way to requests between writes. Safe to run twice at once (the writes are idempotent
- * and checked). Returns how many users this run indexed; nothing once done (one read).
+ * Indexes the users stored before the indexes existed (`runBackfill`; docs/decisions.md, Background work, "Index
+ * backfills"). Returns how many users this run indexed; nothing once done (one read).
  */
 export async function indexExistingUsers(ctx: Pick<JobContext, "kv" | "requests">): Promise<{ indexed: number }> {
-  const { kv } = ctx;
-  const started = performance.now();
-  let indexed = 0;
-  let progress = (await kv.get<IndexProgress>(PROGRESS)).value ?? { after: null, indexed: 0, done: false };
-  while (!progress.done && performance.now() - started < RUN_BUDGET_MS) {
-    // A key one part longer than the last user's sorts right after it.
-    const selector = progress.after
-      ? { prefix: ["users"], start: ["users", progress.after, ""] }
-      : { prefix: ["users"] };
-    const batch: Deno.KvEntry<User>[] = [];
-    for await (const entry of kv.list<User>(selector, { limit: INDEX_BATCH })) {
-      batch.push(entry);
-    }
-    const op = kv.atomic();
-    let taken = 0;
-    let mutations = 1; // the progress
-    for (const entry of batch) {
-      const entries = 1 + wordsOf(entry.value).length;
-      if (taken > 0 && mutations + entries > MAX_MUTATIONS) break; // the rest in the next write
-      op.check(entry);
-      userIndexOps(op, null, entry.value);
-      mutations += entries;
-      taken++;
-    }
-    const next: IndexProgress = taken === 0
-      ? { ...progress, done: true }
-      : { after: batch[taken - 1].value.id, indexed: progress.indexed + taken, done: false };
-    op.set(PROGRESS, next);
-    if (!(await op.commit()).ok) continue; // a user changed meanwhile: read the batch again
-    indexed += taken;
-    progress = next;
-    await ctx.requests.giveWay();
-  }
-  return { indexed };
+  return { indexed: (await runBackfill(ctx.kv, USERS_BACKFILL, ctx.requests)).read };
 }
 
 /**

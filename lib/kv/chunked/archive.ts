@@ -43,7 +43,7 @@ import type { ChunkedReadModel, Columns } from "./read_model.ts";
 import type { ChunkWriter, Rider, RiderOutcome } from "./writer.ts";
 import { type OnLostRace, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
-import { backfillDone } from "@/lib/jobs/backfill.ts";
+import { backfillDone, type BackfillRun, runBackfill } from "@/lib/jobs/backfill.ts";
 
 /** At most this many bytes of blocks are kept in memory per archive (about 70 bytes per archived listing). */
 export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;
@@ -84,12 +84,6 @@ export function archiveKeys(prefix: string) {
     ownedBy: (owner: string): Deno.KvKey => [`${prefix}_closed_by_owner`, owner],
     ownerIndex: [`${prefix}_closed_meta`, "owner_index"] as Deno.KvKey,
   };
-}
-
-/** Where `Archive.indexOwners` stands: the id of the last record indexed (null before the first), and whether done. */
-interface OwnerIndexProgress {
-  after: string | null;
-  done: boolean;
 }
 
 /**
@@ -694,40 +688,24 @@ export class Archive<R extends { id: string }, E extends ListingEntry, C extends
   }
 
   /**
-   * Indexes by owner, once, the records archived before the owner index (docs/decisions.md, Background work, "Index
-   * backfills"): in key order from a cursor, `OWNER_INDEX_BATCH` records a write, each checked against the record as
-   * read (one changed or moved meanwhile is read again; that write kept its entry), with the cursor in the same write,
-   * so a run that stops anywhere is taken up from there; `giveWay` between writes, until `until` (`performance.now()`
-   * ms). Safe to run twice at once. Returns how many records this call indexed; nothing once done (one read).
+   * Indexes by owner, once, the records archived before the owner index (`runBackfill`; docs/decisions.md, Background
+   * work, "Index backfills"): `OWNER_INDEX_BATCH` records a write, each checked against the record as read (one changed
+   * or moved meanwhile is read again; that write kept its entry); `run.giveWay` between writes, no new page after
+   * `run.until`. Returns how many records this call indexed; nothing once done (one read).
    */
-  async indexOwners({ giveWay, until }: { giveWay: () => Promise<void>; until: number }): Promise<number> {
+  async indexOwners(run: BackfillRun): Promise<number> {
     const ownerOf = this.layout.owner;
     if (!ownerOf) return 0;
-    const { kv, keys } = this;
-    const prefix = keys.records;
-    let indexed = 0;
-    let progress = (await kv.get<OwnerIndexProgress>(keys.ownerIndex)).value ?? { after: null, done: false };
-    while (!progress.done && performance.now() < until) {
-      // A key one part longer than the last record's sorts right after it.
-      const selector = progress.after ? { prefix, start: [...prefix, progress.after, ""] } : { prefix };
-      const batch = await Array.fromAsync(kv.list<R>(selector, { limit: OWNER_INDEX_BATCH }));
-      const last = batch.at(-1);
-      const next: OwnerIndexProgress = last
-        ? { after: last.key[1] as string, done: false }
-        : { ...progress, done: true };
-      const op = kv.atomic();
-      for (const entry of batch) {
-        const owner = ownerOf(entry.value);
-        op.check(entry);
-        if (owner) op.set(keys.owned(owner, entry.key[1] as string), null);
-      }
-      op.set(keys.ownerIndex, next);
-      if (!(await op.commit()).ok) continue;
-      indexed += batch.length;
-      progress = next;
-      await giveWay();
-    }
-    return indexed;
+    const { keys } = this;
+    return (await runBackfill<R>(this.kv, {
+      progressKey: keys.ownerIndex,
+      prefix: keys.records,
+      page: OWNER_INDEX_BATCH,
+      write(op, { key, value }) {
+        const owner = ownerOf(value);
+        if (owner) op.set(keys.owned(owner, key[1] as string), null);
+      },
+    }, run)).read;
   }
 
   // ---- Writes ----
