@@ -12,15 +12,16 @@ import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { getUserByEmail, type User } from "@/lib/users/users.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { withQuery } from "./redirects.ts";
-import { claimVerificationMail, issueTokenOps } from "./verification.ts";
+import { claimDailyAuthMail, claimVerificationMail, issueTokenOps } from "./verification.ts";
 
 /** The default page of the reset link when the client names none. */
 export const DEFAULT_RESET_PATH = "/reset-password";
 
 /**
  * Queues a verification link `{APP_URL}/api/auth/verify-email?token=…&callbackURL=…` for `user`, unless one was
- * queued in the last 5 minutes. `callbackURL` is a checked redirect target; the link signs in only the browser whose
- * verification binding cookie value is `binding` (none without it; docs/decisions.md, Auth).
+ * queued in the last 5 minutes or `AUTH_MAILS_PER_DAY` in the last 24 hours (`claimDailyAuthMail`). `callbackURL`
+ * is a checked redirect target; the link signs in only the browser whose verification binding cookie value is
+ * `binding` (none without it; docs/decisions.md, Auth).
  */
 export async function sendVerificationMail(
   services: Services,
@@ -28,7 +29,7 @@ export async function sendVerificationMail(
   { callbackURL, binding }: { callbackURL: string; binding: string | undefined },
 ): Promise<void> {
   const { kv, config } = services;
-  if (!await claimVerificationMail(kv, user.id)) return;
+  if (!await claimVerificationMail(kv, user.id) || !await claimDailyAuthMail(kv, "verify-email", user.id)) return;
   const op = kv.atomic();
   const token = await issueTokenOps(op, "verify-email", user, binding);
   const url = `${config.appUrl}/api/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(callbackURL)}`;
@@ -68,9 +69,13 @@ export function startVerificationResend(
   });
 }
 
-/** Queues a password-reset link `{APP_URL}{redirectTo}?token=…` for `user`; `redirectTo` is a checked redirect target. */
+/**
+ * Queues a password-reset link `{APP_URL}{redirectTo}?token=…` for `user`, unless `AUTH_MAILS_PER_DAY` were queued in
+ * the last 24 hours (`claimDailyAuthMail`); `redirectTo` is a checked redirect target.
+ */
 export async function sendPasswordResetMail(services: Services, user: User, redirectTo: string): Promise<void> {
   const { kv, config } = services;
+  if (!await claimDailyAuthMail(kv, "reset-password", user.id)) return;
   const op = kv.atomic();
   const token = await issueTokenOps(op, "reset-password", user);
   const url = new URL(withQuery(redirectTo, config.appUrl, { token }), config.appUrl).href;

@@ -9,6 +9,7 @@
  * - `["auth_tokens", tokenHash]` → `TokenRecord`
  * - `["auth_tokens_by_user", userId, purpose, tokenHash]` → true
  * - `["verification_mail_sent", userId]` → ISO time of the last verification e-mail (5 minutes)
+ * - `["auth_mails_sent", purpose, userId]` → the times (ms) of the e-mails of `purpose` sent in the last 24 hours
  */
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
 
@@ -16,6 +17,13 @@ import { randomToken, sha256Hex } from "@/lib/ids.ts";
 export const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 /** Shortest gap between two verification e-mails to one user on sign-in, in ms (5 minutes). */
 export const VERIFICATION_MAIL_GAP_MS = 5 * 60 * 1000;
+
+/** The most e-mails of one purpose (verification links, reset links) one account is sent in any 24 hours. */
+export const AUTH_MAILS_PER_DAY = 10;
+/** The window of `AUTH_MAILS_PER_DAY`, in ms (24 hours). */
+const AUTH_MAIL_DAY_MS = 24 * 60 * 60 * 1000;
+/** Attempts of `claimDailyAuthMail` while concurrent claims keep changing the count. */
+const CLAIM_ATTEMPTS = 5;
 
 /** What a token is for. */
 export type TokenPurpose = "verify-email" | "reset-password";
@@ -119,9 +127,34 @@ export async function claimVerificationMail(kv: Deno.Kv, userId: string): Promis
   return result.ok;
 }
 
-/** Deletes every e-mail token of a user and the time of their last verification e-mail (account deletion). */
+/**
+ * Claims one of the `AUTH_MAILS_PER_DAY` e-mails of `purpose` that `userId` may be sent in the 24 hours up to `now` (ms):
+ * true, and the time recorded in a write checked against the times read (so concurrent claims never pass the cap), when
+ * fewer were sent; false when that many were, or when concurrent claims kept winning (docs/decisions.md, Auth, "At most
+ * ten verification and ten reset e-mails a day"). A stranger who knows an address cannot make it a flood of our mail.
+ */
+export async function claimDailyAuthMail(
+  kv: Deno.Kv,
+  purpose: TokenPurpose,
+  userId: string,
+  now = Date.now(),
+): Promise<boolean> {
+  const key = ["auth_mails_sent", purpose, userId];
+  for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+    const entry = await kv.get<number[]>(key);
+    const recent = (entry.value ?? []).filter((at) => at > now - AUTH_MAIL_DAY_MS);
+    if (recent.length >= AUTH_MAILS_PER_DAY) return false;
+    const op = kv.atomic().check(entry).set(key, [...recent, now], { expireIn: AUTH_MAIL_DAY_MS });
+    if ((await op.commit()).ok) return true;
+  }
+  return false;
+}
+
+/** Deletes every e-mail token of a user and the times of their last e-mails (account deletion). */
 export async function deleteUserTokens(kv: Deno.Kv, userId: string): Promise<void> {
-  let op = kv.atomic().delete(["verification_mail_sent", userId]);
+  let op = kv.atomic().delete(["verification_mail_sent", userId])
+    .delete(["auth_mails_sent", "verify-email", userId])
+    .delete(["auth_mails_sent", "reset-password", userId]);
   let count = 0;
   for await (const entry of kv.list({ prefix: ["auth_tokens_by_user", userId] })) {
     op.delete(entry.key).delete(["auth_tokens", entry.key[3] as string]);

@@ -12,7 +12,7 @@ import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { checkRedirect, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
-import { TOKEN_TTL_MS } from "@/lib/auth/verification.ts";
+import { AUTH_MAILS_PER_DAY, TOKEN_TTL_MS } from "@/lib/auth/verification.ts";
 import { StatusSchema } from "@/lib/openapi/resources.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -28,7 +28,10 @@ export const apiDocs = describeRoute({
     description: "Always 200 `{status: true}`, answered before any lookup or mail so that neither the answer nor its " +
       "time says whether the e-mail has an account. When it has, a reset e-mail then links to " +
       `\`{APP_URL}{redirectTo}?token=…\` (default \`${DEFAULT_RESET_PATH}\`), a token that lives ` +
-      `${duration(TOKEN_TTL_MS)} and is spent once. A \`redirectTo\` off this origin: 400 \`INVALID_REDIRECT_TO\`.`,
+      `${
+        duration(TOKEN_TTL_MS)
+      } and is spent once; at most ${AUTH_MAILS_PER_DAY} such e-mails per user in 24 hours. A ` +
+      "`redirectTo` off this origin: 400 `INVALID_REDIRECT_TO`.",
     body: ForgetPasswordBody,
     responses: {
       200: { description: "Accepted", schema: StatusSchema },

@@ -12,7 +12,7 @@ import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { checkRedirect, RedirectTargetField } from "@/lib/auth/redirects.ts";
 import { normalizeEmail } from "@/lib/users/users.ts";
 import { describeRoute, duration, perWindow } from "@/lib/openapi/describe.ts";
-import { VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
+import { AUTH_MAILS_PER_DAY, VERIFICATION_MAIL_GAP_MS } from "@/lib/auth/verification.ts";
 import { askingBrowserBinding } from "@/lib/http/cookies.ts";
 import { StatusSchema } from "@/lib/openapi/resources.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -31,7 +31,7 @@ export const apiDocs = describeRoute({
       `e-mail linking on to \`callbackURL\` (default \`/\`) is then sent, at most one per ` +
       `${
         duration(VERIFICATION_MAIL_GAP_MS)
-      } per user. The answer sets the HTTP-only verification binding cookie (reused when the browser has one), so ` +
+      } per user and ${AUTH_MAILS_PER_DAY} per 24 hours. The answer sets the HTTP-only verification binding cookie (reused when the browser has one), so ` +
       "that link signs in only this browser, as at sign-up. A `callbackURL` off this origin: 400 " +
       "`INVALID_CALLBACK_URL`.",
     body: SendVerificationBody,

@@ -1,6 +1,13 @@
 import { checkCredentials, resetPassword } from "@/lib/auth/email_password.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
-import { findToken, type TokenRecord } from "@/lib/auth/verification.ts";
+import {
+  AUTH_MAILS_PER_DAY,
+  claimDailyAuthMail,
+  findToken,
+  type TokenRecord,
+  VERIFICATION_MAIL_GAP_MS,
+} from "@/lib/auth/verification.ts";
+import { getUserByEmail } from "@/lib/users/users.ts";
 import { AuthError, ConflictError } from "@/lib/errors.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "@/tests/helpers/assert.ts";
@@ -11,6 +18,7 @@ import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
 
 const NEW_PASSWORD = "a brand new passphrase";
+const DAY = 24 * 60 * 60 * 1000;
 const INVALID_TOKEN = { error: "Invalid token", code: "INVALID_TOKEN", message: "Invalid token" };
 
 /** Requests a reset for `email` and returns the token from the mail. */
@@ -184,6 +192,25 @@ Deno.test("a successful reset voids the user's older reset links", async () => {
   });
   assertEquals(stale.status, 400);
   await stale.body?.cancel();
+});
+
+Deno.test("an account is sent at most 10 reset and 10 verification e-mails a day, even with RATE_LIMITS=off", async () => {
+  await using t = await createTestApp({ env: { RATE_LIMITS: "off" } });
+  await passwordUser(t, { email: "asha@example.com" });
+  const asked = (path: string, email: string) => t.json("POST", path, { body: { email } }).then((res) => res.status);
+  const statuses = [];
+  for (let i = 0; i < 12; i++) statuses.push(await asked("/api/auth/forget-password", "asha@example.com"));
+  await t.settled();
+  assertEquals(new Set(statuses), new Set([200]), "every request is answered alike");
+  assertEquals(t.mails.filter((m) => m.to === "asha@example.com").length, AUTH_MAILS_PER_DAY);
+  const asha = await getUserByEmail(t.kv, "asha@example.com");
+  assert(await claimDailyAuthMail(t.kv, "reset-password", asha!.id, Date.now() + DAY), "a day later, one more");
+  // Verification links (to an address a stranger signed up with), one each 5-minute gap, are counted apart.
+  const claims = [];
+  for (let i = 0; i < 12; i++) {
+    claims.push(await claimDailyAuthMail(t.kv, "verify-email", asha!.id, Date.now() + i * VERIFICATION_MAIL_GAP_MS));
+  }
+  assertEquals(claims.filter(Boolean).length, AUTH_MAILS_PER_DAY);
 });
 
 Deno.test("of 10 concurrent resets with one token exactly one wins", async () => {
