@@ -5,7 +5,7 @@
  * payment ids, the optional reason or the required note, the list's tab), with what went wrong when a post was refused, and a
  * "Cancel" link back. Hydrated, the row opens the island's dialog instead.
  */
-import { Notice } from "@/components/forms.tsx";
+import { RefundFailure } from "./RefundFailure.tsx";
 import { type PendingRefund, REFUND_CONFIRMATION_ID } from "@/lib/browser/pending_refund.ts";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -13,13 +13,14 @@ import { REFUND_TEXT_MAX } from "@/lib/purchases/refund_policy.ts";
 import { RefundSummary } from "./RefundSummary.tsx";
 
 /**
- * Props: what to confirm, the text typed before a refused post and why it was refused, and the list's tab (kept by the
- * post's answer and by Cancel).
+ * Props: what to confirm, the text typed before a refused post and why it was refused (`unconfirmed` when the refund
+ * may have been made all the same: `refundUnconfirmed`), and the list's tab (kept by the post's answer and by Cancel).
  */
-export function RefundConfirmation({ pending, text = "", error, tab }: {
+export function RefundConfirmation({ pending, text = "", error, unconfirmed = false, tab }: {
   pending: PendingRefund;
   text?: string;
   error?: string;
+  unconfirmed?: boolean;
   tab: string;
 }) {
   const t = useT();
@@ -60,11 +61,7 @@ export function RefundConfirmation({ pending, text = "", error, tab }: {
         <p id={`${field}-hint`} class="text-xs text-slate-700">
           {t(decline ? "admin.refund.noteHint" : "admin.refund.reasonHint")}
         </p>
-        {error && (
-          <Notice kind="error" title={t(decline ? "admin.refund.declineFailed" : "admin.refund.failed")}>
-            {error}
-          </Notice>
-        )}
+        {error && <RefundFailure decline={decline} unconfirmed={unconfirmed} error={error} />}
         <div class="flex flex-wrap items-center gap-3">
           <button
             type="submit"

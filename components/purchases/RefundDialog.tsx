@@ -5,7 +5,7 @@
  * the page's `RefundConfirmation` asks instead.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { Notice } from "@/components/forms.tsx";
+import { RefundFailure } from "./RefundFailure.tsx";
 import { INPUT } from "@/lib/browser/styles.ts";
 import type { PendingRefund } from "@/lib/browser/pending_refund.ts";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
@@ -50,11 +50,7 @@ export function RefundDialog({ list, pending, close }: {
           <p id="refund-reason-hint" class="text-xs text-slate-700">
             {t(decline ? "admin.refund.noteHint" : "admin.refund.reasonHint")}
           </p>
-          {refund.error && (
-            <Notice kind="error" title={t(decline ? "admin.refund.declineFailed" : "admin.refund.failed")}>
-              {refund.error}
-            </Notice>
-          )}
+          {refund.error && <RefundFailure decline={decline} unconfirmed={refund.unconfirmed} error={refund.error} />}
         </>
       }
       onConfirm={refund.confirm}

@@ -6,6 +6,17 @@
 import type { AdminPurchaseRow } from "@/lib/purchases/admin.ts";
 import { refundedAtGateway } from "@/lib/purchases/refund_policy.ts";
 
+/**
+ * Whether a refund that failed with HTTP `status` may still have been made at the gateway: no answer reached us (0, a
+ * network failure; 502, the gateway unavailable or its answer lost; 504), or it was made and not recorded (503). The
+ * confirmation then says the refund is not confirmed and that refunding again is safe (one refund per payment,
+ * docs/decisions.md, Money operations, "Refunds"), never "Nothing was refunded", which only a refusal (400, 404, 409)
+ * can say.
+ */
+export function refundUnconfirmed(status: number): boolean {
+  return status === 0 || status === 502 || status === 503 || status === 504;
+}
+
 /** The id of the page's confirmation without JavaScript, the fragment the rows' opening forms name. */
 export const REFUND_CONFIRMATION_ID = "refund-confirmation";
 

@@ -12,14 +12,18 @@ import { useT } from "@/lib/i18n/context.ts";
 import { quotedRefusal } from "@/lib/i18n/refusal_detail.ts";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.ts";
-import type { PendingRefund } from "@/lib/browser/pending_refund.ts";
+import { type PendingRefund, refundUnconfirmed } from "@/lib/browser/pending_refund.ts";
 
-/** A refund being confirmed: what is picked, the reason typed, whether it is being sent, and the refusal, if any. */
+/**
+ * A refund being confirmed: what is picked, the reason typed, whether it is being sent, and the refusal, if any, with
+ * whether the refund may have been made all the same (`refundUnconfirmed`).
+ */
 export interface Refund {
   pending: PendingRefund | null;
   reason: string;
   saving: boolean;
   error: string;
+  unconfirmed: boolean;
   setReason(reason: string): void;
   cancel(): void;
   confirm(): Promise<void>;
@@ -48,6 +52,7 @@ export function useRefund(
   const [reason, setReason] = useState("");
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState("");
+  const [unconfirmed, setUnconfirmed] = useState(false);
 
   const cancel = () => {
     close();
@@ -73,6 +78,7 @@ export function useRefund(
     setSaving(false);
     if (!result.ok) {
       setError(refundFailure(t, result));
+      setUnconfirmed(!pending.decline && refundUnconfirmed(result.status));
       return;
     }
     const name = pending.row.user?.name ?? t("admin.refund.deletedUser");
@@ -85,5 +91,5 @@ export function useRefund(
     list.reload();
   };
 
-  return { pending, reason, saving, error, setReason, cancel, confirm };
+  return { pending, reason, saving, error, unconfirmed, setReason, cancel, confirm };
 }

@@ -22,7 +22,7 @@ import AdminPurchasesTable, {
   type PurchaseTab,
   tabQuery,
 } from "@/islands/AdminPurchasesTable.tsx";
-import { type PendingRefund, pendingRefundOf } from "@/lib/browser/pending_refund.ts";
+import { type PendingRefund, pendingRefundOf, refundUnconfirmed } from "@/lib/browser/pending_refund.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { adminAudit } from "@/lib/http/admin_audit.ts";
@@ -50,8 +50,11 @@ interface Data {
   page: AdminPurchasePage;
   /** The refund or decline to confirm without JavaScript. */
   confirming: PendingRefund | null;
-  /** What a refused post had typed, and why it was refused, in the page's language. */
-  refused?: { text: string; error: string };
+  /**
+   * What a refused post had typed, why it was refused, in the page's language, and whether the refund may have been
+   * made all the same (`refundUnconfirmed`).
+   */
+  refused?: { text: string; error: string; unconfirmed: boolean };
   /** The sentence saying what was done (after `?refunded=` or `?declined=`). */
   done: string | null;
 }
@@ -170,11 +173,11 @@ export const handler = define.handlers<Data>({
         decline: form.intent === "decline",
       });
       const text = form.intent === "decline" ? form.note : form.reason ?? "";
-      const refused = { text, error: refusalText(ctx.state.t, error) };
+      const { status } = errorResponse(error);
+      const unconfirmed = form.intent === "refund" && refundUnconfirmed(status);
+      const refused = { text, error: refusalText(ctx.state.t, error), unconfirmed };
       const page = await listPurchasesForAdmin(services.kv, pageQuery(form.tab, new URLSearchParams()));
-      return ctx.render({ tab: form.tab, search: "", page, confirming, refused, done: null }, {
-        status: errorResponse(error).status,
-      });
+      return ctx.render({ tab: form.tab, search: "", page, confirming, refused, done: null }, { status });
     }
   },
 });
@@ -195,6 +198,7 @@ export default define.page<Data>(function AdminPurchasesPage({ data }) {
           pending={confirming}
           text={refused?.text}
           error={refused?.error}
+          unconfirmed={refused?.unconfirmed}
           tab={tab}
         />
       )}

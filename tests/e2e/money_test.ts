@@ -101,6 +101,14 @@ Deno.test("the admin refunds a purchase; the buyer loses the lesson and sees the
   assert(words.includes("The buyer sees this reason in the refund notification and e-mail."), words);
   await assertAccessible(page, "refund dialog");
   await dialog.getByLabel("Reason (optional)").fill("Asked within 7 days");
+  // The gateway refunds but its answer is lost: the dialog says the refund is not confirmed, not that nothing was.
+  fake.mode = "lose";
+  await dialog.getByRole("button", { name: "Refund ₹799" }).click();
+  await dialog.getByText("The refund is not confirmed").waitFor();
+  assert((await dialog.innerText()).includes("refund again to be sure"), await dialog.innerText());
+  assert(!(await dialog.innerText()).includes("Nothing was refunded"), await dialog.innerText());
+  await assertAccessible(page, "refund dialog, refund not confirmed");
+  fake.mode = "ok";
   await dialog.getByRole("button", { name: "Refund ₹799" }).click();
   await page.getByRole("status").filter({ hasText: "Refunded ₹799 to Rohan Mehta." }).waitFor();
   await page.getByRole("button", { name: "Refunded (1)" }).click();
@@ -209,10 +217,11 @@ Deno.test("without JavaScript, on a 360 px phone, the admin declines one refund 
   const refunding = page.getByRole("region", { name: "Refund this payment?" });
   assert((await refunding.innerText()).includes("Refund ₹799 to Sara Khan"), await refunding.innerText());
   await refunding.getByLabel("Reason (optional)").fill("Asked within 7 days");
-  fake.mode = "fail";
+  fake.mode = "lose";
   await refunding.getByRole("button", { name: "Refund ₹799" }).click();
   const refused = page.getByRole("region", { name: "Refund this payment?" });
-  assert((await refused.innerText()).includes("Nothing was refunded"), await refused.innerText());
+  assert((await refused.innerText()).includes("The refund is not confirmed"), await refused.innerText());
+  assert(!(await refused.innerText()).includes("Nothing was refunded"), await refused.innerText());
   assertEquals(await refused.getByLabel("Reason (optional)").inputValue(), "Asked within 7 days", "kept as typed");
   fake.mode = "ok";
   await refused.getByRole("button", { name: "Refund ₹799" }).click();

@@ -1,6 +1,7 @@
 import { BackgroundWork } from "@/lib/platform/background.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestUser } from "@/tests/helpers/app.ts";
+import { createTestUser, postForm } from "@/tests/helpers/app.ts";
+import { htmlDocument } from "@/tests/fixtures/html.ts";
 import { refundProcessedDelivery, signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { refundIdempotencyKey } from "@/lib/payments/razorpay.ts";
@@ -145,6 +146,48 @@ Deno.test("refund: a retry after the gateway's answer was lost records the refun
   assertEquals(shop.fake.payments.find((p) => p.id === payment.id)!.amount_refunded, 49900);
   const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: buyer.headers })).json();
   assertEquals(detail.hasPurchased, false);
+});
+
+Deno.test("refund without JavaScript: a lost answer is 'not confirmed, refund again', a refusal 'Nothing was refunded'", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop);
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  // What the page says (its islands' messages ride along in scripts, every one of them).
+  const textOf = (html: string) => {
+    const document = htmlDocument(html);
+    for (const script of [...document.querySelectorAll("script")]) script.remove();
+    return document.body.textContent!.replace(/\s+/g, " ");
+  };
+  const post = () =>
+    postForm(shop.t, shop.admin, "/admin/purchases", { intent: "refund", purchaseId, reason: "Asked within 7 days" });
+  shop.fake.mode = "lose";
+  const lost = await post();
+  const lostText = textOf(await lost.text());
+  assertEquals(lost.status, 502);
+  assert(lostText.includes("The refund is not confirmed"), lostText);
+  assert(lostText.includes("refund again to be sure, a payment is never refunded twice"), lostText);
+  assert(!lostText.includes("Nothing was refunded"), "the gateway made the refund: 'Nothing was refunded' is untrue");
+  shop.fake.mode = "ok";
+  // Refunding again records the refund the gateway made.
+  assertEquals((await post()).status, 303);
+  assertEquals((await purchaseRecord(shop, purchaseId)).refund?.id, shop.fake.refunds[0].id);
+  assertEquals(shop.fake.refunds.length, 1);
+  // A refusal (a payment the gateway does not know) did nothing, and says so.
+  const started = await checkout(shop, buyer, (await addToolkit(shop, { title: "Interview Kit" })).id);
+  const verified = await shop.t.json("POST", `/api/toolkits/${started.body.toolkit.id}/verify`, {
+    body: signedPayment(started.body.order.id),
+    headers: buyer.headers,
+  });
+  assertEquals(verified.status, 200);
+  const refused = await postForm(shop.t, shop.admin, "/admin/purchases", {
+    intent: "refund",
+    purchaseId: started.body.purchase.id,
+  });
+  const refusedText = textOf(await refused.text());
+  assertEquals(refused.status, 409);
+  assert(refusedText.includes("Nothing was refunded"), refusedText);
+  assert(!refusedText.includes("The refund is not confirmed"), refusedText);
 });
 
 Deno.test("refund: a reason longer than the gateway's notes allow (256 characters) still refunds", async () => {
