@@ -17,7 +17,7 @@
  * admin-and-action index are indexed once by the `admin-log-index` job (`indexExistingEntries`).
  */
 import { z } from "zod";
-import { type Backfill, backfillDone, runBackfill } from "@/lib/jobs/backfill.ts";
+import { type Backfill, backfillDone, runBackfill } from "@/lib/kv/backfill.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
 

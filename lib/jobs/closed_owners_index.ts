@@ -5,7 +5,7 @@
  * between writes. Once both are done a run costs two reads.
  */
 import type { Job } from "./job.ts";
-import { BACKFILL_BUDGET_MS, type BackfillRun } from "./backfill.ts";
+import { BACKFILL_BUDGET_MS, type BackfillRun } from "@/lib/kv/backfill.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
 

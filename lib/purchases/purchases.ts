@@ -22,7 +22,7 @@ import type { Config } from "@/app.config.ts";
 import { forgetBuyerOps, type ReservationRef } from "@/lib/coupons/reservations.ts";
 import { countOps, purchaseCounts, storedPurchaseCounts } from "@/lib/stats/counters.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
-import { type Backfill, BACKFILL_BUDGET_MS, runBackfill } from "@/lib/jobs/backfill.ts";
+import { type Backfill, BACKFILL_BUDGET_MS, runBackfill } from "@/lib/kv/backfill.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 

@@ -24,7 +24,7 @@
  * "The reports list reads its page").
  */
 import { auditOps } from "@/lib/admin_log/admin_log.ts";
-import { type Backfill, backfillDone, runBackfill } from "@/lib/jobs/backfill.ts";
+import { type Backfill, backfillDone, runBackfill } from "@/lib/kv/backfill.ts";
 import { BusyError, ConflictError, ForbiddenError, NotFoundError, VERIFY_FIRST } from "@/lib/errors.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import type { ObjectStore } from "@/lib/files/object_store.ts";

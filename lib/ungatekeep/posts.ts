@@ -28,7 +28,7 @@
  * against the record read.
  */
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
-import { type Backfill, backfillDone, runBackfill } from "@/lib/jobs/backfill.ts";
+import { type Backfill, backfillDone, runBackfill } from "@/lib/kv/backfill.ts";
 import { InvalidInputError, NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { type OnLostRace, RaceLost } from "@/lib/kv/retry.ts";
 import { fieldProblem } from "@/lib/field_messages.ts";
@@ -102,7 +102,6 @@ export async function postsVersion(kv: Deno.Kv): Promise<string> {
   return `posts:${(await kv.get(CHANGES_KEY)).versionstamp ?? "none"}`;
 }
 
-/** The newest-first time of a post in the admin list: `publishedAt`, else `createdAt`. */
 /** A post's entry in the admin list's index. */
 const adminKey = (post: Post): Deno.KvKey => ["ungatekeep_admin", sortTime(post), post.id];
 /** A post's entry in the admin search's index. */
@@ -442,6 +441,7 @@ export async function getPostForAdmin(kv: Deno.Kv, id: string, viewer?: Viewer):
   return (await viewsOf(kv, [post], viewer))[0];
 }
 
+/** The newest-first time of a post in the admin list: `publishedAt`, else `createdAt`. */
 function sortTime(post: Post): string {
   return post.publishedAt ?? post.createdAt;
 }

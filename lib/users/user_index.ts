@@ -13,7 +13,7 @@
  * a cursor kept in `["users_meta", "index"]`, in checked writes of up to 25 users (fewer when their names hold many
  * words, so a write stays within KV's 1,000 mutations); a user written meanwhile is indexed by that write.
  */
-import { type Backfill, type BackfillProgress, runBackfill } from "@/lib/jobs/backfill.ts";
+import { type Backfill, type BackfillProgress, runBackfill } from "@/lib/kv/backfill.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
 import type { Role } from "./roles.ts";
 import type { User } from "./users.ts";

@@ -43,7 +43,7 @@ import type { ChunkedReadModel, Columns } from "./read_model.ts";
 import type { ChunkWriter, Rider, RiderOutcome } from "./writer.ts";
 import { type OnLostRace, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
-import { backfillDone, type BackfillRun, runBackfill } from "@/lib/jobs/backfill.ts";
+import { backfillDone, type BackfillRun, runBackfill } from "@/lib/kv/backfill.ts";
 
 /** At most this many bytes of blocks are kept in memory per archive (about 70 bytes per archived listing). */
 export const ARCHIVE_CACHE_BYTES = 192 * 1024 * 1024;
