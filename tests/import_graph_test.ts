@@ -346,9 +346,11 @@ Deno.test("every admin power is checked through isAdmin: the role alone grants n
   const files = ["lib", "routes", "components", "islands"].flatMap((dir) => sourceFiles(dir))
     .filter((file) => byRole.test(Deno.readTextFileSync(join(ROOT, file)))).sort();
   // isAdmin itself; the role as data: a role change (whether it demotes), no suspending an admin (and the users table
-  // offering none), the demo's accounts, the log's filter of admins by role.
+  // offering none), the demo's accounts, the log's filter of admins by role, the badge on an admin's comment (only a
+  // verified address comments, so the role there is the power's).
   assertEquals(files, [
     "islands/AdminUsersTable.tsx",
+    "islands/PostDiscussion.tsx",
     "lib/demo/opportunities.ts",
     "lib/demo/seed.ts",
     "lib/users/admin.ts",
