@@ -1,5 +1,6 @@
 /**
- * `reconcile-payments` (docs/decisions.md, Money operations, "Reconciliation"): the work list `purchases_unsettled`,
+ * `reconcile-payments` (docs/decisions.md, Money operations, "Reconciliation"): first our refunds the gateway reported
+ * processed an hour ago or more that nothing recorded are applied (`applyUnrecordedRefunds`); then the work list `purchases_unsettled`,
  * kept by the purchase writes, holds every purchase still `pending` or `failed`, and every paid one with another order
  * whose payment is unknown (`openOrders`); an entry whose latest order is past 7 days is dropped, and so is a
  * purchase's once none of its open orders is left to ask about (`isDone`). Each open order of a listed purchase (at most
@@ -21,6 +22,7 @@ import type { GatewayPayment, PaymentGateway } from "@/lib/payments/gateway.ts";
 import { CURRENCY } from "./checkout.ts";
 import { type PaymentContext, paymentContext } from "./payment_context.ts";
 import { applyGatewayReport, type Outcome } from "./settlement.ts";
+import { applyUnrecordedRefunds } from "./refunds.ts";
 import {
   forgetUnsettled,
   getPurchaseEntry,
@@ -89,6 +91,7 @@ export async function reconcilePayments(services: Services, now = Date.now()): P
   const ctx = paymentContext(services);
   const counts: ReconcileCounts = { checked: 0, paid: 0, failed: 0 };
   if (!payments) return counts;
+  await applyUnrecordedRefunds(ctx, now);
   const listed: UnsettledPurchase[] = [];
   const due: DueOrder[] = [];
   const expired: UnsettledPurchase[] = [];

@@ -17,6 +17,8 @@
  *
  * Keys (owned by this module only):
  * - `["refunds_processed_early", refundId]` → when the gateway said it was processed, until the refund is written
+ * - `["refunds_unrecorded", refundId]` → `UnrecordedRefund`: the same refund as the gateway reported it, which
+ *   reconciliation applies when no write recorded it within `UNRECORDED_AFTER_MS` (`applyUnrecordedRefunds`)
  */
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { revokeCertificateOps } from "@/lib/certificates/certificates.ts";
@@ -60,6 +62,21 @@ const MAX_ATTEMPTS = 50;
 const EARLY_MEMORY_MS = 30 * 24 * 60 * 60 * 1000;
 
 const earlyKey = (refundId: string): Deno.KvKey => ["refunds_processed_early", refundId];
+const unrecordedKey = (refundId: string): Deno.KvKey => ["refunds_unrecorded", refundId];
+
+/**
+ * How long (ms) after the gateway reported one of our refunds processed a refund no write recorded is applied by
+ * reconciliation: the admin's refund call lost its answer (or its write lost its races) and nobody refunded again.
+ */
+export const UNRECORDED_AFTER_MS = 60 * 60 * 1000;
+
+/** One of our refunds the gateway reported processed before any write recorded it: its payment and amount (paise). */
+interface UnrecordedRefund {
+  purchaseId: string;
+  paymentId: string;
+  amount: number;
+  at: string;
+}
 
 /** The refusal of a purchase whose order the gateway lists no captured payment for. */
 export const NO_CAPTURED_PAYMENT = REFUSALS.noCapturedPayment;
@@ -235,7 +252,7 @@ export async function refundPayment(
     const at = nowOf(ctx);
     const refund = refundRecord(made, { paymentId, reason, by: by.id, at, processedAt: early.value, before });
     const record = withRefund(current, target, refund);
-    const op = kv.atomic().check(entry, early);
+    const op = kv.atomic().check(entry, early).delete(unrecordedKey(made.id));
     if (early.value !== null) op.delete(early.key);
     const mails = await refundOps(ctx, op, { current, target, refund, currency: due.currency });
     audit?.(op, found.id);
@@ -381,16 +398,67 @@ function withRefundProcessed(record: PurchaseRecord, refundId: string, at: strin
  * Adds to `op` the gateway's `refund.processed` of refund `refundId` of `purchase` (as read; the caller checks its
  * entry) at `at`: the refund marked processed, once. When the purchase has no such refund yet (the event came
  * before the refund's own write, which follows the gateway's answer), a note is kept instead and that write reads
- * it (`refundPayment`).
+ * it (`refundPayment`); with the refund as `reported` (its payment and amount), also the note reconciliation applies
+ * it from when no write comes (`applyUnrecordedRefunds`).
  */
 export function refundProcessedOps(
   op: Deno.AtomicOperation,
-  { purchase, refundId, at }: { purchase: PurchaseRecord; refundId: string; at: string },
+  { purchase, refundId, at, reported }: {
+    purchase: PurchaseRecord;
+    refundId: string;
+    at: string;
+    reported?: { paymentId: string; amount: number };
+  },
 ): void {
   const processed = withRefundProcessed(purchase, refundId, at);
   if (processed) putPurchaseOps(op, purchase, processed);
   const known = purchase.refund?.id === refundId || purchase.extraPayments?.some((p) => p.refund?.id === refundId);
-  if (!known) op.set(earlyKey(refundId), at, { expireIn: EARLY_MEMORY_MS });
+  if (known) return;
+  op.set(earlyKey(refundId), at, { expireIn: EARLY_MEMORY_MS });
+  if (reported) {
+    const note: UnrecordedRefund = { purchaseId: purchase.id, ...reported, at };
+    op.set(unrecordedKey(refundId), note, { expireIn: EARLY_MEMORY_MS });
+  }
+}
+
+/**
+ * Applies, at `now` (ms), our refunds the gateway reported processed `UNRECORDED_AFTER_MS` ago or more that no write
+ * recorded (docs/decisions.md, Money operations, "Refunds"): the admin's refund call lost its answer and nobody
+ * refunded again, so the buyer had their money back and kept the toolkit. Each is applied as a refund made at the
+ * gateway (`reportedRefundOps`: the purchase refunded by `gateway`, the toolkit, certificate and coupon use given up,
+ * the buyer told), its note deleted in the same write, checked against the note and the purchase as read (a write
+ * that loses is tried again next run); one recorded meanwhile is only marked processed. Returns how many were applied.
+ */
+export async function applyUnrecordedRefunds(ctx: PaymentContext, now: number): Promise<number> {
+  const { kv } = ctx;
+  let applied = 0;
+  for await (const note of kv.list<UnrecordedRefund>({ prefix: ["refunds_unrecorded"] })) {
+    if (now - Date.parse(note.value.at) < UNRECORDED_AFTER_MS) continue;
+    const refundId = String(note.key[1]);
+    const { purchaseId, paymentId, amount } = note.value;
+    const purchase = await getPurchaseEntry(kv, purchaseId);
+    const op = kv.atomic().check(note, purchase).delete(note.key);
+    const result = purchase.value
+      ? await reportedRefundOps(ctx, op, {
+        purchase: purchase.value,
+        refund: { id: refundId, paymentId, amount },
+        orderId: null,
+        at: new Date(now).toISOString(),
+      })
+      : { outcome: "unmatched", mails: [] };
+    if (!(await op.commit()).ok) continue;
+    for (const id of result.mails) ctx.deliverSoon?.(id);
+    if (result.outcome === "applied") {
+      applied++;
+      ctx.log?.warn("a refund the gateway made and we never recorded was applied to its purchase", {
+        refundId,
+        paymentId,
+        purchaseId,
+        amount,
+      });
+    }
+  }
+  return applied;
 }
 
 /**

@@ -85,7 +85,12 @@ export async function handleWebhook(
       const purchase = await getPurchaseEntry(kv, refund.notes.purchaseId.slice(0, 100));
       const op = kv.atomic().check(entry, purchase).set(entry.key, marker, { expireIn: EVENT_MEMORY_MS });
       if (purchase.value) {
-        refundProcessedOps(op, { purchase: purchase.value, refundId: refund.id.slice(0, 100), at: marker.receivedAt });
+        const refundPaymentId = typeof refund.payment_id === "string" ? refund.payment_id.slice(0, 100) : paymentId;
+        const reported = refundPaymentId && Number.isSafeInteger(refund.amount)
+          ? { paymentId: refundPaymentId, amount: refund.amount as number }
+          : undefined;
+        const refundId = refund.id.slice(0, 100);
+        refundProcessedOps(op, { purchase: purchase.value, refundId, at: marker.receivedAt, reported });
       }
       if ((await op.commit()).ok) return;
       continue;

@@ -415,7 +415,7 @@ Deno.test("reconcile: a run reads the work list, the checks and the purchases in
   assertEquals(asked(shop, from), []);
   assertEquals(
     reads.lists.map(({ selector }) => "prefix" in selector ? selector.prefix[0] : "range"),
-    ["purchases_unsettled", "purchase_order_checks"],
+    ["refunds_unrecorded", "purchases_unsettled", "purchase_order_checks"],
   );
   assertEquals(reads.keys.length, 48, "each purchase read twice, before and after the asks");
   assert(reads.maxInFlight > 1, "the purchases are read together, not one after another");

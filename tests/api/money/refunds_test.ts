@@ -6,7 +6,8 @@ import { refundProcessedDelivery, signedPayment, webhookDelivery } from "@/tests
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { refundIdempotencyKey } from "@/lib/payments/razorpay.ts";
 import { addCoupon, addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
-import { deliver, purchaseRecord, refund } from "./helpers.ts";
+import { deliver, purchaseRecord, recount, refund, stored } from "./helpers.ts";
+import { reconcilePayments } from "@/lib/purchases/reconcile.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { translatorOf } from "@/lib/i18n/translator.ts";
@@ -188,6 +189,43 @@ Deno.test("refund without JavaScript: a lost answer is 'not confirmed, refund ag
   assertEquals(refused.status, 409);
   assert(refusedText.includes("Nothing was refunded"), refusedText);
   assert(!refusedText.includes("The refund is not confirmed"), refusedText);
+});
+
+Deno.test("refund: one the gateway made and reported but nobody recorded is applied by reconciliation an hour on", async () => {
+  await using shop = await openShop();
+  const kit = await addToolkit(shop);
+  await addLesson(shop, kit.id);
+  const [forgotten, retried] = [await createTestUser(shop.t), await createTestUser(shop.t)];
+  const lost = async (buyer: typeof forgotten) => {
+    const { purchaseId } = await buy(shop, buyer, kit.id);
+    shop.fake.mode = "lose";
+    assertEquals((await refund(shop, purchaseId, "Asked within 7 days")).status, 502);
+    shop.fake.mode = "ok";
+    // The gateway's refund.processed (our notes name the purchase) comes; nothing records the refund.
+    assertEquals((await deliver(shop, refundProcessedDelivery(shop.fake.refunds.at(-1)!))).status, 200);
+    return purchaseId;
+  };
+  const [a, b] = [await lost(forgotten), await lost(retried)];
+  // One admin refunds again in time: their refund is recorded as theirs.
+  assertEquals((await refund(shop, b, "Asked within 7 days")).status, 200);
+  await reconcilePayments(shop.t.services, Date.now() + 30 * 60_000);
+  assertEquals((await purchaseRecord(shop, a)).paymentStatus, "paid", "not within the hour");
+  await reconcilePayments(shop.t.services, Date.now() + 2 * 60 * 60_000);
+  const applied = await purchaseRecord(shop, a);
+  assertEquals(
+    [applied.paymentStatus, applied.refund?.id, applied.refund?.by, applied.refund?.amount],
+    ["refunded", shop.fake.refunds[0].id, "gateway", 49900],
+  );
+  assertEquals((await purchaseRecord(shop, b)).refund?.by, shop.admin.user.id);
+  assertEquals(shop.fake.refunds.length, 2);
+  const detail = await (await shop.t.fetch(`/api/toolkits/${kit.id}`, { headers: forgotten.headers })).json();
+  assertEquals([detail.hasPurchased, detail.contentItems[0].content], [false, null]);
+  const notes = await (await shop.t.fetch("/api/me/notifications", { headers: forgotten.headers })).json();
+  assertEquals(notes.notifications[0].type, "purchase_refunded");
+  assertEquals(await stored(shop.t.kv), await recount(shop.t.kv));
+  // Applied once: the next run finds nothing left to apply.
+  await reconcilePayments(shop.t.services, Date.now() + 3 * 60 * 60_000);
+  assertEquals(await purchaseRecord(shop, a), applied);
 });
 
 Deno.test("refund: a reason longer than the gateway's notes allow (256 characters) still refunds", async () => {
