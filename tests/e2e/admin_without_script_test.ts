@@ -339,6 +339,7 @@ Deno.test("without JavaScript an admin sees the toolkits, saves a row's switches
     .click();
   const confirmation = page.getByRole("region", { name: "Delete this toolkit?" });
   await confirmation.getByText("“Old Toolkit” and all its lessons").waitFor();
+  await confirmation.getByText("students who bought it lose access to it").waitFor();
   await confirmation.getByRole("button", { name: "Delete" }).click();
   await page.getByText("The toolkit is deleted.").waitFor();
   assertEquals(await page.getByRole("row").filter({ hasText: "Old Toolkit" }).count(), 0);
