@@ -7,8 +7,15 @@
  * read"); the outcome is announced to screen readers. Reject opens a reason field: the submitter reads the reason
  * and may edit and submit again (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"); a rejected row
  * shows its reason, a resubmitted one the reason it answers.
+ *
+ * Without JavaScript (docs/decisions.md, Islands, "Forms work without JavaScript") the page renders the queue its query
+ * asks for (`routes/admin/opportunities.tsx`): the search is a `GET` form (its "Search" keeping the tab), the tabs
+ * its submit buttons, Previous and Next links; a row's Approve posts a plain form to the page, and its Reject opens
+ * the page with `?reject={id}`, where that row's reason form is a plain form posting to the page. Each keeps the
+ * view's `status`, `search` and `offset`.
  */
 import { useState } from "preact/hooks";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ListMessages, ListSearch } from "@/components/AdminList.tsx";
@@ -33,11 +40,31 @@ export const ADMIN_OPPORTUNITIES_TEXT = [
   ...refusalPrefixes("opportunityNotFound", "listingChanged"),
 ] as const;
 
-type Status = OpportunityStatus | "all";
-type Queue = OpportunityPage & { counts: StatusCounts };
+/** A tab of the queue: a review state, or every state. */
+export type QueueStatus = OpportunityStatus | "all";
+/** A page of the queue with the count of each tab (`GET /api/admin/opportunities`). */
+export type Queue = OpportunityPage & { counts: StatusCounts };
 
-const TABS: Status[] = ["pending", "approved", "rejected", "all"];
-const PAGE_SIZE = 20;
+/** The tabs, in order. */
+export const QUEUE_TABS: QueueStatus[] = ["pending", "approved", "rejected", "all"];
+/** Rows per page (the page's too). */
+export const QUEUE_PAGE_SIZE = 20;
+const PAGE_SIZE = QUEUE_PAGE_SIZE;
+const ACTION = "/admin/opportunities";
+
+/** The fields of the page's view (tab, search, page) that its plain forms carry, each when not the default. */
+function viewOf(status: QueueStatus, search: string, offset: number): [string, string][] {
+  const all: [string, string][] = [["status", status === "pending" ? "" : status], ["search", search], [
+    "offset",
+    offset ? `${offset}` : "",
+  ]];
+  return all.filter(([, value]) => value);
+}
+
+/** The view's fields as hidden inputs. */
+function ViewFields({ view }: { view: [string, string][] }) {
+  return <>{view.map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}</>;
+}
 
 /** The review state of a row, as the server's `statusOf`: one held by moderation awaits review. */
 function stateOf(row: OpportunityView): OpportunityStatus {
@@ -45,21 +72,33 @@ function stateOf(row: OpportunityView): OpportunityStatus {
   return row.isVerified && row.moderation.status === "clear" ? "approved" : "pending";
 }
 
-/** Props: the messages (`ADMIN_OPPORTUNITIES_TEXT`). */
-export default function AdminOpportunitiesQueue({ text }: { text: IslandText }) {
+/** Props of `AdminOpportunitiesQueue`. */
+export interface QueueProps {
+  /** The messages (`ADMIN_OPPORTUNITIES_TEXT`). */
+  text: IslandText;
+  /** The page the server read (its rows are in the page's HTML), of tab `status` and search `search` ("": none). */
+  initial: Queue;
+  status: QueueStatus;
+  search: string;
+  /** The row whose reject form opens with the page, and the reason it holds (a refused one's as sent). */
+  rejecting: { id: string; reason: string } | null;
+}
+
+export default function AdminOpportunitiesQueue({ text, ...props }: QueueProps) {
   return (
     <IslandTextProvider text={text}>
-      <Queue />
+      <QueueList {...props} />
     </IslandTextProvider>
   );
 }
 
-function Queue() {
+function QueueList({ initial, status: initialStatus, search, rejecting: initialRejecting }: Omit<QueueProps, "text">) {
   const t = useT();
-  const [status, setStatus] = useState<Status>("pending");
+  const hydrated = useHydrated();
+  const [status, setStatus] = useState<QueueStatus>(initialStatus);
   const [busyId, setBusyId] = useState("");
   /** The row whose reject form is open, and the reason typed there. */
-  const [rejecting, setRejecting] = useState<{ id: string; reason: string } | null>(null);
+  const [rejecting, setRejecting] = useState(initialRejecting);
   const list = useAdminList<OpportunityView, Queue>({
     path: ({ query, offset }) => {
       const params = new URLSearchParams({ status, limit: String(PAGE_SIZE), offset: String(offset) });
@@ -68,8 +107,21 @@ function Queue() {
     },
     rowsOf: (data) => data.opportunities,
     filters: [status],
+    initial: initial.opportunities,
+    start: { query: search, offset: initial.pagination.offset },
   });
-  const { query, offset, setOffset, data: queue } = list;
+  const { query, offset, setOffset } = list;
+  const queue = list.data ?? initial;
+  const view = viewOf(status, query, offset);
+  /** The page's address for this view at `at`. */
+  const href = (at: number) => `${ACTION}?${new URLSearchParams(viewOf(status, query, at))}`;
+  const toPage = (at: number) => ({
+    href: href(at),
+    onClick: (e: MouseEvent) => {
+      e.preventDefault();
+      setOffset(at);
+    },
+  });
 
   const review = async (row: OpportunityView, action: "approve" | "reject", reason?: string) => {
     setBusyId(row.id);
@@ -95,25 +147,45 @@ function Queue() {
   const rows = list.rows ?? [];
   return (
     <div class="space-y-4">
+      <form
+        id="opportunity-filters"
+        method="get"
+        action={ACTION}
+        onSubmit={(e) => e.preventDefault()}
+        role="search"
+        class="flex max-w-md items-end gap-3"
+      >
+        <div class="flex-1">
+          <ListSearch id="search" label={t("admin.opportunities.search")} list={list} />
+        </div>
+        {!hydrated && (
+          <button type="submit" name="status" value={status} class={SECONDARY_BUTTON}>
+            {t("admin.opportunities.searchSubmit")}
+          </button>
+        )}
+      </form>
       <div role="tablist" aria-label={t("admin.opportunities.states")} class="flex flex-wrap gap-2">
-        {TABS.map((value) => (
+        {QUEUE_TABS.map((value) => (
           <button
             key={value}
-            type="button"
+            type="submit"
+            form="opportunity-filters"
+            name="status"
+            value={value}
             role="tab"
             aria-selected={status === value}
-            onClick={() => setStatus(value)}
+            onClick={(e) => {
+              e.preventDefault();
+              setStatus(value);
+            }}
             class={`rounded-full px-4 py-1.5 text-sm font-medium ring-1 ring-inset ${
               status === value ? "bg-indigo-700 text-white ring-indigo-700" : "bg-white text-slate-800 ring-slate-300"
             }`}
           >
             {t.dynamic(`admin.opportunities.tab.${value}`)}{" "}
-            <span class="tabular-nums">({queue ? t.number(queue.counts[value]) : "…"})</span>
+            <span class="tabular-nums">({t.number(queue.counts[value])})</span>
           </button>
         ))}
-      </div>
-      <div role="search" class="max-w-md">
-        <ListSearch id="opportunity-queue-search" label={t("admin.opportunities.search")} list={list} />
       </div>
       <ListMessages
         list={list}
@@ -176,12 +248,20 @@ function Queue() {
                     </p>
                   )}
                 </div>
-                <div class="flex gap-2">
+                <form method="post" action={ACTION} class="flex gap-2">
+                  <input type="hidden" name="id" value={row.id} />
+                  <input type="hidden" name="updatedAt" value={row.updatedAt} />
+                  <ViewFields view={view} />
                   {stateOf(row) !== "approved" && (
                     <button
-                      type="button"
+                      type="submit"
+                      name="action"
+                      value="approve"
                       disabled={busyId === row.id}
-                      onClick={() => review(row, "approve")}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        review(row, "approve");
+                      }}
                       class="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-60"
                     >
                       {t.rich("admin.opportunities.approve", {
@@ -191,9 +271,16 @@ function Queue() {
                   )}
                   {stateOf(row) !== "rejected" && rejecting?.id !== row.id && (
                     <button
-                      type="button"
+                      type="submit"
+                      formMethod="get"
+                      formAction={`${ACTION}#reason-${row.id}`}
+                      name="reject"
+                      value={row.id}
                       disabled={busyId === row.id}
-                      onClick={() => setRejecting({ id: row.id, reason: "" })}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        setRejecting({ id: row.id, reason: "" });
+                      }}
                       class={SECONDARY_BUTTON}
                     >
                       {t.rich("admin.opportunities.reject", {
@@ -201,10 +288,12 @@ function Queue() {
                       })}
                     </button>
                   )}
-                </div>
+                </form>
               </div>
               {rejecting?.id === row.id && (
                 <form
+                  method="post"
+                  action={ACTION}
                   class="mt-3 space-y-2"
                   onSubmit={(e) => {
                     e.preventDefault();
@@ -221,8 +310,13 @@ function Queue() {
                   <p id={`reason-${row.id}-hint`} class="text-sm text-slate-700">
                     {t("admin.opportunities.reasonHint")}
                   </p>
+                  <input type="hidden" name="id" value={row.id} />
+                  <input type="hidden" name="updatedAt" value={row.updatedAt} />
+                  <input type="hidden" name="action" value="reject" />
+                  <ViewFields view={view} />
                   <textarea
                     id={`reason-${row.id}`}
+                    name="reason"
                     rows={3}
                     maxLength={1000}
                     value={rejecting.reason}
@@ -237,15 +331,24 @@ function Queue() {
                       class="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-60"
                     >
                       {t.rich(
-                        rejecting.reason.trim()
+                        !hydrated
+                          ? "admin.opportunities.rejectSubmit"
+                          : rejecting.reason.trim()
                           ? "admin.opportunities.rejectWith"
                           : "admin.opportunities.rejectWithout",
                         { title: () => <span class="sr-only">{`: ${row.title}`}</span> },
                       )}
                     </button>
-                    <button type="button" class={SECONDARY_BUTTON} onClick={() => setRejecting(null)}>
+                    <a
+                      href={href(offset)}
+                      class={SECONDARY_BUTTON}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        setRejecting(null);
+                      }}
+                    >
                       {t("common.cancel")}
-                    </button>
+                    </a>
                   </div>
                 </form>
               )}
@@ -253,34 +356,16 @@ function Queue() {
           ))}
         </ul>
       </div>
-      {queue && rows.length === 0 && (
+      {rows.length === 0 && !list.loading && (
         <p class="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">
           {t(query ? "admin.opportunities.noMatch" : "admin.opportunities.none")}
         </p>
       )}
-      {queue && (
-        <Pagination
-          position={pagePosition(t, offset, rows.length, queue.pagination.total)}
-          prev={offset > 0
-            ? {
-              href: "#",
-              onClick: (e) => {
-                e.preventDefault();
-                setOffset(Math.max(0, offset - PAGE_SIZE));
-              },
-            }
-            : null}
-          next={offset + PAGE_SIZE < queue.pagination.total
-            ? {
-              href: "#",
-              onClick: (e) => {
-                e.preventDefault();
-                setOffset(offset + PAGE_SIZE);
-              },
-            }
-            : null}
-        />
-      )}
+      <Pagination
+        position={pagePosition(t, offset, rows.length, queue.pagination.total)}
+        prev={offset > 0 ? toPage(Math.max(0, offset - PAGE_SIZE)) : null}
+        next={queue.pagination.hasMore ? toPage(offset + PAGE_SIZE) : null}
+      />
     </div>
   );
 }

@@ -9,7 +9,9 @@
  * `/admin/ungatekeep` saves a post's Published and Pinned with its Save button and deletes one after its confirmation;
  * a listing's Verified and Active save with their Save button on `/admin/internships` and on the listing's page;
  * `/admin/toolkits` lists the toolkits, saves a row's Active and Sale badge and deletes one after its confirmation;
- * `/admin/coupons` creates a coupon (a refusal at its field first), saves a row's Active and deletes one.
+ * `/admin/coupons` creates a coupon (a refusal at its field first), saves a row's Active and deletes one;
+ * `/admin/opportunities` pages, searches, approves a row, rejects one with a reason and opens a tab, each keeping the
+ * view.
  */
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -26,6 +28,8 @@ import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addToolkit, buy, checkout } from "@/tests/fixtures/toolkits.ts";
 import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
 import { listCoupons } from "@/lib/coupons/coupons.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { getOpportunity } from "@/lib/opportunities/opportunities.ts";
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
 
@@ -378,4 +382,63 @@ Deno.test("without JavaScript an admin creates a coupon, saves a row's Active an
   await confirmation.getByRole("button", { name: "Delete" }).click();
   await page.getByText("The coupon is deleted.").waitFor();
   assertEquals((await listCoupons(t.kv)).map((c) => [c.code, c.isActive]), [["SAVE20", false]]);
+});
+
+Deno.test("without JavaScript an admin pages, searches, approves and rejects with a reason in /admin/opportunities", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin", { name: "Boss Admin" });
+  const student = await createTestUser(t, "user", { name: "Asha Rao" });
+  const ada = await submitOpportunity(t, student, "Ada Sprint");
+  const grace = await submitOpportunity(t, student, "Grace Sprint");
+  for (let i = 1; i <= 20; i++) await submitOpportunity(t, student, `Filler Quiz ${i}`);
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/opportunities`);
+  await page.getByText("1–20 of 22").waitFor();
+  await page.getByRole("tab", { name: "Awaiting review (22)" }).waitFor();
+
+  await page.getByRole("link", { name: "Next" }).click();
+  await page.getByText("21–22 of 22").waitFor();
+  assertEquals(new URL(page.url()).searchParams.get("offset"), "20");
+  await page.getByRole("heading", { name: "Ada Sprint" }).waitFor();
+  assertEquals(await page.getByRole("link", { name: "Next" }).count(), 0);
+  await assertAccessibleWithoutScript(page, "admin opportunities, second page, without JavaScript at 360 px");
+  await page.getByRole("link", { name: "Previous" }).click();
+  await page.getByText("1–20 of 22").waitFor();
+
+  await page.getByLabel("Search by title, organizer or place").fill("sprint");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.getByRole("heading", { name: "Grace Sprint" }).waitFor();
+  const rows = page.getByRole("tabpanel").getByRole("listitem");
+  assertEquals(await rows.count(), 2, "the two that match");
+  assertEquals(await page.getByLabel("Search by title, organizer or place").inputValue(), "sprint");
+  await page.getByRole("button", { name: "Approve Ada Sprint" }).click();
+  await page.getByText("Ada Sprint approved and published.").waitFor();
+  const url = new URL(page.url());
+  assertEquals([url.searchParams.get("search"), url.searchParams.get("approved")], ["sprint", ada.id], "the view kept");
+  const approved = await getOpportunity(t.kv, ada.id, admin.user);
+  assertEquals([approved.isVerified, approved.isActive], [true, true]);
+  assertEquals(await rows.count(), 1, "the approved one left the awaiting tab");
+
+  await page.getByRole("button", { name: "Reject Grace Sprint" }).click();
+  const reason = page.getByLabel("Reason for the submitter of Grace Sprint");
+  await reason.fill("Add the organizer and a link to the official page.");
+  await assertAccessibleWithoutScript(page, "admin opportunities, a reject reason without JavaScript at 360 px");
+  await page.getByRole("button", { name: /^Reject\W+Grace Sprint$/ }).click();
+  await page.getByText("Grace Sprint rejected.").waitFor();
+  const rejected = await getOpportunity(t.kv, grace.id, admin.user);
+  assertEquals([rejected.isActive, rejected.rejection?.reason], [
+    false,
+    "Add the organizer and a link to the official page.",
+  ]);
+
+  await page.getByRole("tab", { name: "Rejected (1)" }).click();
+  await page.getByRole("heading", { name: "Grace Sprint" }).waitFor();
+  assertEquals(new URL(page.url()).searchParams.get("status"), "rejected");
+  await page.getByText("Reason given: Add the organizer and a link to the official page.").waitFor();
+  await page.getByRole("tab", { name: "Published (1)" }).click();
+  await page.getByRole("heading", { name: "Ada Sprint" }).waitFor();
+  await assertAccessibleWithoutScript(page, "admin opportunities, published tab, without JavaScript at 360 px");
 });
