@@ -82,15 +82,21 @@ function commitOf<T>(backfill: Backfill<T>, page: Deno.KvEntry<T>[]): { walked: 
  * one read is all), then lists `page` records after the cursor and commits them, up to `perCommit` written records a
  * commit, each checked as read, with the cursor moved past them in the same commit; the commit that takes a page
  * shorter than `page` also marks it done (and adds `finish`). A commit that loses its race (a record changed
- * meanwhile; that write indexed it) is not counted and the page is listed again from the cursor. Gives way after each
- * commit; takes one page at least, then no new page once `until` passed. Safe to run twice at once: the writes are
- * idempotent and checked. @throws what KV throws.
+ * meanwhile, and that write indexed it; or another run moved the progress) is not counted, and the progress is read
+ * again and the page listed again from its cursor. Gives way after each
+ * commit; takes one page at least, then no new page once `until` passed. Safe to run twice at once: every commit is
+ * checked against the records and the progress as read, so a run that another overtook reads the progress again and
+ * goes on from there (or stops, once done) rather than moving the cursor back. @throws what KV throws.
  */
 export async function runBackfill<T>(kv: Deno.Kv, backfill: Backfill<T>, run: BackfillRun): Promise<BackfillCounts> {
   const { prefix, progressKey } = backfill;
   const until = run.until ?? performance.now() + BACKFILL_BUDGET_MS;
   const counts = { read: 0, written: 0, done: false };
-  let progress = (await kv.get<BackfillProgress>(progressKey)).value ?? { after: null, done: false };
+  const read = async () => {
+    const entry = await kv.get<BackfillProgress>(progressKey);
+    return { entry, progress: entry.value ?? { after: null, done: false } };
+  };
+  let { entry, progress } = await read();
   let pages = 0;
   while (!progress.done && (pages === 0 || performance.now() < until)) {
     const after = progress.after === null ? [] : Array.isArray(progress.after) ? progress.after : [progress.after];
@@ -108,19 +114,23 @@ export async function runBackfill<T>(kv: Deno.Kv, backfill: Backfill<T>, run: Ba
         ...backfill.tally ? { indexed: (progress.indexed ?? 0) + walked } : {},
         done,
       };
-      const op = kv.atomic();
-      for (const entry of writes) backfill.write(op.check(entry), entry);
+      // Checked against the progress as read too: a run behind another never moves its cursor back or undoes done.
+      const op = kv.atomic().check(entry);
+      for (const record of writes) backfill.write(op.check(record), record);
       op.set(progressKey, next);
       if (done) backfill.finish?.(op);
-      lost = !(await op.commit()).ok;
-      if (lost) break;
+      const committed = await op.commit();
+      lost = !committed.ok;
+      if (!committed.ok) break;
       counts.read += walked;
       counts.written += writes.length;
       progress = next;
+      entry = { key: progressKey, value: next, versionstamp: committed.versionstamp };
       rest = rest.slice(walked);
       await run.giveWay();
     } while (rest.length > 0);
-    if (!lost) pages++;
+    if (lost) ({ entry, progress } = await read());
+    else pages++;
   }
   return { ...counts, done: progress.done };
 }

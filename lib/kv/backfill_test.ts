@@ -101,3 +101,33 @@ Deno.test("a commit holds `perCommit` written records within the mutations, walk
   const ns = (await indexed(kv)).map((entry) => Number(entry.split(":")[0]));
   assertEquals(ns, [0, 2, 3, 4, 6, 7, 8, 10, 11, 12]);
 });
+
+Deno.test("two runs at once: the one behind neither moves the cursor back nor undoes done, tally counted once", async () => {
+  using store = await Deno.openKv(":memory:");
+  await storeThings(store, 25);
+  const tallied: Backfill<Thing> = {
+    ...BY_N,
+    tally: true,
+    finish: (op) => {
+      op.sum(["things_meta", "finished"], 1n);
+    },
+  };
+  // The slow run lists its first page; the other run goes to the end before the slow one commits it.
+  let other: (() => Promise<unknown>) | null = () => runBackfill(store, tallied, counting());
+  const kv = new Proxy(store, {
+    get(target, property) {
+      if (property !== "list") return Reflect.get(target, property, target).bind(target);
+      return async function* (selector: Deno.KvListSelector, options?: Deno.KvListOptions) {
+        yield* target.list(selector, options);
+        const running = other;
+        other = null;
+        await running?.();
+      };
+    },
+  });
+  const slow = await runBackfill(kv, tallied, counting(true));
+  assertEquals((await store.get(PROGRESS)).value, { after: null, indexed: 25, done: true }, "still done, counted once");
+  assertEquals(slow, { read: 0, written: 0, done: true }, "the run behind sees it done");
+  assertEquals((await store.get(["things_meta", "finished"])).value, new Deno.KvU64(1n));
+  assertEquals((await indexed(store)).length, 25);
+});
