@@ -3,17 +3,21 @@
  * first, searched by content or author among the newest 2,000 (a line says so when there are more; loaded from
  * `GET /api/admin/comments` through the shared admin list hook), each
  * with a link to it on its post and Delete after a confirmation dialog (until hydrated, a link to the page's own
- * confirmation, `routes/admin/comments.tsx`); pages of 50.
+ * confirmation, `routes/admin/comments.tsx`); pages of 50. Until hydrated the search is a `GET` form to the page and
+ * Previous and Next are links to it; the island starts from the search and page the server rendered.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { Pagination } from "@/components/Pagination.tsx";
+import { pagePosition } from "@/lib/browser/pagination.ts";
+import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { Cell } from "@/components/StackedTable.tsx";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import { RowDeleteLink } from "@/components/RowDeleteLink.tsx";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
-import type { AdminCommentView, Pagination } from "@/lib/comments/schema.ts";
+import type { AdminCommentView, Pagination as PageInfo } from "@/lib/comments/schema.ts";
 import type { AdminCommentPage } from "@/lib/comments/comments.ts";
 import type { UserSummary } from "@/lib/users/users.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -49,7 +53,10 @@ function authorOf(t: Translate, row: CommentRow): string {
 /** Props: the first page as the server read it, and the messages (`ADMIN_COMMENTS_TEXT`). */
 export interface AdminCommentsTableProps {
   initial: CommentRow[];
-  pagination: Pagination;
+  pagination: PageInfo;
+  /** The search the page answers ("": none), and how many newest comments it looked through when it stopped. */
+  search: string;
+  searchedNewest: number | null;
   text: IslandText;
 }
 
@@ -61,7 +68,7 @@ export default function AdminCommentsTable({ text, ...props }: AdminCommentsTabl
   );
 }
 
-function CommentsTable({ initial, pagination }: Omit<AdminCommentsTableProps, "text">) {
+function CommentsTable({ initial, pagination, search, searchedNewest }: Omit<AdminCommentsTableProps, "text">) {
   const t = useT();
   const hydrated = useHydrated();
   const list = useAdminList<CommentRow, AdminCommentPage>({
@@ -72,8 +79,14 @@ function CommentsTable({ initial, pagination }: Omit<AdminCommentsTableProps, "t
     },
     rowsOf: (data) => data.comments,
     initial,
+    start: { query: search, offset: pagination.offset },
     loaded: (data) => t("admin.comments.match", { total: data.pagination.total }),
   });
+  /** The address of the page the server rendered, at `at` (its links before hydration). */
+  const href = (at: number) =>
+    `/admin/comments?${new URLSearchParams(
+      [["search", search], ["offset", `${at}`]].filter(([, v]) => v !== "" && v !== "0"),
+    )}`;
   const remove = useConfirmDelete<CommentRow>({
     path: (row) => `/api/ungatekeep/comments/${row.id}`,
     deleted: (row) => {
@@ -85,11 +98,21 @@ function CommentsTable({ initial, pagination }: Omit<AdminCommentsTableProps, "t
 
   const rows = list.rows ?? [];
   const page = list.data?.pagination ?? pagination;
+  const newest = list.data ? list.data.searchedNewest : searchedNewest;
   return (
     <div class="space-y-4">
-      <div role="search" class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-        <ListSearch id="comment-search" label={t("admin.comments.search")} list={list} maxLength={200} />
-      </div>
+      <form
+        method="get"
+        action="/admin/comments"
+        onSubmit={(e) => e.preventDefault()}
+        role="search"
+        class="flex items-end gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      >
+        <div class="flex-1">
+          <ListSearch id="search" label={t("admin.comments.search")} list={list} maxLength={200} />
+        </div>
+        {!hydrated && <button type="submit" class={SECONDARY_BUTTON}>{t("admin.comments.searchSubmit")}</button>}
+      </form>
       <AdminTable
         list={list}
         loadingText={t("admin.comments.loading")}
@@ -143,18 +166,25 @@ function CommentsTable({ initial, pagination }: Omit<AdminCommentsTableProps, "t
           </tr>
         ))}
       </AdminTable>
-      {list.data?.searchedNewest && (
-        <p class="text-sm text-slate-700">{t("admin.comments.searchedNewest", { count: list.data.searchedNewest })}</p>
-      )}
-      <ListPages
-        label={t("admin.comments.pages")}
-        list={list}
-        pageSize={PAGE_SIZE}
-        shown={rows.length}
-        total={page.total}
-        hasMore={page.hasMore}
-        disabled={!hydrated}
-      />
+      {newest && <p class="text-sm text-slate-700">{t("admin.comments.searchedNewest", { count: newest })}</p>}
+      {hydrated
+        ? (
+          <ListPages
+            label={t("admin.comments.pages")}
+            list={list}
+            pageSize={PAGE_SIZE}
+            shown={rows.length}
+            total={page.total}
+            hasMore={page.hasMore}
+          />
+        )
+        : (
+          <Pagination
+            position={pagePosition(t, pagination.offset, rows.length, page.total)}
+            prev={pagination.offset > 0 ? { href: href(Math.max(0, pagination.offset - PAGE_SIZE)) } : null}
+            next={page.hasMore ? { href: href(pagination.offset + PAGE_SIZE) } : null}
+          />
+        )}
       <ConfirmDialog {...remove.dialog} title={t("admin.comments.deleteTitle")}>
         {t("admin.comments.deleteText", { content: remove.target ? clipComment(remove.target.content) : "" })}
       </ConfirmDialog>

@@ -1,6 +1,8 @@
 /**
  * `/admin/comments`: every live comment on Ungatekeep posts, newest first, in the comments table island (search, go
  * to the post, delete). Admins only, by `/admin`'s middleware and layout. docs/decisions.md, Comments and reactions.
+ * The server renders the page its query asks for (`search`, `offset`; a value the list refuses gives the first page),
+ * so the search (a `GET` form) and Previous and Next (links) work without JavaScript.
  * Without JavaScript a row's "Delete" is a link to `?delete={id}`, this page with a confirmation naming that comment,
  * whose plain form (docs/decisions.md, Islands, "Forms work without JavaScript") `POST`s `intent` `delete` and `id`:
  * the comment is deleted as `DELETE /api/ungatekeep/comments/{id}` does, 303 to `?deleted=1`, or the page again with
@@ -16,7 +18,12 @@ import AdminCommentsTable, {
   clipComment,
   type CommentRow,
 } from "@/islands/AdminCommentsTable.tsx";
-import { listCommentsForAdmin, type Pagination, removeComment } from "@/lib/comments/comments.ts";
+import {
+  AdminCommentQuerySchema,
+  listCommentsForAdmin,
+  type Pagination,
+  removeComment,
+} from "@/lib/comments/comments.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
@@ -28,6 +35,10 @@ import { useT } from "@/lib/i18n/context.ts";
 interface Data {
   rows: CommentRow[];
   pagination: Pagination;
+  /** The search the page answers ("": none). */
+  search: string;
+  /** How many newest comments a search looked through, when it stopped there; else null. */
+  searchedNewest: number | null;
   /** What the last plain form did, in the reader's language; "" for nothing. */
   notice: string;
   /** A refused delete's sentence; "" for none. */
@@ -39,9 +50,19 @@ interface Data {
 /** The delete form's fields: a comment id (ids are UUIDs; a longer one names no comment). */
 const deleteFormSchema = z.object({ intent: z.literal("delete"), id: z.string().min(1).max(100) });
 
-/** The first page of the table as `admin` may read it. */
-async function firstPage(kv: Deno.Kv, admin: User): Promise<Pick<Data, "rows" | "pagination">> {
-  const page = await listCommentsForAdmin(kv, admin, { limit: 50, offset: 0 });
+/**
+ * The page of the table `params` ask for (`search`, `offset`) as `admin` may read it; with a value the list refuses,
+ * the first page.
+ */
+async function pageOf(
+  kv: Deno.Kv,
+  admin: User,
+  params: URLSearchParams,
+): Promise<Pick<Data, "rows" | "pagination" | "search" | "searchedNewest">> {
+  const given = (name: string) => params.get(name) || undefined;
+  const parsed = AdminCommentQuerySchema.safeParse({ search: given("search"), offset: given("offset") });
+  const query = parsed.success ? parsed.data : AdminCommentQuerySchema.parse({});
+  const page = await listCommentsForAdmin(kv, admin, query);
   return {
     rows: page.comments.map(({ id, postId, parentId, content, createdAt, user, post }) => ({
       id,
@@ -53,14 +74,16 @@ async function firstPage(kv: Deno.Kv, admin: User): Promise<Pick<Data, "rows" | 
       post,
     })),
     pagination: page.pagination,
+    search: query.search ?? "",
+    searchedNewest: page.searchedNewest ?? null,
   };
 }
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
-    const page = await firstPage(ctx.state.services.kv, ctx.state.user);
     const params = ctx.url.searchParams;
+    const page = await pageOf(ctx.state.services.kv, ctx.state.user, params);
     const notice = params.get("deleted") === "1" ? ctx.state.t("admin.comments.deletedDone") : "";
     const doomed = page.rows.find((row) => row.id === params.get("delete"));
     return ctx.render({ ...page, notice, error: "", doomed });
@@ -77,7 +100,7 @@ export const handler = define.handlers<Data>({
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const status = form.success ? errorResponse(error).status : 400;
-      const page = await firstPage(services.kv, user);
+      const page = await pageOf(services.kv, user, new URLSearchParams());
       return ctx.render({ ...page, notice: "", error: refusalText(t, error) }, { status });
     }
   },
@@ -105,7 +128,13 @@ export default define.page<Data>(function AdminCommentsPage({ data }) {
           cancelHref="/admin/comments"
         />
       )}
-      <AdminCommentsTable initial={data.rows} pagination={data.pagination} text={t.island(ADMIN_COMMENTS_TEXT)} />
+      <AdminCommentsTable
+        initial={data.rows}
+        pagination={data.pagination}
+        search={data.search}
+        searchedNewest={data.searchedNewest}
+        text={t.island(ADMIN_COMMENTS_TEXT)}
+      />
     </section>
   );
 });

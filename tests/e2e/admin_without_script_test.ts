@@ -18,7 +18,8 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
-import { getUser, updateUser } from "@/lib/users/users.ts";
+import { getUser, updateUser, type User } from "@/lib/users/users.ts";
+import { createComment } from "@/lib/comments/comments.ts";
 import { getPostForAdmin } from "@/lib/ungatekeep/posts.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { getInternship } from "@/lib/internships/internships.ts";
@@ -441,4 +442,40 @@ Deno.test("without JavaScript an admin pages, searches, approves and rejects wit
   await page.getByRole("tab", { name: "Published (1)" }).click();
   await page.getByRole("heading", { name: "Ada Sprint" }).waitFor();
   await assertAccessibleWithoutScript(page, "admin opportunities, published tab, without JavaScript at 360 px");
+});
+
+Deno.test("without JavaScript an admin searches and pages /admin/comments", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const post = await createPost(t, admin, { title: "Exam tips" });
+  const say = async (author: { user: User }, content: string) =>
+    await createComment(t.kv, { postId: post.id, author: author.user, input: { content }, appUrl: t.origin });
+  const asha = await createTestUser(t, "user", { name: "Asha Rao" });
+  await say(asha, "Buy followers at spam.example");
+  for (let i = 0; i < 6; i++) {
+    const author = await createTestUser(t, "user", { name: `Filler ${i}` });
+    for (let j = 0; j < 9; j++) await say(author, `Thanks, this helped ${i}-${j}`);
+  }
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/comments`);
+  await page.getByText("1–50 of 55").waitFor();
+
+  await page.getByRole("link", { name: "Next" }).click();
+  await page.getByText("51–55 of 55").waitFor();
+  assertEquals(new URL(page.url()).searchParams.get("offset"), "50");
+  await page.getByRole("row").filter({ hasText: "Buy followers" }).waitFor();
+  assertEquals(await page.getByRole("link", { name: "Next" }).count(), 0);
+  await assertAccessibleWithoutScript(page, "admin comments, second page, without JavaScript at 360 px");
+  await page.getByRole("link", { name: "Previous" }).click();
+  await page.getByText("1–50 of 55").waitFor();
+
+  await page.getByLabel("Search comments and authors").fill("followers");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.getByRole("row").filter({ hasText: "Buy followers" }).waitFor();
+  assertEquals(new URL(page.url()).searchParams.get("search"), "followers");
+  assertEquals(await page.getByLabel("Search comments and authors").inputValue(), "followers");
+  assertEquals(await page.getByRole("row").filter({ hasText: "Thanks, this helped" }).count(), 0, "only the match");
 });
