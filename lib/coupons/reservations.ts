@@ -81,9 +81,27 @@ async function slotsOf(
 }
 
 /**
- * A free slot among `0..limit-1` (`limit` null: past the live ones) for `purchaseId`: the one it
- * already holds, else a random free or lapsed one (random, so concurrent checkouts rarely pick
- * the same); null when every slot is taken.
+ * How many of the slots `0..limit-1` a new use may take when every slot of the coupon was read: the largest `end` with
+ * `end` plus the live slots at `end` or beyond at most `limit`. Live slots beyond the limit (taken while the coupon had
+ * none, whose slots are spread over `0..UNLIMITED_SLOTS-1`, or before it was lowered) leave the top slots below it
+ * unused, so the slots' own checks keep the limit under concurrency: such slots are never added to, so a later read
+ * finds the same `end` or a larger one.
+ */
+function takeableEnd(slots: Map<number, Deno.KvEntry<SlotValue>>, limit: number, now: number): number {
+  let end = limit;
+  let above = [...slots].filter(([index, entry]) => index >= limit && isLive(entry.value, now)).length;
+  while (end > 0 && end + above > limit) {
+    end--;
+    const entry = slots.get(end);
+    if (entry && isLive(entry.value, now)) above++;
+  }
+  return end;
+}
+
+/**
+ * A free slot for `purchaseId` among `0..end-1` (`takeableEnd` of a `limit`; `limit` null: past the live ones): the
+ * one it already holds, else a random free or lapsed one (random, so concurrent checkouts rarely pick the same); null
+ * when every slot is taken.
  */
 function claimOf(
   slots: Map<number, Deno.KvEntry<SlotValue>>,
@@ -96,8 +114,7 @@ function claimOf(
     }
   }
   const live = [...slots.values()].filter((e) => isLive(e.value, now)).length;
-  const end = limit ?? live + 16;
-  if (live >= end) return null;
+  const end = limit === null ? live + 16 : takeableEnd(slots, limit, now);
   const free: number[] = [];
   for (let index = 0; index < end; index++) {
     const entry = slots.get(index);

@@ -9,6 +9,7 @@ import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkit, checkout } from "@/tests/fixtures/toolkits.ts";
 import type { Coupon } from "@/lib/coupons/coupons.ts";
+import { planReservation, reserveOps } from "@/lib/coupons/reservations.ts";
 
 /** Writes paid uses of `coupon` at slots `indexes`, as earlier buyers' purchases left them. */
 async function seedUses(t: TestApp, coupon: Coupon, toolkitId: string, indexes: number[]) {
@@ -72,4 +73,43 @@ Deno.test("a nearly full coupon takes its last use once; a limit lowered below i
     assertEquals((await checkout({ t }, buyer, toolkit.id, "LOWERED")).body, { error: "Coupon usage limit reached" });
   }
   assertEquals(await usedCountOf(t, admin, "LOWERED"), 5);
+});
+
+Deno.test("a limit given to a coupon that had none holds when two checkouts take its last use at once", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ env: fake.env });
+  const admin = await createTestUser(t, "admin");
+  const toolkit = await addToolkit({ t, admin });
+  const coupon = await addCoupon({ t, admin }, { code: "OPEN", usageLimit: null });
+  // Eight uses while it had no limit: their slots lie at random far beyond any limit given later.
+  for (let i = 0; i < 8; i++) {
+    assertEquals((await checkout({ t }, await createTestUser(t), toolkit.id, "OPEN")).status, 200);
+  }
+  const limited = await t.json("PATCH", `/api/admin/coupons/${coupon.id}`, {
+    body: { usageLimit: 10 },
+    headers: admin.headers,
+  });
+  assertEquals(limited.status, 200, JSON.stringify(limited.body));
+  assertEquals((await checkout({ t }, await createTestUser(t), toolkit.id, "OPEN")).status, 200, "the ninth use");
+  // Two checkouts read the coupon at once, each finding the tenth use free; both then commit.
+  const limits = { id: coupon.id, perUserLimit: 1, usageLimit: 10 };
+  const buyers = ["late1", "late2"];
+  const plans = await Promise.all(
+    buyers.map((userId) => planReservation(t.kv, { coupon: limits, userId, purchaseId: `p-${userId}`, held: [] })),
+  );
+  const taken = [];
+  for (const [i, plan] of plans.entries()) {
+    if (!plan.ok) continue;
+    const op = t.kv.atomic();
+    reserveOps(op, {
+      plan,
+      value: { purchaseId: `p-${buyers[i]}`, userId: buyers[i], toolkitId: toolkit.id },
+      paid: true,
+    });
+    if ((await op.commit()).ok) taken.push(buyers[i]);
+  }
+  assertEquals(taken.length, 1, "one of them takes the tenth use");
+  assertEquals(await usedCountOf(t, admin, "OPEN"), 10);
+  const refused = await checkout({ t }, await createTestUser(t), toolkit.id, "OPEN");
+  assertEquals(refused.body, { error: "Coupon usage limit reached" });
 });
