@@ -5,13 +5,17 @@
  * queues it again and starts its try (a plain form to the page until hydrated, then `POST
  * /api/admin/outbox/{id}/retry`); one that held a single-use link says that
  * it cannot be sent again (docs/decisions.md, Background work, "Bodies dropped"). Pages of 50. The API never sends a
- * mail's body, so neither does this table.
+ * mail's body, so neither does this table. Until hydrated the search and the tabs are one `GET` form to the page (the
+ * tabs its submit buttons, "Search" keeping the tab) and Previous and Next links to it; the island starts from the tab,
+ * search and page the server rendered.
  */
 import { useRef, useState } from "preact/hooks";
 import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
+import { Pagination } from "@/components/Pagination.tsx";
+import { pagePosition } from "@/lib/browser/pagination.ts";
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import type { MailStatus, OutboxRow } from "@/lib/mail/outbox.ts";
@@ -53,19 +57,34 @@ function countOf(page: OutboxPage, status: MailStatus | null): { count: number; 
   return { count: counts.pending + counts.sent + counts.failed, more: more.pending || more.sent || more.failed };
 }
 
-/** Props: the first page as the server read it, and the messages (`ADMIN_OUTBOX_TEXT`). */
-export default function AdminOutboxTable({ text, initial }: { initial: OutboxPage; text: IslandText }) {
+/** Props of `AdminOutboxTable`. */
+export interface OutboxTableProps {
+  /** The page as the server read it, of tab `status` (null: all) and search `search` ("": none). */
+  initial: OutboxPage;
+  status: MailStatus | null;
+  search: string;
+  /** The messages (`ADMIN_OUTBOX_TEXT`). */
+  text: IslandText;
+}
+
+export default function AdminOutboxTable({ text, ...props }: OutboxTableProps) {
   return (
     <IslandTextProvider text={text}>
-      <OutboxTable initial={initial} />
+      <OutboxTable {...props} />
     </IslandTextProvider>
   );
 }
 
-function OutboxTable({ initial }: { initial: OutboxPage }) {
+function OutboxTable({ initial, status: initialStatus, search }: Omit<OutboxTableProps, "text">) {
   const t = useT();
   const hydrated = useHydrated();
-  const [status, setStatus] = useState<MailStatus | null>(null);
+  const [status, setStatus] = useState<MailStatus | null>(initialStatus);
+  const { offset } = initial.pagination;
+  /** The address of the page the server rendered, at `at` (its links before hydration). */
+  const href = (at: number) => {
+    const params = { status: initialStatus ?? "", search, offset: at ? `${at}` : "" };
+    return `/admin/outbox?${new URLSearchParams(Object.entries(params).filter(([, value]) => value))}`;
+  };
   // What the next answer announces instead of the match count (the outcome of a retry, which reloads the counts).
   const nextAnnouncement = useRef<string | null>(null);
   const list = useAdminList<OutboxRow, OutboxPage>({
@@ -78,6 +97,7 @@ function OutboxTable({ initial }: { initial: OutboxPage }) {
     rowsOf: (data) => data.mails,
     filters: [status],
     initial: initial.mails,
+    start: { query: search, offset },
     loaded: (data) => {
       const text = nextAnnouncement.current ?? t("admin.outbox.match", { total: data.pagination.total });
       nextAnnouncement.current = null;
@@ -106,27 +126,43 @@ function OutboxTable({ initial }: { initial: OutboxPage }) {
   return (
     <div class="space-y-4">
       <div class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+        <form
+          id="outbox-filters"
+          method="get"
+          action="/admin/outbox"
+          onSubmit={(e) => e.preventDefault()}
+          role="search"
+          class="flex items-end gap-3"
+        >
+          <div class="flex-1">
+            <ListSearch id="search" label={t("admin.outbox.search")} list={list} maxLength={100} />
+          </div>
+          {!hydrated && (
+            <button type="submit" name="status" value={status ?? ""} class={SECONDARY_BUTTON}>
+              {t("admin.outbox.searchSubmit")}
+            </button>
+          )}
+        </form>
         <div role="group" aria-label={t("admin.outbox.statusLabel")} class="flex flex-wrap gap-2">
           {TABS.map((tab) => {
             const current = tab.status === status;
             return (
               <button
                 key={tab.label}
-                type="button"
+                type={hydrated ? "button" : "submit"}
+                form="outbox-filters"
+                name="status"
+                value={tab.status ?? ""}
                 aria-pressed={current ? "true" : "false"}
-                disabled={!hydrated}
                 onClick={() => setStatus(tab.status)}
                 class={`rounded-full px-3 py-1.5 text-sm font-medium ${
                   current ? "bg-indigo-700 text-white" : "border border-slate-400 bg-white text-slate-800"
-                } disabled:cursor-not-allowed`}
+                }`}
               >
                 {t(tab.label)} <span class="tabular-nums">({countText(countOf(page, tab.status))})</span>
               </button>
             );
           })}
-        </div>
-        <div role="search">
-          <ListSearch id="outbox-search" label={t("admin.outbox.search")} list={list} maxLength={100} />
         </div>
       </div>
       <AdminTable
@@ -200,15 +236,24 @@ function OutboxTable({ initial }: { initial: OutboxPage }) {
           </tr>
         ))}
       </AdminTable>
-      <ListPages
-        label={t("admin.outbox.pages")}
-        list={list}
-        pageSize={PAGE_SIZE}
-        shown={rows.length}
-        total={page.pagination.total}
-        hasMore={page.pagination.hasMore}
-        disabled={!hydrated}
-      />
+      {hydrated
+        ? (
+          <ListPages
+            label={t("admin.outbox.pages")}
+            list={list}
+            pageSize={PAGE_SIZE}
+            shown={rows.length}
+            total={page.pagination.total}
+            hasMore={page.pagination.hasMore}
+          />
+        )
+        : (
+          <Pagination
+            position={pagePosition(t, offset, rows.length, page.pagination.total)}
+            prev={offset > 0 ? { href: href(Math.max(0, offset - PAGE_SIZE)) } : null}
+            next={page.pagination.hasMore ? { href: href(offset + PAGE_SIZE) } : null}
+          />
+        )}
     </div>
   );
 }

@@ -10,7 +10,7 @@
  * a listing's Verified and Active save with their Save button on `/admin/internships` and on the listing's page;
  * `/admin/toolkits` lists the toolkits, saves a row's Active and Sale badge and deletes one after its confirmation;
  * `/admin/coupons` creates a coupon (a refusal at its field first), saves a row's Active and deletes one;
- * `/admin/opportunities` pages, searches, approves a row, rejects one with a reason and opens a tab, each keeping the
+ * `/admin/outbox` pages, opens a tab and searches within it; `/admin/opportunities` pages, searches, approves a row, rejects one with a reason and opens a tab, each keeping the
  * view.
  */
 import { Buffer } from "node:buffer";
@@ -20,6 +20,9 @@ import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tes
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
 import { getUser, updateUser, type User } from "@/lib/users/users.ts";
 import { createComment } from "@/lib/comments/comments.ts";
+import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
+import { queueMail } from "@/lib/mail/delivery.ts";
+import { listOutbox } from "@/lib/mail/outbox_admin.ts";
 import { getPostForAdmin } from "@/lib/ungatekeep/posts.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { getInternship } from "@/lib/internships/internships.ts";
@@ -478,4 +481,45 @@ Deno.test("without JavaScript an admin searches and pages /admin/comments", asyn
   assertEquals(new URL(page.url()).searchParams.get("search"), "followers");
   assertEquals(await page.getByLabel("Search comments and authors").inputValue(), "followers");
   assertEquals(await page.getByRole("row").filter({ hasText: "Thanks, this helped" }).count(), 0, "only the match");
+});
+
+Deno.test("without JavaScript an admin searches, picks a tab and pages /admin/outbox", async () => {
+  const down = await startFakeSmtp();
+  await down.close();
+  await using t = await createTestApp({ listen: true, env: { SMTP_URL: down.url } });
+  const admin = await createTestUser(t, "admin");
+  const mail = { text: "Text", html: "<p>HTML</p>", link: "", userId: null };
+  await queueMail(t.services, { ...mail, to: "grace@example.com", subject: "Your receipt" });
+  for (let i = 0; i < 51; i++) {
+    await queueMail(t.services, { ...mail, to: `filler${i}@example.com`, subject: "Digest" });
+  }
+  await t.settled();
+  const { total } = (await listOutbox(t.kv, { limit: 50, offset: 0 })).pagination;
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/outbox`);
+  await page.getByText(`1–50 of ${total}`).waitFor();
+
+  await page.getByRole("link", { name: "Next" }).click();
+  await page.getByText(`51–${total} of ${total}`).waitFor();
+  assertEquals(new URL(page.url()).searchParams.get("offset"), "50");
+  await page.getByRole("row", { name: /grace@example\.com/ }).waitFor();
+  await assertAccessibleWithoutScript(page, "admin outbox, second page, without JavaScript at 360 px");
+  await page.getByRole("link", { name: "Previous" }).click();
+  await page.getByText(`1–50 of ${total}`).waitFor();
+
+  await page.getByRole("button", { name: /^Sent \(/ }).click();
+  assertEquals(new URL(page.url()).searchParams.get("status"), "sent");
+  assertEquals(await page.getByRole("button", { name: /^Sent \(/ }).getAttribute("aria-pressed"), "true");
+  assertEquals(await page.getByRole("row", { name: /@example\.com/ }).count(), 0, "none sent");
+  await page.getByRole("button", { name: /^Pending \(/ }).click();
+  await page.getByLabel("Search by recipient").fill("grace");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.getByRole("row", { name: /grace@example\.com/ }).waitFor();
+  const url = new URL(page.url());
+  assertEquals([url.searchParams.get("status"), url.searchParams.get("search")], ["pending", "grace"], "the tab kept");
+  assertEquals(await page.getByRole("row", { name: /filler/ }).count(), 0, "only the match");
+  assertEquals(await page.getByLabel("Search by recipient").inputValue(), "grace");
 });
