@@ -65,14 +65,21 @@ function isLive(value: SlotValue, now: number): boolean {
   return value.expiresAt === null || Date.parse(value.expiresAt) > now;
 }
 
-/** The slots under `prefix` by index (from index `from` on when given), `SLOT_LIST_BATCH` a list call. */
+/**
+ * The slots under `prefix` by index (only from index `from` on, or only before index `to`, when given),
+ * `SLOT_LIST_BATCH` a list call.
+ */
 async function slotsOf(
   kv: Deno.Kv,
   prefix: Deno.KvKey,
-  from?: number,
+  bound: { from: number } | { to: number } | null = null,
 ): Promise<Map<number, Deno.KvEntry<SlotValue>>> {
   const slots = new Map<number, Deno.KvEntry<SlotValue>>();
-  const selector = from === undefined ? { prefix } : { prefix, start: [...prefix, from] };
+  const selector: Deno.KvListSelector = !bound
+    ? { prefix }
+    : "from" in bound
+    ? { prefix, start: [...prefix, bound.from] }
+    : { prefix, end: [...prefix, bound.to] };
   for await (const entry of kv.list<SlotValue>(selector, { batchSize: SLOT_LIST_BATCH })) {
     const index = entry.key[entry.key.length - 1];
     if (typeof index === "number") slots.set(index, entry);
@@ -142,10 +149,11 @@ function randomIndexes(end: number, count: number): number[] {
 
 /**
  * The coupon's slot for a reservation of `purchaseId` without reading every slot of the coupon (a popular one holds
- * thousands: docs/decisions.md, Toolkits and payments, "Coupon uses"), or undefined when only that read can tell:
- * the purchase's own live slot among `own` (the reservations it holds, from its record); else, when no live slot lies
- * beyond `usageLimit` (a limit lowered below its uses), a free or lapsed one among `PROBES` read at random in
- * `0..usageLimit-1` (every slot of a small limit), or in `0..UNLIMITED_SLOTS-1` for an unlimited coupon.
+ * thousands: docs/decisions.md, Toolkits and payments, "Coupon uses"), as `claim`, or none when only that read can
+ * tell: the purchase's own live slot among `own` (the reservations it holds, from its record); else, when no live slot
+ * lies beyond `usageLimit` (a limit given or lowered below its uses), a free or lapsed one among `PROBES` read at random
+ * in `0..usageLimit-1` (every slot of a small limit), or in `0..UNLIMITED_SLOTS-1` for an unlimited coupon. `beyond`:
+ * the slots from `usageLimit` on, as read (none for an unlimited coupon).
  */
 async function probedSlot(
   kv: Deno.Kv,
@@ -154,7 +162,7 @@ async function probedSlot(
     purchaseId: string;
     own: number[];
   },
-): Promise<SlotClaim | undefined> {
+): Promise<{ claim?: SlotClaim; beyond: Map<number, Deno.KvEntry<SlotValue>> }> {
   const now = Date.now();
   const claim = (entry: Deno.KvEntryMaybe<SlotValue>): SlotClaim => ({
     index: entry.key.at(-1) as number,
@@ -164,15 +172,15 @@ async function probedSlot(
   const limit = coupon.usageLimit;
   const [held, beyond] = await Promise.all([
     getManyChunked<SlotValue>(kv, own.map((index) => slotKey(coupon.id, index))),
-    limit === null ? new Map() : slotsOf(kv, ["coupon_slots", coupon.id], limit),
+    limit === null ? new Map() : slotsOf(kv, ["coupon_slots", coupon.id], { from: limit }),
   ]);
   const mine = held.find((entry) => entry.value?.purchaseId === purchaseId && isLive(entry.value, now));
-  if (mine) return claim(mine);
-  if ([...beyond.values()].some((entry) => isLive(entry.value, now))) return undefined;
+  if (mine) return { claim: claim(mine), beyond };
+  if ([...beyond.values()].some((entry) => isLive(entry.value, now))) return { beyond };
   const indexes = randomIndexes(limit ?? UNLIMITED_SLOTS, PROBES);
   const probed = await kv.getMany<SlotValue[]>(indexes.map((index) => slotKey(coupon.id, index)));
   const free = probed.filter((entry) => entry.value === null || !isLive(entry.value, now));
-  return free.length > 0 ? claim(free[Math.floor(Math.random() * free.length)]) : undefined;
+  return free.length > 0 ? { claim: claim(free[Math.floor(Math.random() * free.length)]), beyond } : { beyond };
 }
 
 /**
@@ -180,7 +188,7 @@ async function probedSlot(
  * holds counts as its own (checkout started again: `held` are the reservations on its record, `reservationsOf`). The
  * per-user limit is checked before the total one (docs/api.md, Toolkits, "Coupon and purchase errors"). The user's
  * slots are read; the coupon's are probed (`probedSlot`), and read in full only when that cannot tell (the coupon is
- * nearly full, or its limit was lowered below its uses).
+ * nearly full, or has live slots beyond its limit), those beyond its limit not twice.
  */
 export async function planReservation(
   kv: Deno.Kv,
@@ -200,12 +208,12 @@ export async function planReservation(
     keyOf: (i) => userSlotKey(coupon.id, userId, i),
   });
   if (!userSlot) return { ok: false, reason: "perUserLimit" };
-  const slot = probed ??
-    claimOf(await slotsOf(kv, ["coupon_slots", coupon.id]), {
-      limit: coupon.usageLimit,
-      purchaseId,
-      keyOf: (i) => slotKey(coupon.id, i),
-    });
+  const limit = coupon.usageLimit;
+  const every = async () =>
+    limit === null
+      ? await slotsOf(kv, ["coupon_slots", coupon.id])
+      : new Map([...await slotsOf(kv, ["coupon_slots", coupon.id], { to: limit }), ...probed.beyond]);
+  const slot = probed.claim ?? claimOf(await every(), { limit, purchaseId, keyOf: (i) => slotKey(coupon.id, i) });
   if (!slot) return { ok: false, reason: "usageLimit" };
   return { ok: true, couponId: coupon.id, slot, userSlot };
 }

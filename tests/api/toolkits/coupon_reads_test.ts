@@ -77,7 +77,8 @@ Deno.test("a nearly full coupon takes its last use once; a limit lowered below i
 
 Deno.test("a limit given to a coupon that had none holds when two checkouts take its last use at once", async () => {
   await using fake = startFakeRazorpay();
-  await using t = await createTestApp({ env: fake.env });
+  const reads = kvReads();
+  await using t = await createTestApp({ env: fake.env, kvReads: reads });
   const admin = await createTestUser(t, "admin");
   const toolkit = await addToolkit({ t, admin });
   const coupon = await addCoupon({ t, admin }, { code: "OPEN", usageLimit: null });
@@ -90,7 +91,10 @@ Deno.test("a limit given to a coupon that had none holds when two checkouts take
     headers: admin.headers,
   });
   assertEquals(limited.status, 200, JSON.stringify(limited.body));
+  reads.listed = 0;
   assertEquals((await checkout({ t }, await createTestUser(t), toolkit.id, "OPEN")).status, 200, "the ninth use");
+  // Its slots are read in full, those beyond the limit (the eight uses) once, not twice.
+  assertEquals(reads.listed, 8, "entries listed");
   // Two checkouts read the coupon at once, each finding the tenth use free; both then commit.
   const limits = { id: coupon.id, perUserLimit: 1, usageLimit: 10 };
   const buyers = ["late1", "late2"];
