@@ -27,22 +27,28 @@ export const ADMIN_TOOLKITS_TEXT = [
   ...refusalPrefixes("toolkitNotFound", "originalPriceBelowPrice"),
 ] as const;
 
-/** Props: the toolkits as the server read them, and the messages (`ADMIN_TOOLKITS_TEXT`). */
-export default function AdminToolkitsTable({ text, initial }: { initial: Toolkit[]; text: IslandText }) {
+/**
+ * Props: the toolkits as the server read them, the search they answer ("": none; before hydration the search is a
+ * `GET` form to the page), and the messages (`ADMIN_TOOLKITS_TEXT`).
+ */
+export default function AdminToolkitsTable(
+  { text, initial, search }: { initial: Toolkit[]; search: string; text: IslandText },
+) {
   return (
     <IslandTextProvider text={text}>
-      <ToolkitsTable initial={initial} />
+      <ToolkitsTable initial={initial} search={search} />
     </IslandTextProvider>
   );
 }
 
-function ToolkitsTable({ initial }: { initial: Toolkit[] }) {
+function ToolkitsTable({ initial, search }: { initial: Toolkit[]; search: string }) {
   const t = useT();
   const hydrated = useHydrated();
   const list = useAdminList<Toolkit, { toolkits: Toolkit[] }>({
     path: ({ query }) => `/api/admin/toolkits${query ? `?${new URLSearchParams({ search: query })}` : ""}`,
     rowsOf: (data) => data.toolkits,
     initial,
+    start: { query: search, offset: 0 },
   });
   const remove = useConfirmDelete<Toolkit>({
     path: (toolkit) => `/api/admin/toolkits/${toolkit.id}`,
@@ -68,9 +74,18 @@ function ToolkitsTable({ initial }: { initial: Toolkit[] }) {
 
   return (
     <div class="space-y-4">
-      <div role="search" class="max-w-md">
-        <ListSearch id="toolkit-search" label={t("admin.toolkits.search")} list={list} maxLength={100} />
-      </div>
+      <form
+        method="get"
+        action="/admin/toolkits"
+        onSubmit={(e) => e.preventDefault()}
+        role="search"
+        class="flex max-w-md items-end gap-3"
+      >
+        <div class="flex-1">
+          <ListSearch id="search" label={t("admin.toolkits.search")} list={list} maxLength={100} />
+        </div>
+        {!hydrated && <button type="submit" class={SECONDARY_BUTTON}>{t("admin.toolkits.searchSubmit")}</button>}
+      </form>
       <AdminTable
         list={list}
         loadingText={t("admin.toolkits.loading")}

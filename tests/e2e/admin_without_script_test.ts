@@ -8,7 +8,7 @@
  * (shown once) and revokes it after its confirmation; `/admin/comments` deletes a comment after its confirmation;
  * `/admin/ungatekeep` saves a post's Published and Pinned with its Save button and deletes one after its confirmation;
  * a listing's Verified and Active save with their Save button on `/admin/internships` and on the listing's page;
- * `/admin/toolkits` lists the toolkits, saves a row's Active and Sale badge and deletes one after its confirmation;
+ * `/admin/toolkits` lists and searches the toolkits, saves a row's Active and Sale badge and deletes one after its confirmation;
  * `/admin/coupons` creates a coupon (a refusal at its field first), saves a row's Active and deletes one;
  * `/admin/outbox` pages, opens a tab and searches within it; `/admin/opportunities` pages, searches, approves a row, rejects one with a reason and opens a tab, each keeping the
  * view.
@@ -522,4 +522,24 @@ Deno.test("without JavaScript an admin searches, picks a tab and pages /admin/ou
   assertEquals([url.searchParams.get("status"), url.searchParams.get("search")], ["pending", "grace"], "the tab kept");
   assertEquals(await page.getByRole("row", { name: /filler/ }).count(), 0, "only the match");
   assertEquals(await page.getByLabel("Search by recipient").inputValue(), "grace");
+});
+
+Deno.test("without JavaScript an admin searches /admin/toolkits", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  await addToolkit({ t, admin }, { title: "Resume Toolkit" });
+  await addToolkit({ t, admin }, { title: "Interview Toolkit" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/toolkits`);
+  await page.getByRole("row").filter({ hasText: "Interview Toolkit" }).waitFor();
+  await page.getByLabel("Search by title").fill("resume");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  assertEquals(new URL(page.url()).searchParams.get("search"), "resume");
+  await page.getByRole("row").filter({ hasText: "Resume Toolkit" }).waitFor();
+  assertEquals(await page.getByRole("row").filter({ hasText: "Interview Toolkit" }).count(), 0, "only the match");
+  assertEquals(await page.getByLabel("Search by title").inputValue(), "resume");
+  await assertAccessibleWithoutScript(page, "admin toolkits searched without JavaScript at 360 px");
 });

@@ -6,7 +6,8 @@
  * `showSaleBadge` `true` when ticked, each with its drawn value as `was_isActive`, `was_showSaleBadge`) saves the
  * switches its admin changed (`changedSwitches`) as `PUT /api/admin/toolkits/{id}` does, 303 to `?saved={id}`;
  * `delete` (`id`) deletes the toolkit as `DELETE` does, 303 to `?deleted=1`. A refused one renders the page again
- * with its sentence (400, 404).
+ * with its sentence (400, 404). `?search=` (the search's `GET` form without JavaScript) renders the toolkits whose
+ * title holds its every word.
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -15,7 +16,7 @@ import { Notice } from "@/components/forms.tsx";
 import { DeleteConfirmation } from "@/components/DeleteConfirmation.tsx";
 import AdminToolkitsTable, { ADMIN_TOOLKITS_TEXT } from "@/islands/AdminToolkitsTable.tsx";
 import { deleteToolkit, listToolkitsForAdmin, updateToolkit } from "@/lib/toolkits/catalog.ts";
-import type { Toolkit } from "@/lib/toolkits/schema.ts";
+import { type Toolkit, ToolkitSearchSchema } from "@/lib/toolkits/schema.ts";
 import { adminAudit, adminAuditOfChange } from "@/lib/http/admin_audit.ts";
 import { changedSwitches, readFormFields, seeOther, switchFields } from "@/lib/http/form_posts.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
@@ -25,6 +26,8 @@ import { useT } from "@/lib/i18n/context.ts";
 
 interface Data {
   toolkits: Toolkit[];
+  /** The search the rows answer ("": none). */
+  search: string;
   /** What the last plain form did, in the reader's language; "" for nothing. */
   notice: string;
   /** A refused form's sentence; "" for none. */
@@ -46,9 +49,11 @@ const rowFormSchema = z.object({
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    const toolkits = await listToolkitsForAdmin(ctx.state.services.kv);
-    const { t } = ctx.state;
     const params = ctx.url.searchParams;
+    const asked = ToolkitSearchSchema.safeParse({ search: params.get("search") || undefined });
+    const search = asked.success ? asked.data.search ?? "" : "";
+    const toolkits = await listToolkitsForAdmin(ctx.state.services.kv, search);
+    const { t } = ctx.state;
     const named = (id: string | null) => toolkits.find((toolkit) => toolkit.id === id);
     const saved = named(params.get("saved"));
     const notice = saved
@@ -56,7 +61,7 @@ export const handler = define.handlers<Data>({
       : params.get("deleted") === "1"
       ? t("admin.toolkits.deletedDone")
       : "";
-    return ctx.render({ toolkits, notice, error: "", doomed: named(params.get("delete")) });
+    return ctx.render({ toolkits, search, notice, error: "", doomed: named(params.get("delete")) });
   },
 
   async POST(req, ctx) {
@@ -81,7 +86,7 @@ export const handler = define.handlers<Data>({
       if (!(error instanceof DomainError)) throw error;
       const status = form.success ? errorResponse(error).status : 400;
       const toolkits = await listToolkitsForAdmin(kv);
-      return ctx.render({ toolkits, notice: "", error: refusalText(ctx.state.t, error) }, { status });
+      return ctx.render({ toolkits, search: "", notice: "", error: refusalText(ctx.state.t, error) }, { status });
     }
   },
 });
@@ -116,7 +121,7 @@ export default define.page<Data>(function AdminToolkitsPage({ data }) {
           cancelHref="/admin/toolkits"
         />
       )}
-      <AdminToolkitsTable initial={data.toolkits} text={t.island(ADMIN_TOOLKITS_TEXT)} />
+      <AdminToolkitsTable initial={data.toolkits} search={data.search} text={t.island(ADMIN_TOOLKITS_TEXT)} />
     </section>
   );
 });
