@@ -22,8 +22,11 @@ export const VERIFICATION_MAIL_GAP_MS = 5 * 60 * 1000;
 export const AUTH_MAILS_PER_DAY = 10;
 /** The window of `AUTH_MAILS_PER_DAY`, in ms (24 hours). */
 const AUTH_MAIL_DAY_MS = 24 * 60 * 60 * 1000;
-/** Attempts of `claimDailyAuthMail` while concurrent claims keep changing the count. */
-const CLAIM_ATTEMPTS = 5;
+/**
+ * Attempts of `claimDailyAuthMail` while concurrent claims keep changing the count: only a claim that wins writes the
+ * times, so each lost race is one more e-mail counted, and a claim decides within the cap's number of losses and one.
+ */
+const CLAIM_ATTEMPTS = AUTH_MAILS_PER_DAY + 1;
 
 /** What a token is for. */
 export type TokenPurpose = "verify-email" | "reset-password";

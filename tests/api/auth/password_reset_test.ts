@@ -213,6 +213,15 @@ Deno.test("an account is sent at most 10 reset and 10 verification e-mails a day
   assertEquals(claims.filter(Boolean).length, AUTH_MAILS_PER_DAY);
 });
 
+Deno.test("ten reset e-mails claimed at once are all sent, and none past them", async () => {
+  await using t = await createTestApp();
+  const asha = await passwordUser(t, { email: "asha@example.com" });
+  const claims = await Promise.all(
+    Array.from({ length: AUTH_MAILS_PER_DAY + 2 }, () => claimDailyAuthMail(t.kv, "reset-password", asha.id)),
+  );
+  assertEquals(claims.filter(Boolean).length, AUTH_MAILS_PER_DAY, "a claim that lost a race to another is not lost");
+});
+
 Deno.test("of 10 concurrent resets with one token exactly one wins", async () => {
   await using t = await createTestApp();
   await passwordUser(t, { email: "asha@example.com" });
