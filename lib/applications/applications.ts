@@ -80,15 +80,20 @@ import {
 import {
   applicationOps,
   forgetLogOps,
+  forgetSentOps,
   logEntriesOf,
   type LogEntry,
   personEntries,
   personEntriesOf,
+  type PersonEntry,
   personKey,
   readApplications,
   recordKey,
+  SENT_INDEX_PROGRESS,
+  sentPlaces,
   statusIndex,
 } from "./store.ts";
+import { backfillDone } from "@/lib/jobs/backfill.ts";
 import { valueBytes } from "@/lib/kv/value_size.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { pipelinePage } from "./pipeline.ts";
@@ -407,21 +412,20 @@ async function withInternships(kv: Deno.Kv, records: ApplicationRecord[]): Promi
   }));
 }
 
-/**
- * A page of a person's applications: the applications, where the next page starts (null on the last), and the ids of
- * every internship the person applied to here (read with the page's places, for the tracker's saved items).
- */
+/** A page of a person's applications: the applications, and where the next page starts (null on the last). */
 export interface MyApplicationsPage {
   applications: MyApplication[];
   next: MinePlace | null;
-  sentTo: ReadonlySet<string>;
 }
 
 /**
  * A page of `userId`'s applications (of `status` when given), newest first, each with its internship as the public
  * reads it: `limit` of them, those after `after` or from `from` on (`from` itself included; neither: from the newest).
- * The person's entries (`{id, createdAt}`, small) are listed and ordered; records are read `limit + 1` at a time until
- * the page and the next one's first are found (one read without `status`), internships for the page only.
+ * The places come `limit + 1` at a time from the person's entries by when they were sent (`sentPlaces`, of `status`
+ * when given), and their records are read until the page and the next one's first are found (one list and one read
+ * but in a race), internships for the page only. Until the `applications-sent-index` job has indexed the applications
+ * sent before those entries (`backfillDone`), the person's entries (`{id, createdAt}`, small) are listed whole and
+ * ordered instead (docs/decisions.md, Applications, "The tracker follows").
  */
 export async function myApplications(
   kv: Deno.Kv,
@@ -433,24 +437,63 @@ export async function myApplications(
     from?: MinePlace;
   },
 ): Promise<MyApplicationsPage> {
-  const entries = await personEntries(kv, userId);
-  const places = entries.map(({ entry }) => entry).sort(newestFirst)
-    .filter((place) => after ? newestFirst(place, after) > 0 : from ? newestFirst(place, from) >= 0 : true);
+  const start = after ?? from;
+  const places = await backfillDone(kv, SENT_INDEX_PROGRESS)
+    ? indexedPlaces(kv, {
+      userId,
+      status,
+      before: start ? { createdMs: Date.parse(start.createdAt), id: start.id, inclusive: !after } : null,
+      size: limit + 1,
+    })
+    : listedPlaces(kv, { userId, after, from, size: limit + 1 });
   const found: ApplicationRecord[] = [];
-  for (let i = 0; i < places.length && found.length <= limit; i += limit + 1) {
-    const part = places.slice(i, i + limit + 1);
-    const read = await readApplications(kv, part.map((place) => place.id));
-    for (const place of part) {
-      const record = read.get(place.id)?.value;
+  for await (const ids of places) {
+    const read = await readApplications(kv, ids);
+    for (const id of ids) {
+      const record = read.get(id)?.value;
       if (record && (!status || record.status === status)) found.push(record);
     }
+    if (found.length > limit) break;
   }
   const next = found[limit];
   return {
     applications: await withInternships(kv, found.slice(0, limit)),
     next: next ? { createdAt: next.createdAt, id: next.id } : null,
-    sentTo: new Set(entries.map(({ internshipId }) => internshipId)),
   };
+}
+
+/**
+ * The ids of `userId`'s applications (of `status` when given) newest first, `size` at a time, from their entries by
+ * when they were sent (`sentPlaces`): one list per `size`, from `before` on.
+ */
+async function* indexedPlaces(
+  kv: Deno.Kv,
+  { userId, status, before, size }: {
+    userId: string;
+    status?: ApplicationStatus;
+    before: Parameters<typeof sentPlaces>[1]["before"];
+    size: number;
+  },
+): AsyncGenerator<string[]> {
+  for (let from = before;;) {
+    const places = await sentPlaces(kv, { applicantId: userId, status, before: from, limit: size });
+    if (places.length > 0) yield places.map((place) => place.id);
+    if (places.length < size) return;
+    from = { ...places.at(-1)!, inclusive: false };
+  }
+}
+
+/**
+ * The ids of `userId`'s applications newest first, after `after` or from `from` on, `size` at a time, from their person
+ * entries listed whole and ordered (before the entries by when they were sent are complete).
+ */
+async function* listedPlaces(
+  kv: Deno.Kv,
+  { userId, after, from, size }: { userId: string; after?: MinePlace; from?: MinePlace; size: number },
+): AsyncGenerator<string[]> {
+  const places = (await personEntries(kv, userId)).map(({ entry }) => entry).sort(newestFirst)
+    .filter((place) => after ? newestFirst(place, after) > 0 : from ? newestFirst(place, from) >= 0 : true);
+  for (let i = 0; i < places.length; i += size) yield places.slice(i, i + size).map((place) => place.id);
 }
 
 /**
@@ -944,14 +987,15 @@ const LOGS_AT_ONCE = 5;
 
 /**
  * Adds to `op` the write that makes application `entry` (as read, checked; null when gone) forget `userId`, who
- * applied to `internshipId` (`forgetApplicant`), with its earlier changes taken out of the change log (`log`, its
- * entries as read: `logEntriesOf`). Returns the resume copy it lets go of, or null.
+ * applied to `internshipId` (`forgetApplicant`; `person`, their entry of it), with its earlier changes taken out of the
+ * change log (`log`, its entries as read: `logEntriesOf`). Returns the resume copy it lets go of, or null.
  */
 function forgetApplicantOps(
   op: Deno.AtomicOperation,
-  { userId, internshipId, entry, log, now }: {
+  { userId, internshipId, person, entry, log, now }: {
     userId: string;
     internshipId: string;
+    person: PersonEntry;
     entry: Deno.KvEntry<ApplicationRecord> | null;
     log: LogEntry[];
     now: Date;
@@ -959,6 +1003,7 @@ function forgetApplicantOps(
 ): { fileId: string; holder: string } | null {
   if (!entry || entry.value.applicantId !== userId) {
     op.delete(personKey(userId, internshipId));
+    forgetSentOps(op, userId, person);
     return null;
   }
   const record = entry.value;
@@ -1007,7 +1052,7 @@ export async function forgetApplicant(
     const units = batch.map(({ internshipId, entry: person }, i) => {
       const unit = new WriteUnit();
       const entry = records.get(person.id) ?? null;
-      const copy = forgetApplicantOps(unit.op, { userId, internshipId, entry, log: logs[i], now });
+      const copy = forgetApplicantOps(unit.op, { userId, internshipId, person, entry, log: logs[i], now });
       return { unit, copy };
     });
     const written = await commitPacked(kv, units.map(({ unit }) => unit));
@@ -1018,7 +1063,7 @@ export async function forgetApplicant(
         const op = kv.atomic();
         const entry = await readOne(kv, person.id);
         const log = await logOf(kv, entry ?? undefined);
-        const copy = forgetApplicantOps(op, { userId, internshipId, entry, log, now: new Date() });
+        const copy = forgetApplicantOps(op, { userId, internshipId, person, entry, log, now: new Date() });
         if (!(await op.commit()).ok) return false;
         if (copy) dropped.push(copy);
         return true;

@@ -220,6 +220,7 @@ export function mineCursorOf(place: MinePlace): string {
 
 /** A cursor (`mineCursorOf`) read back into its place. */
 export const MineCursorSchema = z.string().regex(MINE_CURSOR, "Expected the nextCursor of a previous page")
+  .refine((cursor) => Number.isFinite(Date.parse(cursor.split("~")[0])), "Expected the nextCursor of a previous page")
   .transform((cursor): MinePlace => {
     const [, createdAt, id] = cursor.match(MINE_CURSOR)!;
     return { createdAt, id };

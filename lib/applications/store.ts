@@ -9,6 +9,10 @@
  *   guard of the one-application rule (a write checks it absent), and the person's list
  * - `["applications_by_internship", internshipId, status, createdMs, id]` → `{t}`: the per-status secondary index
  *   the poster's list reads, oldest first, with the applicant's search text
+ * - `["applications_sent_by_person", applicantId, createdMs, id]` → null and
+ *   `["applications_sent_by_person_status", applicantId, status, createdMs, id]` → null: the applicant's applications
+ *   by when they were sent, all and per status, which their tracker pages read newest first (`sentPlaces`); kept while
+ *   the application has its applicant, and filled for the applications sent before them by `indexSentByPerson`
  * - `["applications_changes", internshipId]` → KvU64, one more at every write of an application of the internship
  * - `["applications_log", internshipId, atMs, id]` → `PipelineChange`, kept a day: what changed, for the processes
  *   that keep the poster's list in memory (`pipeline.ts`); a batched write (`BatchWrites`) puts one entry
@@ -20,7 +24,7 @@
  */
 import type { Count } from "@/lib/stats/counters.ts";
 import { applicationCounts, countChanges, trackCountOps } from "./track_record.ts";
-import type { ApplicationRecord, ApplicationStatus } from "./schema.ts";
+import { APPLICATION_STATUSES, type ApplicationRecord, type ApplicationStatus } from "./schema.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /** How long (ms) a change stays in the log the in-memory lists catch up from: a day. */
@@ -38,6 +42,19 @@ const statusKey = (record: ApplicationRecord): Deno.KvKey => [
   record.status,
   Date.parse(record.createdAt),
   record.id,
+];
+const sentKey = (applicantId: string, createdMs: number, id: string): Deno.KvKey => [
+  "applications_sent_by_person",
+  applicantId,
+  createdMs,
+  id,
+];
+const sentStatusKey = (applicantId: string, status: ApplicationStatus, createdMs: number, id: string): Deno.KvKey => [
+  "applications_sent_by_person_status",
+  applicantId,
+  status,
+  createdMs,
+  id,
 ];
 export const changesKey = (internshipId: string): Deno.KvKey => ["applications_changes", internshipId];
 const logKey = (internshipId: string, atMs: number, id: string): Deno.KvKey => [
@@ -111,9 +128,10 @@ interface BatchedChanges {
 
 /**
  * Adds to `op` the write of `next` over `previous` (null for a new application) at `now` (ms): the record, its person
- * entry (when new), its per-status index entry (moved when the status changed, its text refreshed), the due-time
- * entry, the change marker and log of its internship, and the track record's counters (as `trackCountOps`: the difference).
- * Up to about 20 mutations. With `batch`, the marker, the log and the counters go there instead (see `BatchWrites`),
+ * entry (when new), its per-status index entry (moved when the status changed, its text refreshed), its applicant's
+ * entries by when it was sent (`sentPlaces`: made with it, the status one moved with its status, both gone with its
+ * applicant), the due-time entry, the change marker and log of its internship, and the track record's counters (as
+ * `trackCountOps`: the difference). Up to about 20 mutations. With `batch`, the marker, the log and the counters go there instead (see `BatchWrites`),
  * and `batchOps` must add them to the same `op`.
  */
 export function applicationOps(
@@ -131,6 +149,7 @@ export function applicationOps(
     op.delete(personKey(previous.applicantId, previous.internshipId));
   }
   if (previous) op.delete(statusKey(previous));
+  sentOps(op, previous, next);
   const t = searchTextOf(next);
   op.set(statusKey(next), { t } satisfies StatusEntry);
   if (previous?.dueAt && previous.dueAt !== next.dueAt) op.delete(dueKey(Date.parse(previous.dueAt), previous.id));
@@ -151,6 +170,118 @@ export function applicationOps(
   op.set(logKey(next.internshipId, now, next.id), change, { expireIn: LOG_KEPT_MS })
     .sum(changesKey(next.internshipId), 1n);
   trackCountOps(op, applicationCounts(previous), applicationCounts(next));
+}
+
+/**
+ * Adds to `op` the change of the applicant's entries by when the application was sent (`sentPlaces`) from `previous`
+ * (null for a new application) to `next`: both made with it, the status entry moved when the status changes, both
+ * deleted when it loses its applicant (account deletion).
+ */
+function sentOps(op: Deno.AtomicOperation, previous: ApplicationRecord | null, next: ApplicationRecord): void {
+  const was = previous?.applicantId ? previous : null;
+  const is = next.applicantId ? next : null;
+  const createdMs = Date.parse(next.createdAt);
+  if (was && (!is || was.status !== is.status)) {
+    op.delete(sentStatusKey(was.applicantId!, was.status, createdMs, was.id));
+  }
+  if (was && !is) op.delete(sentKey(was.applicantId!, createdMs, was.id));
+  if (is && (!was || was.status !== is.status)) {
+    op.set(sentStatusKey(is.applicantId!, is.status, createdMs, is.id), null);
+  }
+  if (is && !was) op.set(sentKey(is.applicantId!, createdMs, is.id), null);
+}
+
+/**
+ * Adds to `op` the deletion of every entry by when it was sent (`sentPlaces`) that application `place` of `applicantId`
+ * could have (all statuses), for a person entry whose application is gone or not theirs (`forgetApplicant`).
+ */
+export function forgetSentOps(op: Deno.AtomicOperation, applicantId: string, place: PersonEntry): void {
+  const createdMs = Date.parse(place.createdAt);
+  op.delete(sentKey(applicantId, createdMs, place.id));
+  for (const status of APPLICATION_STATUSES) op.delete(sentStatusKey(applicantId, status, createdMs, place.id));
+}
+
+/** A place in a person's applications ordered by when they were sent: the time (ms) and the id. */
+export interface PersonPlace {
+  createdMs: number;
+  id: string;
+}
+
+/**
+ * The places of `applicantId`'s next `limit` applications (of `status` when given) newest first (the later sent, then
+ * the greater id), read from their entries by when they were sent in one list: from the newest, or those before
+ * `before` (`before` itself too when `inclusive`). Complete once `indexSentByPerson` is done (`SENT_INDEX_PROGRESS`).
+ */
+export async function sentPlaces(
+  kv: Deno.Kv,
+  { applicantId, status, before, limit }: {
+    applicantId: string;
+    status?: ApplicationStatus;
+    before: (PersonPlace & { inclusive: boolean }) | null;
+    limit: number;
+  },
+): Promise<PersonPlace[]> {
+  const prefix = status
+    ? ["applications_sent_by_person_status", applicantId, status]
+    : ["applications_sent_by_person", applicantId];
+  // A key one part longer than `before`'s sorts right after it, so that it ends the list past `before`.
+  const selector = before
+    ? { prefix, end: [...prefix, before.createdMs, before.id, ...(before.inclusive ? [""] : [])] }
+    : { prefix };
+  const places: PersonPlace[] = [];
+  for await (const { key } of kv.list(selector, { limit, reverse: true })) {
+    places.push({ createdMs: key.at(-2) as number, id: key.at(-1) as string });
+  }
+  return places;
+}
+
+/** Where `indexSentByPerson` stands: the id of the last application indexed (null before the first), and whether done. */
+interface SentIndexProgress {
+  after: string | null;
+  done: boolean;
+}
+
+/** The progress of `indexSentByPerson` (`backfillDone` tells the readers when it is done). */
+export const SENT_INDEX_PROGRESS: Deno.KvKey = ["applications_meta", "sent_index"];
+/** Applications indexed per write, each checked against its record (records up to 64 KB as listed). */
+const SENT_INDEX_BATCH = 50;
+
+/**
+ * Indexes, once, the applications sent before their applicants' entries by when they were sent (`sentPlaces`;
+ * docs/decisions.md, Background work, "Index backfills"): in key order from a cursor, `SENT_INDEX_BATCH` records a
+ * write, each checked against the record as read (one changed meanwhile is read again; that change kept its entries),
+ * with the cursor in the same write, so a run that stops anywhere is taken up from there; `giveWay` between writes,
+ * until `until` (`performance.now()` ms). Safe to run twice at once. Returns how many applications this call looked
+ * at; nothing once done (one read).
+ */
+export async function indexSentByPerson(
+  kv: Deno.Kv,
+  { giveWay, until }: { giveWay: () => Promise<void>; until: number },
+): Promise<number> {
+  const prefix = ["applications"];
+  let indexed = 0;
+  let progress = (await kv.get<SentIndexProgress>(SENT_INDEX_PROGRESS)).value ?? { after: null, done: false };
+  while (!progress.done && performance.now() < until) {
+    // A key one part longer than the last record's sorts right after it.
+    const selector = progress.after ? { prefix, start: [...prefix, progress.after, ""] } : { prefix };
+    const batch = await Array.fromAsync(kv.list<ApplicationRecord>(selector, { limit: SENT_INDEX_BATCH }));
+    const last = batch.at(-1);
+    const next: SentIndexProgress = last ? { after: last.value.id, done: false } : { ...progress, done: true };
+    const op = kv.atomic();
+    for (const entry of batch) {
+      const { applicantId, status, createdAt, id } = entry.value;
+      op.check(entry);
+      if (!applicantId) continue;
+      const createdMs = Date.parse(createdAt);
+      op.set(sentKey(applicantId, createdMs, id), null).set(sentStatusKey(applicantId, status, createdMs, id), null);
+    }
+    op.set(SENT_INDEX_PROGRESS, next);
+    if (!(await op.commit()).ok) continue;
+    indexed += batch.length;
+    progress = next;
+    await giveWay();
+  }
+  return indexed;
 }
 
 /** The applications of `ids` as stored (`getManyChunked`), by id; unknown ids are absent. */

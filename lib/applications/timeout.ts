@@ -159,20 +159,22 @@ interface Sent {
 }
 
 /**
- * What the move of `next` costs a write: the record (checked and written), its status entry moved, its due entry, its
- * share of the untold entry (its item) and, when `follows`, the tracker item (checked and written) and its listing
- * entry; `counters` the track record's counters it changes (each with its organization's marker at worst). Key bytes
- * count the ids (ASCII) where they appear and 40 bytes of each key's names and numbers.
+ * What the move of `next` costs a write: the record (checked and written), its status entry moved, its applicant's
+ * status entry by when it was sent moved, its due entry, its share of the untold entry (its item) and, when `follows`,
+ * the tracker item (checked and written) and its listing entry; `counters` the track record's counters it changes (each
+ * with its organization's marker at worst). Key bytes count the ids (ASCII) where they appear and 40 bytes of each
+ * key's names and numbers.
  */
 function moveCost(next: ApplicationRecord, item: TimedOutItem, follows: boolean, counters: number): Cost {
   const ids = next.id.length + 40;
+  const person = next.applicantId ? next.applicantId.length + ids + 40 : 0;
   const tracker = next.internshipId.length + (next.applicantId?.length ?? 0) + 40;
   return {
     checks: 1 + (follows ? 1 : 0),
-    mutations: 4 + (follows ? 2 : 0) + counters * 2,
+    mutations: 4 + (person ? 2 : 0) + (follows ? 2 : 0) + counters * 2,
     // The record, the search text in its status entry and in the change log, its item and the tracker item.
     bytes: valueBytes(next) + 2 * valueBytes(next.applicant) + valueBytes(item) + (follows ? 1_000 : 0),
-    keyBytes: 5 * ids + 2 * (next.internshipId.length + 20) + (follows ? 3 * tracker : 0),
+    keyBytes: 5 * ids + 2 * person + 2 * (next.internshipId.length + 20) + (follows ? 3 * tracker : 0),
   };
 }
 

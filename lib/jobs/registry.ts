@@ -14,6 +14,7 @@ import { organizationsLinkJob } from "@/lib/organizations/link.ts";
 import { organizationsUnlinkJob } from "@/lib/organizations/unlink.ts";
 import { closeListingsJob } from "./close_listings.ts";
 import { closedOwnersIndexJob } from "./closed_owners_index.ts";
+import { applicationsSentIndexJob } from "./applications_sent_index.ts";
 import { applicationsTimeoutJob } from "@/lib/applications/timeout.ts";
 import { listingChangesJob } from "@/lib/applications/terms_changed.ts";
 import { postDeletionsJob, postsAdminIndexJob, postsAuthorIndexJob } from "@/lib/ungatekeep/posts.ts";
@@ -48,6 +49,7 @@ export const JOBS: readonly Job[] = [
   adminLogIndexJob,
   moderationCountsJob,
   closedOwnersIndexJob,
+  applicationsSentIndexJob,
 ];
 
 /** The job named `name`, or undefined. */

@@ -46,6 +46,7 @@ import {
 import { trackerItemOf } from "@/lib/browser/tracker.ts";
 import {
   applicationTo,
+  appliedOn,
   mineCursorOf,
   MineCursorSchema,
   type MinePlace,
@@ -128,8 +129,9 @@ function trackerHref(shown: Record<SavedStatus, number>, from: MinePlace | undef
 
 /**
  * The page's data for `userId` showing the applications from `from` on (none: the newest) and `shown` items of each
- * status: the saved items without the internships applied to here, newest change first in each status; only the
- * applications and items shown are read with their listings.
+ * status: the saved items without the internships applied to here (their person entries read by key: at most the 500
+ * saved, whatever the person applied to), newest change first in each status; only the applications and items shown
+ * are read with their listings.
  */
 async function trackerOf(
   kv: Deno.Kv,
@@ -137,11 +139,16 @@ async function trackerOf(
   shown: Record<SavedStatus, number>,
   from: MinePlace | undefined,
 ): Promise<Data> {
-  const [mine, records] = await Promise.all([
+  const [mine, { records, sentTo }] = await Promise.all([
     myApplications(kv, { userId, limit: TRACKER_PAGE, from }),
-    savedRecordsOf(kv, userId),
+    savedRecordsOf(kv, userId).then(async (records) => {
+      const internships = records.flatMap((record) => record.kind === "internships" ? [record.id] : []);
+      return { records, sentTo: await appliedOn(kv, userId, internships) };
+    }),
   ]);
-  const kept = inListOrder(records).filter((record) => record.kind !== "internships" || !mine.sentTo.has(record.id));
+  const kept = inListOrder(records).filter((record) =>
+    record.kind !== "internships" || !Object.hasOwn(sentTo, record.id)
+  );
   const totals = {} as Record<SavedStatus, number>;
   const more: Data["more"] = {};
   const page = SAVED_STATUSES.flatMap((status) => {

@@ -1,14 +1,14 @@
 /**
  * A KV that records what is read through it, for tests that a page or a function reads only what it shows (counts of
- * reads, never timings): the keys of every `get` and `getMany`, every `list` with its options, how many entries the
- * lists yielded, and how many `get` and `getMany` calls were in flight at once at most (reads made together, not one
+ * reads, never timings): the keys of every `get` and `getMany`, every `list` with its options and how many entries it
+ * yielded, how many entries the lists yielded in all, and how many `get` and `getMany` calls were in flight at once at most (reads made together, not one
  * after another). Everything else passes through.
  */
 
 /** What was read through a `recordingReads` KV, in order. */
 export interface KvReads {
   keys: Deno.KvKey[];
-  lists: { selector: Deno.KvListSelector; options: Deno.KvListOptions }[];
+  lists: { selector: Deno.KvListSelector; options: Deno.KvListOptions; listed: number }[];
   /** Entries the lists yielded, in all. */
   listed: number;
   maxInFlight: number;
@@ -48,12 +48,16 @@ export function recordingReads(kv: Deno.Kv, reads: KvReads): Deno.Kv {
       }
       if (property === "list") {
         return (selector: Deno.KvListSelector, options: Deno.KvListOptions = {}) => {
-          reads.lists.push({ selector, options });
+          const list = { selector, options, listed: 0 };
+          reads.lists.push(list);
           const entries = target.list(selector, options);
           const next = entries.next.bind(entries);
           entries.next = async () => {
             const result = await next();
-            if (!result.done) reads.listed++;
+            if (!result.done) {
+              reads.listed++;
+              list.listed++;
+            }
             return result;
           };
           return entries;

@@ -1,6 +1,6 @@
 /**
- * A student with a year's applications (300 here): what they read is read by the page, not all they ever sent
- * (docs/performance.md, Student space benchmark). Reads are counted (`tests/helpers/kv_reads.ts`), never timed.
+ * A student with a year's applications (300 here, 1,500 once): what they read is read by the page, not all they ever
+ * sent (docs/performance.md, Student space benchmark). Reads are counted (`tests/helpers/kv_reads.ts`), never timed.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -9,6 +9,8 @@ import { applicant } from "@/tests/fixtures/applications.ts";
 import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { createInternships } from "@/lib/internships/writes.ts";
 import { applyTo } from "@/lib/applications/applications.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { MAX_SAVED } from "@/lib/saved/schema.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { MyApplication } from "@/lib/applications/schema.ts";
 
@@ -185,4 +187,95 @@ Deno.test("the tracker shows 20 applications, its older ones by a plain link, an
   assertEquals(shownIds(tail)[0], ids[59]);
   const nonsense = await (await t.fetch("/me/tracker?applications-from=nope", { headers: student.headers })).text();
   assertEquals(shownIds(nonsense), ids.slice(0, 20), "a place that is none shows the newest");
+});
+
+/**
+ * What was read since `from` (a `mark`) of the applications (keys, never timings): the lists of the person's entries
+ * (`applications_by_person`), the entries listed of their entries by when they were sent
+ * (`applications_sent_by_person…`), the person entries read by key and the application records read.
+ */
+function readsSince(reads: KvReads, from: { keys: number; lists: number }) {
+  const first = (selector: Deno.KvListSelector) =>
+    ("prefix" in selector ? selector.prefix : (selector as { start: Deno.KvKey }).start)[0] as string;
+  const lists = reads.lists.slice(from.lists);
+  const keys = reads.keys.slice(from.keys);
+  return {
+    personLists: lists.filter(({ selector }) => first(selector) === "applications_by_person").length,
+    sentListed: lists.filter(({ selector }) => first(selector).startsWith("applications_sent_by_person"))
+      .reduce((sum, list) => sum + list.listed, 0),
+    personKeys: keys.filter((key) => key[0] === "applications_by_person").length,
+    records: keys.filter((key) => key[0] === "applications").length,
+  };
+}
+
+/** Every application `who` reads from `path` (a query string of `/api/me/applications`), following `nextCursor`. */
+async function walk(t: TestApp, who: TestUser, path: string): Promise<MyApplication[]> {
+  const found: MyApplication[] = [];
+  for (let cursor = "";;) {
+    const { body } = await getJson(t, who, `${path}${cursor}`);
+    found.push(...body.applications);
+    if (!body.nextCursor) return found;
+    cursor = `&cursor=${encodeURIComponent(body.nextCursor)}`;
+  }
+}
+
+/** What a page shows: the API's answer, or the tracker's applications, its links and its saved rows. */
+async function shown(t: TestApp, who: TestUser, path: string): Promise<unknown> {
+  if (path.startsWith("/api/")) return await getJson(t, who, path);
+  const html = await (await t.fetch(path, { headers: who.headers })).text();
+  return {
+    applications: shownIds(html),
+    older: linkTo(html, "Older applications"),
+    newest: linkTo(html, "Newest applications"),
+    saved: [...html.matchAll(/id="tracker-([^"]+)"/g)].map((m) => m[1]),
+  };
+}
+
+const MANY = 1_500;
+
+Deno.test("at 1,500 applications a page, a later page and a status's page read what they show, once backfilled", async () => {
+  const reads = kvReads();
+  await using t = await createTestApp({ kvReads: reads });
+  const { student } = await heavyApplicant(t, MANY);
+  const all = await walk(t, student, "/api/me/applications?limit=100");
+  assertEquals(all.length, MANY);
+  for (const { id } of [all[5], all[700], all[1400]]) {
+    const res = await t.json("POST", `/api/me/applications/${id}/withdraw`, { headers: student.headers });
+    assertEquals(res.status, 200);
+    await res.body?.cancel();
+  }
+  const at = (i: number) => encodeURIComponent(`${all[i].createdAt}~${all[i].id}`);
+  const pages = [
+    "/api/me/applications",
+    `/api/me/applications?cursor=${at(739)}`,
+    "/api/me/applications?status=withdrawn&limit=2",
+    `/api/me/applications?status=withdrawn&limit=2&cursor=${at(700)}`,
+    "/me/tracker",
+    `/me/tracker?applications-from=${at(740)}`,
+  ];
+  // Before the backfill: the old read, the person's entries listed whole.
+  const answers = [];
+  for (const path of pages) answers.push(await shown(t, student, path));
+  const before = mark(reads);
+  await shown(t, student, pages[0]);
+  assertEquals(readsSince(reads, before).personLists, 1, "the old read lists the person's every entry");
+  assert(reads.lists.at(-1)!.listed === MANY);
+
+  const job = findJob("applications-sent-index")!;
+  assertEquals(await runJob(job, t.services), { job: "applications-sent-index", indexed: MANY });
+  assertEquals(await runJob(job, t.services), { job: "applications-sent-index", indexed: 0 });
+  // Each page: its places and records; the tracker also its saved items' person entries by key (at most the 500 a
+  // person keeps), whatever the person applied to.
+  const bounds = [[21, 0], [21, 0], [3, 0], [3, 0], [21, MAX_SAVED], [21, MAX_SAVED]];
+  for (const [i, path] of pages.entries()) {
+    const from = mark(reads);
+    assertEquals(await shown(t, student, path), answers[i], path);
+    const read = readsSince(reads, from);
+    const [page, saved] = bounds[i];
+    assertEquals(read.personLists, 0, path);
+    assert(
+      read.sentListed <= page && read.records <= page && read.personKeys <= saved,
+      `${path}: ${JSON.stringify(read)}`,
+    );
+  }
 });

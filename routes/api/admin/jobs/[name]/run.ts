@@ -36,7 +36,8 @@ export const apiDocs = describeRoute({
       "entries, indexed), `admin-log-index` `{job, indexed}` (audit log entries appended before the index of an " +
       "admin's entries by action, indexed), `moderation-counts` `{job, counted}` (moderation queue entries kept " +
       "before its counters, counted), `closed-owners-index` `{job, internships, opportunities}` (listings archived " +
-      "before the archives' index by owner, indexed).",
+      "before the archives' index by owner, indexed), `applications-sent-index` `{job, indexed}` (applications sent " +
+      "before the index of a person's applications by when they were sent, indexed).",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },
