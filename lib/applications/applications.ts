@@ -93,7 +93,7 @@ import {
   sentPlaces,
   statusIndex,
 } from "./store.ts";
-import { backfillDone } from "@/lib/jobs/backfill.ts";
+import { backfillDone } from "@/lib/kv/backfill.ts";
 import { valueBytes } from "@/lib/kv/value_size.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { pipelinePage } from "./pipeline.ts";

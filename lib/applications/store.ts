@@ -12,7 +12,7 @@
  * - `["applications_sent_by_person", applicantId, createdMs, id]` → null and
  *   `["applications_sent_by_person_status", applicantId, status, createdMs, id]` → null: the applicant's applications
  *   by when they were sent, all and per status, which their tracker pages read newest first (`sentPlaces`); kept while
- *   the application has its applicant, and filled for the applications sent before them by `indexSentByPerson`
+ *   the application has its applicant, and filled for the applications sent before them by `SENT_INDEX_BACKFILL`
  * - `["applications_changes", internshipId]` → KvU64, one more at every write of an application of the internship
  * - `["applications_log", internshipId, atMs, id]` → `PipelineChange`, kept a day: what changed, for the processes
  *   that keep the poster's list in memory (`pipeline.ts`); a batched write (`BatchWrites`) puts one entry
@@ -26,6 +26,7 @@ import type { Count } from "@/lib/stats/counters.ts";
 import { applicationCounts, countChanges, trackCountOps } from "./track_record.ts";
 import { APPLICATION_STATUSES, type ApplicationRecord, type ApplicationStatus } from "./schema.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import type { Backfill } from "@/lib/kv/backfill.ts";
 
 /** How long (ms) a change stays in the log the in-memory lists catch up from: a day. */
 export const LOG_KEPT_MS = 24 * 60 * 60 * 1000;
@@ -210,7 +211,7 @@ export interface PersonPlace {
 /**
  * The places of `applicantId`'s next `limit` applications (of `status` when given) newest first (the later sent, then
  * the greater id), read from their entries by when they were sent in one list: from the newest, or those before
- * `before` (`before` itself too when `inclusive`). Complete once `indexSentByPerson` is done (`SENT_INDEX_PROGRESS`).
+ * `before` (`before` itself too when `inclusive`). Complete once `SENT_INDEX_BACKFILL` is done (`SENT_INDEX_PROGRESS`).
  */
 export async function sentPlaces(
   kv: Deno.Kv,
@@ -235,54 +236,24 @@ export async function sentPlaces(
   return places;
 }
 
-/** Where `indexSentByPerson` stands: the id of the last application indexed (null before the first), and whether done. */
-interface SentIndexProgress {
-  after: string | null;
-  done: boolean;
-}
-
-/** The progress of `indexSentByPerson` (`backfillDone` tells the readers when it is done). */
+/** The progress of `SENT_INDEX_BACKFILL` (`backfillDone` tells the readers when it is done). */
 export const SENT_INDEX_PROGRESS: Deno.KvKey = ["applications_meta", "sent_index"];
-/** Applications indexed per write, each checked against its record (records up to 64 KB as listed). */
-const SENT_INDEX_BATCH = 50;
 
 /**
- * Indexes, once, the applications sent before their applicants' entries by when they were sent (`sentPlaces`;
- * docs/decisions.md, Background work, "Index backfills"): in key order from a cursor, `SENT_INDEX_BATCH` records a
- * write, each checked against the record as read (one changed meanwhile is read again; that change kept its entries),
- * with the cursor in the same write, so a run that stops anywhere is taken up from there; `giveWay` between writes,
- * until `until` (`performance.now()` ms). Safe to run twice at once. Returns how many applications this call looked
- * at; nothing once done (one read).
+ * The applications sent before their applicants' entries by when they were sent (`sentPlaces`), indexed once by
+ * `runBackfill` (docs/decisions.md, Background work, "Index backfills"): the records in key order, 50 a page and a
+ * commit (records up to 64 KB as listed), those of a deleted account (no applicant) walked past.
  */
-export async function indexSentByPerson(
-  kv: Deno.Kv,
-  { giveWay, until }: { giveWay: () => Promise<void>; until: number },
-): Promise<number> {
-  const prefix = ["applications"];
-  let indexed = 0;
-  let progress = (await kv.get<SentIndexProgress>(SENT_INDEX_PROGRESS)).value ?? { after: null, done: false };
-  while (!progress.done && performance.now() < until) {
-    // A key one part longer than the last record's sorts right after it.
-    const selector = progress.after ? { prefix, start: [...prefix, progress.after, ""] } : { prefix };
-    const batch = await Array.fromAsync(kv.list<ApplicationRecord>(selector, { limit: SENT_INDEX_BATCH }));
-    const last = batch.at(-1);
-    const next: SentIndexProgress = last ? { after: last.value.id, done: false } : { ...progress, done: true };
-    const op = kv.atomic();
-    for (const entry of batch) {
-      const { applicantId, status, createdAt, id } = entry.value;
-      op.check(entry);
-      if (!applicantId) continue;
-      const createdMs = Date.parse(createdAt);
-      op.set(sentKey(applicantId, createdMs, id), null).set(sentStatusKey(applicantId, status, createdMs, id), null);
-    }
-    op.set(SENT_INDEX_PROGRESS, next);
-    if (!(await op.commit()).ok) continue;
-    indexed += batch.length;
-    progress = next;
-    await giveWay();
-  }
-  return indexed;
-}
+export const SENT_INDEX_BACKFILL: Backfill<ApplicationRecord> = {
+  progressKey: SENT_INDEX_PROGRESS,
+  prefix: ["applications"],
+  page: 50,
+  needs: (record) => record.applicantId !== null,
+  write: (op, { value: { applicantId, status, createdAt, id } }) => {
+    const createdMs = Date.parse(createdAt);
+    op.set(sentKey(applicantId!, createdMs, id), null).set(sentStatusKey(applicantId!, status, createdMs, id), null);
+  },
+};
 
 /** The applications of `ids` as stored (`getManyChunked`), by id; unknown ids are absent. */
 export async function readApplications(

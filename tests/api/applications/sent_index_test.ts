@@ -11,7 +11,8 @@ import { applicant } from "@/tests/fixtures/applications.ts";
 import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { createInternships } from "@/lib/internships/writes.ts";
 import { applyTo, forgetApplicant } from "@/lib/applications/applications.ts";
-import { indexSentByPerson, SENT_INDEX_PROGRESS } from "@/lib/applications/store.ts";
+import { SENT_INDEX_BACKFILL, SENT_INDEX_PROGRESS } from "@/lib/applications/store.ts";
+import { runBackfill } from "@/lib/kv/backfill.ts";
 import type { ApplicationRecord, ApplicationStatus, MyApplication } from "@/lib/applications/schema.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 
@@ -88,7 +89,7 @@ Deno.test("a half-done backfill of a person's applications by when sent answers 
   await check("no backfill");
 
   // A run cut off after its first write (50 of the 130 applications).
-  const run = indexSentByPerson(t.kv, { giveWay: () => Promise.reject(new Error("cut off")), until: Infinity });
+  const run = runBackfill(t.kv, SENT_INDEX_BACKFILL, { giveWay: () => Promise.reject(new Error("cut off")) });
   await assertRejects(() => run, Error, "cut off");
   assertEquals((await t.kv.get<{ done: boolean }>(SENT_INDEX_PROGRESS)).value?.done, false);
   const half = await entries(t);
