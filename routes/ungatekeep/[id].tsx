@@ -76,13 +76,23 @@ export const routeOptions: RouteOptions = { personLimit: "reactions" };
 /** Threads the page shows at first, and adds with each "Show more comments". */
 const THREADS_PAGE = 20;
 
-/** `?comments=` and the forms' `comments` field: threads shown before the last page shown, a whole number from 0. */
-const ShownSchema = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/**
+ * `?comments=` and the forms' `comments` field: threads shown before the last page shown, a whole number from 0 in
+ * decimal digits, at most `Number.MAX_SAFE_INTEGER` (a larger one would be read as another number).
+ */
+const ShownSchema = z.string().regex(/^\d{1,16}$/).transform(Number).pipe(
+  z.number().int().max(Number.MAX_SAFE_INTEGER),
+);
 
-/** Where "Show more comments" went on without JavaScript (`?comments=`, a form's `comments`); 0 when absent or invalid. */
-function shownOf(value: string | null): number {
-  const shown = ShownSchema.safeParse(value || 0);
-  return shown.success ? shown.data : 0;
+/**
+ * Where "Show more comments" went on without JavaScript (`?comments=`, a form's `comments`): 0 when absent or empty,
+ * null when invalid (`abc`, `-1`, `2.5`, `1e9`, past `Number.MAX_SAFE_INTEGER`), which the page answers 404 as a page
+ * past the end (docs/decisions.md, Comments and reactions, "Pages").
+ */
+function shownOf(value: string | null): number | null {
+  if (!value) return 0;
+  const shown = ShownSchema.safeParse(value);
+  return shown.success ? shown.data : null;
 }
 
 /**
@@ -212,9 +222,11 @@ const FIELDS = ["intent", "content", "parentId", "type", "on", "id", "comments",
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const params = ctx.url.searchParams;
+    const shown = shownOf(params.get("comments"));
+    if (shown === null) throw new NotFoundError();
     const data = await postWithDiscussion(ctx.state, {
       id: ctx.params.id,
-      shown: shownOf(params.get("comments")),
+      shown,
       opened: openedOf({ thread: params.get("thread"), from: params.get("from") }),
     });
     if (data.discussion) assertWithinList(data.shown, data.discussion.pagination.total);
@@ -234,7 +246,7 @@ export const handler = define.handlers<Data>({
     const user = state.user;
     const { kv } = state.services;
     const form = await readFormFields(req, FIELDS);
-    const shown = shownOf(form.comments);
+    const shown = shownOf(form.comments) ?? 0;
     const view = shown ? `?comments=${shown}` : "";
     if (form.intent === "react") {
       const type = ReactionTypeSchema.safeParse(form.type);

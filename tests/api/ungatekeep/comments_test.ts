@@ -383,8 +383,11 @@ Deno.test("the post page's Show more comments is a link: ?comments= shows a page
   let page = await pageOf("");
   assertEquals(articles(page), tops.slice(0, 20).map((c) => c.id));
   assertEquals(more(page), `?comments=20#comment-${tops[19].id}`);
-  for (const invalid of ["abc", "-1", "2.5", "Infinity"]) {
-    assertEquals(articles(await pageOf(`?comments=${invalid}`)).length, 20, `?comments=${invalid} is the first page`);
+  assertEquals(articles(await pageOf("?comments=")).length, 20, "an empty ?comments= is the first page");
+  for (const invalid of ["abc", "-1", "2.5", "Infinity", "1e1", "9007199254740993", "99999999999999999999"]) {
+    const res = await t.fetch(`${here}?comments=${invalid}`, { headers: writers[0].headers });
+    assertEquals(res.status, 404, `?comments=${invalid} is no page`);
+    await res.body?.cancel();
   }
   page = await pageOf(`?comments=20&replyTo=${tops[24].id}`);
   assertEquals(articles(page), tops.map((c) => c.id), "a page more");
