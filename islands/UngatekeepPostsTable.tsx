@@ -4,7 +4,7 @@
  * at once with `PATCH`), and delete after a confirmation dialog. Drafts and scheduled posts are
  * listed and marked. Until hydrated, a row's switches are a plain form with a Save button (carrying the values they were
  * drawn with, so it saves only what was changed) and its Delete a link to the
- * page's confirmation (`routes/admin/ungatekeep/index.tsx`).
+ * page's confirmation (`routes/admin/ungatekeep/index.tsx`), and the search and tag a `GET` form to the page.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
@@ -39,20 +39,31 @@ function statusOf(row: PostRow): MessageKey {
 
 type Switch = "isPublished" | "isPinned";
 
-/** Props: the posts as the server read them, and the messages (`POSTS_TABLE_TEXT`). */
-export default function UngatekeepPostsTable({ text, initial }: { initial: PostRow[]; text: IslandText }) {
+/** Props of `UngatekeepPostsTable`. */
+export interface PostsTableProps {
+  /** The posts as the server read them, for search `search` ("": none) and tag `tag` ("": every tag). */
+  initial: PostRow[];
+  search: string;
+  tag: PostTag | "";
+  /** How many newest posts the search looked through when it stopped there; else null. */
+  searchedNewest: number | null;
+  /** The messages (`POSTS_TABLE_TEXT`). */
+  text: IslandText;
+}
+
+export default function UngatekeepPostsTable({ text, ...props }: PostsTableProps) {
   return (
     <IslandTextProvider text={text}>
-      <PostsTable initial={initial} />
+      <PostsTable {...props} />
     </IslandTextProvider>
   );
 }
 
-function PostsTable({ initial }: { initial: PostRow[] }) {
+function PostsTable({ initial, search, tag: initialTag, searchedNewest }: Omit<PostsTableProps, "text">) {
   const t = useT();
   const column = (field: Switch) => t(field === "isPublished" ? "admin.posts.publishedColumn" : "admin.posts.pinned");
   const hydrated = useHydrated();
-  const [tag, setTag] = useState<PostTag | "">("");
+  const [tag, setTag] = useState<PostTag | "">(initialTag);
   const list = useAdminList<PostRow, { posts: PostRow[]; searchedNewest: number | null }>({
     path: ({ query }) => {
       const params = new URLSearchParams({ limit: "100" });
@@ -63,6 +74,7 @@ function PostsTable({ initial }: { initial: PostRow[] }) {
     rowsOf: (data) => data.posts,
     filters: [tag],
     initial,
+    start: { query: search, offset: 0 },
     loaded: (data) => t("admin.posts.shown", { count: data.posts.length }),
   });
   const remove = useConfirmDelete<PostRow>({
@@ -89,18 +101,25 @@ function PostsTable({ initial }: { initial: PostRow[] }) {
   };
 
   const rows = list.rows ?? [];
+  const newest = list.data ? list.data.searchedNewest : searchedNewest;
   return (
     <div class="space-y-4">
-      <div role="search" class="flex flex-wrap gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <form
+        method="get"
+        action="/admin/ungatekeep"
+        onSubmit={(e) => e.preventDefault()}
+        role="search"
+        class="flex flex-wrap items-end gap-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      >
         <div class="min-w-56 flex-1">
-          <ListSearch id="post-search" label={t("admin.posts.search")} list={list} disabled={!hydrated} />
+          <ListSearch id="search" label={t("admin.posts.search")} list={list} />
         </div>
         <div>
           <label for="post-tag" class="block text-sm font-medium text-slate-800">{t("admin.posts.tagLabel")}</label>
           <select
             id="post-tag"
+            name="tag"
             value={tag}
-            disabled={!hydrated}
             onChange={(e) => setTag(e.currentTarget.value as PostTag | "")}
             class={INPUT}
           >
@@ -109,7 +128,8 @@ function PostsTable({ initial }: { initial: PostRow[] }) {
             </option>)}
           </select>
         </div>
-      </div>
+        {!hydrated && <button type="submit" class={SECONDARY_BUTTON}>{t("admin.posts.searchSubmit")}</button>}
+      </form>
       <AdminTable
         list={list}
         loadErrorTitle={t("admin.posts.loadError")}
@@ -177,9 +197,7 @@ function PostsTable({ initial }: { initial: PostRow[] }) {
           </tr>
         ))}
       </AdminTable>
-      {list.data?.searchedNewest && (
-        <p class="text-sm text-slate-700">{t("admin.posts.searchedNewest", { count: list.data.searchedNewest })}</p>
-      )}
+      {newest && <p class="text-sm text-slate-700">{t("admin.posts.searchedNewest", { count: newest })}</p>}
       <ConfirmDialog {...remove.dialog} title={t("admin.posts.deleteTitle")}>
         {t("admin.posts.deleteText", { title: remove.target?.title ?? "" })}
       </ConfirmDialog>

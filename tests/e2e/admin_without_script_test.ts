@@ -6,7 +6,7 @@
  * with its image (a multipart form, a refused link shown at its field), saves a row's order and Active with its Save
  * button, and deletes one after the page's confirmation; `/admin/api-keys`, reached from the admin menu, makes a key
  * (shown once) and revokes it after its confirmation; `/admin/comments` deletes a comment after its confirmation;
- * `/admin/ungatekeep` saves a post's Published and Pinned with its Save button and deletes one after its confirmation;
+ * `/admin/ungatekeep` searches by words and tag, saves a post's Published and Pinned with its Save button and deletes one after its confirmation;
  * a listing's Verified and Active save with their Save button on `/admin/internships` and on the listing's page;
  * `/admin/toolkits` lists and searches the toolkits, saves a row's Active and Sale badge and deletes one after its confirmation;
  * `/admin/coupons` creates a coupon (a refusal at its field first), saves a row's Active and deletes one;
@@ -542,4 +542,28 @@ Deno.test("without JavaScript an admin searches /admin/toolkits", async () => {
   assertEquals(await page.getByRole("row").filter({ hasText: "Interview Toolkit" }).count(), 0, "only the match");
   assertEquals(await page.getByLabel("Search by title").inputValue(), "resume");
   await assertAccessibleWithoutScript(page, "admin toolkits searched without JavaScript at 360 px");
+});
+
+Deno.test("without JavaScript an admin searches /admin/ungatekeep and picks a tag", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  await createPost(t, admin, { title: "Exam tips", tag: "resources" });
+  await createPost(t, admin, { title: "Exam results are out", tag: "announcement" });
+  await createPost(t, admin, { title: "Old news", tag: "announcement" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/ungatekeep`);
+  await page.getByRole("row").filter({ hasText: "Old news" }).waitFor();
+  await page.getByLabel("Search titles and the start of each post").fill("exam");
+  await page.getByLabel("Tag", { exact: true }).selectOption("announcement");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  const url = new URL(page.url());
+  assertEquals([url.searchParams.get("search"), url.searchParams.get("tag")], ["exam", "announcement"]);
+  await page.getByRole("row").filter({ hasText: "Exam results are out" }).waitFor();
+  assertEquals(await page.getByRole("row").filter({ hasText: /Exam tips|Old news/ }).count(), 0, "only the match");
+  assertEquals(await page.getByLabel("Tag", { exact: true }).inputValue(), "announcement");
+  assertEquals(await page.getByLabel("Search titles and the start of each post").inputValue(), "exam");
+  await assertAccessibleWithoutScript(page, "admin posts searched without JavaScript at 360 px");
 });

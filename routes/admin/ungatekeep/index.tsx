@@ -9,7 +9,8 @@
  * takes them by `intent`: `update` (`id`, `isPublished` and `isPinned` `true` when ticked, each with its drawn value as
  * `was_isPublished`, `was_isPinned`) saves the switches its admin changed (`changedSwitches`) as
  * `PATCH /api/admin/ungatekeep/{id}` does, 303 to `?updated={id}`; `delete` (`id`) deletes the post, 303 to
- * `?deleted=1`. A refused one renders the page again with its sentence (400, 404).
+ * `?deleted=1`. A refused one renders the page again with its sentence (400, 404). `?search=` and `?tag=` (the search's
+ * `GET` form) render the posts that match (a value the list refuses gives every post).
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -18,6 +19,8 @@ import { Notice } from "@/components/forms.tsx";
 import { DeleteConfirmation } from "@/components/DeleteConfirmation.tsx";
 import UngatekeepPostsTable, { type PostRow, POSTS_TABLE_TEXT } from "@/islands/UngatekeepPostsTable.tsx";
 import { deletePost, listPostsForAdmin, updatePost } from "@/lib/ungatekeep/posts.ts";
+import { AdminPostQuerySchema } from "@/lib/ungatekeep/schema.ts";
+import type { PostTag } from "@/lib/ungatekeep/tags.ts";
 import { adminAudit, adminAuditOfChange } from "@/lib/http/admin_audit.ts";
 import { changedSwitches, readFormFields, seeOther, switchFields } from "@/lib/http/form_posts.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
@@ -27,6 +30,11 @@ import { useT } from "@/lib/i18n/context.ts";
 
 interface Data {
   rows: PostRow[];
+  /** The search ("": none) and tag ("": every tag) the rows answer, and how many newest posts a search looked through
+   * when it stopped there (else null). */
+  search: string;
+  tag: PostTag | "";
+  searchedNewest: number | null;
   /** What the last plain form did, in the reader's language; "" for nothing. */
   notice: string;
   /** A refused form's sentence; "" for none. */
@@ -46,9 +54,16 @@ const rowFormSchema = z.object({
   ...ROW_SWITCHES.shape,
 });
 
-async function rowsOf(kv: Deno.Kv): Promise<PostRow[]> {
-  const { posts } = await listPostsForAdmin(kv, { limit: 100, offset: 0 });
-  return posts.map(({ id, title, tag, isPublished, isPinned, publishedAt }) => ({
+/** The rows `params` ask for (`search`, `tag`); with a value the list refuses, every post's. */
+async function rowsOf(
+  kv: Deno.Kv,
+  params = new URLSearchParams(),
+): Promise<Pick<Data, "rows" | "search" | "tag" | "searchedNewest">> {
+  const given = (name: string) => params.get(name) || undefined;
+  const parsed = AdminPostQuerySchema.safeParse({ search: given("search"), tag: given("tag"), limit: "100" });
+  const query = parsed.success ? parsed.data : AdminPostQuerySchema.parse({ limit: "100" });
+  const { posts, searchedNewest } = await listPostsForAdmin(kv, query);
+  const rows = posts.map(({ id, title, tag, isPublished, isPinned, publishedAt }) => ({
     id,
     title,
     tag,
@@ -56,13 +71,15 @@ async function rowsOf(kv: Deno.Kv): Promise<PostRow[]> {
     isPinned,
     publishedAt,
   }));
+  return { rows, search: query.search ?? "", tag: query.tag ?? "", searchedNewest: searchedNewest ?? null };
 }
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    const rows = await rowsOf(ctx.state.services.kv);
-    const { t } = ctx.state;
     const params = ctx.url.searchParams;
+    const page = await rowsOf(ctx.state.services.kv, params);
+    const { rows } = page;
+    const { t } = ctx.state;
     const named = (id: string | null) => rows.find((row) => row.id === id);
     const updated = named(params.get("updated"));
     const notice = updated
@@ -70,7 +87,7 @@ export const handler = define.handlers<Data>({
       : params.get("deleted") === "1"
       ? t("admin.posts.deletedDone")
       : "";
-    return ctx.render({ rows, notice, error: "", doomed: named(params.get("delete")) });
+    return ctx.render({ ...page, notice, error: "", doomed: named(params.get("delete")) });
   },
 
   async POST(req, ctx) {
@@ -99,7 +116,7 @@ export const handler = define.handlers<Data>({
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const status = form.success ? errorResponse(error).status : 400;
-      return ctx.render({ rows: await rowsOf(kv), notice: "", error: refusalText(t, error) }, { status });
+      return ctx.render({ ...await rowsOf(kv), notice: "", error: refusalText(t, error) }, { status });
     }
   },
 });
@@ -143,7 +160,13 @@ export default define.page<Data>(function AdminPostsPage({ data, url }) {
           cancelHref="/admin/ungatekeep"
         />
       )}
-      <UngatekeepPostsTable initial={data.rows} text={t.island(POSTS_TABLE_TEXT)} />
+      <UngatekeepPostsTable
+        initial={data.rows}
+        search={data.search}
+        tag={data.tag}
+        searchedNewest={data.searchedNewest}
+        text={t.island(POSTS_TABLE_TEXT)}
+      />
     </section>
   );
 });
