@@ -156,8 +156,21 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
   const newTab = <span class="sr-only">{t("common.newTab")}</span>;
   const sr = (chunks: ComponentChildren[]) => <span class="sr-only">{chunks}</span>;
   const time = (iso: string) => <time datetime={iso}>{t.date(iso)}</time>;
+  // The poster's role is a styled label drawn from their record, as the comments' admin badge, so that no name typed
+  // by anyone ("Asha (admin)") reads the same (docs/decisions.md, Comments and reactions,
+  // "An admin's comment is marked").
   const role = internship.user && internship.user.role !== "user"
-    ? ` (${t.dynamic(`common.role.${internship.user.role}`)})`
+    ? (
+      <>
+        {" "}
+        <span
+          data-badge={internship.user.role}
+          class="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-900 ring-1 ring-inset ring-indigo-300"
+        >
+          {t.dynamic(`common.role.${internship.user.role}`)}
+        </span>
+      </>
+    )
     : "";
   return (
     <article aria-labelledby="page-title" class="[overflow-wrap:anywhere] mx-auto max-w-3xl">

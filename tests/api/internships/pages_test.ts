@@ -8,7 +8,7 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { getInternship, type InternshipView } from "@/lib/internships/internships.ts";
 import { deleteInternship, updateInternship } from "@/lib/internships/writes.ts";
-import { addInternships, type Listing } from "@/tests/fixtures/internships.ts";
+import { addInternships, internshipBody, type Listing } from "@/tests/fixtures/internships.ts";
 import { assertHtml, assertRedirect, hiddenFields, htmlDocument, page } from "@/tests/fixtures/html.ts";
 import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
 
@@ -539,4 +539,24 @@ Deno.test("the moderation switches' plain form saves both and returns to its pag
   const bad = await postForm(t, admin, "/admin/internships", { intent: "delete", id: listing.id });
   assertEquals(bad.status, 400);
   await bad.body?.cancel();
+});
+
+Deno.test("'Posted by' draws an admin's role as a badge from their record, which a name typed as '(admin)' lacks", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin", { name: "Asha" });
+  const member = await createTestUser(t, "member", { name: "Asha (admin)" });
+  const footerOf = async (poster: TestUser) => {
+    const res = await t.json("POST", "/api/internships", { body: internshipBody(), headers: poster.headers });
+    assertEquals(res.status, 201);
+    const { id } = (await res.json()).data;
+    const page = htmlDocument(await (await t.fetch(`/internships/${id}`)).text());
+    const footer = [...page.querySelectorAll("footer p")].find((p) => p.textContent?.startsWith("Posted by"));
+    assert(footer, "a Posted by line");
+    return footer;
+  };
+  const byAdmin = await footerOf(admin);
+  assertEquals(byAdmin.querySelector('[data-badge="admin"]')?.textContent, "admin", "the admin's badge");
+  const byMember = await footerOf(member);
+  assertEquals(byMember.querySelector('[data-badge="admin"]'), null, "no admin badge for a typed name");
+  assertEquals(byMember.querySelector('[data-badge="member"]')?.textContent, "member", "their own role's badge");
 });
