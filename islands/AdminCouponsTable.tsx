@@ -69,6 +69,8 @@ export interface RefusedCoupon {
 /** Props: the coupons as the server read them, a refused new coupon form, and the messages (`ADMIN_COUPONS_TEXT`). */
 export interface AdminCouponsTableProps {
   initial: Coupon[];
+  /** The search `initial` answers ("": none); before hydration the search is a `GET` form to the page. */
+  search: string;
   refused?: RefusedCoupon;
   text: IslandText;
 }
@@ -81,13 +83,14 @@ export default function AdminCouponsTable({ text, ...props }: AdminCouponsTableP
   );
 }
 
-function CouponsTable({ initial, refused }: Omit<AdminCouponsTableProps, "text">) {
+function CouponsTable({ initial, search, refused }: Omit<AdminCouponsTableProps, "text">) {
   const t = useT();
   const hydrated = useHydrated();
   const list = useAdminList<Coupon, { coupons: Coupon[] }>({
     path: ({ query }) => `/api/admin/coupons${query ? `?${new URLSearchParams({ search: query })}` : ""}`,
     rowsOf: (data) => data.coupons,
     initial,
+    start: { query: search, offset: 0 },
   });
   const remove = useConfirmDelete<Coupon>({
     path: (coupon) => `/api/admin/coupons/${coupon.id}`,
@@ -200,9 +203,12 @@ function CouponsTable({ initial, refused }: Omit<AdminCouponsTableProps, "text">
         />
       </form>
 
-      <div role="search" class="max-w-md">
-        <ListSearch id="coupon-search" label={t("admin.coupons.search")} list={list} maxLength={40} />
-      </div>
+      <form method="get" onSubmit={(e) => e.preventDefault()} role="search" class="flex max-w-md items-end gap-3">
+        <div class="flex-1">
+          <ListSearch id="search" label={t("admin.coupons.search")} list={list} maxLength={40} />
+        </div>
+        {!hydrated && <button type="submit" class={SECONDARY_BUTTON}>{t("admin.coupons.searchSubmit")}</button>}
+      </form>
       <AdminTable
         list={list}
         loadingText={t("admin.coupons.loading")}

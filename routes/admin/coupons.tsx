@@ -7,6 +7,7 @@
  * `expiresAt` in IST) creates the coupon as `POST /api/admin/coupons` does, 303 to `?created={id}`, or renders the
  * page again (400) with each problem at its field and the fields as sent; `update` (`id`, `isActive` `true` when
  * ticked) 303 to `?saved={id}`; `delete` (`id`) 303 to `?deleted=1`; a refused row renders the page with its sentence.
+ * `?search=` (the search's `GET` form without JavaScript) renders the coupons whose code holds it.
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -17,6 +18,7 @@ import AdminCouponsTable, { ADMIN_COUPONS_TEXT, type RefusedCoupon } from "@/isl
 import {
   type Coupon,
   CouponCreateSchema,
+  CouponSearchSchema,
   createCoupon,
   deleteCoupon,
   listCoupons,
@@ -34,6 +36,8 @@ import { useT } from "@/lib/i18n/context.ts";
 
 interface Data {
   coupons: Coupon[];
+  /** The search the rows answer ("": none). */
+  search: string;
   /** What the last plain form did, in the reader's language; "" for nothing. */
   notice: string;
   /** A refused row's sentence; "" for none. */
@@ -58,9 +62,11 @@ const numberOf = (text: string, empty: number | null | undefined) => text.trim()
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    const coupons = await listCoupons(ctx.state.services.kv);
-    const { t } = ctx.state;
     const params = ctx.url.searchParams;
+    const asked = CouponSearchSchema.safeParse({ search: params.get("search") || undefined });
+    const search = asked.success ? asked.data.search ?? "" : "";
+    const coupons = await listCoupons(ctx.state.services.kv, search);
+    const { t } = ctx.state;
     const named = (id: string | null) => coupons.find((coupon) => coupon.id === id);
     const created = named(params.get("created"));
     const saved = named(params.get("saved"));
@@ -71,7 +77,7 @@ export const handler = define.handlers<Data>({
       : params.get("deleted") === "1"
       ? t("admin.coupons.deletedDone")
       : "";
-    return ctx.render({ coupons, notice, error: "", doomed: named(params.get("delete")) });
+    return ctx.render({ coupons, search, notice, error: "", doomed: named(params.get("delete")) });
   },
 
   async POST(req, ctx) {
@@ -79,7 +85,7 @@ export const handler = define.handlers<Data>({
     const { t } = ctx.state;
     const form = await readForm(req);
     const again = async (status: number, problems: Partial<Pick<Data, "error" | "refused">>) =>
-      ctx.render({ coupons: await listCoupons(kv), notice: "", error: "", ...problems }, { status });
+      ctx.render({ coupons: await listCoupons(kv), search: "", notice: "", error: "", ...problems }, { status });
     if (form.get("intent") === "create") {
       const values = formFields(form, FIELDS);
       const refused = (status: number, errors: RefusedCoupon["errors"], error = "") =>
@@ -146,7 +152,12 @@ export default define.page<Data>(function AdminCouponsPage({ data }) {
           cancelHref="/admin/coupons"
         />
       )}
-      <AdminCouponsTable initial={data.coupons} refused={data.refused} text={t.island(ADMIN_COUPONS_TEXT)} />
+      <AdminCouponsTable
+        initial={data.coupons}
+        search={data.search}
+        refused={data.refused}
+        text={t.island(ADMIN_COUPONS_TEXT)}
+      />
     </section>
   );
 });

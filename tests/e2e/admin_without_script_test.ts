@@ -9,7 +9,7 @@
  * `/admin/ungatekeep` searches by words and tag, saves a post's Published and Pinned with its Save button and deletes one after its confirmation;
  * a listing's Verified and Active save with their Save button on `/admin/internships` and on the listing's page;
  * `/admin/toolkits` lists and searches the toolkits, saves a row's Active and Sale badge and deletes one after its confirmation;
- * `/admin/coupons` creates a coupon (a refusal at its field first), saves a row's Active and deletes one;
+ * `/admin/coupons` searches by code, creates a coupon (a refusal at its field first), saves a row's Active and deletes one;
  * `/admin/outbox` pages, opens a tab and searches within it; `/admin/opportunities` pages, searches, approves a row, rejects one with a reason and opens a tab, each keeping the
  * view.
  */
@@ -566,4 +566,30 @@ Deno.test("without JavaScript an admin searches /admin/ungatekeep and picks a ta
   assertEquals(await page.getByLabel("Tag", { exact: true }).inputValue(), "announcement");
   assertEquals(await page.getByLabel("Search titles and the start of each post").inputValue(), "exam");
   await assertAccessibleWithoutScript(page, "admin posts searched without JavaScript at 360 px");
+});
+
+Deno.test("without JavaScript an admin searches /admin/coupons", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  for (const code of ["SAVE20", "DIWALI10"]) {
+    const res = await t.json("POST", "/api/admin/coupons", {
+      body: { code, discountType: "percentage", discountValue: 10 },
+      headers: admin.headers,
+    });
+    assertEquals(res.status, 201);
+    await res.body?.cancel();
+  }
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/coupons`);
+  await page.getByRole("row").filter({ hasText: "DIWALI10" }).waitFor();
+  await page.getByLabel("Search by code").fill("save");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  assertEquals(new URL(page.url()).searchParams.get("search"), "save");
+  await page.getByRole("row").filter({ hasText: "SAVE20" }).waitFor();
+  assertEquals(await page.getByRole("row").filter({ hasText: "DIWALI10" }).count(), 0, "only the match");
+  assertEquals(await page.getByLabel("Search by code").inputValue(), "save");
+  await assertAccessibleWithoutScript(page, "admin coupons searched without JavaScript at 360 px");
 });
