@@ -18,6 +18,7 @@
 import { type ApiFailure, failureMessage, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
+import { RoleBadge } from "@/components/RoleBadge.tsx";
 import { Notice, SubmitButton } from "@/components/forms.tsx";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { ReactionIcon } from "@/components/ungatekeep/ReactionIcon.tsx";
@@ -311,12 +312,7 @@ function Discussion(props: PostDiscussionProps) {
         {!comment.isDeleted && comment.user?.role === "admin" && (
           <>
             {" "}
-            <span
-              data-badge="admin"
-              class="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-900 ring-1 ring-inset ring-indigo-300"
-            >
-              {t("ungatekeep.discussion.admin")}
-            </span>
+            <RoleBadge role="admin" label={t("ungatekeep.discussion.admin")} />
           </>
         )}
         {!comment.isDeleted && (

@@ -14,6 +14,7 @@
 import { define } from "@/lib/platform/define.ts";
 import type { ComponentChildren } from "preact";
 import { Deadline, InternshipBadges, OrganizationLink, TagList } from "@/components/internships/InternshipCard.tsx";
+import { RoleBadge } from "@/components/RoleBadge.tsx";
 import { UnverifiedBadge, VerifiedBadge } from "@/components/organizations/OrganizationBadge.tsx";
 import { isVerifiedListing, verifiedBy } from "@/lib/browser/organization_format.ts";
 import { ApplicationsToggle, EditInternshipLink } from "@/components/internships/links.tsx";
@@ -163,12 +164,7 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
     ? (
       <>
         {" "}
-        <span
-          data-badge={internship.user.role}
-          class="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-900 ring-1 ring-inset ring-indigo-300"
-        >
-          {t.dynamic(`common.role.${internship.user.role}`)}
-        </span>
+        <RoleBadge role={internship.user.role} label={t.dynamic(`common.role.${internship.user.role}`)} />
       </>
     )
     : "";
