@@ -23,6 +23,7 @@ import { createComment } from "@/lib/comments/comments.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { queueMail } from "@/lib/mail/delivery.ts";
 import { listOutbox } from "@/lib/mail/outbox_admin.ts";
+import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { getPostForAdmin } from "@/lib/ungatekeep/posts.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { getInternship } from "@/lib/internships/internships.ts";
@@ -489,7 +490,11 @@ Deno.test("without JavaScript an admin searches, picks a tab and pages /admin/ou
   await using t = await createTestApp({ listen: true, env: { SMTP_URL: down.url } });
   const admin = await createTestUser(t, "admin");
   const mail = { text: "Text", html: "<p>HTML</p>", link: "", userId: null };
-  await queueMail(t.services, { ...mail, to: "grace@example.com", subject: "Your receipt" });
+  // Grace's mail is queued a minute before the others: mails queued in the same millisecond are listed by id, so one
+  // queued just before the fillers could sort among them and land on the first page.
+  const earlier = t.kv.atomic();
+  queueMailOps(earlier, { ...mail, to: "grace@example.com", subject: "Your receipt" }, Date.now() - 60_000);
+  await earlier.commit();
   for (let i = 0; i < 51; i++) {
     await queueMail(t.services, { ...mail, to: `filler${i}@example.com`, subject: "Digest" });
   }
