@@ -14,8 +14,14 @@
  * changes it told. A change recorded during a pass waits for the next. A run walks at most 2,000 applications and gives
  * way to requests between writes; the next run goes on from the stored place.
  *
+ * A listing's applicants hear of its changes at most once a day (`TELL_EVERY_MS`): a pass that told anyone stamps the
+ * listing when it ends, and no pass of it starts within a day of that stamp, so a poster who rewords a question before
+ * every minute's run sends one notice a day, not one a minute; the changes recorded meanwhile wait and are told
+ * together. A run passes over at most `LISTINGS_SCANNED` listings, waiting ones included.
+ *
  * Keys (owned by this module only):
  * - `["listing_change_runs", internshipId]` → `TermsPass`: a pass under way
+ * - `["listing_change_told", internshipId]` → `{at}`: when a pass that told anyone ended (expires after a day)
  */
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
 import { internshipRecord } from "@/lib/internships/internships.ts";
@@ -42,43 +48,72 @@ const PAGE = 10;
 /** Most applications one run walks, and most listings it starts. */
 const APPLICATIONS_PER_RUN = 2_000;
 const LISTINGS_PER_RUN = 50;
+/** Most listings with changes one run looks at, those waiting for their day included. */
+const LISTINGS_SCANNED = 200;
+/** How long after a pass that told anyone the listing's next pass may start (ms): a day. */
+export const TELL_EVERY_MS = 24 * 60 * 60 * 1000;
+/** Told changes dropped per write ahead of a pass's last one (KV takes 1,000 mutations a commit). */
+const DROP_BATCH = 500;
 /** Tries of one write lost to an applicant's account deletion before the run gives up. */
 const TRIES = 5;
 
-/** A pass under way: the last change it tells, and the last application it walked (null: none yet). */
+/**
+ * A pass under way: the last change it tells, the last application it walked (null: none yet), and whether a write of
+ * it told anyone (absent: none yet).
+ */
 interface TermsPass {
   upTo: string;
   after: SentPlace | null;
+  told?: true;
 }
 
 const passKey = (internshipId: string): Deno.KvKey => ["listing_change_runs", internshipId];
+const toldKey = (internshipId: string): Deno.KvKey => ["listing_change_told", internshipId];
 
-/** What a run did: applicants told, listings whose changes were all told. */
+/** What a run did: applicants told, listings whose changes were all told, listings waiting for their day. */
 export interface TermsRun {
   told: number;
   listings: number;
+  waiting: number;
 }
 
 /**
- * Goes on with the pass over `internshipId` (starting one when none is stored) within `budget` (applications).
- * @returns how many applicants it told and whether the pass ended. @throws BusyError when a write keeps failing.
+ * Goes on with the pass over `internshipId` (starting one when none is stored, unless a pass that told anyone ended
+ * less than `TELL_EVERY_MS` before the run: then it waits) within `budget` (applications).
+ * @returns how many applicants it told, whether the pass ended, and whether it waits.
+ * @throws BusyError when a write keeps failing.
  */
 async function tellListing(
   ctx: Pick<JobContext, "kv" | "requests" | "now" | "config">,
   internshipId: string,
   budget: { applications: number },
-): Promise<{ told: number; ended: boolean }> {
+): Promise<{ told: number; ended: boolean; waiting?: true }> {
   const { kv, now } = ctx;
-  let pass = await kv.get<TermsPass>(passKey(internshipId));
+  const [stored, lastTold] = await kv.getMany<[TermsPass, { at: string }]>([
+    passKey(internshipId),
+    toldKey(internshipId),
+  ]);
+  let pass = stored;
+  if (!pass.value && lastTold.value && now.getTime() - Date.parse(lastTold.value.at) < TELL_EVERY_MS) {
+    return { told: 0, ended: false, waiting: true };
+  }
   const changes = await changesOf(kv, internshipId, pass.value?.upTo ?? null);
   const found = await internshipRecord(kv, internshipId);
   let told = 0;
-  const end = async () => {
+  const end = async (toldAny: boolean) => {
+    const ids = changes.map((entry) => entry.changeId);
+    // Changes that waited a day can pass a commit's mutations: the oldest go first (the pass still stands).
+    while (ids.length > DROP_BATCH) {
+      const op = kv.atomic();
+      dropChangesOps(op, internshipId, ids.splice(0, DROP_BATCH));
+      await op.commit();
+    }
     const op = kv.atomic().check(pass).delete(passKey(internshipId));
-    dropChangesOps(op, internshipId, changes.map((entry) => entry.changeId));
+    dropChangesOps(op, internshipId, ids);
+    if (toldAny) op.set(toldKey(internshipId), { at: now.toISOString() }, { expireIn: TELL_EVERY_MS });
     return { told, ended: (await op.commit()).ok };
   };
-  if (changes.length === 0 || !found || found.record.deletedAt) return await end();
+  if (changes.length === 0 || !found || found.record.deletedAt) return await end(false);
   const last = changes.at(-1)!;
   let state: TermsPass = pass.value ?? { upTo: last.changeId, after: null };
   const current = termsOf(found.record);
@@ -90,7 +125,7 @@ async function tellListing(
       beforeMs: Date.parse(last.change.at),
       limit: PAGE,
     });
-    if (page.length === 0) return await end();
+    if (page.length === 0) return await end(state.told === true);
     const records = await readApplications(kv, page.map((place) => place.id));
     const tells = [...records.values()].flatMap(({ value: record }) => {
       const sent = Date.parse(record.createdAt);
@@ -105,7 +140,7 @@ async function tellListing(
     const recipients = await Promise.all(
       tells.map(({ applicantId }) => recipientEntry(kv, applicantId, "listing_changed")),
     );
-    const next: TermsPass = { ...state, after: page.at(-1)! };
+    const next: TermsPass = { ...state, after: page.at(-1)!, ...(tells.length > 0 ? { told: true as const } : {}) };
     const op = kv.atomic().check(pass).set(passKey(internshipId), next);
     let toldNow = 0;
     tells.forEach(({ record, worse }, i) => {
@@ -141,17 +176,21 @@ async function tellListing(
 }
 
 /**
- * One run of the job: the listings with changes recorded, in key order, until the run's budget is spent.
+ * One run of the job: the listings with changes recorded, in key order (those waiting for their day passed over, at
+ * most `LISTINGS_SCANNED` looked at), until the run's budget is spent.
  * @returns what it did (`TermsRun`). @throws BusyError when a write keeps failing (what was told stays told).
  */
 export async function tellTermsChanges(ctx: Pick<JobContext, "kv" | "requests" | "now" | "config">): Promise<TermsRun> {
-  const run: TermsRun = { told: 0, listings: 0 };
+  const run: TermsRun = { told: 0, listings: 0, waiting: 0 };
   const budget = { applications: APPLICATIONS_PER_RUN };
-  for (const internshipId of await listingsWithChanges(ctx.kv, LISTINGS_PER_RUN)) {
-    const { told, ended } = await tellListing(ctx, internshipId, budget);
+  let [scanned, started] = [0, 0];
+  for await (const internshipId of listingsWithChanges(ctx.kv)) {
+    const { told, ended, waiting } = await tellListing(ctx, internshipId, budget);
     run.told += told;
     if (ended) run.listings++;
-    if (budget.applications <= 0) break;
+    if (waiting) run.waiting++;
+    else started++;
+    if (++scanned >= LISTINGS_SCANNED || started >= LISTINGS_PER_RUN || budget.applications <= 0) break;
   }
   return run;
 }

@@ -101,20 +101,18 @@ export interface TermsChangeEntry {
   change: TermsChange;
 }
 
-/** The ids of up to `limit` listings with changes recorded, in key order (one short read each). */
-export async function listingsWithChanges(kv: Deno.Kv, limit: number): Promise<string[]> {
-  const ids: string[] = [];
+/** The ids of the listings with changes recorded, in key order, one short read each as they are asked for. */
+export async function* listingsWithChanges(kv: Deno.Kv): AsyncGenerator<string> {
   const prefix: Deno.KvKey = ["listing_changes"];
   let start: Deno.KvKey | undefined;
-  while (ids.length < limit) {
+  while (true) {
     const [entry] = await Array.fromAsync(kv.list(start ? { prefix, start } : { prefix }, { limit: 1 }));
-    if (!entry) break;
+    if (!entry) return;
     const id = entry.key[1] as string;
-    ids.push(id);
+    yield id;
     // Every key of this listing sorts before its id with a NUL after it, and the next listing's after that.
     start = ["listing_changes", `${id}\0`];
   }
-  return ids;
 }
 
 /** The changes recorded for `internshipId` up to `upTo` (a change id; all when null), oldest first. */

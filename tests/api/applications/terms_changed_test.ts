@@ -143,6 +143,43 @@ Deno.test("edits for the better, or undone before the run, tell nobody; each app
   }
 });
 
+Deno.test("a listing's applicants are told at most once a day: edits every minute wait and are told together", async () => {
+  await using smtp = await startFakeSmtp();
+  await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { stipend: 12000 });
+  const sara = await applicant(t, "Sara Shah");
+  await applyTo(t, sara, internship);
+  const [first, second] = internship.questions;
+  const reword = (n: number) =>
+    edit(t, member, internship.id, {
+      questions: [{ id: first.id, text: `${first.text} (${n})` }, { id: second.id, text: second.text }],
+    });
+
+  // A poster who rewords a question before each minute's run: the first is told, the next wait for a day to pass.
+  const start = Date.now();
+  await reword(1);
+  assertEquals((await runJob(findJob("listing-changes")!, t.services, new Date(start))).told, 1);
+  for (let minute = 1; minute <= 3; minute++) {
+    await reword(minute + 1);
+    const run = await runJob(findJob("listing-changes")!, t.services, new Date(start + minute * 60_000));
+    assertEquals(run.told, 0, `minute ${minute}`);
+  }
+  await edit(t, member, internship.id, { stipend: 6000 });
+  assertEquals((await toldOf(t, sara)).length, 1, "one notice in the first day");
+  assertEquals(await recorded(t), 4, "the later edits wait, recorded");
+
+  // A day after the first notice, everything since is told once, the stipend cut included.
+  assertEquals((await runJob(findJob("listing-changes")!, t.services, new Date(start + DAY + 60_000))).told, 1);
+  assertEquals(await recorded(t), 0);
+  const told = await toldOf(t, sara);
+  assertEquals(told.length, 2);
+  assert(told[0][1].includes("₹12,000 a month is now ₹6,000 a month"), told[0][1]);
+  await runJob(findJob("outbox")!, t.services, new Date(start + DAY + 10 * 60 * 1000));
+  const mails = smtp.messages.filter((m) => m.to.includes(sara.user.email) && m.subject.includes("changed"));
+  assertEquals(mails.length, 2, "two e-mails, not one a minute");
+});
+
 Deno.test("revisedAt follows what students read: an owner's words and terms, not an admin's flags", async () => {
   await using t = await createTestApp();
   const { member, admin } = await people(t);
