@@ -8,13 +8,17 @@ import { statusTone } from "@/lib/browser/application_format.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { PosterApplication } from "@/lib/applications/schema.ts";
 
-/** Props: the application, and the id of the form its checkbox belongs to (none: no checkbox, nothing to move). */
+/**
+ * Props: the application, the id of the form its checkbox belongs to (none: no checkbox, nothing to move), and whether
+ * its resume is withheld from the reader (a listing an admin took down: no link, a sentence saying so).
+ */
 export interface ApplicantCardProps {
   application: PosterApplication;
   form?: string;
+  resumeWithheld?: boolean;
 }
 
-export function ApplicantCard({ application, form }: ApplicantCardProps) {
+export function ApplicantCard({ application, form, resumeWithheld = false }: ApplicantCardProps) {
   const t = useT();
   const { applicant } = application;
   const base = `applicant-${application.id}`;
@@ -76,7 +80,9 @@ export function ApplicantCard({ application, form }: ApplicantCardProps) {
                 : <p class="text-slate-700">{t("applications.pipeline.contactHidden")}</p>}
             </div>
             <p>
-              {application.resume
+              {resumeWithheld && application.resume
+                ? <span class="text-slate-700">{t("applications.pipeline.resumeWithheld")}</span>
+                : application.resume
                 ? (
                   <a
                     href={`/api/applications/${application.id}/resume`}

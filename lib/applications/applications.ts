@@ -48,6 +48,7 @@ import {
   checkWithdrawal,
   hiredAt,
   isPoster,
+  movesAllowed,
 } from "./policy.ts";
 import { dailyApplicantOps, readDailyEntry, reviseDailyNotice } from "./daily.ts";
 import { type Recipient, tellApplicantOps } from "./notices.ts";
@@ -950,7 +951,9 @@ export async function reportStipend(
 }
 
 /**
- * The resume copied into application `id`, for `viewer`: its applicant, the internship's poster or an admin.
+ * The resume copied into application `id`, for `viewer`: its applicant, the internship's poster or an admin; not its
+ * poster once an admin rejected the listing (`movesAllowed`), as most resumes carry the e-mail and phone number that a
+ * poster found out may no longer reach by shortlisting (docs/decisions.md, Applications, "Status changes").
  * @throws NotFoundError for anyone else, an unknown id, or a resume no longer kept.
  */
 export async function applicationResume(
@@ -964,7 +967,8 @@ export async function applicationResume(
   let allowed = record.applicantId === viewer.id || isAdmin(viewer);
   if (!allowed) {
     const listing = await internshipRecord(kv, record.internshipId);
-    allowed = listing !== null && await isPosterOf(kv, viewer, listing);
+    allowed = listing !== null && movesAllowed(viewer, listing.record.moderation) &&
+      await isPosterOf(kv, viewer, listing);
   }
   const file = allowed && record.resume ? await copiedResumeFile(files, record.resume) : null;
   if (!file || !record.resume) throw new NotFoundError(NOT_FOUND);

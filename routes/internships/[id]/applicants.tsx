@@ -320,6 +320,7 @@ export default define.page<Data>(function ApplicantsPage({ data }) {
                     key={application.id}
                     application={application}
                     form={data.takenDown ? undefined : FORM_ID}
+                    resumeWithheld={data.takenDown}
                   />
                 ))}
               </ul>

@@ -491,6 +491,17 @@ Deno.test("a listing an admin rejected: its poster moves none of its application
   const page = await (await t.fetch(`/internships/${internship.id}/applicants`, { headers: member.headers })).text();
   assert(page.includes("Gauri Menon") && page.includes(refusal), "the list stays readable and says why");
   assert(!page.includes(`value="${sent.id}"`) && !page.includes('id="move-form"'), "with nothing to select or send");
+  // Nor its resumes: most carry the e-mail and phone number the list keeps back until shortlisting.
+  assert(!page.includes(`/api/applications/${sent.id}/resume`), "no resume link");
+  assert(page.includes("Resume withheld while an admin has this listing taken down"), "the card says why");
+  const resume = (who: TestUser) => t.fetch(`/api/applications/${sent.id}/resume`, { headers: who.headers });
+  const held = await resume(member);
+  assertEquals([held.status, await held.json()], [404, { error: "Application not found" }]);
+  for (const who of [admin, student]) {
+    const res = await resume(who);
+    assertEquals(res.status, 200, "its applicant and admins still read it");
+    await res.body?.cancel();
+  }
 
   assertEquals((await move(t, admin, sent.id, { status: "rejected" })).status, 200, "an admin closes it");
 });
