@@ -9,7 +9,7 @@
  */
 import type { ApplicationStatus } from "./schema.ts";
 import { APPLICATION_STATUSES } from "./schema.ts";
-import { changesKey, LOG_KEPT_MS, logSince, statusIndex } from "./store.ts";
+import { changesKey, LOG_KEPT_MS, logSince, madeBaseKey, madeKey, statusIndex } from "./store.ts";
 import { counterValue } from "@/lib/stats/counters.ts";
 
 /** An application as the in-memory index keeps it. */
@@ -102,12 +102,26 @@ function listsOf(copy: Copy): Map<ApplicationStatus, Item[]> {
   return lists;
 }
 
+/** Tries of the first count of a listing to store its base before it answers without storing it. */
+const BASE_TRIES = 5;
+
 /**
  * How many applications internship `internshipId` has, in every status, as the poster's list counts them ("All"):
- * "Applicants (n)" beside a listing on "My internships". One read of the change marker when the index is in memory.
+ * "Applicants (n)" beside a listing on "My internships". One read of two keys: the applications made to it
+ * (`madeKey`) and the base its first count stored (`madeBaseKey`). That first count takes the index's size (read
+ * whole, or from memory when the process keeps it) and stores it less the counter, checked against the counter as read
+ * before, so an application made meanwhile makes it count again; a fresh process thus never lists a year's
+ * applications of 20 listings to show one page of "My internships".
  */
 export async function applicationCount(kv: Deno.Kv, internshipId: string): Promise<number> {
-  return (await current(kv, internshipId)).byId.size;
+  for (let attempt = 1;; attempt++) {
+    const [base, made] = await kv.getMany<[number, Deno.KvU64]>([madeBaseKey(internshipId), madeKey(internshipId)]);
+    if (base.value !== null) return base.value + counterValue(made);
+    const size = (await current(kv, internshipId)).byId.size;
+    const stored = await kv.atomic().check(base, made).set(madeBaseKey(internshipId), size - counterValue(made))
+      .commit();
+    if (stored.ok || attempt >= BASE_TRIES) return size;
+  }
 }
 
 /** What a page of the poster's list is: the counts per status, the ids of the page, and how many match in all. */

@@ -14,6 +14,9 @@
  *   by when they were sent, all and per status, which their tracker pages read newest first (`sentPlaces`); kept while
  *   the application has its applicant, and filled for the applications sent before them by `SENT_INDEX_BACKFILL`
  * - `["applications_changes", internshipId]` → KvU64, one more at every write of an application of the internship
+ * - `["applications_made", internshipId]` → KvU64, one more at every application made to the internship (records are
+ *   never deleted), and `["applications_made_base", internshipId]` → number: how many it had less that counter, stored
+ *   by its first count (`applicationCount`, `pipeline.ts`), so a count reads two keys, not the index
  * - `["applications_log", internshipId, atMs, id]` → `PipelineChange`, kept a day: what changed, for the processes
  *   that keep the poster's list in memory (`pipeline.ts`); a batched write (`BatchWrites`) puts one entry
  *   `["applications_log", internshipId, atMs, "batch-" + uuid]` → `{changes: [id, PipelineChange][]}` for many; an
@@ -58,6 +61,8 @@ const sentStatusKey = (applicantId: string, status: ApplicationStatus, createdMs
   id,
 ];
 export const changesKey = (internshipId: string): Deno.KvKey => ["applications_changes", internshipId];
+export const madeKey = (internshipId: string): Deno.KvKey => ["applications_made", internshipId];
+export const madeBaseKey = (internshipId: string): Deno.KvKey => ["applications_made_base", internshipId];
 const logKey = (internshipId: string, atMs: number, id: string): Deno.KvKey => [
   "applications_log",
   internshipId,
@@ -143,6 +148,7 @@ export function applicationOps(
   batch?: BatchWrites,
 ): void {
   op.set(recordKey(next.id), next);
+  if (!previous) op.sum(madeKey(next.internshipId), 1n);
   if (!previous && next.applicantId) {
     op.set(personKey(next.applicantId, next.internshipId), { id: next.id, createdAt: next.createdAt });
   }

@@ -14,6 +14,7 @@ import { applicant, applyTo, platformInternship, sendApplication } from "@/tests
 import { addManagerOps } from "@/lib/organizations/store.ts";
 import { forgetPipelines } from "@/lib/applications/pipeline.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
+import { kvReads } from "@/tests/helpers/kv_reads.ts";
 
 async function answer(res: Response) {
   const text = await res.text();
@@ -402,6 +403,31 @@ Deno.test("My internships links each listing taking applications here to its app
   assert(!mine.includes(`/internships/${elsewhere.id}/applicants`), "none for a listing taking applications elsewhere");
   const hindi = await (await t.fetch("/internships/mine?lang=hi", { headers: member.headers })).text();
   assert(hindi.includes("आवेदक (2)"), "the link in Hindi");
+});
+
+Deno.test("My internships counts a listing's applicants from two keys, not by listing its index", async () => {
+  const reads = kvReads();
+  await using t = await createTestApp({ kvReads: reads });
+  const { member } = await people(t);
+  const here = await platformInternship(t, member, { title: "Busy Intern" });
+  for (let i = 0; i < 12; i++) await applyTo(t, await applicant(t, `Student ${i}`), here);
+  /** The count "My internships" shows in a fresh process, and the index entries it listed for it. */
+  const count = async () => {
+    forgetPipelines();
+    const from = reads.lists.length;
+    const html = await (await t.fetch("/internships/mine", { headers: member.headers })).text();
+    const link = html.match(new RegExp(`<a href="/internships/${here.id}/applicants"[^>]*>([\\s\\S]*?)</a>`));
+    const listed = reads.lists.slice(from).filter(({ selector }) =>
+      ("prefix" in selector ? selector.prefix : (selector as { start: Deno.KvKey }).start)[0] ===
+        "applications_by_internship"
+    ).reduce((sum, list) => sum + list.listed, 0);
+    return { shown: link?.[1].replace(/<[^>]+>/g, "").replace(/\s+/g, " "), listed };
+  };
+  assertEquals((await count()).shown, "Applicants Busy Intern (12)", "the first count");
+  // A year's applicants would be listed by every fresh process for every page: now the count is read by key.
+  assertEquals(await count(), { shown: "Applicants Busy Intern (12)", listed: 0 });
+  await applyTo(t, await applicant(t, "Late Student"), here);
+  assertEquals(await count(), { shown: "Applicants Busy Intern (13)", listed: 0 });
 });
 
 Deno.test("the owner's listing page offers Edit and Applicants in the apply box, not an Apply the API refuses", async () => {
