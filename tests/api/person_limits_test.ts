@@ -4,6 +4,7 @@
  * person is answered 429 with `Retry-After` and another person is not; the data export counts reads.
  */
 import manifest from "@/routes.gen.ts";
+import { stillClock } from "@/tests/helpers/clock.ts";
 import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -47,7 +48,7 @@ Deno.test("every route a person writes through declares its per-person limit, or
 });
 
 Deno.test("past the settings limit a person gets 429 with Retry-After; another person does not; export counts reads", async () => {
-  await using t = await createTestApp();
+  await using t = await createTestApp({ rateLimitClock: stillClock() });
   const [asha, ravi] = [await createTestUser(t), await createTestUser(t)];
   const patch = (who: typeof asha) =>
     t.json("PATCH", "/api/me/settings", { body: { emailOnReply: false }, headers: who.headers });

@@ -4,6 +4,7 @@
  * through the fake OpenID Connect providers.
  */
 import { signInMethods } from "@/lib/auth/sign_in_methods.ts";
+import { stillClock } from "@/tests/helpers/clock.ts";
 import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
@@ -123,7 +124,7 @@ Deno.test("the profile's Connected accounts removes a provider with a plain form
 });
 
 Deno.test("removing a provider counts against the per-person limit profile", async () => {
-  await using s = await socialSetup();
+  await using s = await socialSetup({ rateLimitClock: stillClock() });
   const { cookie } = await bothProviders(s, "nisha@example.com");
   for (let i = 0; i < PERSON_LIMITS.profile.limit; i++) {
     const res = await s.t.json("DELETE", "/api/auth/providers/github", { headers: { cookie } });

@@ -10,6 +10,7 @@ import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applica
 import { htmlDocument, page } from "@/tests/fixtures/html.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { updateUser } from "@/lib/users/users.ts";
+import { stillClock } from "@/tests/helpers/clock.ts";
 import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
 
 /** Fails unless `text` holds `expected`. */
@@ -71,7 +72,7 @@ Deno.test("Your data names each application and purchase, the résumé and the c
 });
 
 Deno.test("Your data: a guest is sent to sign in; the page has its own limit and spends none of the download's", async () => {
-  await using shop = await openShop({ payments: false });
+  await using shop = await openShop({ payments: false, rateLimitClock: stillClock() });
   const { t } = shop;
   const guest = await page(t, "/me/data");
   assertEquals(guest.res.status, 302);
