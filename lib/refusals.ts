@@ -128,6 +128,8 @@ export const REFUSALS = {
   aboutAsksToPay: "The about text asks applicants to pay, which no listing here may do; take out the fee or deposit",
   /** 403: a non-admin poster's move of an application to a listing an admin rejected (docs/decisions.md, Applications). */
   listingTakenDown: "An admin took this listing down: its applications can no longer be moved",
+  /** 403: a non-admin poster's move of an application to a listing that was deleted (docs/decisions.md, Applications). */
+  listingDeleted: "This listing was deleted: its applications can no longer be moved",
   /** A poster's message with a move of applications that asks the applicants for money (400 at `message`). */
   messageAsksToPay: "The message asks applicants to pay, which nobody may do here; take out the fee or deposit",
   organizationsBusy: "Too many organizations were named at once; try again",

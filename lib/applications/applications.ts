@@ -722,9 +722,9 @@ function contextOf(listing: Listing, appUrl: string): MoveContext {
  * The poster's move of application `id` to `change.status` with `change.message` (docs/decisions.md, Applications,
  * "Status changes").
  * @throws NotFoundError `NOT_FOUND` for an unknown id and for anyone but the internship's poster (its own applicant is
- *   never its poster); ForbiddenError `LISTING_TAKEN_DOWN` for anyone but an admin once an admin rejected the listing
- *   (`checkMovesAllowed`); InvalidInputError `INVALID_CHANGE` or `FINAL`, or `MESSAGE_ASKS_TO_PAY` at `message` (the
- *   never-pay rule, `checkPosterMessage`); BusyError.
+ *   never its poster); ForbiddenError `LISTING_TAKEN_DOWN` or `LISTING_DELETED` for anyone but an admin once an admin
+ *   rejected the listing or it was deleted (`checkMovesAllowed`); InvalidInputError `INVALID_CHANGE` or `FINAL`, or
+ *   `MESSAGE_ASKS_TO_PAY` at `message` (the never-pay rule, `checkPosterMessage`); BusyError.
  */
 export async function changeStatus(
   kv: Deno.Kv,
@@ -738,7 +738,7 @@ export async function changeStatus(
       listing ??= await internshipRecord(kv, record.internshipId);
       const poster = record.applicantId !== actor.id && listing !== null && await isPosterOf(kv, actor, listing);
       if (!poster) throw new NotFoundError(NOT_FOUND);
-      checkMovesAllowed(actor, listing!.record.moderation);
+      checkMovesAllowed(actor, listing!.record);
       checkPosterMove(record.status, change.status);
       checkPosterMessage(change.message);
     },
@@ -787,8 +787,8 @@ function byBytes<T>(items: readonly T[], bytes: (item: T) => number, limit: numb
  * a commit before 20 moves do): ids of other internships, unknown ids, the actor's own application and applications
  * that cannot make that move are left out. A write that loses a race is done again one application at a time. Returns
  * how many moved and the e-mails to start delivering.
- * @throws NotFoundError for anyone but the internship's poster; ForbiddenError `LISTING_TAKEN_DOWN` for anyone but an
- *   admin once an admin rejected the listing; InvalidInputError `MESSAGE_ASKS_TO_PAY` at `message` (the never-pay rule,
+ * @throws NotFoundError for anyone but the internship's poster; ForbiddenError `LISTING_TAKEN_DOWN` or
+ *   `LISTING_DELETED` for anyone but an admin once an admin rejected the listing or it was deleted; InvalidInputError `MESSAGE_ASKS_TO_PAY` at `message` (the never-pay rule,
  *   `checkPosterMessage`); nothing moved.
  */
 export async function changeMany(
@@ -801,7 +801,7 @@ export async function changeMany(
   },
 ): Promise<{ updated: number; mailIds: string[] }> {
   const listing = await posterListing(kv, internshipId, actor);
-  checkMovesAllowed(actor, listing.record.moderation);
+  checkMovesAllowed(actor, listing.record);
   checkPosterMessage(change.message);
   const context = contextOf(listing, appUrl);
   const move: Move = { status: change.status, by: "poster", message: change.message };
@@ -952,8 +952,9 @@ export async function reportStipend(
 
 /**
  * The resume copied into application `id`, for `viewer`: its applicant, the internship's poster or an admin; not its
- * poster once an admin rejected the listing (`movesAllowed`), as most resumes carry the e-mail and phone number that a
- * poster found out may no longer reach by shortlisting (docs/decisions.md, Applications, "Status changes").
+ * poster once an admin rejected the listing or it was deleted (`movesAllowed`), as most resumes carry the e-mail and
+ * phone number that such a poster may no longer reach by shortlisting (docs/decisions.md, Applications, "Status
+ * changes").
  * @throws NotFoundError for anyone else, an unknown id, or a resume no longer kept.
  */
 export async function applicationResume(
@@ -967,7 +968,7 @@ export async function applicationResume(
   let allowed = record.applicantId === viewer.id || isAdmin(viewer);
   if (!allowed) {
     const listing = await internshipRecord(kv, record.internshipId);
-    allowed = listing !== null && movesAllowed(viewer, listing.record.moderation) &&
+    allowed = listing !== null && movesAllowed(viewer, listing.record) &&
       await isPosterOf(kv, viewer, listing);
   }
   const file = allowed && record.resume ? await copiedResumeFile(files, record.resume) : null;

@@ -11,6 +11,7 @@ import {
   type ApplicationStatus,
   FINAL,
   INVALID_CHANGE,
+  LISTING_DELETED,
   LISTING_TAKEN_DOWN,
   MESSAGE_ASKS_TO_PAY,
   WAITING,
@@ -40,22 +41,37 @@ export function checkPosterMove(from: ApplicationStatus, to: ApplicationStatus):
   if (next <= at || at < 0) throw new InvalidInputError(INVALID_CHANGE, [{ field: "status", message: INVALID_CHANGE }]);
 }
 
+/** What deciding whether a listing's applications still move needs: its moderation state (absent: clear), its deletion. */
+export interface MovableListing {
+  moderation?: { status: ModerationStatus } | null;
+  deletedAt?: string | null;
+}
+
 /**
- * Whether `user`, a poster of a listing in moderation state `moderation` (absent: clear), may move its applications:
- * an admin always; anyone else not once an admin rejected the listing (a scam taken down, a suspended poster's hide),
- * so its poster cannot go on shortlisting its applicants to read their e-mail and phone number or write to them
- * (docs/decisions.md, Applications, "Status changes").
+ * Why `user`, a poster of `listing`, may not move its applications, or null when they may (docs/decisions.md,
+ * Applications, "Status changes"): an admin always may; anyone else not once an admin rejected the listing (a scam
+ * taken down, a suspended poster's hide: `LISTING_TAKEN_DOWN`), so its poster cannot go on shortlisting its applicants
+ * to read their e-mail and phone number or write to them; nor once the listing was deleted (`LISTING_DELETED`), as an
+ * admin can no longer take a deleted listing down, so deleting a reported listing would otherwise keep that going.
  */
-export function movesAllowed(user: User, moderation: { status: ModerationStatus } | null | undefined): boolean {
-  return isAdmin(user) || moderation?.status !== "rejected";
+export function movesRefusal(user: User, listing: MovableListing): string | null {
+  if (isAdmin(user)) return null;
+  if (listing.moderation?.status === "rejected") return LISTING_TAKEN_DOWN;
+  return listing.deletedAt ? LISTING_DELETED : null;
+}
+
+/** Whether `user`, a poster of `listing`, may move its applications (`movesRefusal` says none). */
+export function movesAllowed(user: User, listing: MovableListing): boolean {
+  return movesRefusal(user, listing) === null;
 }
 
 /**
  * Checks `movesAllowed`.
- * @throws ForbiddenError `LISTING_TAKEN_DOWN`.
+ * @throws ForbiddenError `LISTING_TAKEN_DOWN` or `LISTING_DELETED`.
  */
-export function checkMovesAllowed(user: User, moderation: { status: ModerationStatus } | null | undefined): void {
-  if (!movesAllowed(user, moderation)) throw new ForbiddenError(LISTING_TAKEN_DOWN);
+export function checkMovesAllowed(user: User, listing: MovableListing): void {
+  const refusal = movesRefusal(user, listing);
+  if (refusal) throw new ForbiddenError(refusal);
 }
 
 /**

@@ -60,6 +60,7 @@ export const UNVERIFIED = REFUSALS.verifyToApply;
 export const OWN_INTERNSHIP = REFUSALS.ownInternship;
 export const MESSAGE_ASKS_TO_PAY = REFUSALS.messageAsksToPay;
 export const LISTING_TAKEN_DOWN = REFUSALS.listingTakenDown;
+export const LISTING_DELETED = REFUSALS.listingDeleted;
 
 /** An answer to a screening question, with the question's text as it was asked. */
 export interface Answer {

@@ -29,8 +29,8 @@ import {
   type StatusCounts,
   TIMEOUT_AFTER_DEADLINE_DAYS,
 } from "@/lib/applications/applications.ts";
-import { checkMovesAllowed, messageAsksToPay, movesAllowed } from "@/lib/applications/policy.ts";
-import { REFUSALS, refusalText } from "@/lib/refusals.ts";
+import { checkMovesAllowed, messageAsksToPay, movesRefusal } from "@/lib/applications/policy.ts";
+import { refusalText } from "@/lib/refusals.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
@@ -57,8 +57,11 @@ interface Data {
   offset: number;
   /** How many the last move moved (from `?moved=`), or null. */
   moved: number | null;
-  /** Whether an admin rejected the listing, so that the viewer (not an admin) moves none of its applications. */
-  takenDown: boolean;
+  /**
+   * Why the viewer (not an admin) moves none of the listing's applications nor reads their resumes (an admin rejected
+   * it, or it was deleted: `movesRefusal`), or null.
+   */
+  stopped: string | null;
   form: MoveForm;
 }
 
@@ -103,7 +106,7 @@ async function pageData(state: SignedInState, id: string, url: URL, form?: MoveF
     search,
     offset,
     moved,
-    takenDown: !movesAllowed(state.user, record.moderation),
+    stopped: movesRefusal(state.user, record),
     form: form ?? { ids: [], status: "", message: "", errors: {} },
   };
 }
@@ -132,7 +135,7 @@ export const handler = define.handlers<Data>({
     assertSignedIn(ctx.state);
     const { services } = ctx.state;
     const { record } = await posterListing(services.kv, ctx.params.id, ctx.state.user);
-    checkMovesAllowed(ctx.state.user, record.moderation);
+    checkMovesAllowed(ctx.state.user, record);
     const posted = await readForm(req);
     const text = (name: string) => {
       const value = posted.get(name);
@@ -288,7 +291,7 @@ export default define.page<Data>(function ApplicantsPage({ data }) {
         <button type="submit" class={PRIMARY_BUTTON}>{t("applications.pipeline.searchButton")}</button>
       </form>
       <div id="results" class="mt-6 space-y-3">
-        {data.takenDown && <Notice kind="error">{refusalText(t, REFUSALS.listingTakenDown)}</Notice>}
+        {data.stopped && <Notice kind="error">{refusalText(t, data.stopped)}</Notice>}
         {data.moved !== null && (
           <Notice kind={data.moved > 0 ? "success" : "info"}>
             {t("applications.pipeline.moved", { count: data.moved })}
@@ -319,8 +322,8 @@ export default define.page<Data>(function ApplicantsPage({ data }) {
                   <ApplicantCard
                     key={application.id}
                     application={application}
-                    form={data.takenDown ? undefined : FORM_ID}
-                    resumeWithheld={data.takenDown}
+                    form={data.stopped ? undefined : FORM_ID}
+                    resumeWithheld={data.stopped !== null}
                   />
                 ))}
               </ul>
@@ -357,7 +360,7 @@ export default define.page<Data>(function ApplicantsPage({ data }) {
           </nav>
         )}
       </div>
-      {applications.length > 0 && !data.takenDown && <MoveFields data={data} />}
+      {applications.length > 0 && !data.stopped && <MoveFields data={data} />}
     </section>
   );
 });

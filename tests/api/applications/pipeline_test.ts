@@ -519,7 +519,7 @@ Deno.test("a listing an admin rejected: its poster moves none of its application
   assert(!page.includes(`value="${sent.id}"`) && !page.includes('id="move-form"'), "with nothing to select or send");
   // Nor its resumes: most carry the e-mail and phone number the list keeps back until shortlisting.
   assert(!page.includes(`/api/applications/${sent.id}/resume`), "no resume link");
-  assert(page.includes("Resume withheld while an admin has this listing taken down"), "the card says why");
+  assert(page.includes("Resume withheld: this listing's applications can no longer be moved"), "the card says why");
   const resume = (who: TestUser) => t.fetch(`/api/applications/${sent.id}/resume`, { headers: who.headers });
   const held = await resume(member);
   assertEquals([held.status, await held.json()], [404, { error: "Application not found" }]);
@@ -530,6 +530,45 @@ Deno.test("a listing an admin rejected: its poster moves none of its application
   }
 
   assertEquals((await move(t, admin, sent.id, { status: "rejected" })).status, 200, "an admin closes it");
+});
+
+Deno.test("a listing its poster deleted: an admin can no longer take it down, so its poster moves none either", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Data Entry Intern" });
+  const student = await applicant(t, "Gauri Menon");
+  const sent = await applyTo(t, student, internship);
+  // Reported, the poster deletes the listing before an admin looks: the takedown is answered 404 from then on.
+  const deleted = await t.fetch(`/api/internships/${internship.id}`, { method: "DELETE", headers: member.headers });
+  assertEquals(deleted.status, 200);
+  await deleted.body?.cancel();
+  const takedown = await t.json("POST", `/api/admin/moderation/internships/${internship.id}`, {
+    body: { decision: "reject", note: "Asked applicants for a fee on the phone" },
+    headers: admin.headers,
+  });
+  assertEquals(takedown.status, 404);
+  await takedown.body?.cancel();
+  const refusal = "This listing was deleted: its applications can no longer be moved";
+
+  assertEquals(await move(t, member, sent.id, { status: "shortlisted", message: "Call me" }), {
+    status: 403,
+    body: { error: refusal },
+  });
+  assertEquals(await bulk(t, member, internship.id, { ids: [sent.id], status: "shortlisted" }), {
+    status: 403,
+    body: { error: refusal },
+  });
+  const resume = await t.fetch(`/api/applications/${sent.id}/resume`, { headers: member.headers });
+  assertEquals(resume.status, 404, "nor reads the resumes");
+  await resume.body?.cancel();
+  const page = await (await t.fetch(`/internships/${internship.id}/applicants`, { headers: member.headers })).text();
+  assert(page.includes("Gauri Menon") && page.includes(refusal), "the list stays readable and says why");
+  assert(!page.includes('id="move-form"') && !page.includes(`/api/applications/${sent.id}/resume`));
+  const hindi = await (await t.fetch(`/internships/${internship.id}/applicants?lang=hi`, { headers: member.headers }))
+    .text();
+  assert(hindi.includes("यह लिस्टिंग डिलीट कर दी गई है"), "the reason in Hindi");
+  assertEquals((await t.kv.get<{ status: string }>(["applications", sent.id])).value!.status, "applied");
+  assertEquals((await move(t, admin, sent.id, { status: "rejected" })).status, 200, "an admin still answers it");
 });
 
 Deno.test("a hired intern's stipend report stays theirs: the poster's list does not say who answered what", async () => {

@@ -13,6 +13,7 @@ import {
   changeStatus,
   FINAL,
   INVALID_CHANGE,
+  LISTING_DELETED,
   LISTING_TAKEN_DOWN,
   MESSAGE_ASKS_TO_PAY,
   NOT_FOUND,
@@ -38,7 +39,8 @@ export const apiDocs = describeRoute({
     responses: {
       200: { description: "The application, moved", schema: z.strictObject({ application: ApplicationSchema }) },
       400: `${INVALID_CHANGE}; ${FINAL}; ${MESSAGE_ASKS_TO_PAY} (with \`fields\`: \`message\`); or a bad field`,
-      403: `${LISTING_TAKEN_DOWN} (anyone but an admin, once an admin rejected the listing)`,
+      403: `${LISTING_TAKEN_DOWN} (anyone but an admin, once an admin rejected the listing); ${LISTING_DELETED} ` +
+        "(anyone but an admin, once the listing was deleted)",
       404: `${NOT_FOUND}: unknown, or of an internship you do not post`,
     },
   },

@@ -13,13 +13,13 @@ export const apiDocs = describeRoute({
   GET: {
     summary: "The resume sent with an application",
     description: "For its applicant, the internship's poster and admins; not the poster once an admin rejected the " +
-      "listing (it carries the contact details a move would show). Served with `Cache-Control: private, no-store` " +
+      "listing or it was deleted (it carries the contact details a move would show). Served with `Cache-Control: private, no-store` " +
       "and `X-Content-Type-Options: nosniff`.",
     access: ["session"],
     responses: {
       200: { description: "The PDF", mediaType: "application/pdf" },
       404:
-        `${NOT_FOUND}: unknown, not yours to see (a poster's, once an admin rejected the listing), or no resume kept`,
+        `${NOT_FOUND}: unknown, not yours to see (a poster's, once an admin rejected the listing or it was deleted), or no resume kept`,
     },
   },
 });

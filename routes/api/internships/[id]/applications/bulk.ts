@@ -11,6 +11,7 @@ import { describeRoute } from "@/lib/openapi/describe.ts";
 import {
   BulkChangeSchema,
   changeMany,
+  LISTING_DELETED,
   LISTING_TAKEN_DOWN,
   MESSAGE_ASKS_TO_PAY,
 } from "@/lib/applications/applications.ts";
@@ -36,7 +37,8 @@ export const apiDocs = describeRoute({
       },
       400: `A bad field (more than 100 ids, an unknown status); or ${MESSAGE_ASKS_TO_PAY} (with \`fields\`: ` +
         "`message`; nothing moved)",
-      403: `${LISTING_TAKEN_DOWN} (anyone but an admin, once an admin rejected the listing; nothing moved)`,
+      403: `${LISTING_TAKEN_DOWN} (anyone but an admin, once an admin rejected the listing); ${LISTING_DELETED} ` +
+        "(anyone but an admin, once the listing was deleted); nothing moved",
       404: "An unknown internship, or one you do not post",
     },
   },
