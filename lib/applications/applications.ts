@@ -241,10 +241,11 @@ async function listingOf(kv: Deno.Kv, id: string): Promise<Listing> {
 
 /**
  * Whether `user` is the poster of `listing` (its owner, a manager of its verified organization, or an admin). A
- * listing its owner linked while managing nothing (`linkedByManager` false: a stranger's, under the name before the
- * organization was verified) is not its managers' until the `organizations-unlink` job has judged it (it unlinks it,
- * or marks it once its owner manages it), unless its owner manages the organization now (docs/decisions.md,
- * Applications, "The poster").
+ * listing not marked as linked by a manager (`linkedByManager` false: a stranger's, under the name before the
+ * organization was verified; or absent, linked before listings were marked) is not its managers' until the
+ * `organizations-unlink` job has judged it (it unlinks it, or marks it once its owner manages it), unless its owner
+ * manages the organization now; a forgotten owner's counts as a stranger's only when marked false, as the job keeps it
+ * otherwise (docs/decisions.md, Applications, "The poster").
  */
 export async function isPosterOf(kv: Deno.Kv, user: User | null | undefined, listing: Listing): Promise<boolean> {
   if (!user) return false;
@@ -254,8 +255,11 @@ export async function isPosterOf(kv: Deno.Kv, user: User | null | undefined, lis
   const access = { ownerId, verifiedOrganizationId, manages: false };
   if (isPoster(user, access)) return true;
   if (verifiedOrganizationId === null || !await isManager(kv, verifiedOrganizationId, user.id)) return false;
-  const stranger = linkedByManager === false &&
-    (ownerId === null || !await isManager(kv, verifiedOrganizationId, ownerId));
+  // As the job judges it: a forgotten owner's listing by its mark alone; any other not marked a manager's (false, or
+  // absent on one linked before listings were marked) by whether its owner manages the organization now.
+  const stranger = ownerId === null
+    ? linkedByManager === false
+    : linkedByManager !== true && !await isManager(kv, verifiedOrganizationId, ownerId);
   return !stranger && isPoster(user, { ...access, manages: true });
 }
 

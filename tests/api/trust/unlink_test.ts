@@ -235,9 +235,13 @@ Deno.test("until the unlink job judges it, a new manager reaches no applicant of
   await using t = await createTestApp();
   const { admin, member: stranger } = await people(t);
   const theirs = await platformInternship(t, stranger, { title: "Dev Intern", hiringOrganization: "Infosys" });
+  const older = await platformInternship(t, stranger, { title: "Older Intern", hiringOrganization: "Infosys" });
   const official = await platformInternship(t, admin, { title: "Ops Intern", hiringOrganization: "Infosys" });
   const sent = await applyTo(t, await applicant(t, "A One"), theirs);
+  const olderSent = await applyTo(t, await applicant(t, "C Three"), older);
   const control = await applyTo(t, await applicant(t, "B Two"), official);
+  // `older` as stored before listings were marked at link time: the job judges it as unmarked, and so must the reads.
+  await (await internshipStore(t.kv)).writer.update(older.id, ({ linkedByManager: _, ...record }) => record);
   const employee = await createTestUser(t, "user", { name: "Ira Infosys" });
   await claimAs(t, employee, theirs.organization!, "ira@infosys.com");
   assertEquals((await organizationOf(t, theirs.id))?.isVerified, true, "still linked: the job has not run");
@@ -252,6 +256,7 @@ Deno.test("until the unlink job judges it, a new manager reaches no applicant of
   };
   assertEquals(await reach(employee, official.id, control.id), [200, 200, 200], "the admin's listing is theirs");
   assertEquals(await reach(employee, theirs.id, sent.id), [404, 404, 404], "the stranger's is not");
+  assertEquals(await reach(employee, older.id, olderSent.id), [404, 404, 404], "nor the stranger's unmarked one");
   const moved = await call(t, employee, "PATCH", `/api/applications/${sent.id}`, { status: "rejected" });
   assertEquals(moved.status, 404);
   const bulk = await call(t, employee, "POST", `/api/internships/${theirs.id}/applications/bulk`, {
