@@ -201,11 +201,14 @@ export default function SavedTracker({ items: initial, totals: initialTotals, mo
     setMessage(t("me.tracker.removed", { title: titleOf(t, item) }));
   };
 
+  const empty = STATUSES.every((status) => totals[status] === 0);
   return (
     <div>
-      <p class="text-sm text-slate-700">{t(hydrated ? "me.tracker.savedLead" : "me.tracker.savedLeadPlain")}</p>
+      {!empty && (
+        <p class="text-sm text-slate-700">{t(hydrated ? "me.tracker.savedLead" : "me.tracker.savedLeadPlain")}</p>
+      )}
       <p role="status" class="min-h-6 text-sm text-slate-800">{message}</p>
-      {STATUSES.every((status) => totals[status] === 0)
+      {empty
         ? (
           <div class="mt-4 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
             <p class="font-medium text-slate-900">{t("me.tracker.empty")}</p>

@@ -2,7 +2,7 @@
  * The tracker's pages of applications in Chromium on a 360 px phone, without JavaScript (docs/decisions.md,
  * Applications, "The tracker follows"): 25 applications show the newest 20 and "Older applications", a plain link to
  * the other 5 with "Newest applications" back, in English and in Hindi; a withdrawal on the older page comes back to it.
- * axe passes on every page.
+ * With nothing saved, the saved list says so without the hint about its controls. axe passes on every page.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -47,6 +47,12 @@ Deno.test("25 applications: the tracker shows 20, the older 5 by a plain link, a
   await page.goto(`${t.origin}/me/tracker`);
   assertEquals(await sent.count(), 20);
   assertEquals(await page.getByRole("link", { name: "Newest applications" }).count(), 0);
+  await page.getByText("Nothing saved yet.").waitFor();
+  assertEquals(
+    await page.getByText("Change a status or a note").count(),
+    0,
+    "no hint for controls an empty list lacks",
+  );
   await assertFitsPhone(page, "the newest applications");
   await assertAccessible(page, "the newest applications");
 
