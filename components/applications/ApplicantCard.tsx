@@ -1,7 +1,7 @@
 /**
  * One application in the poster's list (docs/decisions.md, Applications, "The poster's list"): a checkbox that selects
  * it for the move form, the applicant as they applied (contact details only from shortlisting on), their answers,
- * cover note and resume, and what happened so far.
+ * cover note and resume (none of these once they withdrew: a sentence says so), and what happened so far.
  */
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { statusTone } from "@/lib/browser/application_format.ts";
@@ -61,40 +61,46 @@ export function ApplicantCard({ application, form, resumeWithheld = false }: App
             </Badge>
           </div>
           <div class="mt-3 space-y-3 text-sm">
-            <div>
-              <h3 class="font-medium text-slate-900">{t("applications.pipeline.contact")}</h3>
-              {applicant.email
-                ? (
-                  <p class="text-slate-800">
-                    <a href={`mailto:${applicant.email}`} class="text-indigo-700 underline">{applicant.email}</a>
-                    {" · "}
-                    {applicant.contactNumber
+            {application.status === "withdrawn"
+              ? <p class="text-slate-700">{t("applications.pipeline.withdrawnHidden")}</p>
+              : (
+                <>
+                  <div>
+                    <h3 class="font-medium text-slate-900">{t("applications.pipeline.contact")}</h3>
+                    {applicant.email
                       ? (
-                        <a href={`tel:${applicant.contactNumber}`} class="text-indigo-700 underline">
-                          {applicant.contactNumber}
+                        <p class="text-slate-800">
+                          <a href={`mailto:${applicant.email}`} class="text-indigo-700 underline">{applicant.email}</a>
+                          {" · "}
+                          {applicant.contactNumber
+                            ? (
+                              <a href={`tel:${applicant.contactNumber}`} class="text-indigo-700 underline">
+                                {applicant.contactNumber}
+                              </a>
+                            )
+                            : t("applications.pipeline.noPhone")}
+                        </p>
+                      )
+                      : <p class="text-slate-700">{t("applications.pipeline.contactHidden")}</p>}
+                  </div>
+                  <p>
+                    {resumeWithheld && application.resume
+                      ? <span class="text-slate-700">{t("applications.pipeline.resumeWithheld")}</span>
+                      : application.resume
+                      ? (
+                        <a
+                          href={`/api/applications/${application.id}/resume`}
+                          target="_blank"
+                          class="font-medium text-indigo-700 underline"
+                        >
+                          {t("applications.pipeline.resume", { name: application.resume.name })}
+                          <span class="sr-only">{t("applications.form.opensInNewTab")}</span>
                         </a>
                       )
-                      : t("applications.pipeline.noPhone")}
+                      : <span class="text-slate-700">{t("applications.pipeline.noResume")}</span>}
                   </p>
-                )
-                : <p class="text-slate-700">{t("applications.pipeline.contactHidden")}</p>}
-            </div>
-            <p>
-              {resumeWithheld && application.resume
-                ? <span class="text-slate-700">{t("applications.pipeline.resumeWithheld")}</span>
-                : application.resume
-                ? (
-                  <a
-                    href={`/api/applications/${application.id}/resume`}
-                    target="_blank"
-                    class="font-medium text-indigo-700 underline"
-                  >
-                    {t("applications.pipeline.resume", { name: application.resume.name })}
-                    <span class="sr-only">{t("applications.form.opensInNewTab")}</span>
-                  </a>
-                )
-                : <span class="text-slate-700">{t("applications.pipeline.noResume")}</span>}
-            </p>
+                </>
+              )}
             {application.answers.length > 0 && (
               <div>
                 <h3 class="font-medium text-slate-900">{t("applications.pipeline.answers")}</h3>

@@ -141,12 +141,12 @@ export function applicationView(record: ApplicationRecord): ApplicationView {
 }
 
 /**
- * The applicant of `record` as the poster sees them: contact details only once the application was shortlisted; no
- * name (null) once they deleted their account.
+ * The applicant of `record` as the poster sees them: contact details only once the application was shortlisted, and
+ * not once it was withdrawn; no name (null) once they deleted their account.
  */
 export function applicantView(record: ApplicationRecord): ApplicantView {
   const a = record.applicant;
-  const contact = record.history.some((entry) => CONTACT_FROM.includes(entry.status));
+  const contact = record.status !== "withdrawn" && record.history.some((entry) => CONTACT_FROM.includes(entry.status));
   return {
     id: record.applicantId,
     name: a?.name ?? null,
@@ -546,7 +546,9 @@ export async function posterApplications(
     const entry = found.get(id);
     if (!entry) return [];
     const { stipendReport: _, ...view } = applicationView(entry.value);
-    return [{ ...view, applicant: applicantView(entry.value) }];
+    // A withdrawn application takes back what it sent (docs/decisions.md, Applications, "Status changes").
+    const sent = view.status === "withdrawn" ? { answers: [], coverNote: "", resume: null } : {};
+    return [{ ...view, ...sent, applicant: applicantView(entry.value) }];
   });
   const { limit, offset } = query;
   const pagination = { limit, offset, total: page.total, hasMore: offset + page.ids.length < page.total };
@@ -957,8 +959,8 @@ export async function reportStipend(
 /**
  * The resume copied into application `id`, for `viewer`: its applicant, the internship's poster or an admin; not its
  * poster once an admin rejected the listing or it was deleted (`movesAllowed`), as most resumes carry the e-mail and
- * phone number that such a poster may no longer reach by shortlisting (docs/decisions.md, Applications, "Status
- * changes").
+ * phone number that such a poster may no longer reach by shortlisting; nor once its applicant withdrew it
+ * (docs/decisions.md, Applications, "Status changes").
  * @throws NotFoundError for anyone else, an unknown id, or a resume no longer kept.
  */
 export async function applicationResume(
@@ -972,7 +974,7 @@ export async function applicationResume(
   let allowed = record.applicantId === viewer.id || isAdmin(viewer);
   if (!allowed) {
     const listing = await internshipRecord(kv, record.internshipId);
-    allowed = listing !== null && movesAllowed(viewer, listing.record) &&
+    allowed = listing !== null && record.status !== "withdrawn" && movesAllowed(viewer, listing.record) &&
       await isPosterOf(kv, viewer, listing);
   }
   const file = allowed && record.resume ? await copiedResumeFile(files, record.resume) : null;

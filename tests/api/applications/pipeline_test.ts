@@ -596,3 +596,40 @@ Deno.test("a hired intern's stipend report stays theirs: the poster's list does 
   assertEquals(list.body.applications.map((a: { id: string }) => a.id), [sent.id]);
   assertEquals("stipendReport" in list.body.applications[0], false, "the poster's list leaves the answer out");
 });
+
+Deno.test("a withdrawn application: its poster no longer reads the answers, cover note, contact or resume", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Design Intern" });
+  const student = await applicant(t, "Ishita Rao");
+  const sent = await applyTo(t, student, internship);
+  assertEquals((await move(t, member, sent.id, { status: "shortlisted" })).status, 200);
+  const withdrawn = await t.json("POST", `/api/me/applications/${sent.id}/withdraw`, { headers: student.headers });
+  assertEquals(withdrawn.status, 200);
+  await withdrawn.body?.cancel();
+
+  const listed = (await get(t, member, `/api/internships/${internship.id}/applications`)).body.applications;
+  assertEquals(listed.length, 1);
+  const [row] = listed;
+  assertEquals([row.status, row.applicant.name], ["withdrawn", "Ishita Rao"], "the poster still sees who withdrew");
+  assertEquals([row.answers, row.coverNote, row.resume], [[], "", null]);
+  assertEquals([row.applicant.email, row.applicant.contactNumber], [null, null]);
+  const page = await (await t.fetch(`/internships/${internship.id}/applicants`, { headers: member.headers })).text();
+  assert(page.includes("Ishita Rao") && !page.includes("Hello!"), "no cover note on the page");
+  assert(!page.includes(`/api/applications/${sent.id}/resume`) && !page.includes(student.user.email), "nor contact");
+  assert(
+    page.includes("They withdrew their application: their contact details, answers and resume are no longer shown"),
+  );
+  const hindi = await (await t.fetch(`/internships/${internship.id}/applicants?lang=hi`, { headers: member.headers }))
+    .text();
+  assert(hindi.includes("उन्होंने अपना आवेदन वापस ले लिया"), "the sentence in Hindi");
+
+  const resume = (who: TestUser) => t.fetch(`/api/applications/${sent.id}/resume`, { headers: who.headers });
+  const held = await resume(member);
+  assertEquals([held.status, await held.json()], [404, { error: "Application not found" }]);
+  for (const who of [admin, student]) {
+    const res = await resume(who);
+    assertEquals(res.status, 200, "its applicant and admins still read it");
+    await res.body?.cancel();
+  }
+});

@@ -19,7 +19,7 @@ export const apiDocs = describeRoute({
     responses: {
       200: { description: "The PDF", mediaType: "application/pdf" },
       404:
-        `${NOT_FOUND}: unknown, not yours to see (a poster's, once an admin rejected the listing or it was deleted), or no resume kept`,
+        `${NOT_FOUND}: unknown, not yours to see (a poster's, once an admin rejected the listing or it was deleted, or the applicant withdrew), or no resume kept`,
     },
   },
 });
