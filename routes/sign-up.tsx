@@ -115,6 +115,12 @@ export default define.page<Data>(function SignUpPage({ data }) {
       />
       <SignUpForm callbackURL={data.callbackURL} outcome={data.outcome} text={t.island(SIGN_UP_TEXT)} />
       <p class="text-sm text-slate-700">
+        {t.rich("auth.signUp.agree", {
+          terms: (chunks) => <a href="/terms" class="text-indigo-700 underline">{chunks}</a>,
+          privacy: (chunks) => <a href="/privacy" class="text-indigo-700 underline">{chunks}</a>,
+        })}
+      </p>
+      <p class="text-sm text-slate-700">
         {t.rich("auth.signUp.haveAccount", {
           link: (chunks) => (
             <a href={withReturnPage("/sign-in", data.callbackURL)} class="font-medium text-indigo-700 underline">

@@ -1,5 +1,5 @@
 /**
- * Server-rendered pages of the foundation, without a browser: redirects of signed-out users,
+ * Server-rendered pages of the foundation, without a browser: what sign-up agrees to, redirects of signed-out users,
  * the admin area's 401/403, messages for error query codes, sign-out, which pages ship
  * JavaScript (only pages with islands do), and the home page's latest internships.
  */
@@ -23,6 +23,18 @@ Deno.test("a page without islands ships no script of its own; a page with island
   assertMatch(signUp.html, /<!--island:SignUpForm:\d+-->/);
   assertMatch(signUp.html, /<script type="module" src="\/_build\/boot-[\w-]+\.js"><\/script>/);
   assertMatch(signUp.html, /<script type="application\/json" id="__islands">/);
+});
+
+Deno.test("the sign-up page names the terms and the privacy notice an account agrees to, in English and Hindi", async () => {
+  await using t = await createTestApp();
+  const english = await page(t, "/sign-up");
+  assertMatch(
+    english.html,
+    /By creating an account you agree to the <a href="\/terms"[^>]*>Terms<\/a> and to how we keep your data \(<a href="\/privacy"[^>]*>Privacy<\/a>\)/,
+  );
+  const hindi = await page(t, "/sign-up?lang=hi");
+  assertMatch(hindi.html, /अकाउंट बनाकर आप <a href="\/terms"[^>]*>शर्तें<\/a>/);
+  assertMatch(hindi.html, /<a href="\/privacy"[^>]*>गोपनीयता<\/a>\) मानते हैं।/);
 });
 
 Deno.test("signed-out visitors of onboarding and profile are sent to sign-in with a callbackURL", async () => {

@@ -1,0 +1,36 @@
+import { chromium } from "playwright-core";
+const BASE = "http://localhost:8123";
+const browser = await chromium.launch({ executablePath: "/usr/lib/chromium/chromium-headless-shell", args: ["--headless","--no-sandbox","--disable-gpu"] });
+const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled: Deno.args[0] !== "nojs" });
+const s = await ctx.newPage(); s.setDefaultTimeout(15000);
+const tag = Deno.args[0] ?? "js";
+let n = 0;
+const shot = async (name: string) => { await s.screenshot({ path: `/tmp/walk/w7${tag}-${String(++n).padStart(2,"0")}-${name}.png`, fullPage: true }); console.log(name, s.url()); };
+const step = async (name: string, f: () => Promise<void>) => { try { await f(); } catch (e) { console.log("FAIL", name, (e as Error).message.split("\n")[0]); await shot("fail-"+name); } };
+const email = `walk${Date.now()}@example.in`;
+await step("signup", async () => {
+  await s.goto(BASE + "/sign-up?lang=" + (tag === "nojs" ? "hi" : "en"));
+  await shot("form");
+  console.log(await s.locator("main form").last().innerHTML().then(h => h.match(/name="[^"]+"/g)?.join(" ")));
+  await s.fill('input[name="name"]', "Priya Walk");
+  await s.fill('input[name="email"]', email);
+  await s.fill('input[name="password"]', "first-week-2026!");
+  const terms = s.locator('main input[type=checkbox]'); for (let i = 0; i < await terms.count(); i++) await terms.nth(i).check();
+  await Promise.all([s.waitForNavigation(), s.locator('main form button[type=submit]').last().click()]);
+  await shot("after");
+  await s.waitForTimeout(1500);
+  const log = await Deno.readTextFile("/tmp/walk/demo.log");
+  const line = log.split("\n").reverse().find(l => l.includes(email));
+  console.log(line);
+  const link = JSON.parse(line!).link;
+  await s.goto(link); await shot("verify");
+  console.log((await s.locator("main").innerText()).slice(0, 400));
+});
+await step("data", async () => { await s.goto(BASE + "/me/data"); await shot("data"); });
+await step("signout", async () => {
+  await s.locator('header summary, header button').filter({ hasText: /Menu|मेन्यू/ }).first().click();
+  await s.waitForTimeout(500); await shot("menu");
+  await s.getByRole("button", { name: /Sign out|साइन आउट/ }).first().click();
+  await s.waitForTimeout(1500); await shot("signedout");
+});
+await browser.close();
