@@ -32,6 +32,22 @@ const bulk = async (t: TestApp, who: TestUser | undefined, internshipId: string,
     await t.json("POST", `/api/internships/${internshipId}/applications/bulk`, { body, headers: who?.headers }),
   );
 
+/** The resume of application `id` answers 404 to its `poster` and 200 to `readers` (its applicant, admins). */
+async function assertResumeWithheld(
+  t: TestApp,
+  id: string,
+  { poster, readers }: { poster: TestUser; readers: TestUser[] },
+) {
+  const resume = (who: TestUser) => t.fetch(`/api/applications/${id}/resume`, { headers: who.headers });
+  const held = await resume(poster);
+  assertEquals([held.status, await held.json()], [404, { error: "Application not found" }]);
+  for (const who of readers) {
+    const res = await resume(who);
+    assertEquals(res.status, 200, "its applicant and admins still read it");
+    await res.body?.cancel();
+  }
+}
+
 /** The notifications of `who`. */
 async function notifications(t: TestApp, who: TestUser) {
   return (await get(t, who, "/api/me/notifications")).body.notifications as { type: string; title: string }[];
@@ -520,14 +536,7 @@ Deno.test("a listing an admin rejected: its poster moves none of its application
   // Nor its resumes: most carry the e-mail and phone number the list keeps back until shortlisting.
   assert(!page.includes(`/api/applications/${sent.id}/resume`), "no resume link");
   assert(page.includes("Resume withheld: this listing's applications can no longer be moved"), "the card says why");
-  const resume = (who: TestUser) => t.fetch(`/api/applications/${sent.id}/resume`, { headers: who.headers });
-  const held = await resume(member);
-  assertEquals([held.status, await held.json()], [404, { error: "Application not found" }]);
-  for (const who of [admin, student]) {
-    const res = await resume(who);
-    assertEquals(res.status, 200, "its applicant and admins still read it");
-    await res.body?.cancel();
-  }
+  await assertResumeWithheld(t, sent.id, { poster: member, readers: [admin, student] });
 
   assertEquals((await move(t, admin, sent.id, { status: "rejected" })).status, 200, "an admin closes it");
 });
@@ -624,12 +633,5 @@ Deno.test("a withdrawn application: its poster no longer reads the answers, cove
     .text();
   assert(hindi.includes("उन्होंने अपना आवेदन वापस ले लिया"), "the sentence in Hindi");
 
-  const resume = (who: TestUser) => t.fetch(`/api/applications/${sent.id}/resume`, { headers: who.headers });
-  const held = await resume(member);
-  assertEquals([held.status, await held.json()], [404, { error: "Application not found" }]);
-  for (const who of [admin, student]) {
-    const res = await resume(who);
-    assertEquals(res.status, 200, "its applicant and admins still read it");
-    await res.body?.cancel();
-  }
+  await assertResumeWithheld(t, sent.id, { poster: member, readers: [admin, student] });
 });
