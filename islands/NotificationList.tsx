@@ -84,7 +84,11 @@ export default function NotificationList(props: NotificationListProps) {
                   n.readAt ? "border-slate-200" : "border-indigo-300"
                 }`}
               >
-                <a href={n.url} onClick={() => follow(n)} class="font-semibold text-slate-900 hover:text-indigo-700">
+                <a
+                  href={n.url}
+                  onClick={() => follow(n)}
+                  class="font-semibold text-indigo-800 underline underline-offset-2 hover:text-indigo-950"
+                >
                   {n.title}
                 </a>
                 {!n.readAt && (

@@ -110,7 +110,10 @@ Deno.test("the bell shows 1 after an admin approves the student's opportunity, a
   await panel.getByRole("link", { name: "See all notifications" }).click();
   await page.waitForURL(/\/me\/notifications$/);
   await openHydrated(page, page.url());
-  await page.getByRole("link", { name: "Your opportunity was approved" }).waitFor();
+  const title = page.getByRole("link", { name: "Your opportunity was approved" });
+  await title.waitFor();
+  // A notification's title is its link: drawn as one (underlined), not as plain bold text.
+  assertEquals(await title.evaluate((link) => getComputedStyle(link).textDecorationLine), "underline");
   await assertAccessible(page, "/me/notifications");
   await page.getByRole("button", { name: "Mark all read" }).first().click();
   await page.getByText("No unread notifications.").waitFor();
