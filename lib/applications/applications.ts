@@ -26,7 +26,8 @@ import {
 import type { Question } from "@/lib/internships/schema.ts";
 import { appliedTermsOf } from "@/lib/internships/applied_terms.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
-import { isManager } from "@/lib/organizations/store.ts";
+import { getOrganization, isManager } from "@/lib/organizations/store.ts";
+import { linkVerdict } from "@/lib/organizations/link_verdict.ts";
 import {
   applicationHolder,
   copiedResumeFile,
@@ -241,26 +242,34 @@ async function listingOf(kv: Deno.Kv, id: string): Promise<Listing> {
 
 /**
  * Whether `user` is the poster of `listing` (its owner, a manager of its verified organization, or an admin). A
- * listing not marked as linked by a manager (`linkedByManager` false: a stranger's, under the name before the
- * organization was verified; or absent, linked before listings were marked) is not its managers' until the
- * `organizations-unlink` job has judged it (it unlinks it, or marks it once its owner manages it), unless its owner
- * manages the organization now; a forgotten owner's counts as a stranger's only when marked false, as the job keeps it
- * otherwise (docs/decisions.md, Applications, "The poster").
+ * listing the `organizations-unlink` job would unlink is not its managers' until the job has run (`linkVerdict`, the
+ * job's own rule: one not marked as linked by a manager, posted before the verification, whose owner neither manages
+ * the organization nor is an admin now; a forgotten owner's only when marked false): whoever claims the page would
+ * otherwise read, and answer, a stranger's applicants in the minute before the job unlinks the listing
+ * (docs/decisions.md, Applications, "The poster").
  */
 export async function isPosterOf(kv: Deno.Kv, user: User | null | undefined, listing: Listing): Promise<boolean> {
   if (!user) return false;
   const organization = listing.view.organization;
   const verifiedOrganizationId = organization?.isVerified ? organization.id : null;
-  const { userId: ownerId, linkedByManager } = listing.record;
-  const access = { ownerId, verifiedOrganizationId, manages: false };
+  const { record } = listing;
+  const access = { ownerId: record.userId, verifiedOrganizationId, manages: false };
   if (isPoster(user, access)) return true;
   if (verifiedOrganizationId === null || !await isManager(kv, verifiedOrganizationId, user.id)) return false;
-  // As the job judges it: a forgotten owner's listing by its mark alone; any other not marked a manager's (false, or
-  // absent on one linked before listings were marked) by whether its owner manages the organization now.
-  const stranger = ownerId === null
-    ? linkedByManager === false
-    : linkedByManager !== true && !await isManager(kv, verifiedOrganizationId, ownerId);
-  return !stranger && isPoster(user, { ...access, manages: true });
+  if (record.linkedByManager !== true && await wouldUnlink(kv, record, verifiedOrganizationId)) return false;
+  return isPoster(user, { ...access, manages: true });
+}
+
+/** Whether the `organizations-unlink` job, run now, would unlink `record` from `organizationId` (`linkVerdict`). */
+async function wouldUnlink(kv: Deno.Kv, record: Internship, organizationId: string): Promise<boolean> {
+  const ownerId = record.userId;
+  const [organization, owner, ownerManages] = await Promise.all([
+    getOrganization(kv, organizationId),
+    ownerId === null ? null : getUser(kv, ownerId),
+    ownerId !== null && isManager(kv, organizationId, ownerId),
+  ]);
+  const verifiedAt = organization.value?.verifiedAt ?? null;
+  return linkVerdict(record, { verifiedAt, ownerManages: ownerManages || isAdmin(owner) }) === "unlink";
 }
 
 /** Whether `user` is the poster of internship `id` (false for an unknown one). */

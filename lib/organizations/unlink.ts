@@ -29,10 +29,10 @@
 import { stopCounting } from "@/lib/applications/applications.ts";
 import { internshipsOfOrganization } from "@/lib/internships/internships.ts";
 import { canModerate } from "@/lib/internships/policy.ts";
-import type { Internship } from "@/lib/internships/schema.ts";
 import { markLinkedByManager, unlinkInternship } from "@/lib/internships/writes.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
-import { getUsers, type User } from "@/lib/users/users.ts";
+import { getUsers } from "@/lib/users/users.ts";
+import { linkVerdict, postedSinceVerified } from "./link_verdict.ts";
 import { RaceLost, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import {
   checkNotManagerOps,
@@ -122,21 +122,6 @@ async function unlinkStranger(
   return unlinked;
 }
 
-/** What the job does with a listing it judges: leaves it, marks it its manager's (`linkedByManager`), or unlinks it. */
-type Verdict = "keep" | "mark" | "unlink";
-
-/**
- * What becomes of `record`, linked to an organization whose managers are `managerIds`, owned by `owner` (undefined for
- * a forgotten or unknown owner): kept when its owner manages it or is an admin now (marked so when it was not), or was
- * when it was linked (`linkedByManager`); a forgotten owner's is kept unless its mark says they were neither when it was
- * linked and no run found them so since; anyone else's is unlinked.
- */
-function verdictOn(record: Internship, { owner, managerIds }: { owner?: User; managerIds: Set<string> }): Verdict {
-  if (record.userId === null) return record.linkedByManager === false ? "unlink" : "keep";
-  if (canModerate(owner) || managerIds.has(record.userId)) return record.linkedByManager ? "keep" : "mark";
-  return record.linkedByManager ? "keep" : "unlink";
-}
-
 /**
  * Unlinks the listings of organization `organizationId` (verified since `verifiedAt`, ISO) whose owner is neither one
  * of its managers nor an admin, and was neither when the listing was linked (`linkedByManager`), each in its own write
@@ -164,13 +149,13 @@ async function unlinkListings(
     managersOf(kv, organizationId),
   ]);
   const managerIds = new Set(managers.map((manager) => manager.userId));
-  const since = verifiedAt === null ? Infinity : Date.parse(verifiedAt);
-  const judged = records.filter((record) => !(Date.parse(record.createdAt) > since));
+  const judged = records.filter((record) => !postedSinceVerified(record, verifiedAt));
   const owners = await getUsers(kv, judged.flatMap((record) => record.userId ?? []));
-  const verdicts = judged.map((record) => ({
-    record,
-    verdict: verdictOn(record, { owner: owners.get(record.userId ?? ""), managerIds }),
-  })).filter(({ verdict }) => verdict !== "keep");
+  const verdicts = judged.map((record) => {
+    const ownerManages = record.userId !== null &&
+      (canModerate(owners.get(record.userId)) || managerIds.has(record.userId));
+    return { record, verdict: linkVerdict(record, { verifiedAt, ownerManages }) };
+  }).filter(({ verdict }) => verdict !== "keep");
   for (const { record: { id, userId }, verdict } of verdicts) {
     if (budget.listings === 0) return false;
     budget.listings--;

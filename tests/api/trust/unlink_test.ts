@@ -272,3 +272,39 @@ Deno.test("until the unlink job judges it, a new manager reaches no applicant of
   await added.commit();
   assertEquals(await reach(employee, theirs.id, sent.id), [200, 200, 200]);
 });
+
+Deno.test("an unmarked listing the unlink job keeps is its managers' before the job runs, as after", async () => {
+  await using t = await createTestApp();
+  const { admin, member: stranger } = await people(t);
+  const organization = (await platformInternship(t, stranger, { hiringOrganization: "Infosys" })).organization!;
+  const official = await platformInternship(t, admin, { title: "Ops Intern", hiringOrganization: "Infosys" });
+  const hr = await createTestUser(t, "member", { name: "Ira Infosys" });
+  await claimAs(t, hr, organization, "ira@infosys.com");
+  const late = await platformInternship(t, hr, { title: "Late Intern", hiringOrganization: "Infosys" });
+  // Both as stored before listings were marked at link time: an admin's, and one posted after the verification by a
+  // manager who then left (the job never judges a listing posted after the verification).
+  const store = await internshipStore(t.kv);
+  for (const { id } of [official, late]) await store.writer.update(id, ({ linkedByManager: _, ...record }) => record);
+  const officialSent = await applyTo(t, await applicant(t, "A One"), official);
+  const lateSent = await applyTo(t, await applicant(t, "B Two"), late);
+  // Ravi joins Infosys's managers; Ira stops managing it but keeps her account.
+  const ravi = await createTestUser(t, "user", { name: "Ravi Infosys" });
+  const added = t.kv.atomic();
+  addManagerOps(added, organization.id, ravi.user.id, new Date().toISOString());
+  await added.commit();
+  await forgetManager(t.kv, hr.user.id);
+
+  const reach = async (listingId: string, applicationId: string) => {
+    const list = await call(t, ravi, "GET", `/api/internships/${listingId}/applications`);
+    const resume = await t.fetch(`/api/applications/${applicationId}/resume`, { headers: ravi.headers });
+    await resume.body?.cancel();
+    return [list.status, resume.status];
+  };
+  assertEquals(await reach(official.id, officialSent.id), [200, 200], "an admin's: the job marks it");
+  assertEquals(await reach(late.id, lateSent.id), [200, 200], "posted after the verification: the job keeps it");
+  const run = await unlink(t);
+  assertEquals([run.listings, run.marked], [1, 1], "the stranger's unlinked, the admin's marked");
+  assertEquals(await reach(official.id, officialSent.id), [200, 200]);
+  assertEquals(await reach(late.id, lateSent.id), [200, 200]);
+  assertEquals((await organizationOf(t, late.id))?.id, organization.id);
+});
