@@ -89,7 +89,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "certificates", run: deleteCertificatesOf },
   { name: "internships", run: (kv, userId, _files, renew) => forgetInternshipOwner(kv, userId, { renew }) },
   { name: "opportunities", run: (kv, userId, _files, renew) => forgetOpportunityOwner(kv, userId, { renew }) },
-  { name: "posts", run: forgetPostAuthor },
+  { name: "posts", run: (kv, userId, _files, renew) => forgetPostAuthor(kv, userId, { renew }) },
   { name: "toolkits", run: forgetToolkitCreator },
   { name: "saved items", run: deleteSavedOf },
   { name: "settings", run: deleteSettingsOf },

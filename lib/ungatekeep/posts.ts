@@ -57,6 +57,7 @@ import type { Job } from "@/lib/jobs/job.ts";
 import { claim, type Claimable, claimTime, HOLDER, isLeased } from "@/lib/jobs/lease.ts";
 import { LRUCache } from "lru-cache";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 
 export * from "./schema.ts";
 
@@ -142,8 +143,15 @@ async function commitPost(kv: Deno.Kv, before: Deno.KvEntryMaybe<Post>, after: P
 
 /** The write of `after` (or the deletion, when null) over the record read as `before`, checked against it. */
 function postOps(kv: Deno.Kv, before: Deno.KvEntryMaybe<Post>, after: Post | null): Deno.AtomicOperation {
+  const op = kv.atomic();
+  addPostOps(op, before, after);
+  return op;
+}
+
+/** Adds to `op` the write of `after` (or the deletion, when null) over the record read as `before`, checked. */
+function addPostOps(op: Deno.AtomicOperation, before: Deno.KvEntryMaybe<Post>, after: Post | null): void {
   const id = before.key[1] as string;
-  const op = kv.atomic().check(before).sum(CHANGES_KEY, ONE);
+  op.check(before).sum(CHANGES_KEY, ONE);
   if (after) op.set(recordKey(id), after);
   else op.delete(recordKey(id));
   const oldKeys = before.value ? feedKeys(before.value) : [];
@@ -162,7 +170,6 @@ function postOps(kv: Deno.Kv, before: Deno.KvEntryMaybe<Post>, after: Post | nul
   const author = after?.userId ?? null;
   if (before.value?.userId && before.value.userId !== author) op.delete(authorKey(before.value.userId, id));
   if (author) op.set(authorKey(author, id), null);
-  return op;
 }
 
 /**
@@ -301,10 +308,13 @@ export async function postsBy(kv: Deno.Kv, userId: string): Promise<Post[]> {
     }
     return posts;
   }
-  const ids: string[] = [];
+  return (await postsById(kv, await indexedPostIds(kv, userId))).filter((post) => post.userId === userId);
+}
+
+/** The ids in `userId`'s entries of the index of posts by author (complete once `posts-author-index` is done). */
+async function indexedPostIds(kv: Deno.Kv, userId: string): Promise<string[]> {
   const entries = kv.list({ prefix: ["ungatekeep_posts_by_user", userId] }, { batchSize: LIST_BATCH });
-  for await (const { key } of entries) ids.push(key[2] as string);
-  return (await postsById(kv, ids)).filter((post) => post.userId === userId);
+  return await Array.fromAsync(entries, ({ key }) => key[2] as string);
 }
 
 /**
@@ -320,17 +330,42 @@ export async function postCountBy(kv: Deno.Kv, userId: string): Promise<number> 
   return count;
 }
 
+/** Posts account deletion reads at once, between two renewals of its lease. */
+const FORGET_BATCH = 50;
+
 /**
- * Keeps the posts `userId` wrote without their author (`userId` null, shown as a former member): account
- * deletion. Each post is one checked write; one changed meanwhile is read again.
+ * Keeps the posts `userId` wrote without their author (`userId` null, shown as a former member): account deletion.
+ * The posts are taken `FORGET_BATCH` at a time, read at once (`getManyChunked`), each post's checked write packed
+ * with the others' into few commits (`commitPacked`); one changed meanwhile is read again and written alone. After
+ * each batch it calls `renew` (the deletion's lease), whose throw stops it. Idempotent.
+ * @throws what `renew` throws.
  */
-export async function forgetPostAuthor(kv: Deno.Kv, userId: string): Promise<void> {
-  for (const { id } of await postsBy(kv, userId)) {
-    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-      const entry = await kv.get<Post>(recordKey(id));
-      if (entry.value?.userId !== userId) break;
-      if (await commitPost(kv, entry, { ...entry.value, userId: null })) break;
+export async function forgetPostAuthor(
+  kv: Deno.Kv,
+  userId: string,
+  { renew }: { renew?: () => Promise<void> } = {},
+): Promise<void> {
+  const ids = await backfillDone(kv, AUTHOR_INDEX_PROGRESS)
+    ? await indexedPostIds(kv, userId)
+    : (await postsBy(kv, userId)).map((post) => post.id);
+  const forgotten = (entry: Deno.KvEntryMaybe<Post>) => {
+    const unit = new WriteUnit();
+    if (entry.value?.userId === userId) addPostOps(unit.op, entry, { ...entry.value, userId: null });
+    return unit;
+  };
+  for (let start = 0; start < ids.length; start += FORGET_BATCH) {
+    const batch = ids.slice(start, start + FORGET_BATCH);
+    const entries = await getManyChunked<Post>(kv, batch.map(recordKey));
+    const written = await commitPacked(kv, entries.map(forgotten));
+    for (const [i, id] of batch.entries()) {
+      if (written[i]) continue;
+      for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+        const entry = await kv.get<Post>(recordKey(id));
+        if (entry.value?.userId !== userId) break;
+        if (await commitPost(kv, entry, { ...entry.value, userId: null })) break;
+      }
     }
+    await renew?.();
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Account deletion's long steps at a heavy user's sizes (docs/decisions.md, Data rights, "Deletion"): the e-mails, push
- * messages, purchases and applications of a person are forgotten many a commit, not one write per record, the step
+ * messages, purchases, applications and posts of a person are forgotten many a commit, not one write per record, the step
  * renews the deletion's lease after each batch and stops when the renewal says another process took the job over;
  * run again, it finishes what is left.
  */
@@ -17,6 +17,9 @@ import { forgetBuyer, type PurchaseRecord } from "@/lib/purchases/purchases.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
 import { applyTo, forgetApplicant } from "@/lib/applications/applications.ts";
 import type { ApplicationRecord } from "@/lib/applications/schema.ts";
+import { createPost, forgetPostAuthor, postsBy } from "@/lib/ungatekeep/posts.ts";
+import { PostCreateSchema } from "@/lib/ungatekeep/schema.ts";
+import { postBody } from "@/tests/fixtures/posts.ts";
 
 /** A step's run: `renew` as the deletion passes it. */
 type Step = (kv: Deno.Kv, renew: () => Promise<void>) => Promise<void>;
@@ -117,6 +120,29 @@ Deno.test("deletion's purchase step keeps many purchases a commit without their 
   assertEquals(await count(t.kv, ["purchase_owned", asha.user.id]), 0);
   const slots = await Array.fromAsync(t.kv.list<{ userId: string | null }>({ prefix: ["coupon_slots"] }));
   assert(!JSON.stringify(slots).includes(asha.user.id), "no coupon slot names the buyer");
+});
+
+Deno.test("deletion's post step keeps many posts a commit without their author, renews, and stops when told", async () => {
+  await using t = await createTestApp();
+  const [author, other] = [await createTestUser(t, "admin", { name: "Meera" }), await createTestUser(t, "admin")];
+  const write = (by: typeof author, title: string) =>
+    createPost(t.kv, {
+      files: t.services.files,
+      author: by.user,
+      input: PostCreateSchema.parse(postBody({ title, content: "Advice. ".repeat(400) })),
+    });
+  const total = 120;
+  for (let i = 0; i < total; i++) await write(author, `Post ${i}`);
+  await write(other, "Not Meera's");
+  await stopsAndFinishes(t, {
+    step: (kv, renew) => forgetPostAuthor(kv, author.user.id, { renew }),
+    left: async () => await count(t.kv, ["ungatekeep_posts_by_user", author.user.id]),
+    total,
+    perCommit: 10,
+  });
+  const posts = await Array.fromAsync(t.kv.list<{ userId: string | null }>({ prefix: ["ungatekeep_posts"] }));
+  assertEquals(posts.filter((post) => post.value.userId === null).length, total, "kept, author gone");
+  assertEquals((await postsBy(t.kv, other.user.id)).length, 1, "the other author's post is theirs still");
 });
 
 Deno.test("deletion's application step forgets many applications a commit, renews, and stops when told", async () => {
