@@ -17,11 +17,13 @@
  * A listing's applicants hear of its changes at most once a day (`TELL_EVERY_MS`): a pass that told anyone stamps the
  * listing when it ends, and no pass of it starts within a day of that stamp, so a poster who rewords a question before
  * every minute's run sends one notice a day, not one a minute; the changes recorded meanwhile wait and are told
- * together. A run passes over at most `LISTINGS_SCANNED` listings, waiting ones included.
+ * together. A run passes over at most `LISTINGS_SCANNED` listings, waiting ones included, starting after the last one
+ * the run before looked at and coming round to it, so a run never looks only at the same waiting listings.
  *
  * Keys (owned by this module only):
  * - `["listing_change_runs", internshipId]` → `TermsPass`: a pass under way
  * - `["listing_change_told", internshipId]` → `{at}`: when a pass that told anyone ended (expires after a day)
+ * - `["listing_change_scan"]` → `{after}`: the listing the last run looked at last; the next starts after it
  */
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
 import { internshipRecord } from "@/lib/internships/internships.ts";
@@ -49,7 +51,7 @@ const PAGE = 10;
 const APPLICATIONS_PER_RUN = 2_000;
 const LISTINGS_PER_RUN = 50;
 /** Most listings with changes one run looks at, those waiting for their day included. */
-const LISTINGS_SCANNED = 200;
+export const LISTINGS_SCANNED = 200;
 /** How long after a pass that told anyone the listing's next pass may start (ms): a day. */
 export const TELL_EVERY_MS = 24 * 60 * 60 * 1000;
 /** Told changes dropped per write ahead of a pass's last one (KV takes 1,000 mutations a commit). */
@@ -69,6 +71,8 @@ interface TermsPass {
 
 const passKey = (internshipId: string): Deno.KvKey => ["listing_change_runs", internshipId];
 const toldKey = (internshipId: string): Deno.KvKey => ["listing_change_told", internshipId];
+/** Where the next run starts looking: after the listing the last run looked at last. */
+const SCAN_KEY: Deno.KvKey = ["listing_change_scan"];
 
 /** What a run did: applicants told, listings whose changes were all told, listings waiting for their day. */
 export interface TermsRun {
@@ -176,27 +180,37 @@ async function tellListing(
 }
 
 /**
- * One run of the job: the listings with changes recorded, in key order (those waiting for their day passed over, at
- * most `LISTINGS_SCANNED` looked at), until the run's budget is spent.
+ * One run of the job: the listings with changes recorded, in key order from the one after the last the previous run
+ * looked at (`SCAN_KEY`) round to it (those waiting for their day passed over, at most `LISTINGS_SCANNED` looked at),
+ * until the run's budget is spent; then it stores the last one it looked at, so listings waiting for their day never
+ * keep those after them from their turn.
  * @returns what it did (`TermsRun`). @throws BusyError when a write keeps failing (what was told stays told).
  */
 export async function tellTermsChanges(ctx: Pick<JobContext, "kv" | "requests" | "now" | "config">): Promise<TermsRun> {
   const run: TermsRun = { told: 0, listings: 0, waiting: 0 };
   const budget = { applications: APPLICATIONS_PER_RUN };
+  const place = await ctx.kv.get<{ after: string }>(SCAN_KEY);
   let [scanned, started] = [0, 0];
-  for await (const internshipId of listingsWithChanges(ctx.kv)) {
-    const { told, ended, waiting } = await tellListing(ctx, internshipId, budget);
-    run.told += told;
-    if (ended) run.listings++;
-    if (waiting) run.waiting++;
-    else started++;
-    if (++scanned >= LISTINGS_SCANNED || started >= LISTINGS_PER_RUN || budget.applications <= 0) break;
+  let last: string | null = null;
+  try {
+    for await (const internshipId of listingsWithChanges(ctx.kv, place.value?.after ?? null)) {
+      last = internshipId;
+      const { told, ended, waiting } = await tellListing(ctx, internshipId, budget);
+      run.told += told;
+      if (ended) run.listings++;
+      if (waiting) run.waiting++;
+      else started++;
+      if (++scanned >= LISTINGS_SCANNED || started >= LISTINGS_PER_RUN || budget.applications <= 0) break;
+    }
+  } finally {
+    // Two runs at once may both store theirs: either place is one a run reached, and every listing still comes round.
+    if (last !== null) await ctx.kv.set(SCAN_KEY, { after: last });
   }
   return run;
 }
 
 /**
- * The `listing-changes` job: every minute (one short read when no listing changed). A run by hand
+ * The `listing-changes` job: every minute (two short reads when no listing changed). A run by hand
  * (`POST /api/admin/jobs/listing-changes/run`, `deno task job listing-changes`) does the same.
  */
 export const listingChangesJob: Job = {

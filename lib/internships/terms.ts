@@ -101,17 +101,26 @@ export interface TermsChangeEntry {
   change: TermsChange;
 }
 
-/** The ids of the listings with changes recorded, in key order, one short read each as they are asked for. */
-export async function* listingsWithChanges(kv: Deno.Kv): AsyncGenerator<string> {
-  const prefix: Deno.KvKey = ["listing_changes"];
-  let start: Deno.KvKey | undefined;
-  while (true) {
-    const [entry] = await Array.fromAsync(kv.list(start ? { prefix, start } : { prefix }, { limit: 1 }));
-    if (!entry) return;
-    const id = entry.key[1] as string;
-    yield id;
-    // Every key of this listing sorts before its id with a NUL after it, and the next listing's after that.
-    start = ["listing_changes", `${id}\0`];
+/**
+ * The ids of the listings with changes recorded, in key order from the one after `after` (null: from the first) to the
+ * last and then from the first to `after` itself, each once: one short read each as they are asked for.
+ */
+export async function* listingsWithChanges(kv: Deno.Kv, after: string | null): AsyncGenerator<string> {
+  // Every key of a listing sorts before its id with a NUL after it, and the next listing's after that.
+  const past = (id: string): Deno.KvKey => ["listing_changes", `${id}\0`];
+  const first: Deno.KvKey = ["listing_changes"];
+  const rounds: Deno.KvListSelector[] = after === null
+    ? [{ prefix: first }]
+    : [{ prefix: first, start: past(after) }, { start: first, end: past(after) }];
+  for (const round of rounds) {
+    let selector = round;
+    while (true) {
+      const [entry] = await Array.fromAsync(kv.list(selector, { limit: 1 }));
+      if (!entry) break;
+      const id = entry.key[1] as string;
+      yield id;
+      selector = "end" in selector ? { start: past(id), end: selector.end } : { prefix: first, start: past(id) };
+    }
   }
 }
 

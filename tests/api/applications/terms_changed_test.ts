@@ -12,6 +12,7 @@ import { people } from "@/tests/fixtures/people.ts";
 import { applicant, applyTo, platformInternship, QUESTIONS } from "@/tests/fixtures/applications.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { LISTINGS_SCANNED } from "@/lib/applications/terms_changed.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 
@@ -178,6 +179,33 @@ Deno.test("a listing's applicants are told at most once a day: edits every minut
   await runJob(findJob("outbox")!, t.services, new Date(start + DAY + 10 * 60 * 1000));
   const mails = smtp.messages.filter((m) => m.to.includes(sara.user.email) && m.subject.includes("changed"));
   assertEquals(mails.length, 2, "two e-mails, not one a minute");
+});
+
+Deno.test("listings waiting for their day do not keep a listing after them from its turn: runs go on where they stopped", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { stipend: 12000 });
+  const sara = await applicant(t, "Sara Shah");
+  await applyTo(t, sara, internship);
+  await edit(t, member, internship.id, { stipend: 6000 });
+  // As many listings as a run looks at, told within the day and changed since, sorting before this one ("!" < any id).
+  const now = Date.now();
+  const at = new Date(now).toISOString();
+  for (let i = 0; i < LISTINGS_SCANNED; i += 100) {
+    const op = t.kv.atomic();
+    for (let n = i; n < i + 100; n++) {
+      const id = `!waiting-${String(n).padStart(3, "0")}`;
+      op.set(["listing_change_told", id], { at }).set(["listing_changes", id, `${now}-00000000`], { at });
+    }
+    await op.commit();
+  }
+
+  let told = 0;
+  for (let minute = 0; minute < 3; minute++) {
+    told += Number((await runJob(findJob("listing-changes")!, t.services, new Date(now + minute * 60_000))).told);
+  }
+  assertEquals(told, 1, "told within a few runs, not after the waiting ones' day");
+  assertEquals((await toldOf(t, sara)).length, 1);
 });
 
 Deno.test("revisedAt follows what students read: an owner's words and terms, not an admin's flags", async () => {
