@@ -108,7 +108,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "organizations managed", run: forgetManager },
   { name: "applications", run: (kv, userId, files, renew) => forgetApplicant(kv, files, userId, { renew }) },
   { name: "resume", run: async (kv, userId, files) => void await deleteResume(kv, files, userId) },
-  { name: "reports", run: forgetReporter },
+  { name: "reports", run: (kv, userId, _files, renew) => forgetReporter(kv, userId, { renew }) },
   { name: "known devices", run: forgetKnownDevices },
   { name: "suspensions", run: async (kv, userId) => void await forgetSuspensionsOf(kv, userId) },
   { name: "admin log", run: async (kv, userId) => void await forgetPersonInLog(kv, userId) },

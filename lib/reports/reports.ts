@@ -54,6 +54,7 @@ import type { Translate } from "@/lib/i18n/translator.ts";
 import { removedNotification, resolvedNotification } from "./notices.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { mailboxId } from "./mailbox.ts";
 import { counterValue } from "@/lib/stats/counters.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
@@ -663,32 +664,97 @@ export async function reportsBy(kv: Deno.Kv, userId: string) {
   return reports.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
+/** Reports account deletion reads at once, between two renewals of its lease. */
+const FORGET_BATCH = 50;
+
+/**
+ * Adds to `op` the forgetting of `userId` in the report `report` (as read, checked) that their index entry `indexKey`
+ * names: the entry and their open key go, the report stays with `userId` null and no `mailbox`, and when `summary`
+ * (its target's summary as read) remembers them, it is checked and set to `next`, which forgets them and `mailboxes`.
+ */
+function forgetReporterOps(
+  op: Deno.AtomicOperation,
+  { userId, indexKey, report, summary, mailboxes }: {
+    userId: string;
+    indexKey: Deno.KvKey;
+    report: Deno.KvEntryMaybe<Report>;
+    summary: Deno.KvEntryMaybe<TargetSummary> | null;
+    mailboxes: string[];
+  },
+): void {
+  op.check(report).delete(indexKey);
+  if (!report.value) return;
+  const { mailbox: _, ...kept } = report.value;
+  op.set(report.key, { ...kept, userId: null });
+  op.delete(openKey(userId, report.value.kind, report.value.targetId));
+  const people = summary?.value?.dismissedReporters;
+  const dismissed = summary?.value?.dismissedMailboxes;
+  if (summary?.value && (people?.includes(userId) || mailboxes.some((mailbox) => dismissed?.includes(mailbox)))) {
+    const next: TargetSummary = { ...summary.value, dismissedReporters: without(people, userId) };
+    next.dismissedMailboxes = mailboxes.reduce<string[] | undefined>(
+      (left, mailbox) => without(left, mailbox),
+      dismissed,
+    );
+    op.check(summary).set(summary.key, next);
+  }
+}
+
 /**
  * Keeps the reports `userId` sent without them (account deletion): each report's `userId` becomes null and their
  * indexes go, the report keeps no `mailbox`, and the report's target summary forgets them among its
- * `dismissedReporters` and their mailbox among its `dismissedMailboxes`; the reports stay for the admins. Idempotent.
+ * `dismissedReporters` and their mailbox among its `dismissedMailboxes`; the reports stay for the admins. The reports
+ * are taken `FORGET_BATCH` at a time, read at once with their targets' summaries (`getManyChunked`), their writes packed
+ * into few commits (`commitPacked`); one changed meanwhile is read again and written alone. After each batch it calls
+ * `renew` (the deletion's lease), whose throw stops it. Idempotent.
+ * @throws what `renew` throws.
  */
-export async function forgetReporter(kv: Deno.Kv, userId: string): Promise<void> {
-  for await (const entry of kv.list({ prefix: ["reports_by_reporter", userId] })) {
-    const id = entry.key[2] as string;
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const report = await kv.get<Report>(reportKey(id));
-      const op = kv.atomic().check(report).delete(entry.key);
-      if (report.value) {
-        const { mailbox, ...kept } = report.value;
-        op.set(report.key, { ...kept, userId: null });
-        op.delete(openKey(userId, report.value.kind, report.value.targetId));
-        const summary = await kv.get<TargetSummary>(summaryKey(report.value.kind, report.value.targetId));
-        const people = summary.value?.dismissedReporters;
-        const mailboxes = summary.value?.dismissedMailboxes;
-        if (people?.includes(userId) || (mailbox && mailboxes?.includes(mailbox))) {
-          const next: TargetSummary = { ...summary.value!, dismissedReporters: without(people, userId) };
-          next.dismissedMailboxes = without(mailboxes, mailbox);
-          op.check(summary).set(summary.key, next);
-        }
+export async function forgetReporter(
+  kv: Deno.Kv,
+  userId: string,
+  { renew }: { renew?: () => Promise<void> } = {},
+): Promise<void> {
+  const indexKeys = await Array.fromAsync(
+    kv.list({ prefix: ["reports_by_reporter", userId] }, { batchSize: 500 }),
+    ({ key }) => key,
+  );
+  for (let start = 0; start < indexKeys.length; start += FORGET_BATCH) {
+    const batch = indexKeys.slice(start, start + FORGET_BATCH);
+    const reports = await getManyChunked<Report>(kv, batch.map((key) => reportKey(key[2] as string)));
+    const targets = [
+      ...new Map(reports.flatMap(({ value }) => value ? [[`${value.kind} ${value.targetId}`, value]] : []))
+        .values(),
+    ];
+    const summaries = new Map(
+      (await getManyChunked<TargetSummary>(kv, targets.map((r) => summaryKey(r.kind, r.targetId))))
+        .map((summary, i) => [`${targets[i].kind} ${targets[i].targetId}`, summary]),
+    );
+    // Every mailbox of theirs a target's reports carry, so that each write of one of them forgets them all.
+    const mailboxesOf = (target: string) =>
+      reports.flatMap(({ value }) =>
+        value?.mailbox && `${value.kind} ${value.targetId}` === target ? [value.mailbox] : []
+      );
+    const units = batch.map((indexKey, i) => {
+      const unit = new WriteUnit();
+      const target = reports[i].value ? `${reports[i].value!.kind} ${reports[i].value!.targetId}` : "";
+      const summary = summaries.get(target) ?? null;
+      forgetReporterOps(unit.op, { userId, indexKey, report: reports[i], summary, mailboxes: mailboxesOf(target) });
+      return unit;
+    });
+    const written = await commitPacked(kv, units);
+    for (const [i, indexKey] of batch.entries()) {
+      if (written[i]) continue;
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const op = kv.atomic();
+        const report = await kv.get<Report>(reportKey(indexKey[2] as string));
+        const summary = report.value
+          ? await kv.get<TargetSummary>(summaryKey(report.value.kind, report.value.targetId))
+          : null;
+        const mailboxes = report.value?.mailbox ? [report.value.mailbox] : [];
+        forgetReporterOps(op, { userId, indexKey, report, summary, mailboxes });
+        if ((await op.commit()).ok) break;
       }
-      if ((await op.commit()).ok) break;
     }
+    await renew?.();
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Account deletion's long steps at a heavy user's sizes (docs/decisions.md, Data rights, "Deletion"): the e-mails, push
- * messages, purchases, applications and posts of a person are forgotten many a commit, not one write per record, the step
+ * messages, purchases, applications, posts and reports of a person are forgotten many a commit, not one write per record, the step
  * renews the deletion's lease after each batch and stops when the renewal says another process took the job over;
  * run again, it finishes what is left.
  */
@@ -20,6 +20,8 @@ import type { ApplicationRecord } from "@/lib/applications/schema.ts";
 import { createPost, forgetPostAuthor, postsBy } from "@/lib/ungatekeep/posts.ts";
 import { PostCreateSchema } from "@/lib/ungatekeep/schema.ts";
 import { postBody } from "@/tests/fixtures/posts.ts";
+import { fileReport, forgetReporter, reportsBy } from "@/lib/reports/reports.ts";
+import { ReportCreateSchema } from "@/lib/reports/schema.ts";
 
 /** A step's run: `renew` as the deletion passes it. */
 type Step = (kv: Deno.Kv, renew: () => Promise<void>) => Promise<void>;
@@ -143,6 +145,30 @@ Deno.test("deletion's post step keeps many posts a commit without their author, 
   const posts = await Array.fromAsync(t.kv.list<{ userId: string | null }>({ prefix: ["ungatekeep_posts"] }));
   assertEquals(posts.filter((post) => post.value.userId === null).length, total, "kept, author gone");
   assertEquals((await postsBy(t.kv, other.user.id)).length, 1, "the other author's post is theirs still");
+});
+
+Deno.test("deletion's report step keeps many reports a commit without their reporter, renews, and stops when told", async () => {
+  await using t = await createTestApp();
+  const [admin, reporter] = [await createTestUser(t, "admin"), await createTestUser(t, "user", { name: "Kiran" })];
+  const total = 60;
+  for (let i = 0; i < total; i++) {
+    const post = await createPost(t.kv, {
+      files: t.services.files,
+      author: admin.user,
+      input: PostCreateSchema.parse(postBody({ title: `Post ${i}` })),
+    });
+    const input = ReportCreateSchema.parse({ kind: "post", id: post.id, reason: "other", details: `Report ${i}` });
+    await fileReport(t.kv, reporter.user, input);
+  }
+  await stopsAndFinishes(t, {
+    step: (kv, renew) => forgetReporter(kv, reporter.user.id, { renew }),
+    left: async () => await count(t.kv, ["reports_by_reporter", reporter.user.id]),
+    total,
+    perCommit: 10,
+  });
+  const reports = await Array.fromAsync(t.kv.list<{ userId: string | null }>({ prefix: ["reports"] }));
+  assertEquals(reports.filter((report) => report.value.userId === null).length, total, "kept, reporter gone");
+  assertEquals(await reportsBy(t.kv, reporter.user.id), []);
 });
 
 Deno.test("deletion's application step forgets many applications a commit, renews, and stops when told", async () => {
