@@ -16,7 +16,8 @@
  * network a visited or kept page opens with its "may be out of date" notice shown; any other page gets the offline
  * page, in the language the pages last came in (their `Content-Language`, or the `<html lang>` each page tells the
  * worker once it is active: a new worker after signing out controls no page yet), else the browser's, else English
- * (docs/decisions.md, Languages, "The offline page"). It also shows push notifications and opens their page.
+ * (docs/decisions.md, Languages, "The offline page"). It also shows push notifications and opens their page, and sends a
+ * subscription the browser renewed to the server.
  */
 import type { ServiceWorkerBuild } from "@/lib/web/build.ts";
 import { formatDateTime } from "@/lib/dates.ts";
@@ -40,6 +41,16 @@ interface MessageEventOfWorker extends ExtendableEvent {
 interface PushEventOfWorker extends ExtendableEvent {
   data: { json(): unknown } | null;
 }
+/** A push subscription as the worker handles it (`PushSubscription`). */
+interface PushSubscriptionOfWorker {
+  endpoint: string;
+  options?: { applicationServerKey: ArrayBuffer | null };
+  toJSON(): unknown;
+}
+interface PushSubscriptionChangeEvent extends ExtendableEvent {
+  oldSubscription: PushSubscriptionOfWorker | null;
+  newSubscription: PushSubscriptionOfWorker | null;
+}
 interface NotificationClickEvent extends ExtendableEvent {
   notification: { data: unknown; close(): void };
 }
@@ -51,7 +62,14 @@ interface WindowClientOfWorker {
 interface WorkerScope {
   location: Location;
   navigator: { languages: readonly string[] };
-  registration: { showNotification(title: string, options: Record<string, unknown>): Promise<void> };
+  registration: {
+    showNotification(title: string, options: Record<string, unknown>): Promise<void>;
+    pushManager: {
+      subscribe(options: { userVisibleOnly: boolean; applicationServerKey: BufferSource }): Promise<
+        PushSubscriptionOfWorker
+      >;
+    };
+  };
   clients: {
     claim(): Promise<void>;
     matchAll(options: { type: "window" }): Promise<WindowClientOfWorker[]>;
@@ -409,6 +427,47 @@ worker.addEventListener("push", (event: PushEventOfWorker) => {
       data: { url: message.url ?? "/me/notifications" },
     }),
   );
+});
+
+/** The platform's VAPID public key (`GET /api/push/key`, base64url) as bytes, or null when push is off. */
+async function applicationServerKey(): Promise<Uint8Array<ArrayBuffer> | null> {
+  const res = await fetch("/api/push/key");
+  if (!res.ok) return null;
+  const { publicKey } = await res.json() as { publicKey: string };
+  return Uint8Array.from(atob(publicKey.replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0));
+}
+
+/**
+ * The browser renewed or dropped this phone's subscription (docs/decisions.md, Push, "Subscriptions"): the new one (or,
+ * when the browser gives none, one made again with the key of the old, else the platform's) is sent as the profile's
+ * switch sends it, and the old one removed, so notifications go on reaching the phone without a visit to the profile.
+ * Signed out, the server refuses both and nothing changes.
+ */
+async function renewSubscription(
+  old: PushSubscriptionOfWorker | null,
+  renewed: PushSubscriptionOfWorker | null,
+): Promise<void> {
+  let subscription = renewed;
+  if (!subscription) {
+    const key = old?.options?.applicationServerKey ?? await applicationServerKey();
+    if (!key) return;
+    subscription = await worker.registration.pushManager.subscribe({
+      userVisibleOnly: true,
+      applicationServerKey: key,
+    });
+  }
+  const send = (method: string, body: unknown) =>
+    fetch("/api/me/push-subscriptions", {
+      method,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const sent = await send("POST", subscription.toJSON());
+  if (sent.ok && old && old.endpoint !== subscription.endpoint) await send("DELETE", { endpoint: old.endpoint });
+}
+
+worker.addEventListener("pushsubscriptionchange", (event: PushSubscriptionChangeEvent) => {
+  event.waitUntil(renewSubscription(event.oldSubscription, event.newSubscription));
 });
 
 worker.addEventListener("notificationclick", (event: NotificationClickEvent) => {
