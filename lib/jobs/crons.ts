@@ -1,10 +1,14 @@
 /**
- * The crons (docs/decisions.md, Background work): one `Deno.cron` per job of `JOBS`, registered when this module is
- * evaluated, at top level, where Deno Deploy finds them. Only `main.ts` imports this module; the services exist only
- * once `main.ts` has made them, so each cron's handler waits for `startJobs(services)`. With `JOBS=off` a cron skips
- * its work (preview deployments run crons too); a run by hand does not.
+ * The crons (docs/decisions.md, Background work, "Crons over KV records"): one `Deno.cron` per schedule of `JOBS`
+ * (`cronGroups`), registered when this module is evaluated, at top level, where Deno Deploy finds them; each run starts
+ * every job of its schedule at once (`runScheduled`: a failing job is logged, the others go on) and ends with the last.
+ * One per schedule, not one per job: Deno Deploy registers at most 10 crons per revision on a free organization, and
+ * bills each run as a request. Only `main.ts` imports this module; the services exist only once `main.ts` has made
+ * them, so each cron's handler waits for `startJobs(services)`. With `JOBS=off` a cron skips its work (preview
+ * deployments run crons too); a run by hand does not.
  */
 import type { Services } from "@/lib/platform/state.ts";
+import type { Job } from "./job.ts";
 import { JOBS, runScheduled } from "./registry.ts";
 
 const services = Promise.withResolvers<Services>();
@@ -14,6 +18,30 @@ export function startJobs(ready: Services): void {
   services.resolve(ready);
 }
 
-for (const job of JOBS) {
-  Deno.cron(job.name, job.schedule, async () => await runScheduled(job, await services.promise));
+/** One cron: its name, its schedule, and the jobs of that schedule, in the order of `JOBS`. */
+export interface CronGroup {
+  name: string;
+  schedule: string;
+  jobs: Job[];
+}
+
+/**
+ * The crons that run `jobs`: one per distinct schedule, named `jobs_` and the schedule's fields (`*` as `x`, `*∕5` as
+ * `every5`, `,` as `and`), e.g. `jobs_every5_x_x_x_x` (letters, digits, `-` and `_`, as `Deno.cron` requires).
+ */
+export function cronGroups(jobs: readonly Job[]): CronGroup[] {
+  const bySchedule = new Map<string, Job[]>();
+  for (const job of jobs) bySchedule.set(job.schedule, [...bySchedule.get(job.schedule) ?? [], job]);
+  return [...bySchedule].map(([schedule, grouped]) => ({
+    name: `jobs_${schedule.replaceAll("*/", "every").replaceAll("*", "x").replaceAll(",", "and").replaceAll(" ", "_")}`,
+    schedule,
+    jobs: grouped,
+  }));
+}
+
+for (const { name, schedule, jobs } of cronGroups(JOBS)) {
+  Deno.cron(name, schedule, async () => {
+    const ready = await services.promise;
+    await Promise.all(jobs.map((job) => runScheduled(job, ready)));
+  });
 }

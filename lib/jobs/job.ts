@@ -15,7 +15,7 @@ export interface JobContext extends Services {
 
 /** A job of the registry (`lib/jobs/registry.ts`). */
 export interface Job {
-  /** Unique; letters, digits, `-` and `_` (as `Deno.cron` requires). */
+  /** Unique; letters, digits, `-` and `_` (the path of `POST /api/admin/jobs/{name}/run` names it). */
   name: string;
   /** Five-field cron expression, UTC. */
   schedule: string;
