@@ -2,9 +2,9 @@
  * Per-person limits of the write routes (docs/decisions.md, Errors and limits, "Per-person limits"): a route declares
  * the limit it falls under (`routeOptions.personLimit`, one name of `PERSON_LIMITS`), and this step of
  * `routes/_middleware.ts`, after the session, counts each write to it (POST, PUT, PATCH, DELETE; a limit with `reads`
- * counts every request) against the signed-in person, or the client's address without one (a one-click unsubscribe
- * link), through the rate-limit service (`PERSON_LIMITS`, `lib/platform/rate_limits.ts`). Past the limit: 429 with
- * `Retry-After`, before the route runs. They hold with `RATE_LIMITS=off`, which turns off the auth limits only.
+ * counts every request) against the signed-in person, or without one against the client's address, or the path for a
+ * limit marked `guestByPath` (a one-click unsubscribe link, whose token is its person), through the rate-limit service
+ * (`PERSON_LIMITS`, `lib/platform/rate_limits.ts`). Past the limit: 429 with `Retry-After`, before the route runs. They hold with `RATE_LIMITS=off`, which turns off the auth limits only.
  */
 import { readRouteOptions } from "@/lib/platform/route_options.ts";
 import type { AppState } from "@/lib/platform/state.ts";
@@ -19,7 +19,8 @@ export const personLimits: MiddlewareHandler<AppState> = async (req, ctx) => {
   if (name) {
     const rule = PERSON_LIMITS[name];
     if (rule.reads || WRITES.has(req.method)) {
-      const subject = ctx.state.user ? `user:${ctx.state.user.id}` : `ip:${ctx.state.clientIp}`;
+      const guest = rule.guestByPath ? `path:${ctx.url.pathname}` : `ip:${ctx.state.clientIp}`;
+      const subject = ctx.state.user ? `user:${ctx.state.user.id}` : guest;
       await ctx.state.services.rateLimits.hit(rule, subject);
     }
   }

@@ -57,8 +57,10 @@ export type PersonLimitName = typeof PERSON_LIMIT_NAMES[number];
 /**
  * The per-person limits, per 10 minutes: far above what a person does by hand, low enough that a script cannot turn a
  * route into a write flood. `reads` marks a limit that counts reads too (the data export, which reads everything).
+ * Without a session a request counts against its client's address, or with `guestByPath` against its path (a link
+ * whose token is the person: many people's one-click requests come from their mail provider's few addresses).
  */
-export const PERSON_LIMITS: Record<PersonLimitName, RateLimitRule & { reads?: boolean }> = {
+export const PERSON_LIMITS: Record<PersonLimitName, RateLimitRule & { reads?: boolean; guestByPath?: boolean }> = {
   reactions: { name: "person_reactions", limit: 300, windowMs: TEN_MINUTES, always: true },
   saved: { name: "person_saved", limit: 600, windowMs: TEN_MINUTES, always: true },
   alerts: { name: "person_alerts", limit: 120, windowMs: TEN_MINUTES, always: true },
@@ -71,7 +73,7 @@ export const PERSON_LIMITS: Record<PersonLimitName, RateLimitRule & { reads?: bo
   export: { name: "person_export", limit: 10, windowMs: TEN_MINUTES, reads: true, always: true },
   /** "Your data" (`/me/data`): every section of the export read, most as counts of index entries. */
   data: { name: "person_data_page", limit: 60, windowMs: TEN_MINUTES, reads: true, always: true },
-  unsubscribe: { name: "person_unsubscribe", limit: 60, windowMs: TEN_MINUTES, always: true },
+  unsubscribe: { name: "person_unsubscribe", limit: 60, windowMs: TEN_MINUTES, always: true, guestByPath: true },
   submissions: { name: "person_submissions", limit: 30, windowMs: TEN_MINUTES, always: true },
   checkout: { name: "person_checkout", limit: 60, windowMs: TEN_MINUTES, always: true },
   resume: { name: "person_resume", limit: 30, windowMs: TEN_MINUTES, always: true },

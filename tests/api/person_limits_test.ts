@@ -8,6 +8,7 @@ import { stillClock } from "@/tests/helpers/clock.ts";
 import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { newUnsubscribeToken } from "@/lib/alerts/unsubscribe.ts";
 
 /** Write routes without a per-person limit, each with the reason. */
 const EXEMPT: Record<string, string> = {
@@ -72,4 +73,29 @@ Deno.test("past the settings limit a person gets 429 with Retry-After; another p
     await res.body?.cancel();
   }
   assertEquals((await t.fetch("/api/me/export", { headers: ravi.headers })).status, 429);
+});
+
+Deno.test("one-click unsubscribes without a session count per link: many people's from one mail provider all go through", async () => {
+  await using t = await createTestApp({ rateLimitClock: stillClock() });
+  // A mail provider sends its users' one-click requests (RFC 8058) from a few addresses of its own: here all from one.
+  const limit = PERSON_LIMITS.unsubscribe.limit;
+  const links: string[] = [];
+  for (let i = 0; i <= limit; i++) {
+    const { user } = await createTestUser(t);
+    const link = await newUnsubscribeToken({ userId: user.id, kind: "reminders" });
+    const op = t.kv.atomic();
+    link.write(op);
+    assert((await op.commit()).ok);
+    links.push(`/unsubscribe/${link.token}`);
+  }
+  for (const link of links) {
+    const res = await t.fetch(link, { method: "POST" });
+    assertEquals(res.status, 200, link);
+    await res.body?.cancel();
+  }
+  // One link is still limited: a script cannot turn it into a write flood.
+  for (let i = 1; i < limit; i++) await (await t.fetch(links[0], { method: "POST" })).body?.cancel();
+  const refused = await t.fetch(links[0], { method: "POST" });
+  assertEquals(refused.status, 429);
+  await refused.body?.cancel();
 });
