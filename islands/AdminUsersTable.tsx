@@ -7,12 +7,13 @@
  * at the row's role control; other refusals in the dialog. A suspended row's role control does not offer "admin", and
  * says why under it (the server's refusal, "lift the suspension first"). Loading and errors are announced; a
  * stale answer never overwrites a newer one. Each row shows a "Suspended" badge with the date and reason, or not,
- * and its plain form (docs/decisions.md, Admin, "Suspension"): "Suspend" with a reason and "Also hide their open
- * listings" (ticked), or "Lift suspension", which
+ * and its plain form (docs/decisions.md, Admin, "Suspension"): "Suspend" with a reason, "Also hide their open
+ * listings" (ticked) and "Also remove their comments" (not ticked), or "Lift suspension", which
  * post to the page without JavaScript and call `POST`/`DELETE /api/admin/users/{id}/suspension` with it. The page
  * renders the page its query asks for (`initial`, of `search` and `role`; `suspended`: the suspended accounts only, a
  * link of the page); without JavaScript the search and role filter are a `GET` form to the page and Previous and Next
- * links to it.
+ * links to it. A suspended row whose comments are being removed says how many are left ("Removing 120 comments…"), then
+ * how many were removed.
  */
 import { useState } from "preact/hooks";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
@@ -28,6 +29,7 @@ import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { INPUT, ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { type Role, ROLES } from "@/lib/users/roles.ts";
 import type { AdminUserPage, AdminUserRow, RoleChanged } from "@/lib/users/admin.ts";
+import type { CommentRemoval } from "@/lib/moderation/comment_purges.ts";
 import type { SuspensionChanged } from "@/lib/users/suspension.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
@@ -119,20 +121,27 @@ function UsersTable(
       return;
     }
     setSuspensionError(null);
-    const result = await fetchJson<{ user: SuspensionChanged; hiddenListings?: number }>(
+    const result = await fetchJson<
+      { user: SuspensionChanged; hiddenListings?: number; commentRemoval?: CommentRemoval | null }
+    >(
       `/api/admin/users/${encodeURIComponent(user.id)}/suspension`,
-      lifting ? { method: "DELETE" } : { method: "POST", body: { reason, hideListings: fields.has("hideListings") } },
+      lifting ? { method: "DELETE" } : {
+        method: "POST",
+        body: { reason, hideListings: fields.has("hideListings"), removeComments: fields.has("removeComments") },
+      },
     );
     if (!result.ok) {
       setSuspensionError({ userId: user.id, message: failureMessage(t, result) });
       return;
     }
-    list.replaceRow({ id: user.id, suspension: result.data.user.suspension });
+    const commentRemoval = result.data.commentRemoval ?? null;
+    list.replaceRow({ id: user.id, suspension: result.data.user.suspension, commentRemoval });
     const hidden = result.data.hiddenListings;
+    const removing = commentRemoval ? ` ${t("admin.users.commentsNotice")}` : "";
     list.announce(
       lifting
         ? t("admin.users.liftedDone")
-        : `${t("admin.users.suspendedDone")} ${t("admin.users.listingsHidden", { count: hidden ?? 0 })}`,
+        : `${t("admin.users.suspendedDone")} ${t("admin.users.listingsHidden", { count: hidden ?? 0 })}${removing}`,
     );
   };
   const [pending, setPending] = useState<{ user: AdminUserRow; role: Role } | null>(null);
@@ -362,7 +371,8 @@ interface SuspensionControlsProps {
 }
 
 /**
- * A row's suspension, under its role: the suspension's date and reason and the "Lift suspension" form, or the "Suspend"
+ * A row's suspension, under its role: the suspension's date and reason, how far the removal of their comments is, and
+ * the "Lift suspension" form, or the "Suspend"
  * form with its reason behind a disclosure (never on the admin's own row or an admin's: nothing); plain forms that post
  * to the page, sent by `onSubmit` when JavaScript runs. The "Suspended" badge is beside the name.
  */
@@ -376,12 +386,20 @@ function SuspensionControls({ user, own, suspendedView, error, onSubmit }: Suspe
     </>
   );
   const problem = error && <p class="mt-1 text-sm font-medium text-red-800" role="alert">{error}</p>;
+  const removal = user.commentRemoval;
   if (user.suspension) {
     return (
       <div class="mt-2 space-y-2">
         <p class="max-w-xs text-sm text-slate-700">
           {t("admin.users.suspendedSince", { date: t.date(user.suspension.at), reason: user.suspension.reason })}
         </p>
+        {removal && (
+          <p class="max-w-xs text-sm text-slate-700">
+            {removal.done
+              ? t("admin.users.commentsRemoved", { count: removal.removed })
+              : t("admin.users.commentsRemoving", { count: Math.max(0, removal.total - removal.removed) })}
+          </p>
+        )}
         <form method="post" action="/admin/users" onSubmit={onSubmit}>
           {fields("lift")}
           <button type="submit" class={SECONDARY_BUTTON}>
@@ -418,6 +436,21 @@ function SuspensionControls({ user, own, suspendedView, error, onSubmit }: Suspe
           <input type="checkbox" name="hideListings" value="1" checked class="mt-0.5 h-4 w-4" />
           {t("admin.users.hideListings")}
         </label>
+        <div>
+          <label class="flex items-start gap-2 text-sm text-slate-800">
+            <input
+              type="checkbox"
+              name="removeComments"
+              value="1"
+              aria-describedby={`comments-${user.id}-hint`}
+              class="mt-0.5 h-4 w-4"
+            />
+            {t("admin.users.removeComments")}
+          </label>
+          <p id={`comments-${user.id}-hint`} class="ml-6 text-xs text-slate-700">
+            {t("admin.users.removeCommentsHint")}
+          </p>
+        </div>
         <button
           type="submit"
           class="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800"

@@ -543,6 +543,29 @@ export async function commentsOf(kv: Deno.Kv, userId: string): Promise<Comment[]
   return (await getManyChunked<Comment>(kv, keys)).flatMap((entry) => entry.value ? [entry.value] : []);
 }
 
+/** One entry of a person's comment index as read: its key, and the comment it names as read (`value` null once gone). */
+export interface AuthoredComment {
+  indexKey: Deno.KvKey;
+  entry: Deno.KvEntryMaybe<Comment>;
+}
+
+/**
+ * Up to `limit` of the comments `userId` wrote that are still theirs, oldest first, after the index entry `after` (the
+ * `indexKey` of a previous page's last; from the first without it): their index entries, then the comments at once.
+ */
+export async function commentPageOf(
+  kv: Deno.Kv,
+  userId: string,
+  { after, limit }: { after: Deno.KvKey | null; limit: number },
+): Promise<AuthoredComment[]> {
+  const prefix: Deno.KvKey = ["comment_user", userId];
+  // A key one part longer than the last entry sorts right after it.
+  const selector = after ? { prefix, start: [...after, ""] } : { prefix };
+  const indexes = await Array.fromAsync(kv.list<Deno.KvKey>(selector, { limit, batchSize: limit }));
+  const entries = await getManyChunked<Comment>(kv, indexes.map((index) => index.value));
+  return indexes.map((index, i) => ({ indexKey: index.key, entry: entries[i] }));
+}
+
 /**
  * How many comments `userId` wrote that are still theirs, from their index entries without reading the comments ("Your
  * data", docs/decisions.md, Data rights, "Read by person").

@@ -190,19 +190,27 @@ export function accountDeletedMail(
 
 /**
  * The notice that an admin suspended the account of `to` (docs/decisions.md, Admin, "Suspension"): the admin's
- * `reason`, what it means (`listingsHidden`: their open listings were taken down too), and the link `contactUrl` to
- * appeal; never the admin's name.
+ * `reason`, what it means (`listingsHidden`: their open listings were taken down too; `commentsRemoved`: their comments
+ * were removed too), and the link `contactUrl` to appeal; never the admin's name.
  */
 export function suspensionMail(
-  input: Omit<MailInput, "url"> & { reason: string; listingsHidden: boolean; contactUrl: string },
+  input: Omit<MailInput, "url"> & {
+    reason: string;
+    listingsHidden: boolean;
+    commentsRemoved: boolean;
+    contactUrl: string;
+  },
 ): Mail {
   const { t } = input;
+  const removed = input.commentsRemoved
+    ? (input.listingsHidden ? "mail.suspended.listingsAndComments" : "mail.suspended.commentsRemoved")
+    : (input.listingsHidden ? "mail.suspended.listingsHidden" : "mail.suspended.kept");
   return noticeMail(input, {
     subject: t("mail.suspended.subject"),
     paragraphs: [
       t("mail.suspended.what"),
       t("mail.suspended.reason", { reason: input.reason }),
-      t(input.listingsHidden ? "mail.suspended.listingsHidden" : "mail.suspended.kept"),
+      t(removed),
       t("mail.suspended.appeal"),
     ],
     action: { label: t("mail.suspended.button"), url: input.contactUrl },

@@ -52,6 +52,7 @@ import type { ApiKey } from "@/lib/api_keys/api_keys.ts";
 import type { AdminUserRow } from "@/lib/users/admin.ts";
 import type { SuspensionChanged } from "@/lib/users/suspension.ts";
 import type { Suspension } from "@/lib/users/users.ts";
+import type { CommentRemoval } from "@/lib/moderation/comment_purges.ts";
 import { MAIL_STATUSES, type OutboxRow } from "@/lib/mail/outbox.ts";
 import type { JobRun } from "@/lib/jobs/registry.ts";
 import type { Profile } from "@/lib/users/profile.ts";
@@ -720,7 +721,17 @@ export const SuspensionSchema = z.strictObject({ at: timestamp, reason: z.string
   id: "Suspension",
 }) satisfies z.ZodType<Suspension>;
 
-/** A user of the admin list; `suspension` null when the account is not suspended. */
+/** The progress of the removal of a suspended person's comments (docs/decisions.md, Admin, "Suspension"). */
+export const CommentRemovalSchema = z.strictObject({
+  total: z.number().int().min(0).describe("Their comments at the suspension"),
+  removed: z.number().int().min(0).describe("Removed so far"),
+  done: z.boolean().describe("True once every comment of theirs is removed"),
+}).meta({ id: "CommentRemoval" }) satisfies z.ZodType<CommentRemoval>;
+
+/**
+ * A user of the admin list; `suspension` null when the account is not suspended, `commentRemoval` null without a
+ * removal of their comments.
+ */
 export const AdminUserSchema = z.strictObject({
   id: z.string(),
   name: z.string(),
@@ -730,6 +741,7 @@ export const AdminUserSchema = z.strictObject({
   createdAt: timestamp,
   emailVerified: z.boolean(),
   suspension: SuspensionSchema.nullable(),
+  commentRemoval: CommentRemovalSchema.nullable(),
 }).meta({ id: "AdminUser" }) satisfies z.ZodType<AdminUserRow>;
 
 /** The user whose suspension changed, as the suspension endpoints answer it. */

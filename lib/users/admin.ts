@@ -17,6 +17,7 @@ import {
   wordsOf,
 } from "./user_index.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { type CommentRemoval, commentRemovalsOf } from "@/lib/moderation/comment_purges.ts";
 import { suspendedUsers } from "./suspension.ts";
 import { appendAdminLogOps } from "@/lib/admin_log/admin_log.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
@@ -40,9 +41,13 @@ export const adminUserListQuerySchema = z.object({
 
 export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
 
-/** A row of the admin user list; `suspension` null when the account is not suspended. */
+/**
+ * A row of the admin user list; `suspension` null when the account is not suspended, `commentRemoval` the progress of
+ * the removal of their comments asked with it (null without one).
+ */
 export type AdminUserRow = Pick<User, "id" | "name" | "email" | "role" | "image" | "createdAt" | "emailVerified"> & {
   suspension: Suspension | null;
+  commentRemoval: CommentRemoval | null;
 };
 
 /**
@@ -143,11 +148,24 @@ export async function listUsersForAdmin(kv: Deno.Kv, query: AdminUserListQuery):
   const { matches, more } = found;
   const shown = matches.slice(offset, offset + limit);
   const records = await getUsers(kv, shown.map((user) => user.id));
+  // Only a suspended account has a removal of its comments (lifting ends it): few rows, read at once.
+  const removals = await commentRemovalsOf(kv, [...records.values()].filter((u) => u.suspension).map((u) => u.id));
   const users = shown.flatMap((match): AdminUserRow[] => {
     const user = records.get(match.id);
     if (!user) return [];
     const { id, name, email, role, image, createdAt, emailVerified } = user;
-    return [{ id, name, email, role, image, createdAt, emailVerified, suspension: user.suspension ?? null }];
+    const commentRemoval = removals.get(id) ?? null;
+    return [{
+      id,
+      name,
+      email,
+      role,
+      image,
+      createdAt,
+      emailVerified,
+      suspension: user.suspension ?? null,
+      commentRemoval,
+    }];
   });
   const total = more ? Math.min(matches.length, USER_COUNT_LIMIT) : matches.length;
   const hasMore = offset + limit < matches.length || more;

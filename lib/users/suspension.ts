@@ -1,7 +1,8 @@
 /**
  * Suspending an account and lifting the suspension (docs/decisions.md, Admin, "Suspension"; docs/api.md, Admin): an
  * admin stops a person from signing in and, unless they choose otherwise, hides their open listings
- * (`lib/moderation/poster_hides.ts`); the rest of what they wrote stays.
+ * (`lib/moderation/poster_hides.ts`); when they choose so, also removes their comments
+ * (`lib/moderation/comment_purges.ts`); the rest of what they wrote stays.
  *
  * Keys (owned by this module only):
  * - `["suspended_users", userId]` → the id of the admin who suspended them (null once that admin's account is
@@ -18,18 +19,23 @@ import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { endSessionsPatch, getUsers, updateUserOps, type User, userKey } from "./users.ts";
 import { isAdmin } from "./roles.ts";
 import { cancelPosterHideOps, forgetHideAdmin, posterHideOps } from "@/lib/moderation/poster_hides.ts";
+import { cancelCommentPurgeOps, commentPurgeOps, forgetCommentPurges } from "@/lib/moderation/comment_purges.ts";
+import { commentCountOf } from "@/lib/comments/store.ts";
 
 /** The longest reason, in characters. */
 export const SUSPENSION_REASON_MAX = 500;
 
 /**
- * Body of `POST /api/admin/users/{id}/suspension`: why, in words the person reads (1–500 characters), and whether to
- * hide their open listings too (default true).
+ * Body of `POST /api/admin/users/{id}/suspension`: why, in words the person reads (1–500 characters), whether to
+ * hide their open listings too (default true), and whether to remove their comments too (default false).
  */
 export const suspensionSchema = z.object({
   reason: TextSchema.trim().min(1).max(SUSPENSION_REASON_MAX).describe("Why; the person reads it in the e-mail"),
   hideListings: z.boolean().default(true).describe(
     "Also hide their open internships and opportunities (rejected by moderation; lifting does not list them again)",
+  ),
+  removeComments: z.boolean().default(false).describe(
+    "Also remove every comment they wrote, as an admin removes one (lifting does not bring them back)",
   ),
 });
 
@@ -77,17 +83,24 @@ function changed(user: User): SuspensionChanged {
  * docs/decisions.md, Sessions, "Ending sessions"), the filter's entry, the audit log's `user.suspend` (the reason as
  * its summary) and the e-mail telling the person, in their language, without the admin's name; with `hideListings`,
  * also the hide of their open listings (`posterHideOps`, noted in their language with the reason), which the caller
- * runs next (`hidePosterListings`).
+ * runs next (`hidePosterListings`); with `removeComments`, also the removal of their comments (`commentPurgeOps`, with
+ * how many there are, counted before the write), which the caller starts next (`purgeComments`).
  * @throws ForbiddenError "You cannot suspend your own account", or the default 403 when the actor is no longer an
  *   admin; NotFoundError "User not found"; ConflictError (409) "An admin cannot be suspended…" or "This account is
  *   already suspended".
  */
 export async function suspendUser(
   kv: Deno.Kv,
-  { reason, hideListings, ...parties }: Parties & { reason: string; hideListings: boolean },
+  { reason, hideListings, removeComments = false, ...parties }: Parties & {
+    reason: string;
+    hideListings: boolean;
+    removeComments?: boolean;
+  },
 ): Promise<SuspensionResult> {
   if (parties.actorId === parties.targetId) throw new ForbiddenError(REFUSALS.ownSuspension);
   for (;;) {
+    // Counted outside the write: only the admin list's "Removing … comments" reads it.
+    const comments = removeComments ? await commentCountOf(kv, parties.targetId) : 0;
     const { actor, target } = await readParties(kv, parties);
     if (target.value.role === "admin") throw new ConflictError(REFUSALS.suspendAdmin);
     if (target.value.suspension) throw new ConflictError(REFUSALS.alreadySuspended);
@@ -113,11 +126,13 @@ export async function suspendUser(
         note: t("trust.moderation.posterSuspended", { reason }),
       });
     }
+    if (removeComments) commentPurgeOps(op, { userId: user.id, adminId: parties.actorId, total: comments });
     const mail = suspensionMail({
       to: user.email,
       name: user.emailVerified ? user.name : null,
       reason,
       listingsHidden: hideListings,
+      commentsRemoved: removeComments,
       contactUrl: `${parties.appUrl}/contact`,
       t,
     });
@@ -128,8 +143,8 @@ export async function suspendUser(
 
 /**
  * Lifts the suspension of `targetId` on behalf of admin `actorId`, in one atomic write checked as `suspendUser`'s: the
- * user's `suspension` null, the filter's entry gone, a hide of their listings still under way ended (those hidden stay
- * hidden), the audit log's `user.unsuspend` and the e-mail telling the person they may sign in again.
+ * user's `suspension` null, the filter's entry gone, a hide of their listings or a removal of their comments still under
+ * way ended (those hidden stay hidden, those removed stay removed), the audit log's `user.unsuspend` and the e-mail telling the person they may sign in again.
  * @throws ForbiddenError (default sentence) when the actor is no longer an admin; NotFoundError "User not found";
  *   ConflictError (409) "This account is not suspended".
  */
@@ -141,6 +156,7 @@ export async function liftSuspension(kv: Deno.Kv, parties: Parties): Promise<Sus
     const user = updateUserOps(op, target, { suspension: null });
     op.delete(suspendedKey(user.id));
     cancelPosterHideOps(op, user.id);
+    cancelCommentPurgeOps(op, user.id);
     appendAdminLogOps(op, {
       adminId: parties.actorId,
       action: "user.unsuspend",
@@ -169,9 +185,11 @@ export async function suspendedUsers(kv: Deno.Kv): Promise<User[]> {
 /**
  * Forgets `userId` in suspensions (their account's deletion, docs/decisions.md, Data rights): their own filter entry
  * goes, each suspension they made as an admin is kept with `by` null, and each hide of listings they asked for that is
- * still to do is kept with `adminId` null (`forgetHideAdmin`). Idempotent; one checked write per suspension and hide.
+ * still to do is kept with `adminId` null (`forgetHideAdmin`), as is each removal of comments they asked for (the
+ * removal of their own comments goes: `forgetCommentPurges`). Idempotent; one checked write per suspension, hide and
+ * removal.
  * Returns how many suspensions forgot them.
- * @throws BusyError when a hide kept changing for 30 s.
+ * @throws BusyError when a hide or a removal kept changing for 30 s.
  */
 export async function forgetSuspensionsOf(kv: Deno.Kv, userId: string): Promise<number> {
   await kv.delete(suspendedKey(userId));
@@ -192,5 +210,6 @@ export async function forgetSuspensionsOf(kv: Deno.Kv, userId: string): Promise<
     }
   }
   await forgetHideAdmin(kv, userId);
+  await forgetCommentPurges(kv, userId);
   return forgotten;
 }

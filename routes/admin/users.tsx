@@ -3,10 +3,11 @@
  * only, by `_middleware.ts`; docs/decisions.md, Admin, "Suspension"). The server renders the page the query asks for
  * (`search`, `role`, `offset`; `suspended=1`: the suspended accounts; a value the list refuses is dropped), so the search
  * form (a `GET` form), "Previous" and "Next" (links) work without JavaScript, and each row's role (its select and
- * "Change role"), "Suspend" (with its reason and "Also hide their open listings") and "Lift suspension" are plain forms
- * (docs/decisions.md, Islands, "Forms work without JavaScript"): `POST` (fields `userId`, `action` `role`, `suspend` or
- * `lift`, `role`, `reason`, `hideListings` `1` when ticked, `suspended`) answers 303 back with `done` (`role` with
- * `user`, the changed account's id; `hidden`, how many listings were hidden, when asked), or renders the first page
+ * "Change role"), "Suspend" (with its reason, "Also hide their open listings" and "Also remove their comments") and
+ * "Lift suspension" are plain forms (docs/decisions.md, Islands, "Forms work without JavaScript"): `POST` (fields
+ * `userId`, `action` `role`, `suspend` or `lift`, `role`, `reason`, `hideListings` and `removeComments` `1` when ticked,
+ * `suspended`) answers 303 back with `done` (`role` with `user`, the changed account's id; `hidden`, how many listings
+ * were hidden, when asked; `comments=1` when their comments are being removed: the row shows how far), or renders the first page
  * again with the refusal's sentence, a refused role also at that row's role control (400, 403, 404, 409). The island
  * enhances the rest.
  */
@@ -27,6 +28,7 @@ import { changeUserRole, parseRoleChange } from "@/lib/users/admin.ts";
 import { getUser } from "@/lib/users/users.ts";
 import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
 import { hidePosterListings } from "@/lib/moderation/poster_hides.ts";
+import { purgeComments } from "@/lib/moderation/comment_purges.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { DomainError, InvalidInputError } from "@/lib/errors.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
@@ -48,6 +50,8 @@ interface Data {
   changed: { name: string; role: Role } | null;
   /** How many listings the suspension hid (its `hidden` parameter), or null. */
   hidden: number | null;
+  /** Whether the suspension removes their comments (its `comments` parameter). */
+  comments: boolean;
   /** A refused form's sentence, in the reader's language. */
   problem: string | null;
   /** A refused role change: the row's user id and the sentence shown at its role control. */
@@ -87,6 +91,7 @@ export const handler = define.handlers<Data>({
       suspended,
       done: done && DONE.has(done) ? done as Data["done"] : null,
       hidden: done === "suspended" ? hidden : null,
+      comments: done === "suspended" && params.get("comments") === "1",
       changed: changed && { name: changed.name, role: changed.role },
       problem: null,
     });
@@ -95,12 +100,29 @@ export const handler = define.handlers<Data>({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const { services, t } = ctx.state;
-    const form = await readFormFields(req, ["userId", "action", "role", "reason", "hideListings", "suspended"]);
+    const form = await readFormFields(req, [
+      "userId",
+      "action",
+      "role",
+      "reason",
+      "hideListings",
+      "removeComments",
+      "suspended",
+    ]);
     const suspended = form.suspended === "1";
     const parties = { actorId: ctx.state.user.id, targetId: form.userId, appUrl: services.config.appUrl };
     const again = async (status: number, problem: string, refusedRole?: Data["refusedRole"]) => {
       const page = await listUsersForAdmin(services.kv, pageQuery(new URLSearchParams(), suspended));
-      const data = { page, search: "", role: "" as const, suspended, done: null, changed: null, hidden: null };
+      const data = {
+        page,
+        search: "",
+        role: "" as const,
+        suspended,
+        done: null,
+        changed: null,
+        hidden: null,
+        comments: false,
+      };
       return ctx.render({ ...data, problem, refusedRole }, { status });
     };
     const back = suspended ? "&suspended=1" : "";
@@ -117,14 +139,23 @@ export const handler = define.handlers<Data>({
       }
     }
     let hidden: number | null = null;
+    let comments = false;
     try {
       if (form.action === "suspend") {
-        const body = suspensionSchema.safeParse({ reason: form.reason, hideListings: form.hideListings === "1" });
+        const body = suspensionSchema.safeParse({
+          reason: form.reason,
+          hideListings: form.hideListings === "1",
+          removeComments: form.removeComments === "1",
+        });
         if (!body.success) return await again(400, t("admin.users.reasonProblem"));
         const { user, mailId } = await suspendUser(services.kv, { ...parties, ...body.data });
         deliverSoon(services, mailId);
         if (body.data.hideListings) {
           hidden = await hidePosterListings(services.kv, { userId: user.id, now: Date.now() });
+        }
+        if (body.data.removeComments) {
+          await purgeComments(services.kv, { userId: user.id, now: Date.now(), batches: 1 });
+          comments = true;
         }
       } else if (form.action === "lift") {
         deliverSoon(services, (await liftSuspension(services.kv, parties)).mailId);
@@ -133,7 +164,9 @@ export const handler = define.handlers<Data>({
       if (!(error instanceof DomainError)) throw error;
       return await again(errorResponse(error).status, refusalText(t, error));
     }
-    const done = form.action === "lift" ? "lifted" : `suspended${hidden === null ? "" : `&hidden=${hidden}`}`;
+    const done = form.action === "lift"
+      ? "lifted"
+      : `suspended${hidden === null ? "" : `&hidden=${hidden}`}${comments ? "&comments=1" : ""}`;
     return seeOther(`/admin/users?done=${done}${back}`);
   },
 });
@@ -154,6 +187,7 @@ export default define.page<Data>(function AdminUsersPage({ data, state }) {
           title={t(data.done === "suspended" ? "admin.users.suspendedDone" : "admin.users.liftedDone")}
         >
           {data.hidden !== null && `${t("admin.users.listingsHidden", { count: data.hidden })} `}
+          {data.comments && `${t("admin.users.commentsNotice")} `}
           {t("admin.users.toldByMail")}
         </Notice>
       )}

@@ -3,7 +3,7 @@ import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } 
 import { getUser, updateUser } from "@/lib/users/users.ts";
 import { ROLE_SENTENCE } from "@/lib/users/admin.ts";
 
-const ROW_KEYS = ["createdAt", "email", "emailVerified", "id", "image", "name", "role", "suspension"];
+const ROW_KEYS = ["commentRemoval", "createdAt", "email", "emailVerified", "id", "image", "name", "role", "suspension"];
 
 async function list(t: TestApp, admin: TestUser, query = ""): Promise<Response> {
   return await t.fetch(`/api/admin/users${query}`, { headers: admin.headers });
@@ -70,6 +70,7 @@ Deno.test("admins list users newest first with exactly the row fields and pagina
     createdAt: b.user.createdAt,
     emailVerified: true,
     suspension: null,
+    commentRemoval: null,
   });
 });
 

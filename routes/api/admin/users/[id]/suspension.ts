@@ -7,9 +7,10 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readJson, validate } from "@/lib/http/json.ts";
 import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
 import { hidePosterListings } from "@/lib/moderation/poster_hides.ts";
+import { BATCH, commentRemovalsOf, purgeComments } from "@/lib/moderation/comment_purges.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
-import { SuspendedUserSchema } from "@/lib/openapi/resources.ts";
+import { CommentRemovalSchema, SuspendedUserSchema } from "@/lib/openapi/resources.ts";
 import { z } from "zod";
 
 const changed = {
@@ -18,10 +19,15 @@ const changed = {
 };
 
 const suspended = {
-  description: "The user with their suspension, and how many open listings of theirs were hidden now",
+  description: "The user with their suspension, how many open listings of theirs were hidden now, and how far the " +
+    "removal of their comments is",
   schema: z.strictObject({
     user: SuspendedUserSchema,
     hiddenListings: z.number().int().min(0).describe("Internships and opportunities rejected now (0 without the hide)"),
+    commentRemoval: CommentRemovalSchema.nullable().describe(
+      "Their comments at the suspension and how many were removed now (null without `removeComments`); a job " +
+        "removes the rest, and `GET /api/admin/users` shows how far it is",
+    ),
   }),
 };
 
@@ -33,14 +39,18 @@ export const apiDocs = describeRoute({
       "`ACCOUNT_SUSPENDED`) and no session or key of theirs works. With `hideListings` (the default) each open " +
       "internship and opportunity of theirs is rejected by moderation with a note that the poster was suspended " +
       "(logged as `moderation.decide` each; a job finishes a hide that stopped midway), and lifting the suspension " +
-      "does not list them again; the rest of what they posted stays. Never one's own account " +
+      "does not list them again. With `removeComments` (off by default) every comment they wrote is removed as an " +
+      "admin removes one (one with replies stays as a placeholder; logged as `comment.delete` each): the first " +
+      `${BATCH} at once, the rest by a job within minutes; lifting the suspension stops it and brings none back. ` +
+      "The rest of what they posted stays. Never one's own account " +
       "nor an admin's (change their role first). The person is told by e-mail, with the reason and without the " +
       "admin's name; the audit log records `user.suspend`.",
     access: ["admin"],
     body: suspensionSchema,
     responses: {
       200: suspended,
-      400: "A missing, empty or too long `reason`, or a `hideListings` not a boolean (with `fields`)",
+      400:
+        "A missing, empty or too long `reason`, or a `hideListings` or `removeComments` not a boolean (with `fields`)",
       403: "You cannot suspend your own account (or a write from another origin)",
       404: "User not found",
       409: "An admin cannot be suspended (change their role first), or the account is already suspended",
@@ -49,7 +59,8 @@ export const apiDocs = describeRoute({
   DELETE: {
     summary: "Lift a suspension",
     description: "The person may sign in again and is told by e-mail; the audit log records `user.unsuspend`. " +
-      "Listings hidden with the suspension stay hidden (an admin approves each in moderation).",
+      "Listings hidden with the suspension stay hidden (an admin approves each in moderation); a removal of their " +
+      "comments still under way stops, and those removed stay removed.",
     access: ["admin"],
     responses: { 200: changed, 404: "User not found", 409: "This account is not suspended" },
   },
@@ -58,18 +69,22 @@ export const apiDocs = describeRoute({
 export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
-    const { reason, hideListings } = validate(suspensionSchema, await readJson(req));
+    const { reason, hideListings, removeComments } = validate(suspensionSchema, await readJson(req));
     const { services } = ctx.state;
     const { user, mailId } = await suspendUser(services.kv, {
       actorId: ctx.state.user.id,
       targetId: ctx.params.id,
       reason,
       hideListings,
+      removeComments,
       appUrl: services.config.appUrl,
     });
     deliverSoon(services, mailId);
     const hiddenListings = await hidePosterListings(services.kv, { userId: user.id, now: Date.now() });
-    return Response.json({ user, hiddenListings });
+    if (!removeComments) return Response.json({ user, hiddenListings, commentRemoval: null });
+    await purgeComments(services.kv, { userId: user.id, now: Date.now(), batches: 1 });
+    const commentRemoval = (await commentRemovalsOf(services.kv, [user.id])).get(user.id) ?? null;
+    return Response.json({ user, hiddenListings, commentRemoval });
   },
   async DELETE(_req, ctx) {
     assertSignedIn(ctx.state);

@@ -1,0 +1,209 @@
+/**
+ * Removing a suspended person's comments (docs/decisions.md, Admin, "Suspension"): when an admin suspends someone with
+ * "Also remove their comments", the suspension's write records a removal (`commentPurgeOps`) with how many comments
+ * they had, and `purgeComments` deletes each of them as an admin's removal of a comment does (`deleteComment`: one with
+ * replies stays as a placeholder, the counters move, a reply's notification is redacted and its pending e-mail and push
+ * message dropped), one write each with the audit log's `comment.delete` in the name of the admin who suspended them
+ * and a check of the removal, walking their comments through their index (`commentPageOf`), `BATCH` at a time with
+ * the progress written after each batch. The request that suspends removes the first batch; the `comment-purges` job
+ * goes on with the rest. Lifting the suspension ends a removal still under way; the comments removed stay removed.
+ *
+ * Keys (owned by this module only):
+ * - `["comment_purges", userId]` → `CommentPurge`, from the suspension's write until the suspension is lifted
+ *   (`cancelCommentPurgeOps`) or the account deleted (`forgetCommentPurges`), kept once done for the admin list's
+ *   "Comments removed"; `adminId` null once that admin's account is gone.
+ */
+import { claim, claimTime, HOLDER, isLeased, type Lease } from "@/lib/jobs/lease.ts";
+import type { Job } from "@/lib/jobs/job.ts";
+import { auditOps } from "@/lib/admin_log/admin_log.ts";
+import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
+import { type AuthoredComment, commentPageOf, deleteComment } from "@/lib/comments/store.ts";
+import type { Comment } from "@/lib/comments/schema.ts";
+
+/** A removal of a person's comments: who asked it, how far it is, its lease. */
+export interface CommentPurge {
+  /** The admin who suspended them; null once their account is gone. */
+  adminId: string | null;
+  /** How many comments of theirs there were at the suspension. */
+  total: number;
+  /** How many were removed so far (written after each batch). */
+  removed: number;
+  /** True once every comment of theirs is removed. */
+  done: boolean;
+  lease: Lease | null;
+}
+
+/** A removal's progress as the admin list shows it on the person's row. */
+export type CommentRemoval = Pick<CommentPurge, "total" | "removed" | "done">;
+
+/** How long a run holds a removal (ms); renewed after every `BATCH` comments. */
+const LEASE_MS = 2 * 60_000;
+/** Comments removed between two writes of the progress (each is one write). */
+export const BATCH = 50;
+/** How long (ms) a run of the job works before it leaves the rest to the next run. */
+const RUN_MS = 20_000;
+
+const purgeKey = (userId: string): Deno.KvKey => ["comment_purges", userId];
+
+/**
+ * Adds to `op` (the suspension's write) the removal of `userId`'s `total` comments, leased to this process for the
+ * request that runs its first batch right after the commit (`purgeComments`). It replaces a removal left from an
+ * earlier suspension (a run of that one stops at its next write).
+ */
+export function commentPurgeOps(
+  op: Deno.AtomicOperation,
+  { userId, adminId, total }: { userId: string; adminId: string; total: number },
+): void {
+  const purge: CommentPurge = {
+    adminId,
+    total,
+    removed: 0,
+    done: false,
+    lease: { holder: HOLDER, until: Date.now() + LEASE_MS },
+  };
+  op.set(purgeKey(userId), purge);
+}
+
+/** Adds to `op` (the lifting's write) the end of a removal of `userId`'s comments: the rest stay. */
+export function cancelCommentPurgeOps(op: Deno.AtomicOperation, userId: string): void {
+  op.delete(purgeKey(userId));
+}
+
+/** The progress of the removals of `userIds`' comments (those with one), for the admin list's rows. */
+export async function commentRemovalsOf(kv: Deno.Kv, userIds: string[]): Promise<Map<string, CommentRemoval>> {
+  const removals = new Map<string, CommentRemoval>();
+  for (let at = 0; at < userIds.length; at += 10) {
+    const entries = await kv.getMany<CommentPurge[]>(userIds.slice(at, at + 10).map(purgeKey));
+    for (const { key, value } of entries) {
+      if (value) removals.set(key[1] as string, { total: value.total, removed: value.removed, done: value.done });
+    }
+  }
+  return removals;
+}
+
+/**
+ * Forgets `userId` in removals of comments (their account's deletion, docs/decisions.md, Data rights): the removal of
+ * their own comments goes, and each they asked for as an admin is kept with `adminId` null, so what it still removes is
+ * logged under no admin. One checked write per removal (read again after a lost race); a run under way finds its
+ * removal changed and stops, and the job goes on once its lease runs out. Idempotent.
+ * @throws BusyError when one removal kept changing for 30 s.
+ */
+export async function forgetCommentPurges(kv: Deno.Kv, userId: string): Promise<void> {
+  await kv.delete(purgeKey(userId));
+  for await (const { key, value } of kv.list<CommentPurge>({ prefix: ["comment_purges"] })) {
+    if (value.adminId !== userId) continue;
+    await retrying(async () => {
+      const entry = await kv.get<CommentPurge>(key);
+      if (entry.value?.adminId !== userId) return true;
+      return (await kv.atomic().check(entry).set(key, { ...entry.value, adminId: null }).commit()).ok;
+    }, RETRY_BUDGET_MS);
+  }
+}
+
+/**
+ * Runs the removal of `userId`'s comments, when one is recorded, not done, and this process may hold it (its own
+ * lease, or a lease that ran out at `now`, ms): removes their comments oldest first, `BATCH` at a time, each in one
+ * write with the audit log's `comment.delete` and a check of the removal (`removeOne`), and after each batch writes
+ * the progress with the lease renewed; the batch that finds no more marks it done. After `batches` batches (all
+ * without it), or once `until` (`performance.now()` ms) passed, it leaves the rest to the `comment-purges` job with
+ * the lease dropped. Stops at once, leaving the rest, when the removal changed meanwhile (the suspension lifted, or
+ * the removal taken over or replaced). A comment no longer theirs is walked past. Returns how many this run removed.
+ * @throws BusyError after 30 s of races lost on one comment (the removal's lease runs out; the job goes on later).
+ */
+export async function purgeComments(
+  kv: Deno.Kv,
+  { userId, now, batches, until }: { userId: string; now: number; batches?: number; until?: number },
+): Promise<number> {
+  const entry = await kv.get<CommentPurge>(purgeKey(userId));
+  if (!entry.value || entry.value.done) return 0;
+  let held: Deno.KvEntry<CommentPurge> | null = entry.value.lease?.holder === HOLDER
+    ? entry as Deno.KvEntry<CommentPurge>
+    : await claim(kv, entry, { now: claimTime(now), leaseMs: LEASE_MS });
+  if (!held) return 0;
+  let removed = 0;
+  let after: Deno.KvKey | null = null;
+  for (let batch = 1;; batch++) {
+    const page = await commentPageOf(kv, userId, { after, limit: BATCH });
+    let inBatch = 0;
+    for (const comment of page) {
+      const outcome = await removeOne(kv, { comment, userId, held });
+      if (outcome === "stopped") return removed + inBatch;
+      if (outcome === "removed") inBatch++;
+    }
+    removed += inBatch;
+    after = page.at(-1)?.indexKey ?? after;
+    const done = page.length < BATCH;
+    const more = !done && batch !== batches && (until === undefined || performance.now() < until);
+    const lease = more ? { holder: HOLDER, until: Date.now() + LEASE_MS } : null;
+    held = await progress(kv, held, { removed: held.value.removed + inBatch, done, lease });
+    if (!held || !more) return removed;
+  }
+}
+
+/**
+ * Removes one `comment` of `userId` under the removal `held` (as read), in one write with the audit log's entry and a
+ * check of the removal, so a lift (`cancelCommentPurgeOps`) stops it at once; after a lost race the comment and the
+ * removal are read again. @returns "removed"; "skipped" for a comment gone, a placeholder, or no longer theirs (their
+ * account deleted meanwhile); "stopped" when the removal changed.
+ * @throws BusyError after 30 s of races lost by the comment's write while the removal stands.
+ */
+async function removeOne(
+  kv: Deno.Kv,
+  { comment, userId, held }: { comment: AuthoredComment; userId: string; held: Deno.KvEntry<CommentPurge> },
+): Promise<"removed" | "skipped" | "stopped"> {
+  const audit = auditOps({ adminId: held.value.adminId, action: "comment.delete", targetKind: "comment" });
+  let entry = comment.entry;
+  let outcome: "removed" | "skipped" | "stopped" = "removed";
+  await retrying(async () => {
+    if (!entry.value || entry.value.isDeleted || entry.value.userId !== userId) {
+      outcome = "skipped";
+      return true;
+    }
+    const id = entry.value.id;
+    const deleted = await deleteComment(kv, entry as Deno.KvEntry<Comment>, {
+      now: new Date().toISOString(),
+      also: (op) => {
+        audit(op, id);
+        op.check(held);
+      },
+    });
+    if (deleted) return true;
+    if ((await kv.get(held.key)).versionstamp !== held.versionstamp) {
+      outcome = "stopped";
+      return true;
+    }
+    entry = await kv.get(entry.key);
+    return false;
+  }, RETRY_BUDGET_MS);
+  return outcome;
+}
+
+/** `held` with `change` written, or null when it changed meanwhile (taken over, replaced, or lifted). */
+async function progress(
+  kv: Deno.Kv,
+  held: Deno.KvEntry<CommentPurge>,
+  change: Pick<CommentPurge, "removed" | "done" | "lease">,
+): Promise<Deno.KvEntry<CommentPurge> | null> {
+  const value = { ...held.value, ...change };
+  const result = await kv.atomic().check(held).set(held.key, value).commit();
+  return result.ok ? { key: held.key, value, versionstamp: result.versionstamp } : null;
+}
+
+/**
+ * The `comment-purges` job (every minute): goes on with each removal not done that nobody holds (the request that
+ * suspended removed the first batch, or a run stopped), for at most 20 s a run. Counts `removed` comments.
+ */
+export const commentPurgesJob: Job = {
+  name: "comment-purges",
+  schedule: "* * * * *",
+  async run({ kv, now }) {
+    const until = performance.now() + RUN_MS;
+    let removed = 0;
+    for await (const { key, value } of kv.list<CommentPurge>({ prefix: ["comment_purges"] })) {
+      if (value.done || isLeased(value, now.getTime())) continue;
+      if (performance.now() >= until) break;
+      removed += await purgeComments(kv, { userId: key[1] as string, now: now.getTime(), until });
+    }
+    return { removed };
+  },
+};

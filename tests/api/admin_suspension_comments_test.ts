@@ -1,0 +1,184 @@
+/**
+ * Suspending with "Also remove their comments" (docs/decisions.md, Admin, "Suspension"): the request removes the first
+ * batch, the `comment-purges` job the rest, as an admin removes a comment (placeholders, counters, redacted reply
+ * notifications, the audit log); none without the tick; a lift and a new suspension while a run is under way.
+ */
+import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
+import { createComment } from "@/lib/comments/comments.ts";
+import { commentCountOf, commentsOf } from "@/lib/comments/store.ts";
+import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { notificationsOf } from "@/lib/notifications/notifications.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { liftSuspension, suspendUser } from "@/lib/users/suspension.ts";
+import { BATCH, purgeComments } from "@/lib/moderation/comment_purges.ts";
+import { lastMailTo } from "./auth/helpers.ts";
+
+const REASON = "Spammed every post with links";
+
+function suspend(t: TestApp, admin: TestUser, id: string, body: Record<string, unknown>) {
+  return t.json("POST", `/api/admin/users/${id}/suspension`, {
+    body: { reason: REASON, ...body },
+    headers: admin.headers,
+  });
+}
+
+/** Writes `count` comments by `author` under `postId`, every third a reply to `parentId` when given; their ids. */
+async function writeComments(
+  t: TestApp,
+  { author, postId, count, parentId }: { author: TestUser; postId: string; count: number; parentId?: string },
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const input = {
+      content: `Spam ${i} https://spam.example`,
+      parentId: parentId && i % 3 === 0 ? parentId : undefined,
+    };
+    const { comment } = await createComment(t.kv, { postId, author: author.user, input, appUrl: t.origin });
+    ids.push(comment.id);
+    await t.kv.delete(["comment_rate", author.user.id]); // the rate window is not what this test is about
+  }
+  return ids;
+}
+
+/** The `comment.delete` entries of the audit log in the name of `adminId`: their target ids. */
+async function removalsLogged(t: TestApp, adminId: string): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const query = adminLogQuerySchema.parse({ action: "comment.delete", adminId, limit: "100", cursor });
+    const page = await listAdminLog(t.kv, query);
+    ids.push(...page.entries.map((entry) => entry.targetId!));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return ids;
+}
+
+/** The suspended rows of the users table as the API answers them, by user id. */
+async function suspendedRows(t: TestApp, admin: TestUser) {
+  const res = await t.json("GET", "/api/admin/users?suspended=true", { headers: admin.headers });
+  assertEquals(res.status, 200);
+  const { users } = await res.json();
+  return new Map<string, { commentRemoval: unknown }>(users.map((u: { id: string }) => [u.id, u]));
+}
+
+Deno.test("a suspension with the tick removes all 250 comments across batches, none of anyone else's", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const spammer = await createTestUser(t, "member");
+  const student = await createTestUser(t, "member");
+  const post = await createPost(t, admin);
+  const [question] = await writeComments(t, { author: student, postId: post.id, count: 1 });
+  const spam = await writeComments(t, { author: spammer, postId: post.id, count: 250, parentId: question });
+  // The student answers one of the spammer's top-level comments: it stays as a placeholder for their reply.
+  const answered = spam[1];
+  await writeComments(t, { author: student, postId: post.id, count: 2, parentId: answered });
+  assertEquals(await commentCountOf(t.kv, spammer.user.id), 250);
+  const told = await notificationsOf(t.kv, student.user);
+  assert(told.some((n) => JSON.stringify(n).includes("Spam 0 ")), "the student was told of a reply");
+
+  const res = await suspend(t, admin, spammer.user.id, { hideListings: false, removeComments: true });
+  assertEquals(res.status, 200);
+  const body = await res.json();
+  assertEquals(body.commentRemoval, { total: 250, removed: BATCH, done: false }, "the request removes one batch");
+  assertEquals((await suspendedRows(t, admin)).get(spammer.user.id)?.commentRemoval, body.commentRemoval);
+  const page = await (await t.fetch("/admin/users?suspended=1", { headers: admin.headers })).text();
+  assert(page.includes(`Removing ${250 - BATCH} comments…`), "the row says how many are left");
+
+  assertEquals(await runJob(findJob("comment-purges")!, t.services), { job: "comment-purges", removed: 250 - BATCH });
+  assertEquals(await commentCountOf(t.kv, spammer.user.id), 0);
+  assertEquals((await commentsOf(t.kv, student.user.id)).length, 3, "the student's comments stay");
+  const threads = await (await t.fetch(`/api/ungatekeep/${post.id}/comments?limit=100`)).json();
+  const shown = threads.comments.flatMap((c: { id: string; replies: { id: string }[] }) => [c, ...c.replies]);
+  assertEquals(
+    shown.map((c: { id: string; isDeleted: boolean }) => [c.id, c.isDeleted]),
+    [[question, false], [answered, true], ...shown.slice(2).map((c: { id: string }) => [c.id, false])],
+  );
+  assertEquals(shown.length, 4, "the question, the placeholder and the student's two replies");
+  const counted = await (await t.fetch(`/api/ungatekeep/${post.id}`)).json();
+  assertEquals(counted.post.commentCount, 3, "the counters moved with every removal");
+  const redacted = await notificationsOf(t.kv, student.user);
+  assert(!redacted.some((n) => JSON.stringify(n).includes("Spam ")), "no notification keeps a removed reply's words");
+
+  const logged = await removalsLogged(t, admin.user.id);
+  assertEquals(logged.sort(), [...spam].sort(), "each removal logged once, in the suspending admin's name");
+  assertEquals(
+    (await suspendedRows(t, admin)).get(spammer.user.id)?.commentRemoval,
+    { total: 250, removed: 250, done: true },
+  );
+  const done = await (await t.fetch("/admin/users?suspended=1", { headers: admin.headers })).text();
+  assert(done.includes("250 comments of theirs were removed."));
+  const mail = await lastMailTo(t, spammer.user.email);
+  assert(mail.text.includes(translatorFor("en")("mail.suspended.commentsRemoved")), mail.text);
+  assertEquals(await runJob(findJob("comment-purges")!, t.services), { job: "comment-purges", removed: 0 });
+});
+
+Deno.test("without the tick no comment is removed, and lifting brings none back", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const kept = await createTestUser(t, "member");
+  const gone = await createTestUser(t, "member");
+  const post = await createPost(t, admin);
+  await writeComments(t, { author: kept, postId: post.id, count: 3 });
+  await writeComments(t, { author: gone, postId: post.id, count: 3 });
+
+  const without = await suspend(t, admin, kept.user.id, {});
+  assertEquals([without.status, (await without.json()).commentRemoval], [200, null]);
+  assertEquals(await runJob(findJob("comment-purges")!, t.services), { job: "comment-purges", removed: 0 });
+  assertEquals(await commentCountOf(t.kv, kept.user.id), 3);
+  assertEquals((await suspendedRows(t, admin)).get(kept.user.id)?.commentRemoval, null);
+  const mail = await lastMailTo(t, kept.user.email);
+  assert(!mail.text.includes(translatorFor("en")("mail.suspended.listingsAndComments")), mail.text);
+
+  const wrong = await suspend(t, admin, gone.user.id, { removeComments: "yes" });
+  assertEquals(wrong.status, 400);
+  await wrong.body?.cancel();
+  const removed = await suspend(t, admin, gone.user.id, { removeComments: true });
+  assertEquals((await removed.json()).commentRemoval, { total: 3, removed: 3, done: true });
+  assert(
+    (await lastMailTo(t, gone.user.email)).text.includes(translatorFor("en")("mail.suspended.listingsAndComments")),
+  );
+  const lift = await t.json("DELETE", `/api/admin/users/${gone.user.id}/suspension`, { headers: admin.headers });
+  assertEquals(lift.status, 200);
+  await lift.body?.cancel();
+  assertEquals(await commentCountOf(t.kv, gone.user.id), 0, "lifting brings none back");
+  assertEquals((await (await t.fetch(`/api/ungatekeep/${post.id}`)).json()).post.commentCount, 3);
+});
+
+Deno.test("a lift and a second suspension while a run removes: the old run stops, the new removal finishes", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const other = await createTestUser(t, "admin");
+  const spammer = await createTestUser(t, "member");
+  const post = await createPost(t, admin);
+  const spam = await writeComments(t, { author: spammer, postId: post.id, count: 100 });
+  const res = await suspend(t, admin, spammer.user.id, { removeComments: true });
+  assertEquals((await res.json()).commentRemoval, { total: 100, removed: BATCH, done: false });
+
+  // The job's run claims the removal (commit 1) and removes comments; before its 5th write, another admin lifts the
+  // suspension and suspends again with the tick, as the request does (its first batch right after).
+  const parties = { actorId: other.user.id, targetId: spammer.user.id, appUrl: t.origin };
+  const kv = kvWithCommits(t.kv, async (n, apply) => {
+    if (n === 5) {
+      await liftSuspension(t.kv, parties);
+      await suspendUser(t.kv, { ...parties, reason: REASON, hideListings: false, removeComments: true });
+    }
+    return await apply();
+  });
+  assertEquals(await purgeComments(kv, { userId: spammer.user.id, now: Date.now() }), 3, "stopped at the new one");
+  const left = 100 - BATCH - 3;
+  assertEquals(await purgeComments(t.kv, { userId: spammer.user.id, now: Date.now(), batches: 1 }), left);
+  assertEquals(await runJob(findJob("comment-purges")!, t.services), { job: "comment-purges", removed: 0 });
+  assertEquals(await commentCountOf(t.kv, spammer.user.id), 0);
+  const byFirst = await removalsLogged(t, admin.user.id);
+  const bySecond = await removalsLogged(t, other.user.id);
+  assertEquals([byFirst.length, bySecond.length], [BATCH + 3, left]);
+  assertEquals([...byFirst, ...bySecond].sort(), [...spam].sort(), "every comment removed once");
+  assertEquals(
+    (await suspendedRows(t, admin)).get(spammer.user.id)?.commentRemoval,
+    { total: left, removed: left, done: true },
+  );
+});
