@@ -302,8 +302,8 @@ async function runJob(
 
 /**
  * Finishes every deletion job whose lease ran out at `now` (its process died or stalled, or its second pass is due):
- * claims each with a checked write, then runs its remaining steps, renewing its lease from `clock` (ms; the real one, a
- * test's own). A job whose step throws is logged with its person's id and left for the next run (its lease runs out
+ * claims each with a checked write, its lease counted from the claim (`clock`, or `now` when later), then runs its
+ * remaining steps, renewing its lease from `clock` (ms; the real one, a test's own). A job whose step throws is logged with its person's id and left for the next run (its lease runs out
  * again), and the jobs after it still run: one person's failing cascade never holds up another's. Returns how many
  * first passes it took over (`resumed`), how many second passes it ran (`swept`), and how many of either stopped at a
  * failing step (`failed`).
@@ -319,9 +319,10 @@ export async function resumeAccountDeletions(
   let failed = 0;
   for await (const entry of kv.list<DeletionJob>({ prefix: ["account_deletions"] })) {
     if (entry.value.leaseUntil > now.toISOString()) continue;
+    // From the claim, not the run's start: a claim taken after a long cascade of the run still holds its whole lease.
     const claimed: DeletionJob = {
       ...entry.value,
-      leaseUntil: new Date(now.getTime() + DELETION_LEASE_MS).toISOString(),
+      leaseUntil: new Date(Math.max(now.getTime(), clock()) + DELETION_LEASE_MS).toISOString(),
     };
     const result = await kv.atomic().check(entry).set(entry.key, claimed).commit();
     if (!result.ok) continue;

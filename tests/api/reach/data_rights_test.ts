@@ -841,6 +841,44 @@ Deno.test("deletion answers once the account is gone; its job renews its lease i
   assertEquals(await traces(t.kv, [me.user.id, me.user.email]), []);
 });
 
+Deno.test("the cron's claim of a deletion holds its full lease however late in its run it is taken", async () => {
+  await using t = await createTestApp();
+  // Two deletions whose processes died; the cron's run at T takes both, one after the other.
+  const T = Date.now() + 60_000;
+  const ids = [crypto.randomUUID(), crypto.randomUUID()];
+  for (const userId of ids) {
+    const job: DeletionJob = { userId, startedAt: new Date(T - 600_000).toISOString(), done: [], leaseUntil: "" };
+    await t.kv.set(["account_deletions", userId], job);
+  }
+  let clock = T;
+  const leases: [string, number][] = [];
+  const probe: DeletionStep = {
+    name: "probe",
+    run: async (kv, userId) => {
+      // As each job's first step starts: its lease as claimed, against the clock.
+      const job = (await kv.get<DeletionJob>(["account_deletions", userId])).value!;
+      leases.push([userId, Date.parse(job.leaseUntil) - clock]);
+      clock += 10 * 60_000; // a heavy person's cascade: ten minutes
+    },
+  };
+  DELETION_STEPS.unshift(probe);
+  try {
+    assertEquals(await resumeAccountDeletions(t.services, new Date(T), () => clock), {
+      resumed: 2,
+      swept: 0,
+      failed: 0,
+    });
+  } finally {
+    DELETION_STEPS.splice(DELETION_STEPS.indexOf(probe), 1);
+  }
+  assertEquals(leases.map(([userId]) => userId).toSorted(), ids.toSorted());
+  assertEquals(
+    leases.map(([, left]) => left),
+    [DELETION_LEASE_MS, DELETION_LEASE_MS],
+    "each claim's lease from its claim",
+  );
+});
+
 Deno.test("writes of requests that read the person before the deletion land after their steps; the second pass removes them", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
