@@ -25,7 +25,9 @@ export const GONE = 8;
  * the store's load writes those chunks again (docs/decisions.md, Search engines and sharing). Then the organization's
  * id ("" for none) and 1 when the internship itself is verified: absent from entries written before organizations,
  * whose records have no organization either until the one-time link rewrites them (docs/decisions.md, Trust,
- * "Organizations"), which writes their entries anew.
+ * "Organizations"), which writes their entries anew. Last, how the link was judged (`linkedByManager`: 1 true, 0 false,
+ * null unmarked), which the `organizations-unlink` job's pending judgement reads (docs/decisions.md, Trust, "Who lists
+ * under a verified name"); absent from entries written before it was kept, read as unmarked.
  */
 export type InternshipEntry = [
   id: string,
@@ -40,6 +42,7 @@ export type InternshipEntry = [
   deadlineDay?: number | null,
   organization?: string,
   verified?: 0 | 1,
+  byManager?: 0 | 1 | null,
 ];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -75,6 +78,7 @@ export function internshipEntry(r: Internship): InternshipEntry {
     deadlineDayOf(r.deadline),
     r.organizationId ?? "",
     r.isVerified ? 1 : 0,
+    r.linkedByManager === undefined ? null : r.linkedByManager ? 1 : 0,
   ];
 }
 
@@ -149,6 +153,8 @@ export class InternshipColumns implements Columns<InternshipEntry> {
   readonly organizationCodes = new Dictionary();
   /** 1 by slot when the internship itself is verified (by an admin), else 0. */
   readonly verified: number[] = [];
+  /** By slot, how its organization link was judged (`linkedByManager`): 1 true, 0 false, -1 unmarked. */
+  readonly byManager: number[] = [];
   private readonly organizationSlots = new Postings();
   private readonly tagLists = new ListDictionary();
   private readonly ownerNames = new Dictionary();
@@ -182,6 +188,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     const owner = this.ownerNames.canonical(entry[7]);
     const organization = this.organizationCodes.code(entry[10] ?? "");
     const verified = entry[11] ?? 0;
+    const byManager = entry[12] ?? -1;
     const stipendValue = stipend ?? NaN, locationCode = this.locations.code(location);
     const deadlineDay = entry[9] ?? Infinity;
     // A write re-applies every entry of its chunk: the public view changes only when a listing
@@ -195,7 +202,8 @@ export class InternshipColumns implements Columns<InternshipEntry> {
     if (isNewest && this.newest.length < NEWEST_KEPT) this.newest.push(slot);
     else if (
       fresh || stateChanged || viewFieldsChanged || tags !== this.tags[slot] || owner !== this.owners[slot] ||
-      organization !== this.organizations[slot] || verified !== this.verified[slot]
+      organization !== this.organizations[slot] || verified !== this.verified[slot] ||
+      byManager !== this.byManager[slot]
     ) {
       this.epoch++;
       this.newest.length = 0;
@@ -229,6 +237,7 @@ export class InternshipColumns implements Columns<InternshipEntry> {
       this.organizations[slot] = organization;
     }
     this.verified[slot] = verified;
+    this.byManager[slot] = byManager;
     if (isNewest && flags === ACTIVE && this.publicFilterView) this.prependPublic(slot);
     else if (viewChanged || fresh && flags === ACTIVE) this.publicBuffers = this.publicFilterView = null;
   }

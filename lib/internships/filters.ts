@@ -37,9 +37,10 @@ export interface SlotFilter {
   /**
    * Only listings verified themselves or whose organization is verified (docs/decisions.md, Trust, "Trust filters"):
    * the ids of the verified organizations, and the version of that set (their directory's; it names the set in cache
-   * keys).
+   * keys); `strangers`, the slots whose link the `organizations-unlink` job will undo, which the organization's
+   * verification does not cover (Trust, "Who lists under a verified name"; empty unless the job has some to judge).
    */
-  verified?: { organizations: ReadonlySet<string>; version: number };
+  verified?: { organizations: ReadonlySet<string>; version: number; strangers: ReadonlySet<number> };
 }
 
 /** One page of a filtered list: how many slots match in all, and the page's slots in the list's order. */
@@ -216,7 +217,7 @@ function slotTest(columns: InternshipColumns, filter: SlotFilter): (slot: number
       (!tags || columns.tags[slot].some((tag) => tags.includes(tag))) &&
       (openOn === undefined || columns.deadlineDays[slot] >= openOn) &&
       (!verified || columns.verified[slot] === 1 ||
-        verified.organizations.has(organizationIds[columns.organizations[slot]]));
+        verified.organizations.has(organizationIds[columns.organizations[slot]]) && !verified.strangers.has(slot));
   };
 }
 
@@ -265,6 +266,7 @@ export function filterKey(filter: SlotFilter): string {
     sorted(filter.words),
     filter.openOn ?? null,
     filter.verified?.version ?? null,
+    filter.verified ? [...filter.verified.strangers].sort((a, b) => a - b) : null,
   ]);
 }
 
@@ -516,6 +518,8 @@ function publicMatches(model: InternshipModel, filter: SlotFilter): Int32Array {
     }
   }
   const verifiedOk = verified && columns.organizationCodes.marks((id) => verified.organizations.has(id));
+  const byOrganization = (slot: number) =>
+    verifiedOk![columns.organizations[slot]] === 1 && !verified!.strangers.has(slot);
   const slots = view.slots;
   const matches = scratch.matches(n);
   let total = 0;
@@ -525,7 +529,7 @@ function publicMatches(model: InternshipModel, filter: SlotFilter): Int32Array {
       const low = left & -left;
       left ^= low;
       const slot = slots[(w << 5) + 31 - Math.clz32(low)];
-      if (verifiedOk && columns.verified[slot] === 0 && verifiedOk[columns.organizations[slot]] === 0) continue;
+      if (verifiedOk && columns.verified[slot] === 0 && !byOrganization(slot)) continue;
       matches[total++] = slot;
     }
   }
@@ -575,7 +579,10 @@ function matchingSlots(
     const slot = baseSlots[i];
     if (tagOk && tagOk[slot] === 0) continue;
     if (searchOk && searchOk[slot] === 0) continue;
-    if (verifiedOk && columns.verified[slot] === 0 && verifiedOk[columns.organizations[slot]] === 0) continue;
+    if (
+      verifiedOk && columns.verified[slot] === 0 &&
+      (verifiedOk[columns.organizations[slot]] === 0 || verified!.strangers.has(slot))
+    ) continue;
     matches[total++] = slot;
   }
   return matches.slice(0, total);

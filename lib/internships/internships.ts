@@ -25,6 +25,7 @@ import {
 import { type InternshipStore, internshipStore } from "./store.ts";
 import { isWithheld } from "@/lib/moderation/moderation.ts";
 import { viewsOf } from "./views.ts";
+import { inDoubt, strangersAmong } from "@/lib/organizations/pending_links.ts";
 import {
   type Internship,
   type InternshipQuery,
@@ -79,10 +80,32 @@ export interface InternshipPage {
 /** The smallest monthly stipend (₹) of a paid internship (`paidOnly`). */
 const PAID_FROM = 1;
 
+/**
+ * The slots of the read model whose link to their organization the `organizations-unlink` job will undo
+ * (docs/decisions.md, Trust, "Who lists under a verified name"): of the listings of the verified organizations still
+ * queued for it, those in doubt (`inDoubt`) whose owner neither manages it nor is an admin (`strangersAmong`). Nothing
+ * is read while the queue is empty.
+ */
+async function strangerSlots(store: InternshipStore): Promise<Set<number>> {
+  const pending = await store.organizations.unlinkPending();
+  if (pending.size === 0) return new Set();
+  const { columns, slots: { created } } = store.model;
+  const doubted = [...pending.keys()].flatMap((organizationId) =>
+    columns.organizationOrder(organizationId).filter((slot) => {
+      const mark = columns.byManager[slot];
+      const link = { organizationId, createdMs: created[slot], ownerId: columns.ownerOf(slot) };
+      return inDoubt({ ...link, byManager: mark === -1 ? null : mark === 1 }, pending);
+    }).map((slot) => ({ slot, organizationId, ownerId: columns.ownerOf(slot) }))
+  );
+  const strangers = await strangersAmong(store.kv, doubted);
+  return new Set(doubted.flatMap(({ slot }, i) => strangers[i] ? [slot] : []));
+}
+
 /** The verified organizations' ids, as the `verifiedOnly` filter reads them (`SlotFilter.verified`). */
 async function verifiedSet(store: InternshipStore): Promise<NonNullable<SlotFilter["verified"]>> {
   const version = store.organizations.version;
-  return { organizations: await store.organizations.verifiedIds(), version };
+  const [organizations, strangers] = await Promise.all([store.organizations.verifiedIds(), strangerSlots(store)]);
+  return { organizations, version, strangers };
 }
 
 /**
@@ -457,8 +480,8 @@ export async function internshipsForAdmin(kv: Deno.Kv, ids: readonly string[]): 
 
 /**
  * One page of the internships of organization `organizationId` open on IST day `today` (as the public list shows
- * them: active, not withheld, deadline not passed), newest first, with how many there are: the organization's page
- * (docs/decisions.md, Trust, "Organizations").
+ * them: active, not withheld, deadline not passed; not one the unlink job will unlink, `strangerSlots`), newest first,
+ * with how many there are: the organization's page (docs/decisions.md, Trust, "Organizations").
  */
 export async function openInternshipsOf(
   kv: Deno.Kv,
@@ -472,7 +495,10 @@ export async function openInternshipsOf(
   const store = await internshipStore(kv);
   const { columns } = store.model;
   const day = dayNumber(today);
-  const open = columns.organizationOrder(organizationId).filter((slot) => columns.isOpen(slot, day));
+  const strangers = await strangerSlots(store);
+  const open = columns.organizationOrder(organizationId).filter((slot) =>
+    columns.isOpen(slot, day) && !strangers.has(slot)
+  );
   const records = await store.model.recordsOf(open.slice(offset, offset + limit));
   return { internships: await viewsOf(store, records, today), total: open.length };
 }

@@ -43,7 +43,7 @@ export class InternshipStore {
     readonly writer: ChunkWriter<Internship, InternshipEntry, InternshipColumns>,
     readonly archive: Archive<Internship, InternshipEntry, InternshipColumns>,
     readonly organizations: OrganizationDirectory,
-    kv: Deno.Kv,
+    readonly kv: Deno.Kv,
   ) {
     this.owners = new UserSummaryCache(kv, OWNER_TTL_MS);
   }

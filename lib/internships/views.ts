@@ -5,6 +5,7 @@
  */
 import type { OrganizationSummary } from "@/lib/organizations/schema.ts";
 import { moderationView } from "@/lib/moderation/moderation.ts";
+import { inDoubt, type LinkedListing, strangersAmong } from "@/lib/organizations/pending_links.ts";
 import { isClosedOn } from "./policy.ts";
 import type { InternshipStore } from "./store.ts";
 import type { Internship, InternshipOwner, InternshipView } from "./schema.ts";
@@ -17,19 +18,23 @@ function ownerOf(owners: ReadonlyMap<string, InternshipOwner>, userId: string | 
   return userId === null ? null : owners.get(userId) ?? null;
 }
 
-/** What a view shows beside a record: owner and organization summaries by id. */
+/**
+ * What a view shows beside a record: owner and organization summaries by id, and the ids of the records the
+ * `organizations-unlink` job will unlink (`strangersOf`).
+ */
 interface ViewContext {
   owners: ReadonlyMap<string, InternshipOwner>;
   organizations: ReadonlyMap<string, OrganizationSummary>;
+  strangers: ReadonlySet<string>;
 }
 
 /**
  * `record` as read responses carry it, on IST day `today`: with its owner object, its organization (null for a listing
- * the one-time link has not reached yet or one not linked to a verified organization: docs/decisions.md, Trust,
- * "Organizations"), `isClosed` and
- * `moderation`.
+ * the one-time link has not reached yet or one not linked to a verified organization, and for one the
+ * `organizations-unlink` job will unlink: docs/decisions.md, Trust, "Who lists under a verified name"), `isClosed`
+ * and `moderation`.
  */
-function viewOf(record: Internship, { owners, organizations }: ViewContext, today: string): InternshipView {
+function viewOf(record: Internship, { owners, organizations, strangers }: ViewContext, today: string): InternshipView {
   const {
     organizationId,
     linkedByManager: _linked,
@@ -50,19 +55,48 @@ function viewOf(record: Internship, { owners, organizations }: ViewContext, toda
     questions,
     closedAt,
     user: ownerOf(owners, record.userId),
-    organization: organizationId ? organizations.get(organizationId) ?? null : null,
+    organization: organizationId && !strangers.has(record.id) ? organizations.get(organizationId) ?? null : null,
     isClosed: closedAt !== null || isClosedOn(record.deadline, today),
     moderation: moderationView(record),
   };
 }
 
-/** `records` as read responses carry them on IST day `today` (`viewOf`), reading the owners and organizations. */
+/** What the unlink job's judgement reads of `record` (`inDoubt`). */
+function linkOf(record: Internship): LinkedListing {
+  return {
+    organizationId: record.organizationId ?? null,
+    createdMs: Date.parse(record.createdAt),
+    ownerId: record.userId,
+    byManager: record.linkedByManager,
+  };
+}
+
+/**
+ * The ids of those of `records` that the `organizations-unlink` job will unlink (docs/decisions.md, Trust, "Who lists
+ * under a verified name"): nothing is read unless one of them is linked to a verified organization still queued for it.
+ */
+async function strangersOf(store: InternshipStore, records: readonly Internship[]): Promise<Set<string>> {
+  const pending = await store.organizations.unlinkPending();
+  if (pending.size === 0) return new Set();
+  const doubted = records.filter((record) => inDoubt(linkOf(record), pending));
+  const strangers = await strangersAmong(
+    store.kv,
+    doubted.map((record) => ({ organizationId: record.organizationId!, ownerId: record.userId })),
+  );
+  return new Set(doubted.flatMap((record, i) => strangers[i] ? [record.id] : []));
+}
+
+/**
+ * `records` as read responses carry them on IST day `today` (`viewOf`), reading the owners, organizations and, while
+ * the unlink job has some of them still to judge, whether it will unlink them (`strangersOf`).
+ */
 export async function viewsOf(store: InternshipStore, records: Internship[], today: string): Promise<InternshipView[]> {
-  const [owners, organizations] = await Promise.all([
+  const [owners, organizations, strangers] = await Promise.all([
     store.owners.of(records.flatMap((record) => record.userId ?? [])),
     store.organizations.summariesOf(records.flatMap((record) => record.organizationId ?? [])),
+    strangersOf(store, records),
   ]);
-  return records.map((record) => viewOf(record, { owners, organizations }, today));
+  return records.map((record) => viewOf(record, { owners, organizations, strangers }, today));
 }
 
 /**

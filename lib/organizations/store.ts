@@ -14,7 +14,8 @@
  * - `["organizations_meta", "changes"]` → KvU64, one more at every change of an existing organization, so other
  *   processes drop their copies of its summary
  * - `["organizations_unlink", id]` → `{since}`: an organization verified (written by the write that verifies it) whose
- *   listings posted by others than its managers and admins the `organizations-unlink` job has still to unlink
+ *   listings posted by others than its managers and admins the `organizations-unlink` job has still to unlink; its
+ *   drop moves the change marker too, as the directory keeps the queue (`OrganizationDirectory.unlinkPending`)
  */
 import { BusyError } from "@/lib/errors.ts";
 import { counterValue } from "@/lib/stats/counters.ts";
@@ -40,6 +41,13 @@ const KEPT_SUMMARIES = 100_000;
 const ATTEMPTS = 20;
 
 /**
+ * The organizations queued for the `organizations-unlink` job that are verified, with when (ms since 1970; Infinity for
+ * one verified before `verifiedAt` was kept, whose every listing the job judges): readers judge those organizations'
+ * listings as the job will (docs/decisions.md, Trust, "Who lists under a verified name").
+ */
+export type UnlinkPending = ReadonlyMap<string, number>;
+
+/**
  * The organizations one process knows: summaries by id and ids by name key, read from KV on first use. A change of an
  * existing organization (here or in another process, seen within a second) drops the summaries and the verified set
  * and moves `version`; ids by name never change, so they are kept.
@@ -50,6 +58,7 @@ export class OrganizationDirectory {
   private readonly summaries = new Map<string, OrganizationSummary>();
   private readonly ids = new Map<string, string>();
   private verified: Promise<ReadonlySet<string>> | null = null;
+  private pending: Promise<UnlinkPending> | null = null;
   private marker: bigint | null = null;
   private checkedAt = 0;
   private checking: Promise<void> | null = null;
@@ -73,7 +82,7 @@ export class OrganizationDirectory {
   /** Drops what may be stale (after a change) and moves `version`. */
   forget(): void {
     this.summaries.clear();
-    this.verified = null;
+    this.verified = this.pending = null;
     this.version++;
   }
 
@@ -121,6 +130,27 @@ export class OrganizationDirectory {
       return ids;
     })();
     return this.verified;
+  }
+
+  /**
+   * The verified organizations queued for the `organizations-unlink` job (`UnlinkPending`), read once per `version`:
+   * one range read of the queue, and when it holds any, one read of their records.
+   */
+  unlinkPending(): Promise<UnlinkPending> {
+    this.pending ??= (async () => {
+      const queued = await unlinkQueue(this.kv, Infinity);
+      const pending = new Map<string, number>();
+      if (queued.length === 0) return pending;
+      const records = await getManyChunked<Organization>(
+        this.kv,
+        queued.map((entry) => orgKey(entry.key[1] as string)),
+      );
+      for (const { value } of records) {
+        if (value?.isVerified) pending.set(value.id, value.verifiedAt ? Date.parse(value.verifiedAt) : Infinity);
+      }
+      return pending;
+    })();
+    return this.pending;
   }
 }
 
@@ -305,6 +335,18 @@ export async function isManager(kv: Deno.Kv, id: string, userId: string): Promis
   return (await kv.get(managerKey(id, userId))).value !== null;
 }
 
+/** Whether each of `pairs` (an organization id and a user id) is one of that organization's managers: reads of ten. */
+export async function managesEach(
+  kv: Deno.Kv,
+  pairs: readonly { organizationId: string; userId: string }[],
+): Promise<boolean[]> {
+  const entries = await getManyChunked(
+    kv,
+    pairs.map(({ organizationId, userId }) => managerKey(organizationId, userId)),
+  );
+  return entries.map((entry) => entry.value !== null);
+}
+
 /** Whether organization `id` has a manager other than `userId`. */
 export async function hasManagerOtherThan(kv: Deno.Kv, id: string, userId: string): Promise<boolean> {
   for await (const entry of kv.list({ prefix: ["organization_managers", id] }, { limit: 2 })) {
@@ -343,12 +385,19 @@ export function queueUnlinkOps(op: Deno.AtomicOperation, id: string, now = new D
 
 /** The organizations queued for the `organizations-unlink` job (verified since), as read: at most `limit`. */
 export async function unlinkQueue(kv: Deno.Kv, limit: number): Promise<Deno.KvEntry<{ since: string }>[]> {
-  return await Array.fromAsync(kv.list<{ since: string }>({ prefix: ["organizations_unlink"] }, { limit }));
+  const options = Number.isFinite(limit) ? { limit } : {};
+  return await Array.fromAsync(kv.list<{ since: string }>({ prefix: ["organizations_unlink"] }, options));
 }
 
-/** Takes `entry` (as read) off the unlink queue; false when it changed meanwhile (verified again: kept). */
+/**
+ * Takes `entry` (as read) off the unlink queue, moving the change marker (readers stop judging the organization's
+ * listings as the job would: `OrganizationDirectory.unlinkPending`); false when it changed meanwhile (verified again:
+ * kept).
+ */
 export async function dropFromUnlinkQueue(kv: Deno.Kv, entry: Deno.KvEntry<{ since: string }>): Promise<boolean> {
-  return (await kv.atomic().check(entry).delete(entry.key).commit()).ok;
+  if (!(await kv.atomic().check(entry).delete(entry.key).sum(CHANGES, 1n).commit()).ok) return false;
+  (await organizationDirectory(kv)).forget();
+  return true;
 }
 
 /** Every organization, in key order (for the admin list; an admin-only scan). */

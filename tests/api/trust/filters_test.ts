@@ -13,10 +13,13 @@ import { htmlDocument } from "@/tests/fixtures/html.ts";
 import { call } from "./helpers.ts";
 import { people } from "@/tests/fixtures/people.ts";
 
-/** Four listings: one of a verified organization, one an admin verified, a paid one and an unpaid one. */
+/**
+ * Four listings: one of a verified organization (posted by an admin, as a stranger's would not stay linked to it), one
+ * an admin verified, a paid one and an unpaid one.
+ */
 async function seed(t: TestApp, admin: TestUser) {
   const member = await createTestUser(t, "member");
-  const byOrganization = await postInternship(t, member, {
+  const byOrganization = await postInternship(t, admin, {
     title: "Org Verified Intern",
     hiringOrganization: "Trusted Co",
     stipend: 8000,

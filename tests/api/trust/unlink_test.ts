@@ -13,9 +13,12 @@ import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applica
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { trackRecordOf } from "@/lib/applications/track_record.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
+import { InternshipQuerySchema, newInternships } from "@/lib/internships/internships.ts";
+import { istToday } from "@/lib/dates.ts";
 import { forgetInternshipOwner } from "@/lib/internships/writes.ts";
 import { addManagerOps, forgetManager } from "@/lib/organizations/store.ts";
 import { unlinkStrangers } from "@/lib/organizations/unlink.ts";
+import { organizationProfile } from "@/lib/organizations/organizations.ts";
 import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 import { call, confirmClaim } from "./helpers.ts";
 
@@ -244,7 +247,7 @@ Deno.test("until the unlink job judges it, a new manager reaches no applicant of
   await (await internshipStore(t.kv)).writer.update(older.id, ({ linkedByManager: _, ...record }) => record);
   const employee = await createTestUser(t, "user", { name: "Ira Infosys" });
   await claimAs(t, employee, theirs.organization!, "ira@infosys.com");
-  assertEquals((await organizationOf(t, theirs.id))?.isVerified, true, "still linked: the job has not run");
+  assertEquals(await organizationOf(t, theirs.id), null, "read as the job will leave it, before it runs");
 
   const reach = async (who: TestUser, listingId: string, applicationId: string) => {
     const list = await call(t, who, "GET", `/api/internships/${listingId}/applications`);
@@ -307,4 +310,53 @@ Deno.test("an unmarked listing the unlink job keeps is its managers' before the 
   assertEquals(await reach(official.id, officialSent.id), [200, 200]);
   assertEquals(await reach(late.id, lateSent.id), [200, 200]);
   assertEquals((await organizationOf(t, late.id))?.id, organization.id);
+});
+
+Deno.test("from the verification on, a stranger's listing shows no seal anywhere, before the unlink job runs", async () => {
+  await using t = await createTestApp();
+  const { admin, member: stranger } = await people(t);
+  const hr = await createTestUser(t, "member", { name: "Ira Infosys" });
+  const start = Date.now() - 60_000;
+  const theirs = await platformInternship(t, stranger, { title: "Dev Intern", hiringOrganization: "Infosys" });
+  // Infosys's HR posts under the name before claiming the page: the claim's run will find them a manager and keep it.
+  const own = await platformInternship(t, hr, { title: "HR Intern", hiringOrganization: "Infosys" });
+  const official = await platformInternship(t, admin, { title: "Ops Intern", hiringOrganization: "Infosys" });
+  const organization = theirs.organization!;
+  await claimAs(t, hr, organization, "ira@infosys.com");
+
+  const seals = async () => {
+    const ids = [theirs.id, own.id, official.id];
+    const read = await Promise.all(ids.map((id) => organizationOf(t, id)));
+    const listed = (await call(t, undefined, "GET", "/api/internships?search=intern&limit=100")).body.internships;
+    const verified = (await call(t, undefined, "GET", "/api/internships?verifiedOnly=true&limit=100")).body.internships;
+    const page = await organizationProfile(t.kv, { slug: organization.slug });
+    const fresh = await newInternships(t.kv, { after: start, until: Date.now(), today: istToday() });
+    const alerted = fresh.matching(InternshipQuerySchema.parse({ verifiedOnly: "true" }));
+    const html = await (await t.fetch(`/internships/${theirs.id}`)).text();
+    // deno-lint-ignore no-explicit-any
+    const titles = (items: any[]) => items.map((item) => item.title).sort();
+    return {
+      read: read.map((found) => found?.isVerified ?? null),
+      // deno-lint-ignore no-explicit-any
+      listed: listed.map((item: any) => `${item.title}: ${item.organization?.isVerified ?? null}`).sort(),
+      verified: titles(verified),
+      page: [titles(page.internships), page.stats.internships],
+      alerted: titles(alerted),
+      sealOnPage: html.includes("the organization is verified"),
+    };
+  };
+  const expected = {
+    read: [null, true, true],
+    listed: ["Dev Intern: null", "HR Intern: true", "Ops Intern: true"],
+    verified: ["HR Intern", "Ops Intern"],
+    page: [["HR Intern", "Ops Intern"], 3],
+    alerted: ["HR Intern", "Ops Intern"],
+    sealOnPage: false,
+  };
+  assertEquals(await seals(), expected, "right after the claim, the job not run");
+  const run = await unlink(t);
+  assertEquals([run.listings, run.marked], [1, 1]);
+  assertEquals(await seals(), { ...expected, page: [["HR Intern", "Ops Intern"], 2] }, "once it unlinked it");
+  assertEquals((await unlink(t, 2)).organizations, 1);
+  assertEquals(await seals(), { ...expected, page: [["HR Intern", "Ops Intern"], 2] }, "once off the queue");
 });

@@ -90,6 +90,7 @@ Deno.test("a claim mails a link; following it verifies the organization and make
   const admin = await createTestUser(t, "admin");
   const student = await createTestUser(t, "user", { name: "Jo Rao" });
   const { id, listing } = await acme(t, admin);
+  const official = await postInternship(t, admin, { title: "Acme Official Intern", hiringOrganization: "Acme Labs" });
   assertEquals(await claim(t, student, "Jo@ACME.in"), { status: 202, body: { success: true } });
   await t.settled();
   const mail = t.mails.at(-1)!;
@@ -107,9 +108,11 @@ Deno.test("a claim mails a link; following it verifies the organization and make
   assert(followed.html.includes("Acme Labs is verified") && followed.html.includes("You now manage"));
   const after = (await call(t, undefined, "GET", "/api/organizations/acme-labs")).body.organization;
   assertEquals([after.isVerified, after.verifiedDomain, typeof after.verifiedAt], [true, "acme.in", "string"]);
-  const read = await call(t, undefined, "GET", `/api/internships/${listing.id}`);
+  const read = await call(t, undefined, "GET", `/api/internships/${official.id}`);
   assertEquals(read.body.internship.organization, { id, slug: "acme-labs", name: "Acme Labs", isVerified: true });
   assertEquals(read.body.internship.isVerified, false, "the listing's own flag stays the admin's");
+  const theirs = await call(t, undefined, "GET", `/api/internships/${listing.id}`);
+  assertEquals(theirs.body.internship.organization, null, "a stranger's reads as the unlink job will leave it");
   const card = await (await t.fetch("/internships")).text();
   assert(card.includes("the organization is verified"), "the card shows the badge");
   const managed = await call(t, student, "PATCH", "/api/organizations/acme-labs", { about: "We make things." });
