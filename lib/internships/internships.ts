@@ -80,13 +80,27 @@ export interface InternshipPage {
 /** The smallest monthly stipend (₹) of a paid internship (`paidOnly`). */
 const PAID_FROM = 1;
 
+/** `strangerSlots` as last found per store, for the store's version then. */
+const keptStrangers = new WeakMap<InternshipStore, { version: number; slots: Promise<ReadonlySet<number>> }>();
+
 /**
  * The slots of the read model whose link to their organization the `organizations-unlink` job will undo
  * (docs/decisions.md, Trust, "Who lists under a verified name"): of the listings of the verified organizations still
  * queued for it, those in doubt (`inDoubt`) whose owner neither manages it nor is an admin (`strangersAmong`). Nothing
- * is read while the queue is empty.
+ * is read while the queue is empty; otherwise the answer is kept for the store's version (a listing, owner or
+ * organization changed: a claim, a job's write, an account forgotten), so requests meanwhile read nothing more.
  */
-async function strangerSlots(store: InternshipStore): Promise<Set<number>> {
+function strangerSlots(store: InternshipStore): Promise<ReadonlySet<number>> {
+  const kept = keptStrangers.get(store);
+  if (kept?.version === store.version) return kept.slots;
+  const slots = findStrangerSlots(store);
+  keptStrangers.set(store, { version: store.version, slots });
+  slots.catch(() => keptStrangers.get(store)?.slots === slots && keptStrangers.delete(store));
+  return slots;
+}
+
+/** `strangerSlots`, read. */
+async function findStrangerSlots(store: InternshipStore): Promise<ReadonlySet<number>> {
   const pending = await store.organizations.unlinkPending();
   if (pending.size === 0) return new Set();
   const { columns, slots: { created } } = store.model;

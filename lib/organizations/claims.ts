@@ -28,6 +28,7 @@ import {
   hasManagerOtherThan,
   organizationBySlug,
   replaceOrganization,
+  touchOrganization,
 } from "./store.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
@@ -222,9 +223,7 @@ export async function followClaim(
     let outcome: string;
     if (organization.isVerified) {
       // The record written as it is: its new versionstamp fails a concurrent claim's check.
-      const op = kv.atomic().check(entry!).set(entry!.key, organization);
-      spend(op);
-      outcome = (await op.commit()).ok ? "ok" : "lost";
+      outcome = await touchOrganization(kv, entry as Deno.KvEntry<Organization>, spend) ? "ok" : "lost";
     } else outcome = await replaceOrganization(kv, entry as Deno.KvEntry<Organization>, verified, spend);
     if (outcome === "ok") return { status: "verified", organization: verified };
   }

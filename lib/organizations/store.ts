@@ -325,6 +325,23 @@ export function addManagerOps(op: Deno.AtomicOperation, id: string, userId: stri
   op.set(managerKey(id, userId), { since: now }).set(managedKey(userId, id), true);
 }
 
+/**
+ * Writes the organization `entry` (as read) unchanged with `also`'s mutations, checked against it, moving the change
+ * marker (a new manager of a verified organization changes how its listings read while the `organizations-unlink` job
+ * has them to judge). Returns false when `entry` changed meanwhile.
+ */
+export async function touchOrganization(
+  kv: Deno.Kv,
+  entry: Deno.KvEntry<Organization>,
+  also: (op: Deno.AtomicOperation) => void,
+): Promise<boolean> {
+  const op = kv.atomic().check(entry).set(entry.key, entry.value).sum(CHANGES, 1n);
+  also(op);
+  if (!(await op.commit()).ok) return false;
+  (await organizationDirectory(kv)).forget();
+  return true;
+}
+
 /** Adds to `op` a check that `userId` does not manage organization `id`: the write fails once they do. */
 export function checkNotManagerOps(op: Deno.AtomicOperation, id: string, userId: string): void {
   op.check({ key: managerKey(id, userId), versionstamp: null });

@@ -3,7 +3,8 @@
  * the admin resolves it on the reports page and the student's bell shows the outcome; a member posting a listing that
  * asks for a "registration fee" is told on its page that it is held, and why, and that students cannot see it yet (in
  * English and Hindi); the new pages pass axe, and the
- * claimer verifies an organization with the claim link page's Verify button.
+ * claimer verifies an organization with the claim link page's Verify button; right after, before the unlink job, a
+ * stranger's listing under its name shows no seal on a phone (its page, `verifiedOnly`, the organization's page).
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -168,4 +169,50 @@ Deno.test("the new pages pass axe: organization, claim link, moderation, admin o
     await assertAccessible(adminPage, path);
   }
   assert(await adminPage.getByLabel("Website").inputValue() === "https://axelabs.in");
+});
+
+Deno.test("right after a claim, a stranger's listing under the name shows no seal on a phone; the claimer's does", async () => {
+  await using t = await createTestApp({ listen: true });
+  const { admin, member: stranger } = await people(t);
+  const hr = await createTestUser(t, "member", { name: "Ira Seal" });
+  const theirs = await postInternship(t, stranger, { title: "Stranger Intern", hiringOrganization: "Seal Labs" });
+  const own = await postInternship(t, hr, { title: "Seal Labs Intern", hiringOrganization: "Seal Labs" });
+  await t.json("PATCH", `/api/admin/organizations/${theirs.organization!.id}`, {
+    body: { website: "https://seallabs.in" },
+    headers: admin.headers,
+  });
+  const claimed = await t.json("POST", "/api/organizations/seal-labs/claim", {
+    body: { email: "ira@seallabs.in" },
+    headers: hr.headers,
+  });
+  assertEquals(claimed.status, 202);
+  await t.settled();
+  await using browser = await openBrowser();
+  const hrPage = await browser.newPage(PHONE);
+  await signInBrowser(hrPage.context(), t.origin, hr);
+  await hrPage.goto(`${t.origin}${new URL(t.mails.at(-1)!.link).pathname}`);
+  await hrPage.getByRole("button", { name: "Verify Seal Labs" }).click();
+  await hrPage.getByRole("heading", { name: "Seal Labs is verified" }).waitFor();
+
+  // The organizations-unlink job has not run: the stranger's listing reads as it will leave it.
+  const guest = await browser.newPage(PHONE);
+  const seal = guest.getByText("Verified: the organization is verified");
+  await guest.goto(`${t.origin}/internships/${theirs.id}`);
+  await guest.getByRole("heading", { name: "Stranger Intern" }).waitFor();
+  assertEquals(await seal.count(), 0, "no seal on the stranger's listing");
+  assert(await guest.getByText("Organization not verified").isVisible());
+  await assertNoSidewaysScroll(guest);
+  await assertAccessible(guest, "a stranger's listing under a name just claimed");
+  await guest.goto(`${t.origin}/internships/${own.id}`);
+  await guest.getByRole("heading", { name: "Seal Labs Intern" }).waitFor();
+  assertEquals(await seal.count(), 1, "the claimer's own listing keeps it");
+  await guest.goto(`${t.origin}/internships?verifiedOnly=true`);
+  await hydrated(guest);
+  await guest.getByRole("link", { name: "Seal Labs Intern" }).first().waitFor();
+  assertEquals(await guest.getByText("Stranger Intern").count(), 0, "verifiedOnly leaves the stranger's out");
+  await assertNoSidewaysScroll(guest);
+  await assertAccessible(guest, "/internships?verifiedOnly=true right after a claim");
+  await guest.goto(`${t.origin}/organizations/seal-labs`);
+  await guest.getByText("Seal Labs Intern").first().waitFor();
+  assertEquals(await guest.getByText("Stranger Intern").count(), 0, "nor is it on the organization's page");
 });

@@ -3,7 +3,9 @@
  * verified name"): verified by a claim or by an admin, the `organizations-unlink` job unlinks the listings of owners
  * who neither manage it nor are admins (live and archived), moves its listing count, and takes their applications off
  * its track record; an admin's listing stays linked; a later application counts toward nobody; a second run does
- * nothing; organizations verified before the rule are queued by the first run.
+ * nothing; organizations verified before the rule are queued by the first run. Before the job runs, every read shows
+ * a stranger's listing as the job will leave it (no seal, not under `verifiedOnly`, off the organization's page and
+ * alerts), and a manager's own listing with its seal.
  */
 import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { assertEquals } from "@/tests/helpers/assert.ts";
@@ -359,4 +361,28 @@ Deno.test("from the verification on, a stranger's listing shows no seal anywhere
   assertEquals(await seals(), { ...expected, page: [["HR Intern", "Ops Intern"], 2] }, "once it unlinked it");
   assertEquals((await unlink(t, 2)).organizations, 1);
   assertEquals(await seals(), { ...expected, page: [["HR Intern", "Ops Intern"], 2] }, "once off the queue");
+});
+
+Deno.test("an admin verified it first: the claimer's own listing is listed verified from the claim, before the job", async () => {
+  await using t = await createTestApp();
+  const { admin, member: stranger } = await people(t);
+  const hr = await createTestUser(t, "member", { name: "Ira Infosys" });
+  await platformInternship(t, stranger, { title: "Dev Intern", hiringOrganization: "Infosys" });
+  const own = await platformInternship(t, hr, { title: "HR Intern", hiringOrganization: "Infosys" });
+  const organization = own.organization!;
+  const verifiedOnly = async () =>
+    (await call(t, undefined, "GET", "/api/internships?verifiedOnly=true")).body.internships.map(
+      (item: { title: string }) => item.title,
+    );
+  const patch = { website: "https://www.infosys.com", isVerified: true };
+  assertEquals((await call(t, admin, "PATCH", `/api/admin/organizations/${organization.id}`, patch)).status, 200);
+  assertEquals(await verifiedOnly(), [], "neither is its managers' yet");
+  const claimed = await call(t, hr, "POST", `/api/organizations/${organization.slug}/claim`, {
+    email: "ira@infosys.com",
+  });
+  assertEquals(claimed.status, 202);
+  await t.settled();
+  assertEquals((await confirmClaim(t, hr, new URL(t.mails.at(-1)!.link).pathname)).status, 200);
+  assertEquals(await verifiedOnly(), ["HR Intern"], "the claim made Ira its manager");
+  assertEquals((await organizationOf(t, own.id))?.isVerified, true);
 });
