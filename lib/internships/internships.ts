@@ -107,8 +107,13 @@ async function findStrangerSlots(store: InternshipStore): Promise<ReadonlySet<nu
   const doubted = [...pending.keys()].flatMap((organizationId) =>
     columns.organizationOrder(organizationId).filter((slot) => {
       const mark = columns.byManager[slot];
-      const link = { organizationId, createdMs: created[slot], ownerId: columns.ownerOf(slot) };
-      return inDoubt({ ...link, byManager: mark === -1 ? null : mark === 1 }, pending);
+      const link = {
+        organizationId,
+        createdAt: new Date(created[slot]).toISOString(),
+        userId: columns.ownerOf(slot),
+        linkedByManager: mark === -1 ? undefined : mark === 1,
+      };
+      return inDoubt(link, pending);
     }).map((slot) => ({ slot, organizationId, ownerId: columns.ownerOf(slot) }))
   );
   const strangers = await strangersAmong(store.kv, doubted);

@@ -5,7 +5,7 @@
  */
 import type { OrganizationSummary } from "@/lib/organizations/schema.ts";
 import { moderationView } from "@/lib/moderation/moderation.ts";
-import { inDoubt, type LinkedListing, strangersAmong } from "@/lib/organizations/pending_links.ts";
+import { inDoubt, strangersAmong } from "@/lib/organizations/pending_links.ts";
 import { isClosedOn } from "./policy.ts";
 import type { InternshipStore } from "./store.ts";
 import type { Internship, InternshipOwner, InternshipView } from "./schema.ts";
@@ -61,16 +61,6 @@ function viewOf(record: Internship, { owners, organizations, strangers }: ViewCo
   };
 }
 
-/** What the unlink job's judgement reads of `record` (`inDoubt`). */
-function linkOf(record: Internship): LinkedListing {
-  return {
-    organizationId: record.organizationId ?? null,
-    createdMs: Date.parse(record.createdAt),
-    ownerId: record.userId,
-    byManager: record.linkedByManager,
-  };
-}
-
 /**
  * The ids of those of `records` that the `organizations-unlink` job will unlink (docs/decisions.md, Trust, "Who lists
  * under a verified name"): nothing is read unless one of them is linked to a verified organization still queued for it.
@@ -78,7 +68,7 @@ function linkOf(record: Internship): LinkedListing {
 async function strangersOf(store: InternshipStore, records: readonly Internship[]): Promise<Set<string>> {
   const pending = await store.organizations.unlinkPending();
   if (pending.size === 0) return new Set();
-  const doubted = records.filter((record) => inDoubt(linkOf(record), pending));
+  const doubted = records.filter((record) => inDoubt(record, pending));
   const strangers = await strangersAmong(
     store.kv,
     doubted.map((record) => ({ organizationId: record.organizationId!, ownerId: record.userId })),

@@ -4,34 +4,28 @@
  * stranger's listing linked to it under its name reads as the job will leave it, unlinked (no badge, not under
  * `verifiedOnly`, not on the organization's page), so the seal is never shown on it, not even for that minute.
  *
- * A listing is in doubt (`inDoubt`) only while its organization is queued and verified (`UnlinkPending`, which the
- * organization directory keeps per version), when it was posted no later than the verification and its link is not
- * marked as its manager's or an admin's (`linkedByManager`); a forgotten owner's only when marked false. Of those, the
- * job unlinks the ones whose owner neither manages the organization nor is an admin now (`strangersAmong`: one batched
- * read, made only while listings are in doubt, so a page without any reads nothing more).
+ * The job's own rule decides (`linkVerdict`). A listing is in doubt (`inDoubt`) only while its organization is queued
+ * and verified (`UnlinkPending`, which the organization directory keeps per version) and the rule unlinks it unless
+ * its owner manages the organization or is an admin now; `strangersAmong` reads that of the listings in doubt (one
+ * batched read, made only while listings are in doubt, so a page without any reads nothing more).
  */
+import type { Internship } from "@/lib/internships/schema.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
 import { getUsers } from "@/lib/users/users.ts";
+import { linkVerdict } from "./link_verdict.ts";
 import { managesEach, type UnlinkPending } from "./store.ts";
 
-/** What the judgement reads of a listing: its organization, creation time (ms), owner (null: forgotten) and mark. */
-export interface LinkedListing {
-  organizationId: string | null;
-  createdMs: number;
-  ownerId: string | null;
-  /** `linkedByManager`; null or undefined when unmarked. */
-  byManager?: boolean | null;
-}
+/** What the judgement reads of a listing: its organization, creation time, owner (null: forgotten) and mark. */
+export type LinkedListing = Pick<Internship, "organizationId" | "createdAt" | "userId" | "linkedByManager">;
 
 /**
  * Whether `listing`'s link waits for the `organizations-unlink` job's judgement of its owner (`pending`, the verified
- * organizations queued): posted no later than the verification and not marked as a manager's or an admin's; a
- * forgotten owner's only when marked false (the job keeps an unmarked one).
+ * organizations queued): the job's rule (`linkVerdict`) unlinks it unless its owner manages the organization or is an
+ * admin now.
  */
 export function inDoubt(listing: LinkedListing, pending: UnlinkPending): boolean {
-  const verifiedMs = listing.organizationId ? pending.get(listing.organizationId) : undefined;
-  if (verifiedMs === undefined || listing.createdMs > verifiedMs) return false;
-  return listing.ownerId === null ? listing.byManager === false : listing.byManager !== true;
+  const verifiedAt = listing.organizationId ? pending.get(listing.organizationId) : undefined;
+  return verifiedAt !== undefined && linkVerdict(listing, { verifiedAt, ownerManages: false }) === "unlink";
 }
 
 /**

@@ -41,11 +41,11 @@ const KEPT_SUMMARIES = 100_000;
 const ATTEMPTS = 20;
 
 /**
- * The organizations queued for the `organizations-unlink` job that are verified, with when (ms since 1970; Infinity for
- * one verified before `verifiedAt` was kept, whose every listing the job judges): readers judge those organizations'
- * listings as the job will (docs/decisions.md, Trust, "Who lists under a verified name").
+ * The organizations queued for the `organizations-unlink` job that are verified, with their `verifiedAt` (ISO; null for
+ * one verified before it was kept, whose every listing the job judges): readers judge those organizations' listings as
+ * the job will (docs/decisions.md, Trust, "Who lists under a verified name").
  */
-export type UnlinkPending = ReadonlyMap<string, number>;
+export type UnlinkPending = ReadonlyMap<string, string | null>;
 
 /**
  * The organizations one process knows: summaries by id and ids by name key, read from KV on first use. A change of an
@@ -139,14 +139,14 @@ export class OrganizationDirectory {
   unlinkPending(): Promise<UnlinkPending> {
     this.pending ??= (async () => {
       const queued = await unlinkQueue(this.kv, Infinity);
-      const pending = new Map<string, number>();
+      const pending = new Map<string, string | null>();
       if (queued.length === 0) return pending;
       const records = await getManyChunked<Organization>(
         this.kv,
         queued.map((entry) => orgKey(entry.key[1] as string)),
       );
       for (const { value } of records) {
-        if (value?.isVerified) pending.set(value.id, value.verifiedAt ? Date.parse(value.verifiedAt) : Infinity);
+        if (value?.isVerified) pending.set(value.id, value.verifiedAt);
       }
       return pending;
     })();
