@@ -1,7 +1,8 @@
 /**
  * Suspending with "Also remove their comments" (docs/decisions.md, Admin, "Suspension"): the request removes the first
  * batch, the `comment-purges` job the rest, as an admin removes a comment (placeholders, counters, redacted reply
- * notifications, the audit log); none without the tick; a lift and a new suspension while a run is under way.
+ * notifications, the audit log); none without the tick; a lift and a new suspension while a run is under way; the
+ * deletion of the suspending admin and of the suspended person.
  */
 import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -16,6 +17,8 @@ import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { liftSuspension, suspendUser } from "@/lib/users/suspension.ts";
 import { BATCH, purgeComments } from "@/lib/moderation/comment_purges.ts";
 import { lastMailTo } from "./auth/helpers.ts";
+import { deleteAccount } from "@/lib/account/deletion.ts";
+import { getUser } from "@/lib/users/users.ts";
 
 const REASON = "Spammed every post with links";
 
@@ -181,4 +184,28 @@ Deno.test("a lift and a second suspension while a run removes: the old run stops
     (await suspendedRows(t, admin)).get(spammer.user.id)?.commentRemoval,
     { total: left, removed: left, done: true },
   );
+});
+
+Deno.test("deleting the suspending admin leaves the removal to finish under no admin; the person's deletion ends it", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  await createTestUser(t, "admin"); // another admin stays
+  const spammer = await createTestUser(t, "member");
+  const post = await createPost(t, admin);
+  await writeComments(t, { author: spammer, postId: post.id, count: BATCH + 10 });
+  const res = await suspend(t, admin, spammer.user.id, { removeComments: true });
+  assertEquals((await res.json()).commentRemoval, { total: BATCH + 10, removed: BATCH, done: false });
+
+  const now = { createdAt: new Date().toISOString() };
+  await deleteAccount(t.services, { user: admin.user, session: now }, { confirm: admin.user.email });
+  await t.settled(); // the cascade runs after the answer
+  const purge = ["comment_purges", spammer.user.id];
+  assertEquals((await t.kv.get<{ adminId: string | null }>(purge)).value?.adminId, null);
+  assertEquals(await runJob(findJob("comment-purges")!, t.services), { job: "comment-purges", removed: 10 });
+  assertEquals(await commentCountOf(t.kv, spammer.user.id), 0);
+
+  const suspended = (await getUser(t.kv, spammer.user.id))!;
+  await deleteAccount(t.services, { user: suspended, session: now }, { confirm: suspended.email });
+  await t.settled();
+  assertEquals((await t.kv.get(purge)).versionstamp, null, "the removal goes with their account");
 });
