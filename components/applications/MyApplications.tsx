@@ -3,7 +3,8 @@
  * internship, where it stands, every change with the organization's message, and the plain forms (no JavaScript
  * needed) to withdraw it (from `applied` or `shortlisted`; a `<details>` asks first, as a withdrawal cannot be undone)
  * and, 30 days after being hired, to say whether the stipend was paid as listed. When the listing's terms read
- * otherwise now than when the person applied, the terms they applied under ("You applied under:"). A page of them: the
+ * otherwise now than when the person applied, the terms they applied under and what they read now ("You applied
+ * under:"). A page of them: the
  * links to the older ones and back to the newest are plain links, and the forms carry the page's place
  * (`applications-from`) so that their answer comes back to it.
  */
@@ -143,29 +144,39 @@ function Application({ application, now, from }: { application: MyApplication; n
 
 /**
  * "You applied under:" and the parts of the terms `applied` (the application's snapshot) that read otherwise `now`, as
- * they were: the stipend, the deadline, the location, the screening questions (docs/decisions.md, Applications, "Terms
- * applied under"); nothing when every part reads the same.
+ * they were → as they are: the title, the organization, the stipend, the deadline, the location; the screening
+ * questions as they were asked (docs/decisions.md, Applications, "Terms applied under"); nothing when every part reads
+ * the same.
  */
 function AppliedUnder({ applied, now, base }: { applied: AppliedTerms; now: AppliedTerms; base: string }) {
   const t = useT();
   const parts = differingTerms(applied, now);
   if (parts.length === 0) return null;
-  const deadline = applied.deadline === null ? null : istDayOf(applied.deadline);
-  const value: Record<TermsPart, ComponentChildren> = {
-    stipend: applied.stipend === null ? t("applications.tracker.notStated") : stipendText(t, applied.stipend),
-    deadline: deadline === null ? t("applications.tracker.none") : <time datetime={deadline}>{t.date(deadline)}</time>,
-    location: applied.location ?? t("applications.tracker.notStated"),
-    questions: applied.questions.length === 0 ? t("applications.tracker.none") : (
-      <ol class="list-decimal pl-5">
-        {applied.questions.map((question) => (
-          <li key={question.id}>
-            {question.required ? question.text : t("applications.form.optional", { label: question.text })}
-          </li>
-        ))}
-      </ol>
-    ),
+  const value = (terms: AppliedTerms): Record<Exclude<TermsPart, "questions">, ComponentChildren> => {
+    const deadline = terms.deadline === null ? null : istDayOf(terms.deadline);
+    return {
+      title: terms.title,
+      organization: terms.organization,
+      stipend: terms.stipend === null ? t("applications.tracker.notStated") : stipendText(t, terms.stipend),
+      deadline: deadline === null
+        ? t("applications.tracker.none")
+        : <time datetime={deadline}>{t.date(deadline)}</time>,
+      location: terms.location ?? t("applications.tracker.notStated"),
+    };
   };
+  const [was, is] = [value(applied), value(now)];
+  const questions = applied.questions.length === 0 ? t("applications.tracker.none") : (
+    <ol class="list-decimal pl-5">
+      {applied.questions.map((question) => (
+        <li key={question.id}>
+          {question.required ? question.text : t("applications.form.optional", { label: question.text })}
+        </li>
+      ))}
+    </ol>
+  );
   const label: Record<TermsPart, string> = {
+    title: t("internships.form.title"),
+    organization: t("internships.form.hiringOrganization"),
     stipend: t("internships.card.stipend"),
     deadline: t("internships.card.deadline"),
     location: t("internships.card.location"),
@@ -178,7 +189,12 @@ function AppliedUnder({ applied, now, base }: { applied: AppliedTerms; now: Appl
       <dl class="mt-2 space-y-1">
         {parts.map((part) => (
           <div key={part}>
-            <dt class="inline font-medium">{label[part]}:</dt> <dd class="inline">{value[part]}</dd>
+            <dt class="inline font-medium">{label[part]}:</dt>{" "}
+            <dd class="inline">
+              {part === "questions"
+                ? questions
+                : t.rich("applications.tracker.wasNow", { before: was[part], after: is[part] })}
+            </dd>
           </div>
         ))}
       </dl>

@@ -24,7 +24,7 @@ import {
   publicInternshipsById,
 } from "@/lib/internships/internships.ts";
 import type { Question } from "@/lib/internships/schema.ts";
-import { appliedTermsOf } from "@/lib/internships/applied_terms.ts";
+import { appliedTermsOf, keptTerms } from "@/lib/internships/applied_terms.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { getOrganization, isManager } from "@/lib/organizations/store.ts";
 import { linkVerdict } from "@/lib/organizations/link_verdict.ts";
@@ -326,8 +326,8 @@ export async function checkApplication(
  * applicant's user record as read (so an application racing the account's deletion, which deletes that record first,
  * is not made), the resume as read (copied into the application) and the tracker item (made or moved to `applied`);
  * the poster's `new_applicant` notice of the day is made in it or counted after it. The record keeps the listing's
- * terms as read (`appliedTerms`: stipend, deadline, location, questions; docs/decisions.md, Applications, "Terms applied
- * under").
+ * terms as read (`appliedTerms`: title, organization, stipend, deadline, location, questions; docs/decisions.md,
+ * Applications, "Terms applied under").
  * @throws ForbiddenError unverified e-mail, or one's own internship; NotFoundError an internship the public may not
  *   read; UnauthenticatedError when the applicant's account is gone (as for a session whose user was deleted);
  *   InvalidInputError `TAKES_LINK`, `CLOSED`, `UNKNOWN_QUESTION`, `ANSWER_REQUIRED`, `NO_RESUME_YET`; ConflictError
@@ -422,7 +422,7 @@ async function withInternships(kv: Deno.Kv, records: ApplicationRecord[]): Promi
   return records.map((record) => ({
     ...applicationView(record),
     internship: internships.get(record.internshipId) ?? null,
-    appliedTerms: record.appliedTerms ?? null,
+    appliedTerms: record.appliedTerms ? keptTerms(record.appliedTerms) : null,
   }));
 }
 

@@ -181,13 +181,26 @@ export function tellTimedOutOps(
 }
 
 /**
- * The lines that say how the terms of a listing became worse since an application (docs/decisions.md, Applications,
- * "Terms changed after applying"): the stipend (rupees; after null: no longer stated), the deadline (IST days) and the
- * questions, as catalogue messages (an amount as a number, a day as its noon UTC in ms: the message formats them).
+ * The lines that say how the terms of a listing changed since an application (docs/decisions.md, Applications, "Terms
+ * changed after applying"): the title, the organization and the location as they were and are (a location null: not
+ * stated), the stipend (rupees; after null: no longer stated), the deadline (IST days) and the questions, as catalogue
+ * messages (an amount as a number, a day as its noon UTC in ms: the message formats them).
  */
 export function worseTermsLines(worse: WorseTerms): MessageRef[] {
   const lines: MessageRef[] = [];
   const noon = (day: string) => Date.parse(`${day}T12:00:00Z`);
+  if (worse.title) lines.push({ key: "applications.termsChanged.renamed", values: worse.title });
+  if (worse.organization) lines.push({ key: "applications.termsChanged.organization", values: worse.organization });
+  if (worse.location) {
+    const { before, after } = worse.location;
+    lines.push(
+      before === null
+        ? { key: "applications.termsChanged.locationSet", values: { after: after! } }
+        : after === null
+        ? { key: "applications.termsChanged.locationGone", values: { before } }
+        : { key: "applications.termsChanged.location", values: { before, after } },
+    );
+  }
   if (worse.stipend) {
     const { before, after } = worse.stipend;
     lines.push(
@@ -209,10 +222,11 @@ export function worseTermsLines(worse: WorseTerms): MessageRef[] {
 }
 
 /**
- * Adds to `op` what tells `recipient` that the listing `title` at `organization` they applied to (application
- * `applicationId`) changed for the worse since (`worse`, not empty; docs/decisions.md, Applications, "Terms changed
- * after applying"): a notification `listing_changed` naming each change, linking to the application in the tracker,
- * and, when their e-mail for it is on, a retryable e-mail in their language. Returns the mail's id, or null.
+ * Adds to `op` what tells `recipient` that the listing now `title` at `organization` they applied to (application
+ * `applicationId`) was renamed, moved or changed for the worse since (`worse`, not empty; docs/decisions.md,
+ * Applications, "Terms changed after applying"): a notification `listing_changed` naming each change, linking to the
+ * application in the tracker, and, when their e-mail for it is on, a retryable e-mail in their language. Returns the
+ * mail's id, or null.
  */
 export function tellTermsChangedOps(
   op: Deno.AtomicOperation,

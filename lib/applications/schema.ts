@@ -6,7 +6,7 @@ import { z } from "zod";
 import { TextSchema } from "@/lib/text.ts";
 import type { ResumeCopy } from "@/lib/resumes/resumes.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
-import type { AppliedTerms } from "@/lib/internships/applied_terms.ts";
+import type { AppliedTerms, StoredAppliedTerms } from "@/lib/internships/applied_terms.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Where an application stands, in the order of its course (`rejected` and `withdrawn` end it anywhere). */
@@ -122,9 +122,9 @@ export interface ApplicationRecord {
   stipendReport: StipendReport | null;
   /**
    * The listing's terms when the application was made (docs/decisions.md, Applications, "Terms applied under"); absent
-   * on applications made before they were kept.
+   * on applications made before they were kept; without `title` and `organization` on those kept before these were.
    */
-  appliedTerms?: AppliedTerms;
+  appliedTerms?: StoredAppliedTerms;
 }
 
 /** An application as answered to the applicant and the poster. */

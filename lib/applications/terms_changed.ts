@@ -1,14 +1,16 @@
 /**
  * The `listing-changes` job (docs/decisions.md, Applications, "Terms changed after applying"): tells each applicant
- * whose application is still open (applied, shortlisted, interview, offer) that the listing they applied to changed for
- * the worse since they applied: a notification `listing_changed` and, unless they turned that e-mail off, an e-mail
- * through the outbox in their language. An edit only records the change in its own write (`termsChangeOps`,
- * `lib/internships/terms.ts`), so an edit of a listing with thousands of applicants costs one key more.
+ * whose application is still open (applied, shortlisted, interview, offer) that the listing they applied to was
+ * renamed, put under another organization's name, moved, or changed for the worse since they applied: a notification
+ * `listing_changed` and, unless they turned that e-mail off, an e-mail through the outbox in their language. An edit
+ * only records the change in its own write (`termsChangeOps`, `lib/internships/terms.ts`), so an edit of a listing with
+ * thousands of applicants costs one key more.
  *
  * A pass over a listing takes the changes recorded when it starts (up to `upTo`) and walks the listing's open
  * applications sent before the last of them, oldest first, 10 a write: each applicant is compared from the terms
- * before the first of those changes made after they applied to the terms after the last, and told what is worse and
- * still is now (a stipend lowered and raised back tells nobody), so several edits before a run tell each once. Each
+ * before the first of those changes made after they applied (`termsBefore`: a part a change recorded before it was
+ * kept lacks is taken from the next change that has it) to the terms after the last, and told what is worse and still
+ * is now (a stipend lowered and raised back tells nobody), so several edits before a run tell each once. Each
  * write adds the notifications and e-mails and moves the pass's place, checked against the pass as read and each
  * applicant's user record (one who deleted their account meanwhile is told nothing); the last drops the pass and the
  * changes it told. A change recorded during a pass waits for the next. A run walks at most 2,000 applications and gives
@@ -33,6 +35,7 @@ import {
   isWorse,
   listingsWithChanges,
   stillWorse,
+  termsBefore,
   termsOf,
   worseTerms,
 } from "@/lib/internships/terms.ts";
@@ -133,12 +136,10 @@ async function tellListing(
     const records = await readApplications(kv, page.map((place) => place.id));
     const tells = [...records.values()].flatMap(({ value: record }) => {
       const sent = Date.parse(record.createdAt);
-      const first = changes.find(({ change }) => Date.parse(change.at) > sent);
-      if (!record.applicantId || !OPEN.includes(record.status) || !first) return [];
-      const worse = stillWorse(
-        worseTerms(first.change.before, last.change.after),
-        worseTerms(first.change.before, current),
-      );
+      const since = changes.filter(({ change }) => Date.parse(change.at) > sent).map(({ change }) => change);
+      if (!record.applicantId || !OPEN.includes(record.status) || since.length === 0) return [];
+      const before = termsBefore(since);
+      const worse = stillWorse(worseTerms(before, last.change.after), worseTerms(before, current));
       return isWorse(worse) ? [{ record, applicantId: record.applicantId, worse }] : [];
     });
     const recipients = await Promise.all(

@@ -1,13 +1,20 @@
 /**
- * The terms an application keeps of its listing (docs/decisions.md, Applications, "Terms applied under"): the monthly
- * stipend, the deadline, the location and the screening questions as they read when the application was made, and how
- * a listing's terms now differ from them. Pure, so the tracker's component compares them too.
+ * The terms an application keeps of its listing (docs/decisions.md, Applications, "Terms applied under"): the title,
+ * the hiring organization, the monthly stipend, the deadline, the location and the screening questions as they read
+ * when the application was made, and how a listing's terms now differ from them. Pure, so the tracker's component
+ * compares them too.
  */
 import { istDayOf } from "@/lib/dates.ts";
 import type { ApplyMode, Question } from "./schema.ts";
 
-/** A listing's terms as an applicant read them: stipend (rupees a month), deadline, location, questions. */
+/**
+ * A listing's terms as an applicant read them: title, hiring organization (as the listing names it), stipend (rupees a
+ * month), deadline, location, questions. `title` and `organization` are null for an application kept before they were:
+ * unknown, never "changed".
+ */
 export interface AppliedTerms {
+  title: string | null;
+  organization: string | null;
   stipend: number | null;
   /** `YYYY-MM-DD` or an ISO 8601 timestamp, as the listing stores it. */
   deadline: string | null;
@@ -16,25 +23,40 @@ export interface AppliedTerms {
   questions: Question[];
 }
 
+/** `AppliedTerms` as an application stores them: those kept before the title and organization were lack both. */
+export type StoredAppliedTerms = Omit<AppliedTerms, "title" | "organization"> & {
+  title?: string;
+  organization?: string;
+};
+
 /** One part of `AppliedTerms`, as `differingTerms` names them. */
-export type TermsPart = "stipend" | "deadline" | "location" | "questions";
+export type TermsPart = "title" | "organization" | "stipend" | "deadline" | "location" | "questions";
 
 /** The terms of `listing` (a record or its view; older records have no apply mode or questions: none). */
 export function appliedTermsOf(
   listing: {
+    title: string;
+    hiringOrganization: string;
     stipend: number | null;
     deadline: string | null;
     location: string | null;
     applyMode?: ApplyMode;
     questions?: Question[];
   },
-): AppliedTerms {
+): Required<StoredAppliedTerms> {
   return {
+    title: listing.title,
+    organization: listing.hiringOrganization,
     stipend: listing.stipend ?? null,
     deadline: listing.deadline ?? null,
     location: listing.location ?? null,
     questions: (listing.applyMode ?? "link") === "platform" ? listing.questions ?? [] : [],
   };
+}
+
+/** `stored` as `AppliedTerms` (a title or organization not kept: null). */
+export function keptTerms(stored: StoredAppliedTerms): AppliedTerms {
+  return { ...stored, title: stored.title ?? null, organization: stored.organization ?? null };
 }
 
 /** Whether `a` and `b` ask the same questions (id, text and whether required), in any order. */
@@ -45,12 +67,15 @@ export function sameQuestions(a: readonly Question[], b: readonly Question[]): b
 }
 
 /**
- * The parts of `now` that differ from `applied`, for better or worse, in `TermsPart` order: the stipend, the deadline
- * by its day in India, the location as written, the questions (`sameQuestions`).
+ * The parts of `now` that differ from `applied`, for better or worse, in `TermsPart` order: the title and the
+ * organization as written (not when `applied` has none kept), the stipend, the deadline by its day in India, the
+ * location as written, the questions (`sameQuestions`).
  */
 export function differingTerms(applied: AppliedTerms, now: AppliedTerms): TermsPart[] {
   const day = (deadline: string | null) => deadline === null ? null : istDayOf(deadline);
   const differs: Record<TermsPart, boolean> = {
+    title: applied.title !== null && applied.title !== now.title,
+    organization: applied.organization !== null && applied.organization !== now.organization,
     stipend: applied.stipend !== now.stipend,
     deadline: day(applied.deadline) !== day(now.deadline),
     location: (applied.location ?? "") !== (now.location ?? ""),

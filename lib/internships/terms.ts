@@ -1,27 +1,35 @@
 /**
- * The terms an applicant applied on and the edits that make them worse (docs/decisions.md, Applications, "Terms changed
- * after applying"): the stipend, the deadline and the screening questions of a listing. An edit that lowers the stipend
- * (or drops it), brings the deadline forward (or sets one) or changes the questions records, in the edit's own checked
- * write, the terms as they were before it (`termsChangeOps`); the `listing-changes` job
+ * The terms an applicant applied on and the edits they must hear of (docs/decisions.md, Applications, "Terms changed
+ * after applying"): the title, the hiring organization and the location of a listing, and its stipend, deadline and
+ * screening questions. An edit that renames the listing or its organization, moves it (or drops or sets its location),
+ * lowers the stipend (or drops it), brings the deadline forward (or sets one) or changes the questions records, in the
+ * edit's own checked write, the terms as they were before it (`termsChangeOps`); the `listing-changes` job
  * (`lib/applications/terms_changed.ts`) tells each open application's applicant from those records and drops them.
  *
  * Keys (owned by this module only):
- * - `["listing_changes", internshipId, changeId]` → `TermsChange`: an edit that made the terms worse, not told yet;
+ * - `["listing_changes", internshipId, changeId]` → `TermsChange`: an edit applicants must hear of, not told yet;
  *   `changeId` is the edit's time in ms (13 digits) and a random tail, so a listing's changes list in the order made
  */
 import { istDayOf } from "@/lib/dates.ts";
 import { sameQuestions } from "./applied_terms.ts";
 import type { Internship, Question } from "./schema.ts";
 
-/** What an applicant applied on: the monthly stipend (rupees), the deadline and the screening questions. */
+/**
+ * What an applicant applied on: the title, the hiring organization (as the listing names it), the location, the monthly
+ * stipend (rupees), the deadline and the screening questions. A change recorded before the title, organization and
+ * location were kept lacks them (`undefined`: unknown, never told as changed).
+ */
 export interface Terms {
+  title?: string;
+  organization?: string;
+  location?: string | null;
   stipend: number | null;
   /** `YYYY-MM-DD` or an ISO 8601 timestamp, as the listing stores it. */
   deadline: string | null;
   questions: Question[];
 }
 
-/** An edit that made the terms worse: when (ISO), the terms just before it and just after it. */
+/** An edit applicants must hear of: when (ISO), the terms just before it and just after it. */
 export interface TermsChange {
   at: string;
   before: Terms;
@@ -29,11 +37,15 @@ export interface TermsChange {
 }
 
 /**
- * How `now` is worse than `before`, for an applicant who applied on `before`: the stipend lowered (`after` null when
- * no longer stated), the deadline brought forward (`before` null when there was none; as IST days), the questions
- * changed (added, removed, reworded, made required or not: in any order). Empty: nothing is worse.
+ * How `now` is worse than `before`, for an applicant who applied on `before`: the title or the organization renamed
+ * (as written), the location changed (as written; null: not stated), the stipend lowered (`after` null when no longer
+ * stated), the deadline brought forward (`before` null when there was none; as IST days), the questions changed
+ * (added, removed, reworded, made required or not: in any order). Empty: nothing is worse.
  */
 export interface WorseTerms {
+  title?: { before: string; after: string };
+  organization?: { before: string; after: string };
+  location?: { before: string | null; after: string | null };
   stipend?: { before: number; after: number | null };
   deadline?: { before: string | null; after: string };
   questions?: true;
@@ -41,18 +53,33 @@ export interface WorseTerms {
 
 const changeKey = (internshipId: string, changeId: string): Deno.KvKey => ["listing_changes", internshipId, changeId];
 
-/** The terms of `record`: its stipend, its deadline and its questions (none unless it takes applications here). */
+/**
+ * The terms of `record`: its title, organization, location, stipend, deadline and questions (none unless it takes
+ * applications here).
+ */
 export function termsOf(record: Internship): Terms {
   return {
+    title: record.title,
+    organization: record.hiringOrganization,
+    location: record.location ?? null,
     stipend: record.stipend ?? null,
     deadline: record.deadline ?? null,
     questions: (record.applyMode ?? "link") === "platform" ? record.questions ?? [] : [],
   };
 }
 
-/** How `now` is worse than `before` (`WorseTerms`; empty when it is not). */
+/** How `now` is worse than `before` (`WorseTerms`; empty when it is not; a part either lacks is not compared). */
 export function worseTerms(before: Terms, now: Terms): WorseTerms {
   const worse: WorseTerms = {};
+  if (before.title !== undefined && now.title !== undefined && before.title !== now.title) {
+    worse.title = { before: before.title, after: now.title };
+  }
+  if (before.organization !== undefined && now.organization !== undefined && before.organization !== now.organization) {
+    worse.organization = { before: before.organization, after: now.organization };
+  }
+  if (before.location !== undefined && now.location !== undefined && before.location !== now.location) {
+    worse.location = { before: before.location, after: now.location };
+  }
   if (before.stipend !== null && (now.stipend === null || now.stipend < before.stipend)) {
     worse.stipend = { before: before.stipend, after: now.stipend };
   }
@@ -72,6 +99,21 @@ export function termsDiffer(before: Internship, after: Internship): boolean {
     (before.applyMode ?? "link") !== (after.applyMode ?? "link");
 }
 
+/**
+ * The terms before `changes` (those made after an application, oldest first, at least one): the first one's, each part
+ * the first lacks (recorded before it was kept) taken from the first change that has it.
+ */
+export function termsBefore(changes: readonly TermsChange[]): Terms {
+  const known = <Part extends "title" | "organization" | "location">(part: Part): Terms[Part] =>
+    changes.find(({ before }) => before[part] !== undefined)?.before[part];
+  return {
+    ...changes[0].before,
+    title: known("title"),
+    organization: known("organization"),
+    location: known("location"),
+  };
+}
+
 /** What `worse` says that `still` says too (each as `worse` has it): what was worse and still is. */
 export function stillWorse(worse: WorseTerms, still: WorseTerms): WorseTerms {
   return Object.fromEntries(Object.entries(worse).filter(([aspect]) => aspect in still));
@@ -83,8 +125,9 @@ export function isWorse(worse: WorseTerms): boolean {
 }
 
 /**
- * Adds to `op` (the edit's write of `next`, which was `previous`) the record of a change for the worse, stamped with
- * the edit's `updatedAt`, when `next`'s terms are worse than `previous`'s; nothing otherwise.
+ * Adds to `op` (the edit's write of `next`, which was `previous`) the record of a change applicants must hear of,
+ * stamped with the edit's `updatedAt`, when `next`'s terms are worse than `previous`'s (`worseTerms`); nothing
+ * otherwise.
  */
 export function termsChangeOps(op: Deno.AtomicOperation, previous: Internship, next: Internship): void {
   const [before, after] = [termsOf(previous), termsOf(next)];

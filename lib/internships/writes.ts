@@ -213,8 +213,9 @@ async function updateAnywhere(
  * Trust, "Who lists under a verified name"). An edit by anyone but an admin that changes what students read
  * (`readsDifferently`) takes an admin's "Checked" off (`isVerified` false) in the same write (docs/decisions.md, Trust,
  * "Trust filters"); an admin's edit keeps it. Such an edit, or one of the deadline, questions or apply mode, stamps
- * `revisedAt`; one that makes the terms worse for applicants records it for the `listing-changes` job in the same
- * write (`termsChangeOps`; docs/decisions.md, Applications, "Terms changed after applying").
+ * `revisedAt`; one that makes the terms worse for applicants, or changes the title, organization or location they
+ * applied to, records it for the `listing-changes` job in the same write (`termsChangeOps`; docs/decisions.md,
+ * Applications, "Terms changed after applying").
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
  * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed); ConflictError
  * (`heldByReports`) for a non-admin's change of what students read while students' reports hold it;

@@ -51,13 +51,17 @@ export const MyApplicationSchema = z.strictObject({
   ...ApplicationSchema.shape,
   internship: InternshipSchema.nullable().describe("As the public reads it; null once deleted or hidden"),
   appliedTerms: z.strictObject({
+    title: z.string().nullable().describe("Null for an application made before it was kept"),
+    organization: z.string().nullable().describe(
+      "The hiring organization as the listing named it; null for an application made before it was kept",
+    ),
     stipend: z.int().nullable().describe("Monthly, in rupees"),
     deadline: z.string().nullable().describe("YYYY-MM-DD or ISO 8601"),
     location: z.string().nullable(),
     questions: z.array(z.strictObject({ id: z.string(), text: z.string(), required: z.boolean() })),
   }).nullable().describe(
-    "The internship's stipend, deadline, location and screening questions when you applied; null for an " +
-      "application made before they were kept",
+    "The internship's title, hiring organization, stipend, deadline, location and screening questions when you " +
+      "applied; null for an application made before they were kept",
   ),
 }) satisfies z.ZodType<MyApplication>;
 

@@ -85,7 +85,7 @@ Deno.test("a student applies on a phone without JavaScript; the poster shortlist
   await sent.getByText("Great answers! We will call you on Monday.").waitFor();
   assert(await sent.getByText("Shortlisted").first().isVisible(), "the tracker shows the new status");
   const appliedUnder = sent.getByRole("region", { name: "You applied under:" });
-  assertEquals(await appliedUnder.locator("dl").innerText(), "Location: not stated");
+  assertEquals(await appliedUnder.locator("dl").innerText(), "Location: not stated → now Mumbai");
   await assertFitsPhone(phone, "the tracker");
   await assertAccessibleWithoutScript(phone, "the tracker");
 

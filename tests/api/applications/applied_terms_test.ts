@@ -1,8 +1,9 @@
 /**
  * Terms applied under (docs/decisions.md, Applications, "Terms applied under"): an application keeps its listing's
- * stipend, deadline, location and screening questions as they read when it was made; the applicant's list and the export
- * carry them, and the tracker says "You applied under:" with the parts that read otherwise now. An application made
- * before they were kept has none and shows nothing.
+ * title, organization, stipend, deadline, location and screening questions as they read when it was made; the
+ * applicant's list and the export carry them, and the tracker says "You applied under:" with the parts that read
+ * otherwise now, as they were → as they are. An application made before they were kept has none and shows nothing; one
+ * made before the title and organization were kept lists them null and shows no rename.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -43,13 +44,25 @@ Deno.test("an application keeps the terms it was made under; the tracker shows t
   const internship = await platformInternship(t, member, { stipend: 12000, deadline: "2099-01-20", location: "Pune" });
   const sara = await applicant(t, "Sara Shah");
   const sent = await applyTo(t, sara, internship);
-  const terms = { stipend: 12000, deadline: "2099-01-20", location: "Pune", questions: internship.questions };
+  const terms = {
+    title: "Backend Intern",
+    organization: "Example Labs",
+    stipend: 12000,
+    deadline: "2099-01-20",
+    location: "Pune",
+    questions: internship.questions,
+  };
   assertEquals((await listed(t, sara))[0].appliedTerms, terms);
   assertEquals(await appliedUnder(t, sara, sent.id), [], "nothing while the listing reads the same");
 
-  // A better stipend, another city and one question fewer; the deadline stays.
+  // Another title, a better stipend, another city and one question fewer; the organization and deadline stay.
   const res = await t.json("PUT", `/api/internships/${internship.id}`, {
-    body: { stipend: 15000, location: "Mumbai", questions: [internship.questions[0]] },
+    body: {
+      title: "Backend Engineer Intern",
+      stipend: 15000,
+      location: "Mumbai",
+      questions: [internship.questions[0]],
+    },
     headers: member.headers,
   });
   assertEquals(res.status, 200, await res.clone().text());
@@ -58,13 +71,14 @@ Deno.test("an application keeps the terms it was made under; the tracker shows t
   assertEquals([mine.appliedTerms, mine.internship.stipend], [terms, 15000]);
   assertEquals(await appliedUnder(t, sara, sent.id), [
     "You applied under:",
-    "The listing reads differently now. These are its terms as they were when you applied.",
-    "Stipend: ₹12,000 a month",
-    "Location: Pune",
+    "The listing reads differently now. Each part as it was when you applied → as it reads now; the questions as they were asked.",
+    "Title: Backend Intern → now Backend Engineer Intern",
+    "Stipend: ₹12,000 a month → now ₹15,000 a month",
+    "Location: Pune → now Mumbai",
     "Questions from the organization: Why do you want this internship? / Link to your portfolio (optional)",
   ]);
   const hindi = await appliedUnder(t, sara, sent.id, "hi");
-  assertEquals([hindi[0], hindi[2]], ["आपने इन शर्तों पर आवेदन किया था:", "स्टाइपेंड: ₹12,000 हर महीने"]);
+  assertEquals([hindi[0], hindi[3]], ["आपने इन शर्तों पर आवेदन किया था:", "स्टाइपेंड: ₹12,000 हर महीने → अब ₹15,000 हर महीने"]);
 
   const exported = await (await t.fetch("/api/me/export", { headers: sara.headers })).json();
   assertEquals(exported.applications[0].appliedTerms, terms);
@@ -88,4 +102,24 @@ Deno.test("an application made before its terms were kept shows nothing and list
   await res.body?.cancel();
   assertEquals((await listed(t, ravi))[0].appliedTerms, null);
   assertEquals(await appliedUnder(t, ravi, sent.id), []);
+});
+
+Deno.test("an application kept before its title and organization lists them null and shows no rename", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Acme" });
+  const ravi = await applicant(t, "Ravi Rao");
+  const sent = await applyTo(t, ravi, internship);
+  const entry = await t.kv.get<{ appliedTerms: Record<string, unknown> }>(["applications", sent.id]);
+  const { title: _, organization: __, ...kept } = entry.value!.appliedTerms;
+  await t.kv.set(entry.key, { ...entry.value, appliedTerms: kept });
+  const res = await t.json("PUT", `/api/internships/${internship.id}`, {
+    body: { title: "Sales Intern", hiringOrganization: "Other Co", location: "Delhi" },
+    headers: member.headers,
+  });
+  assertEquals(res.status, 200, await res.clone().text());
+  await res.body?.cancel();
+  const [mine] = await listed(t, ravi);
+  assertEquals([mine.appliedTerms.title, mine.appliedTerms.organization], [null, null]);
+  assertEquals((await appliedUnder(t, ravi, sent.id)).slice(2), ["Location: not stated → now Delhi"]);
 });
