@@ -17,6 +17,7 @@ import { claim, claimTime, HOLDER, isLeased, type Lease } from "@/lib/jobs/lease
 import type { Job } from "@/lib/jobs/job.ts";
 import { auditOps } from "@/lib/admin_log/admin_log.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 import { type AuthoredComment, commentPageOf, deleteComment } from "@/lib/comments/store.ts";
 import type { Comment } from "@/lib/comments/schema.ts";
 
@@ -72,11 +73,8 @@ export function cancelCommentPurgeOps(op: Deno.AtomicOperation, userId: string):
 /** The progress of the removals of `userIds`' comments (those with one), for the admin list's rows. */
 export async function commentRemovalsOf(kv: Deno.Kv, userIds: string[]): Promise<Map<string, CommentRemoval>> {
   const removals = new Map<string, CommentRemoval>();
-  for (let at = 0; at < userIds.length; at += 10) {
-    const entries = await kv.getMany<CommentPurge[]>(userIds.slice(at, at + 10).map(purgeKey));
-    for (const { key, value } of entries) {
-      if (value) removals.set(key[1] as string, { total: value.total, removed: value.removed, done: value.done });
-    }
+  for (const { key, value } of await getManyChunked<CommentPurge>(kv, userIds.map(purgeKey))) {
+    if (value) removals.set(key[1] as string, { total: value.total, removed: value.removed, done: value.done });
   }
   return removals;
 }
@@ -104,7 +102,7 @@ export async function forgetCommentPurges(kv: Deno.Kv, userId: string): Promise<
  * Runs the removal of `userId`'s comments, when one is recorded, not done, and this process may hold it (its own
  * lease, or a lease that ran out at `now`, ms): removes their comments oldest first, `BATCH` at a time, each in one
  * write with the audit log's `comment.delete` and a check of the removal (`removeOne`), and after each batch writes
- * the progress with the lease renewed; the batch that finds no more marks it done. After `batches` batches (all
+ * the progress with the lease renewed; the batch that leaves none after it marks it done. After `batches` batches (all
  * without it), or once `until` (`performance.now()` ms) passed, it leaves the rest to the `comment-purges` job with
  * the lease dropped. Stops at once, leaving the rest, when the removal changed meanwhile (the suspension lifted, or
  * the removal taken over or replaced). A comment no longer theirs is walked past. Returns how many this run removed.
@@ -123,7 +121,9 @@ export async function purgeComments(
   let removed = 0;
   let after: Deno.KvKey | null = null;
   for (let batch = 1;; batch++) {
-    const page = await commentPageOf(kv, userId, { after, limit: BATCH });
+    // One more than a batch: the batch that leaves none after it is the last, and marks the removal done.
+    const read = await commentPageOf(kv, userId, { after, limit: BATCH + 1 });
+    const page = read.slice(0, BATCH);
     let inBatch = 0;
     for (const comment of page) {
       const outcome = await removeOne(kv, { comment, userId, held });
@@ -132,7 +132,7 @@ export async function purgeComments(
     }
     removed += inBatch;
     after = page.at(-1)?.indexKey ?? after;
-    const done = page.length < BATCH;
+    const done = read.length <= BATCH;
     const more = !done && batch !== batches && (until === undefined || performance.now() < until);
     const lease = more ? { holder: HOLDER, until: Date.now() + LEASE_MS } : null;
     held = await progress(kv, held, { removed: held.value.removed + inBatch, done, lease });
