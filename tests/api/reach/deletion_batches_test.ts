@@ -171,6 +171,40 @@ Deno.test("deletion's report step keeps many reports a commit without their repo
   assertEquals(await reportsBy(t.kv, reporter.user.id), []);
 });
 
+Deno.test("deletion's report step forgets a reporter its reports' target remembers, two reports of it in one batch", async () => {
+  await using t = await createTestApp();
+  const [admin, member, reporter] = [
+    await createTestUser(t, "admin"),
+    await createTestUser(t, "member"),
+    await createTestUser(t, "user", { name: "Kiran" }),
+  ];
+  const [listing] = await addInternships(t, member, [{}]);
+  const report = async () => {
+    const body = { kind: "internship", id: listing.id, reason: "asks_for_money" };
+    const res = await t.json("POST", "/api/reports", { body, headers: reporter.headers });
+    assertEquals(res.status, 201);
+    await res.body?.cancel();
+  };
+  // Reported, dismissed (the target's summary remembers the reporter and their mailbox), reported again.
+  await report();
+  const dismissal = { body: { action: "dismiss" }, headers: admin.headers };
+  const dismissed = await t.json("POST", `/api/admin/reports/internship/${listing.id}/resolve`, dismissal);
+  assertEquals(dismissed.status, 200);
+  await dismissed.body?.cancel();
+  await report();
+  const summary = async () =>
+    (await t.kv.get<{ dismissedReporters?: string[] }>(["report_targets", "internship", listing.id])).value!;
+  assert((await summary()).dismissedReporters?.includes(reporter.user.id), "the summary remembers the reporter");
+  assert(((await summary()) as { dismissedMailboxes?: string[] }).dismissedMailboxes?.length, "and their mailbox");
+  await forgetReporter(t.kv, reporter.user.id);
+  assertEquals(await count(t.kv, ["reports_by_reporter", reporter.user.id]), 0);
+  assert(!JSON.stringify(await summary()).includes(reporter.user.id), JSON.stringify(await summary()));
+  const mailboxes = (await Array.fromAsync(t.kv.list<{ mailbox?: string }>({ prefix: ["reports"] })))
+    .map((entry) => entry.value.mailbox);
+  assertEquals(mailboxes, [undefined, undefined], "no report keeps its mailbox");
+  assertEquals((await summary() as { dismissedMailboxes?: string[] }).dismissedMailboxes, undefined);
+});
+
 Deno.test("deletion's application step forgets many applications a commit, renews, and stops when told", async () => {
   await using t = await createTestApp();
   const poster = await createTestUser(t, "member", { name: "Poster" });
