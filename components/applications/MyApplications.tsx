@@ -144,9 +144,9 @@ function Application({ application, now, from }: { application: MyApplication; n
 
 /**
  * "You applied under:" and the parts of the terms `applied` (the application's snapshot) that read otherwise `now`, as
- * they were → as they are: the title, the organization, the stipend, the deadline, the location; the screening
- * questions as they were asked (docs/decisions.md, Applications, "Terms applied under"); nothing when every part reads
- * the same.
+ * they were → as they are: the title, the organization, the stipend, the deadline, the location, the work type; the
+ * screening questions as they were asked (docs/decisions.md, Applications, "Terms applied under"); nothing when every
+ * part reads the same.
  */
 function AppliedUnder({ applied, now, base }: { applied: AppliedTerms; now: AppliedTerms; base: string }) {
   const t = useT();
@@ -162,6 +162,7 @@ function AppliedUnder({ applied, now, base }: { applied: AppliedTerms; now: Appl
         ? t("applications.tracker.none")
         : <time datetime={deadline}>{t.date(deadline)}</time>,
       location: terms.location ?? t("applications.tracker.notStated"),
+      type: terms.type ? t.dynamic(`internships.type.${terms.type}`) : t("applications.tracker.notStated"),
     };
   };
   const [was, is] = [value(applied), value(now)];
@@ -180,6 +181,7 @@ function AppliedUnder({ applied, now, base }: { applied: AppliedTerms; now: Appl
     stipend: t("internships.card.stipend"),
     deadline: t("internships.card.deadline"),
     location: t("internships.card.location"),
+    type: t("internships.form.type"),
     questions: t("applications.form.questions"),
   };
   return (

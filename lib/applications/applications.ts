@@ -326,8 +326,8 @@ export async function checkApplication(
  * applicant's user record as read (so an application racing the account's deletion, which deletes that record first,
  * is not made), the resume as read (copied into the application) and the tracker item (made or moved to `applied`);
  * the poster's `new_applicant` notice of the day is made in it or counted after it. The record keeps the listing's
- * terms as read (`appliedTerms`: title, organization, stipend, deadline, location, questions; docs/decisions.md,
- * Applications, "Terms applied under").
+ * terms as read (`appliedTerms`: title, organization, stipend, deadline, location, work type, questions;
+ * docs/decisions.md, Applications, "Terms applied under").
  * @throws ForbiddenError unverified e-mail, or one's own internship; NotFoundError an internship the public may not
  *   read; UnauthenticatedError when the applicant's account is gone (as for a session whose user was deleted);
  *   InvalidInputError `TAKES_LINK`, `CLOSED`, `UNKNOWN_QUESTION`, `ANSWER_REQUIRED`, `NO_RESUME_YET`; ConflictError

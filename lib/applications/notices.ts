@@ -182,9 +182,10 @@ export function tellTimedOutOps(
 
 /**
  * The lines that say how the terms of a listing changed since an application (docs/decisions.md, Applications, "Terms
- * changed after applying"): the title, the organization and the location as they were and are (a location null: not
- * stated), the stipend (rupees; after null: no longer stated), the deadline (IST days) and the questions, as catalogue
- * messages (an amount as a number, a day as its noon UTC in ms: the message formats them).
+ * changed after applying"): the title, the organization, the location and the work type as they were and are (null: not
+ * stated; a work type as its value, which the message words), the stipend (rupees; after null: no longer stated), the
+ * deadline (IST days) and the questions, as catalogue messages (an amount as a number, a day as its noon UTC in ms: the
+ * message formats them).
  */
 export function worseTermsLines(worse: WorseTerms): MessageRef[] {
   const lines: MessageRef[] = [];
@@ -200,6 +201,13 @@ export function worseTermsLines(worse: WorseTerms): MessageRef[] {
         ? { key: "applications.termsChanged.locationGone", values: { before } }
         : { key: "applications.termsChanged.location", values: { before, after } },
     );
+  }
+  if (worse.type) {
+    const { before, after } = worse.type;
+    lines.push({
+      key: "applications.termsChanged.workType",
+      values: { before: before ?? "none", after: after ?? "none" },
+    });
   }
   if (worse.stipend) {
     const { before, after } = worse.stipend;

@@ -1,16 +1,16 @@
 /**
  * The terms an application keeps of its listing (docs/decisions.md, Applications, "Terms applied under"): the title,
- * the hiring organization, the monthly stipend, the deadline, the location and the screening questions as they read
- * when the application was made, and how a listing's terms now differ from them. Pure, so the tracker's component
- * compares them too.
+ * the hiring organization, the monthly stipend, the deadline, the location, the work type and the screening questions
+ * as they read when the application was made, and how a listing's terms now differ from them. Pure, so the tracker's
+ * component compares them too.
  */
 import { istDayOf } from "@/lib/dates.ts";
-import type { ApplyMode, Question } from "./schema.ts";
+import type { ApplyMode, InternshipType, Question } from "./schema.ts";
 
 /**
  * A listing's terms as an applicant read them: title, hiring organization (as the listing names it), stipend (rupees a
- * month), deadline, location, questions. `title` and `organization` are null for an application kept before they were:
- * unknown, never "changed".
+ * month), deadline, location, work type, questions. `title` and `organization` are null, and `type` absent, for an
+ * application kept before they were: unknown, never "changed".
  */
 export interface AppliedTerms {
   title: string | null;
@@ -19,6 +19,8 @@ export interface AppliedTerms {
   /** `YYYY-MM-DD` or an ISO 8601 timestamp, as the listing stores it. */
   deadline: string | null;
   location: string | null;
+  /** Remote, hybrid or on-site (null: not stated). */
+  type?: InternshipType | null;
   /** The screening questions as asked (none unless it took applications here). */
   questions: Question[];
 }
@@ -30,7 +32,7 @@ export type StoredAppliedTerms = Omit<AppliedTerms, "title" | "organization"> & 
 };
 
 /** One part of `AppliedTerms`, as `differingTerms` names them. */
-export type TermsPart = "title" | "organization" | "stipend" | "deadline" | "location" | "questions";
+export type TermsPart = "title" | "organization" | "stipend" | "deadline" | "location" | "type" | "questions";
 
 /** The terms of `listing` (a record or its view; older records have no apply mode or questions: none). */
 export function appliedTermsOf(
@@ -40,6 +42,7 @@ export function appliedTermsOf(
     stipend: number | null;
     deadline: string | null;
     location: string | null;
+    type: InternshipType | null;
     applyMode?: ApplyMode;
     questions?: Question[];
   },
@@ -50,6 +53,7 @@ export function appliedTermsOf(
     stipend: listing.stipend ?? null,
     deadline: listing.deadline ?? null,
     location: listing.location ?? null,
+    type: listing.type ?? null,
     questions: (listing.applyMode ?? "link") === "platform" ? listing.questions ?? [] : [],
   };
 }
@@ -69,7 +73,7 @@ export function sameQuestions(a: readonly Question[], b: readonly Question[]): b
 /**
  * The parts of `now` that differ from `applied`, for better or worse, in `TermsPart` order: the title and the
  * organization as written (not when `applied` has none kept), the stipend, the deadline by its day in India, the
- * location as written, the questions (`sameQuestions`).
+ * location as written, the work type (not when `applied` has none kept), the questions (`sameQuestions`).
  */
 export function differingTerms(applied: AppliedTerms, now: AppliedTerms): TermsPart[] {
   const day = (deadline: string | null) => deadline === null ? null : istDayOf(deadline);
@@ -79,6 +83,7 @@ export function differingTerms(applied: AppliedTerms, now: AppliedTerms): TermsP
     stipend: applied.stipend !== now.stipend,
     deadline: day(applied.deadline) !== day(now.deadline),
     location: (applied.location ?? "") !== (now.location ?? ""),
+    type: applied.type !== undefined && applied.type !== (now.type ?? null),
     questions: !sameQuestions(applied.questions, now.questions),
   };
   return (Object.keys(differs) as TermsPart[]).filter((part) => differs[part]);

@@ -1,10 +1,11 @@
 /**
  * The terms an applicant applied on and the edits they must hear of (docs/decisions.md, Applications, "Terms changed
- * after applying"): the title, the hiring organization and the location of a listing, and its stipend, deadline and
- * screening questions. An edit that renames the listing or its organization, moves it (or drops or sets its location),
- * lowers the stipend (or drops it), brings the deadline forward (or sets one) or changes the questions records, in the
- * edit's own checked write, the terms as they were before it (`termsChangeOps`); the `listing-changes` job
- * (`lib/applications/terms_changed.ts`) tells each open application's applicant from those records and drops them.
+ * after applying"): the title, the hiring organization, the location and the work type of a listing, and its stipend,
+ * deadline and screening questions. An edit that renames the listing or its organization, moves it (or drops or sets
+ * its location, or changes its work type), lowers the stipend (or drops it), brings the deadline forward (or sets one)
+ * or changes the questions records, in the edit's own checked write, the terms as they were before it
+ * (`termsChangeOps`); the `listing-changes` job (`lib/applications/terms_changed.ts`) tells each open application's
+ * applicant from those records and drops them.
  *
  * Keys (owned by this module only):
  * - `["listing_changes", internshipId, changeId]` → `TermsChange`: an edit applicants must hear of, not told yet;
@@ -12,17 +13,18 @@
  */
 import { istDayOf } from "@/lib/dates.ts";
 import { sameQuestions } from "./applied_terms.ts";
-import type { Internship, Question } from "./schema.ts";
+import type { Internship, InternshipType, Question } from "./schema.ts";
 
 /**
- * What an applicant applied on: the title, the hiring organization (as the listing names it), the location, the monthly
- * stipend (rupees), the deadline and the screening questions. A change recorded before the title, organization and
- * location were kept lacks them (`undefined`: unknown, never told as changed).
+ * What an applicant applied on: the title, the hiring organization (as the listing names it), the location, the work
+ * type, the monthly stipend (rupees), the deadline and the screening questions. A change recorded before the title,
+ * organization, location and work type were kept lacks them (`undefined`: unknown, never told as changed).
  */
 export interface Terms {
   title?: string;
   organization?: string;
   location?: string | null;
+  type?: InternshipType | null;
   stipend: number | null;
   /** `YYYY-MM-DD` or an ISO 8601 timestamp, as the listing stores it. */
   deadline: string | null;
@@ -37,15 +39,16 @@ export interface TermsChange {
 }
 
 /**
- * How `now` is worse than `before`, for an applicant who applied on `before`: the title or the organization renamed
- * (as written), the location changed (as written; null: not stated), the stipend lowered (`after` null when no longer
- * stated), the deadline brought forward (`before` null when there was none; as IST days), the questions changed
- * (added, removed, reworded, made required or not: in any order). Empty: nothing is worse.
+ * How `now` is worse than `before`, for an applicant who applied on `before`: the title or the organization renamed (as
+ * written), the location or the work type changed (as written; null: not stated), the stipend lowered (`after` null
+ * when no longer stated), the deadline brought forward (`before` null when there was none; as IST days), the questions
+ * changed (added, removed, reworded, made required or not: in any order). Empty: nothing is worse.
  */
 export interface WorseTerms {
   title?: { before: string; after: string };
   organization?: { before: string; after: string };
   location?: { before: string | null; after: string | null };
+  type?: { before: InternshipType | null; after: InternshipType | null };
   stipend?: { before: number; after: number | null };
   deadline?: { before: string | null; after: string };
   questions?: true;
@@ -54,14 +57,15 @@ export interface WorseTerms {
 const changeKey = (internshipId: string, changeId: string): Deno.KvKey => ["listing_changes", internshipId, changeId];
 
 /**
- * The terms of `record`: its title, organization, location, stipend, deadline and questions (none unless it takes
- * applications here).
+ * The terms of `record`: its title, organization, location, work type, stipend, deadline and questions (none unless it
+ * takes applications here).
  */
 export function termsOf(record: Internship): Terms {
   return {
     title: record.title,
     organization: record.hiringOrganization,
     location: record.location ?? null,
+    type: record.type ?? null,
     stipend: record.stipend ?? null,
     deadline: record.deadline ?? null,
     questions: (record.applyMode ?? "link") === "platform" ? record.questions ?? [] : [],
@@ -79,6 +83,9 @@ export function worseTerms(before: Terms, now: Terms): WorseTerms {
   }
   if (before.location !== undefined && now.location !== undefined && before.location !== now.location) {
     worse.location = { before: before.location, after: now.location };
+  }
+  if (before.type !== undefined && now.type !== undefined && before.type !== now.type) {
+    worse.type = { before: before.type, after: now.type };
   }
   if (before.stipend !== null && (now.stipend === null || now.stipend < before.stipend)) {
     worse.stipend = { before: before.stipend, after: now.stipend };
@@ -104,13 +111,14 @@ export function termsDiffer(before: Internship, after: Internship): boolean {
  * the first lacks (recorded before it was kept) taken from the first change that has it.
  */
 export function termsBefore(changes: readonly TermsChange[]): Terms {
-  const known = <Part extends "title" | "organization" | "location">(part: Part): Terms[Part] =>
+  const known = <Part extends "title" | "organization" | "location" | "type">(part: Part): Terms[Part] =>
     changes.find(({ before }) => before[part] !== undefined)?.before[part];
   return {
     ...changes[0].before,
     title: known("title"),
     organization: known("organization"),
     location: known("location"),
+    type: known("type"),
   };
 }
 

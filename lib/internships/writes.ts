@@ -206,16 +206,16 @@ async function updateAnywhere(
 
 /**
  * Applies `patch` (only the fields given) as owner or admin, and sets `updatedAt`; `closed` closes applications now
- * (kept when already closed) or reopens them, moving the listing to the archive or back in the same commit. A change of any text a student
- * reads that adds a never-pay phrase holds the listing (`moderationOnUpdate`); a new `hiringOrganization` (or
- * any change of a listing not linked yet) links it to its organization, made when new; a verified one only when the
- * listing's owner (whoever edits it) manages it or is an admin, else the listing is left unlinked (docs/decisions.md,
- * Trust, "Who lists under a verified name"). An edit by anyone but an admin that changes what students read
- * (`readsDifferently`) takes an admin's "Checked" off (`isVerified` false) in the same write (docs/decisions.md, Trust,
- * "Trust filters"); an admin's edit keeps it. Such an edit, or one of the deadline, questions or apply mode, stamps
- * `revisedAt`; one that makes the terms worse for applicants, or changes the title, organization or location they
- * applied to, records it for the `listing-changes` job in the same write (`termsChangeOps`; docs/decisions.md,
- * Applications, "Terms changed after applying").
+ * (kept when already closed) or reopens them, moving the listing to the archive or back in the same commit. A change of
+ * any text a student reads that adds a never-pay phrase holds the listing (`moderationOnUpdate`); a new
+ * `hiringOrganization` (or any change of a listing not linked yet) links it to its organization, made when new; a
+ * verified one only when the listing's owner (whoever edits it) manages it or is an admin, else the listing is left
+ * unlinked (docs/decisions.md, Trust, "Who lists under a verified name"). An edit by anyone but an admin that changes
+ * what students read (`readsDifferently`) takes an admin's "Checked" off (`isVerified` false) in the same write
+ * (docs/decisions.md, Trust, "Trust filters"); an admin's edit keeps it. Such an edit, or one of the deadline,
+ * questions or apply mode, stamps `revisedAt`; one that makes the terms worse for applicants, or changes the title,
+ * organization, location or work type they applied to, records it for the `listing-changes` job in the same write
+ * (`termsChangeOps`; docs/decisions.md, Applications, "Terms changed after applying").
  * @throws NotFoundError for an unknown or deleted id; ForbiddenError for anyone but the owner
  * or an admin, and for a non-admin setting `isVerified` or `isActive` (nothing is changed); ConflictError
  * (`heldByReports`) for a non-admin's change of what students read while students' reports hold it;

@@ -12,6 +12,7 @@ import {
   type StatusCounts,
   STIPEND_PAID,
 } from "@/lib/applications/schema.ts";
+import { INTERNSHIP_TYPES } from "@/lib/internships/schema.ts";
 import { InternshipSchema } from "./resources.ts";
 
 const timestamp = z.string().describe("ISO 8601");
@@ -58,10 +59,13 @@ export const MyApplicationSchema = z.strictObject({
     stipend: z.int().nullable().describe("Monthly, in rupees"),
     deadline: z.string().nullable().describe("YYYY-MM-DD or ISO 8601"),
     location: z.string().nullable(),
+    type: z.enum(INTERNSHIP_TYPES).nullable().optional().describe(
+      "Remote, hybrid or on-site (null: not stated); absent for an application made before it was kept",
+    ),
     questions: z.array(z.strictObject({ id: z.string(), text: z.string(), required: z.boolean() })),
   }).nullable().describe(
-    "The internship's title, hiring organization, stipend, deadline, location and screening questions when you " +
-      "applied; null for an application made before they were kept",
+    "The internship's title, hiring organization, stipend, deadline, location, work type and screening questions " +
+      "when you applied; null for an application made before they were kept",
   ),
 }) satisfies z.ZodType<MyApplication>;
 

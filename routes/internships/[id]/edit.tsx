@@ -1,12 +1,12 @@
 /**
- * `/internships/{id}/edit`: the owner's or an admin's edit form, saving with
- * `PUT /api/internships/{id}` (docs/api.md, Internships, "Who may do what"). Guests are sent to
- * sign in and back; an unknown, deleted or hidden id is 404; anyone else gets a 403 page. The owner of a listing an
- * admin checked reads that an edit of what students read takes the "Checked" tick off (docs/decisions.md, Trust,
- * "Trust filters"); the poster of a listing that takes applications here reads that its applicants are told of a
- * change for the worse or of its title, organization or location (docs/decisions.md, Applications, "Terms changed
- * after applying"); the owner of a listing students' reports hold reads, before typing, that it cannot be changed until
- * an admin decides (docs/decisions.md, Trust, "A reported listing keeps its text").
+ * `/internships/{id}/edit`: the owner's or an admin's edit form, saving with `PUT /api/internships/{id}` (docs/api.md,
+ * Internships, "Who may do what"). Guests are sent to sign in and back; an unknown, deleted or hidden id is 404; anyone
+ * else gets a 403 page. The owner of a listing an admin checked reads that an edit of what students read takes the
+ * "Checked" tick off (docs/decisions.md, Trust, "Trust filters"); the poster of a listing that takes applications here
+ * reads that its applicants are told of a change for the worse or of its title, organization, location or work type
+ * (docs/decisions.md, Applications, "Terms changed after applying"); the owner of a listing students' reports hold
+ * reads, before typing, that it cannot be changed until an admin decides (docs/decisions.md, Trust, "A reported listing
+ * keeps its text").
  *
  * `POST /internships/{id}/edit` is the form without JavaScript (docs/decisions.md, Islands, "Forms work without
  * JavaScript"): the changed fields, checked and saved as `PUT /api/internships/{id}` does (`lib/internships/form.ts`);

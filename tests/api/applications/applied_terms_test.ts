@@ -1,9 +1,10 @@
 /**
  * Terms applied under (docs/decisions.md, Applications, "Terms applied under"): an application keeps its listing's
- * title, organization, stipend, deadline, location and screening questions as they read when it was made; the
- * applicant's list and the export carry them, and the tracker says "You applied under:" with the parts that read
+ * title, organization, stipend, deadline, location, work type and screening questions as they read when it was made;
+ * the applicant's list and the export carry them, and the tracker says "You applied under:" with the parts that read
  * otherwise now, as they were → as they are. An application made before they were kept has none and shows nothing; one
- * made before the title and organization were kept lists them null and shows no rename.
+ * made before the title, organization and work type were kept lists the first two null, the type absent, and shows
+ * neither a rename nor a new work type.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
@@ -50,17 +51,19 @@ Deno.test("an application keeps the terms it was made under; the tracker shows t
     stipend: 12000,
     deadline: "2099-01-20",
     location: "Pune",
+    type: null,
     questions: internship.questions,
   };
   assertEquals((await listed(t, sara))[0].appliedTerms, terms);
   assertEquals(await appliedUnder(t, sara, sent.id), [], "nothing while the listing reads the same");
 
-  // Another title, a better stipend, another city and one question fewer; the organization and deadline stay.
+  // Another title, a better stipend, another city and work type, one question fewer; the organization and deadline stay.
   const res = await t.json("PUT", `/api/internships/${internship.id}`, {
     body: {
       title: "Backend Engineer Intern",
       stipend: 15000,
       location: "Mumbai",
+      type: "hybrid",
       questions: [internship.questions[0]],
     },
     headers: member.headers,
@@ -75,6 +78,7 @@ Deno.test("an application keeps the terms it was made under; the tracker shows t
     "Title: Backend Intern → now Backend Engineer Intern",
     "Stipend: ₹12,000 a month → now ₹15,000 a month",
     "Location: Pune → now Mumbai",
+    "Work type: not stated → now Hybrid",
     "Questions from the organization: Why do you want this internship? / Link to your portfolio (optional)",
   ]);
   const hindi = await appliedUnder(t, sara, sent.id, "hi");
@@ -104,22 +108,26 @@ Deno.test("an application made before its terms were kept shows nothing and list
   assertEquals(await appliedUnder(t, ravi, sent.id), []);
 });
 
-Deno.test("an application kept before its title and organization lists them null and shows no rename", async () => {
+Deno.test("an application kept before its title, organization and work type shows no rename or new type", async () => {
   await using t = await createTestApp();
   const { member } = await people(t);
   const internship = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Acme" });
   const ravi = await applicant(t, "Ravi Rao");
   const sent = await applyTo(t, ravi, internship);
   const entry = await t.kv.get<{ appliedTerms: Record<string, unknown> }>(["applications", sent.id]);
-  const { title: _, organization: __, ...kept } = entry.value!.appliedTerms;
+  const { title: _, organization: __, type: ___, ...kept } = entry.value!.appliedTerms;
   await t.kv.set(entry.key, { ...entry.value, appliedTerms: kept });
   const res = await t.json("PUT", `/api/internships/${internship.id}`, {
-    body: { title: "Sales Intern", hiringOrganization: "Other Co", location: "Delhi" },
+    body: { title: "Sales Intern", hiringOrganization: "Other Co", location: "Delhi", type: "onsite" },
     headers: member.headers,
   });
   assertEquals(res.status, 200, await res.clone().text());
   await res.body?.cancel();
   const [mine] = await listed(t, ravi);
-  assertEquals([mine.appliedTerms.title, mine.appliedTerms.organization], [null, null]);
+  assertEquals([mine.appliedTerms.title, mine.appliedTerms.organization, "type" in mine.appliedTerms], [
+    null,
+    null,
+    false,
+  ]);
   assertEquals((await appliedUnder(t, ravi, sent.id)).slice(2), ["Location: not stated → now Delhi"]);
 });

@@ -1,6 +1,6 @@
 /**
  * A listing renamed after applying (docs/decisions.md, Applications, "Terms changed after applying"), against the real
- * `smtp-server` fake: a new title, organization name or location is recorded by the edit and told by the
+ * `smtp-server` fake: a new title, organization name, location or work type is recorded by the edit and told by the
  * `listing-changes` job to each open applicant once, old → new, in the app and by e-mail in their language; a second
  * rename a day later is told once more, from the name told last; a rename before anyone applied tells nobody; a
  * change recorded before the title, organization and location were kept tells no rename it cannot know of.
@@ -48,6 +48,7 @@ Deno.test("a listing renamed after applying is told once, old and new, then once
     title: "SDE Intern",
     hiringOrganization: "Google",
     location: "Bengaluru",
+    type: "remote",
   });
   const sara = await applicant(t, "Sara Shah");
   const ravi = await applicant(t, "Ravi Rao");
@@ -80,7 +81,7 @@ Deno.test("a listing renamed after applying is told once, old and new, then once
   assertEquals(to(ravi).map((m) => m.subject), ["आपके आवेदन के बाद Gooogle Jobs ने Sales Associate बदल दी"]);
 
   // A second rename and a move: waits for the listing's day, then one more notice, from the name told last.
-  await edit(t, member, internship.id, { hiringOrganization: "Gooogle Careers", location: "Remote" });
+  await edit(t, member, internship.id, { hiringOrganization: "Gooogle Careers", location: "Delhi", type: "onsite" });
   assertEquals((await runChanges(t, new Date(start + 2 * 60_000))).told, 0, "not twice in a day");
   assertEquals((await runChanges(t, new Date(start + DAY + 60_000))).told, 2);
   assertEquals((await runChanges(t, new Date(start + DAY + 2 * 60_000))).told, 0);
@@ -88,9 +89,16 @@ Deno.test("a listing renamed after applying is told once, old and new, then once
   assertEquals(told.length, 2);
   assertEquals(told[0], [
     "Gooogle Careers changed Sales Associate after you applied",
-    ["Organization: Gooogle Jobs is now Gooogle Careers.", "Location: Bengaluru is now Remote.", ADVICE].join("\n"),
+    [
+      "Organization: Gooogle Jobs is now Gooogle Careers.",
+      "Location: Bengaluru is now Delhi.",
+      "Work type: Remote is now On-site.",
+      ADVICE,
+    ].join("\n"),
   ]);
-  assert((await toldOf(t, ravi, "hi"))[0][1].includes("जगह: Bengaluru के बदले अब Remote।"));
+  const hindiSecond = (await toldOf(t, ravi, "hi"))[0][1];
+  assert(hindiSecond.includes("जगह: Bengaluru के बदले अब Delhi।"), hindiSecond);
+  assert(hindiSecond.includes("काम की जगह: रिमोट के बदले अब ऑफ़िस से।"), hindiSecond);
   await runJob(findJob("outbox")!, t.services, new Date(start + DAY + 10 * 60 * 1000));
   assertEquals(
     smtp.messages.slice(before).filter((m) => m.to.includes(sara.user.email)).map((m) => m.subject),
@@ -135,11 +143,12 @@ Deno.test("a change recorded before titles were kept tells no false rename, and 
   const olden = async () => {
     for await (const entry of t.kv.list<{ appliedTerms: Record<string, unknown> }>({ prefix: ["applications"] })) {
       if (!entry.value?.appliedTerms) continue;
-      const { title: _, organization: __, ...kept } = entry.value.appliedTerms;
+      const { title: _, organization: __, type: ___, ...kept } = entry.value.appliedTerms;
       await t.kv.set(entry.key, { ...entry.value, appliedTerms: kept });
     }
     for await (const entry of t.kv.list<Record<string, Record<string, unknown>>>({ prefix: ["listing_changes"] })) {
-      const strip = ({ title: _, organization: __, location: ___, ...terms }: Record<string, unknown>) => terms;
+      const strip = ({ title: _, organization: __, location: ___, type: ____, ...terms }: Record<string, unknown>) =>
+        terms;
       await t.kv.set(entry.key, { ...entry.value, before: strip(entry.value.before), after: strip(entry.value.after) });
     }
   };

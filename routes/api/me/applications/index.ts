@@ -17,9 +17,10 @@ export const apiDocs = describeRoute({
     description: "Newest first (then by id), a page of `limit` (default 20); `cursor`, the previous page's " +
       "`nextCursor`, reads on after it (a client that read every application in one answer now reads the newest " +
       "20 and follows `nextCursor`); `status` narrows them. Each carries its internship as the public reads it (null " +
-      "once deleted or hidden), `appliedTerms`, its title, organization, stipend, deadline, location and questions " +
-      "when you applied (null for an application made before they were kept; its title and organization null when " +
-      "made before those were), and the messages the organization sent, in `history`.",
+      "once deleted or hidden), `appliedTerms`, its title, organization, stipend, deadline, location, work type and " +
+      "questions when you applied (null for an application made before they were kept; its title and organization " +
+      "null and its work type absent when made before those were), and the messages the organization sent, in " +
+      "`history`.",
     access: ["session"],
     query: MyApplicationsQuerySchema,
     responses: {
