@@ -132,7 +132,7 @@ export async function suspendUser(
       name: user.emailVerified ? user.name : null,
       reason,
       listingsHidden: hideListings,
-      commentsRemoved: removeComments,
+      commentsRemoved: comments > 0,
       contactUrl: `${parties.appUrl}/contact`,
       t,
     });

@@ -119,6 +119,19 @@ Deno.test("a suspension with the tick removes all 250 comments across batches, n
   assertEquals(await runJob(findJob("comment-purges")!, t.services), { job: "comment-purges", removed: 0 });
 });
 
+Deno.test("the e-mail of a person without comments says nothing of removing them, even with the tick", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const quiet = await createTestUser(t, "member");
+  const res = await suspend(t, admin, quiet.user.id, { removeComments: true });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  const { text } = await lastMailTo(t, quiet.user.email);
+  const en = translatorFor("en");
+  assert(text.includes(en("mail.suspended.listingsHidden")), text);
+  assert(!text.includes(en("mail.suspended.listingsAndComments")), text);
+});
+
 Deno.test("without the tick none is removed; a single full batch is done at once; lifting brings none back", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
