@@ -30,16 +30,28 @@ export function inDoubt(listing: LinkedListing, pending: UnlinkPending): boolean
 
 /**
  * Of `listings` in doubt (`inDoubt`), which ones the job will unlink: each whose owner is forgotten, or neither manages
- * its organization nor is an admin now. The managers' keys and the owners' records are read side by side, in reads
- * of ten keys.
+ * its organization nor is an admin now. Each organization and owner is judged once, however many listings they share:
+ * the managers' keys and the owners' records are read side by side, in reads of ten keys.
  */
 export async function strangersAmong(
   kv: Deno.Kv,
   listings: readonly { organizationId: string; ownerId: string | null }[],
 ): Promise<boolean[]> {
-  if (listings.length === 0) return [];
-  const owned = listings.flatMap(({ organizationId, ownerId }) => ownerId ? [{ organizationId, userId: ownerId }] : []);
-  const [manages, owners] = await Promise.all([managesEach(kv, owned), getUsers(kv, owned.map((o) => o.userId))]);
-  let at = 0;
-  return listings.map(({ ownerId }) => ownerId === null || !(manages[at++] || isAdmin(owners.get(ownerId))));
+  const keyOf = (organizationId: string, userId: string) => `${organizationId}\0${userId}`;
+  const pairs = new Map<string, { organizationId: string; userId: string }>();
+  for (const { organizationId, ownerId } of listings) {
+    if (ownerId !== null) pairs.set(keyOf(organizationId, ownerId), { organizationId, userId: ownerId });
+  }
+  const known = new Map<string, boolean>();
+  if (pairs.size > 0) {
+    const judged = [...pairs.values()];
+    const [manages, owners] = await Promise.all([
+      managesEach(kv, judged),
+      getUsers(kv, judged.map((pair) => pair.userId)),
+    ]);
+    judged.forEach(({ organizationId, userId }, i) =>
+      known.set(keyOf(organizationId, userId), manages[i] || isAdmin(owners.get(userId)))
+    );
+  }
+  return listings.map(({ organizationId, ownerId }) => ownerId === null || !known.get(keyOf(organizationId, ownerId)));
 }

@@ -21,6 +21,8 @@ import { forgetInternshipOwner } from "@/lib/internships/writes.ts";
 import { addManagerOps, forgetManager } from "@/lib/organizations/store.ts";
 import { unlinkStrangers } from "@/lib/organizations/unlink.ts";
 import { organizationProfile } from "@/lib/organizations/organizations.ts";
+import { strangersAmong } from "@/lib/organizations/pending_links.ts";
+import { kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
 import { InFlightRequests } from "@/lib/platform/in_flight.ts";
 import { call, confirmClaim } from "./helpers.ts";
 
@@ -385,4 +387,17 @@ Deno.test("an admin verified it first: the claimer's own listing is listed verif
   assertEquals((await confirmClaim(t, hr, new URL(t.mails.at(-1)!.link).pathname)).status, 200);
   assertEquals(await verifiedOnly(), ["HR Intern"], "the claim made Ira its manager");
   assertEquals((await organizationOf(t, own.id))?.isVerified, true);
+});
+
+Deno.test("listings in doubt are judged once per organization and owner: one key each, however many listings", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const listings = Array.from({ length: 30 }, (_, i) => ({
+    organizationId: "org-1",
+    ownerId: [member.user.id, admin.user.id, null][i % 3],
+  }));
+  const reads = kvReads();
+  const strangers = await strangersAmong(recordingReads(t.kv, reads), listings);
+  assertEquals(strangers.slice(0, 3), [true, false, true], "a member's, an admin's, a forgotten owner's");
+  assertEquals(reads.keys.length, 4, "two managers' keys and two users' records");
 });
