@@ -189,11 +189,14 @@ async function reminding(): Promise<void> {
     await op.commit();
   }
   const log = createLogger("error");
+  const requests = { giveWay: () => Promise.resolve() };
   await measure(
     `deadline reminders, ${DUE} due listings (savers lists only)`,
     kv,
     (far) =>
-      runDeadlineReminders({ kv: far, config: { appUrl: "http://bench.example" }, log, now: new Date() } as JobContext),
+      runDeadlineReminders(
+        { kv: far, config: { appUrl: "http://bench.example" }, log, now: new Date(), requests } as JobContext,
+      ),
     (selector) => "prefix" in selector && selector.prefix[0] === "saved_by_listing",
   );
 }

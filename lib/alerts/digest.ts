@@ -410,8 +410,11 @@ async function commitPlans(
   }
 }
 
-/** A pause for the requests being answered, taken once the run has worked `SLICE_MS` since the last one. */
-function slicer(ctx: JobContext): () => Promise<void> {
+/**
+ * A pause for the requests being answered, taken once the run has worked `SLICE_MS` since the last one (the digest's
+ * and the deadline reminders').
+ */
+export function slicer(ctx: Pick<JobContext, "requests">): () => Promise<void> {
   let since = performance.now();
   return async () => {
     if (performance.now() - since < SLICE_MS) return;

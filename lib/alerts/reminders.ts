@@ -13,7 +13,9 @@
  * the claim, and a second run (at once or overlapping) sends nothing twice. The same write marks the items only
  * counted (up to `MARKS_IN_CLAIM`; any beyond in later writes of at most `MARKS_PER_WRITE`, each tried `MARK_TRIES`
  * times, a failure logged but not the person's), so no second reminder follows one that went out. The outbox job
- * (every minute) delivers the e-mails.
+ * (every minute) delivers the e-mails. People are reminded `PEOPLE_PER_BATCH` at a time: their records and settings,
+ * their items' marks and the due listings read together, their writes packed into few commits (`commitPacked`; after
+ * a lost race each on its own), giving way to requests between people as the digest does (`slicer`).
  *
  * One person's reminder cannot stop the run: an error is logged with the person's id and counted as `failed`, and the
  * others are reminded. Nothing of theirs was marked, so the next run tries again while the items are due (two days at
@@ -31,13 +33,16 @@ import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { addNotification, BODY_MAX, type NotificationInput } from "@/lib/notifications/notifications.ts";
 import { clip } from "@/lib/notifications/words.ts";
 import type { SavedKind, SavedStatus } from "@/lib/saved/schema.ts";
-import { getSettings } from "@/lib/settings/settings.ts";
-import { getUser } from "@/lib/users/users.ts";
-import { DAILY_AT_9_IST } from "./digest.ts";
+import { getSettingsOfMany, type Settings } from "@/lib/settings/settings.ts";
+import type { User } from "@/lib/users/users.ts";
+import { DAILY_AT_9_IST, slicer } from "./digest.ts";
 import { fitMail, internshipItem, type MailItem, opportunityItem, reminderMail } from "./mails.tsx";
 import { newUnsubscribeToken } from "./unsubscribe.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
+import type { InternshipView } from "@/lib/internships/schema.ts";
+import type { OpportunityView } from "@/lib/opportunities/schema.ts";
 
 /** Saved-by entries read from KV per batch. */
 const BATCH = 500;
@@ -46,8 +51,11 @@ const BATCH = 500;
  * milliseconds, so 3,000 due listings read one after another would wait minutes before the first reminder.
  */
 const LISTS_AT_ONCE = 12;
-/** People whose reminder is made at once. */
-const CONCURRENCY = 4;
+/**
+ * People whose reminders are made together: their records, settings and marks read at once, their writes packed into
+ * few commits, so a remote KV is asked a few times per batch rather than three times per person.
+ */
+const PEOPLE_PER_BATCH = 50;
 /** Most items one reminder names (each a check of the claiming write: KV allows 100). */
 export const MAX_NAMED = 50;
 /**
@@ -94,26 +102,33 @@ async function dueListings(kv: Deno.Kv, now: Date): Promise<Due[]> {
   return due;
 }
 
-/** The reminder of `userId` for `items`; adds what it did to `counts`. */
-async function remind(
+/** A person's reminder, planned: its write (checked against the named items' marks being absent) and what it tells. */
+interface Reminder {
+  userId: string;
+  unit: WriteUnit;
+  email: boolean;
+  named: number;
+  /** The items only counted whose marks the write does not set (past `MARKS_IN_CLAIM`), set after it. */
+  rest: Due[];
+}
+
+/**
+ * The reminder of `user` for `fresh` (their items not reminded yet) with their `settings`, the due listings as read
+ * (`internships`, `opportunities`), or null when none of those items is still public.
+ */
+async function planReminder(
   ctx: JobContext,
-  { userId, items, counts }: { userId: string; items: Due[]; counts: ReminderCounts },
-): Promise<void> {
-  const { kv, config } = ctx;
-  const [user, settings] = await Promise.all([getUser(kv, userId), getSettings(kv, userId)]);
-  if (!user) {
-    counts.skipped++;
-    return;
-  }
+  { user, settings, fresh, internships, opportunities }: {
+    user: User;
+    settings: Settings;
+    fresh: Due[];
+    internships: Map<string, InternshipView>;
+    opportunities: Map<string, OpportunityView>;
+  },
+): Promise<Reminder | null> {
+  const { config } = ctx;
+  const userId = user.id;
   const email = user.emailVerified && settings.deadlineReminders;
-  const marks = await getManyChunked(kv, items.map((item) => remindedKey(userId, item)));
-  const fresh = items.filter((_, i) => marks[i].versionstamp === null);
-  if (fresh.length === 0) return;
-  const ids = (kind: SavedKind) => fresh.filter((item) => item.kind === kind).map((item) => item.id);
-  const [internships, opportunities] = await Promise.all([
-    publicInternshipsById(kv, ids("internships"), istToday(ctx.now)),
-    publishedOpportunitiesById(kv, ids("opportunities")),
-  ]);
   const t = translatorOfPerson(user);
   const listed = fresh.flatMap((item) => {
     const internship = item.kind === "internships" ? internships.get(item.id) : undefined;
@@ -121,9 +136,10 @@ async function remind(
     const opportunity = item.kind === "opportunities" ? opportunities.get(item.id) : undefined;
     return opportunity ? [{ item, mail: opportunityItem(config.appUrl, opportunity, t) }] : [];
   });
-  if (listed.length === 0) return;
+  if (listed.length === 0) return null;
   let named = listed.slice(0, MAX_NAMED);
-  const op = kv.atomic();
+  const unit = new WriteUnit();
+  const op = unit.op;
   if (email) {
     const token = await newUnsubscribeToken({ userId, kind: "reminders" });
     const { mail, kept } = fitMail(named.length, (kept) =>
@@ -149,16 +165,88 @@ async function remind(
     op.set(remindedKey(userId, item), true, { expireIn: REMINDED_KEPT_MS });
   }
   addNotification(op, reminderNotification(userId, named.map((entry) => entry.mail)), ctx.now);
-  if (!(await op.commit()).ok) {
-    counts.skipped++;
+  return { userId, unit, email, named: named.length, rest: counted.slice(MARKS_IN_CLAIM) };
+}
+
+/**
+ * The reminders of `batch` (people and their due items): their records and settings, their items' marks and the due
+ * listings read together, each person's reminder planned (one that fails is logged with their id and counted as
+ * `failed`), then the writes packed into few commits (`commitPacked`; a commit that fails is sent again write by write,
+ * so a lost claim skips only its person). Adds what it did to `counts`.
+ */
+async function remindBatch(
+  ctx: JobContext,
+  { batch, counts, pause }: { batch: [string, Due[]][]; counts: ReminderCounts; pause: () => Promise<void> },
+): Promise<void> {
+  const { kv, log } = ctx;
+  const fail = (userId: string, error: unknown) => {
+    counts.failed++;
+    log.error("deadline reminder of a person failed", { userId, error: String(error) });
+  };
+  let people: Map<string, { settings: Settings; user: User | null }>;
+  let marks: Deno.KvEntryMaybe<unknown>[];
+  try {
+    [people, marks] = await Promise.all([
+      getSettingsOfMany(kv, batch.map(([userId]) => userId)),
+      getManyChunked(kv, batch.flatMap(([userId, items]) => items.map((item) => remindedKey(userId, item)))),
+    ]);
+  } catch (error) {
+    for (const [userId] of batch) fail(userId, error);
     return;
   }
-  if (email) counts.sent++;
-  counts.notified++;
-  counts.items += named.length;
-  const rest = counted.slice(MARKS_IN_CLAIM);
-  for (let i = 0; i < rest.length; i += MARKS_PER_WRITE) {
-    await markCounted(ctx, userId, rest.slice(i, i + MARKS_PER_WRITE));
+  let at = 0;
+  const fresh = batch.map(([, items]) => {
+    const left = items.filter((_, i) => marks[at + i].versionstamp === null);
+    at += items.length;
+    return left;
+  });
+  const ids = (kind: SavedKind) => [...new Set(fresh.flat().filter((item) => item.kind === kind).map((i) => i.id))];
+  const [internships, opportunities] = await Promise.all([
+    publicInternshipsById(kv, ids("internships"), istToday(ctx.now)),
+    publishedOpportunitiesById(kv, ids("opportunities")),
+  ]);
+  const reminders: Reminder[] = [];
+  for (const [i, [userId]] of batch.entries()) {
+    const { user, settings } = people.get(userId)!;
+    if (!user) {
+      counts.skipped++;
+      continue;
+    }
+    if (fresh[i].length === 0) continue;
+    try {
+      const reminder = await planReminder(ctx, { user, settings, fresh: fresh[i], internships, opportunities });
+      if (reminder) reminders.push(reminder);
+    } catch (error) {
+      fail(userId, error);
+    }
+    await pause();
+  }
+  // Whether each was written; null for a write that threw (logged as its person's failure).
+  let written: (boolean | null)[];
+  try {
+    written = await commitPacked(kv, reminders.map((reminder) => reminder.unit));
+  } catch {
+    // A write past KV's limits: each on its own, so it fails only its person (one already written finds its claim
+    // taken and is skipped).
+    written = [];
+    for (const reminder of reminders) {
+      try {
+        written.push((await commitPacked(kv, [reminder.unit]))[0]);
+      } catch (error) {
+        fail(reminder.userId, error);
+        written.push(null);
+      }
+    }
+  }
+  for (const [i, reminder] of reminders.entries()) {
+    if (written[i] === false) counts.skipped++;
+    if (!written[i]) continue;
+    if (reminder.email) counts.sent++;
+    counts.notified++;
+    counts.items += reminder.named;
+    for (let j = 0; j < reminder.rest.length; j += MARKS_PER_WRITE) {
+      await markCounted(ctx, reminder.userId, reminder.rest.slice(j, j + MARKS_PER_WRITE));
+    }
   }
 }
 
@@ -223,19 +311,11 @@ export async function runDeadlineReminders(ctx: JobContext): Promise<ReminderCou
   due.forEach((item, i) => {
     for (const userId of savers[i]) byUser.set(userId, [...byUser.get(userId) ?? [], item]);
   });
-  const running = new Set<Promise<void>>();
-  const { log } = ctx;
-  for (const [userId, items] of byUser) {
-    const work = remind(ctx, { userId, items, counts })
-      .catch((error) => {
-        counts.failed++;
-        log.error("deadline reminder of a person failed", { userId, error: String(error) });
-      })
-      .finally(() => running.delete(work));
-    running.add(work);
-    if (running.size >= CONCURRENCY) await Promise.race(running);
+  const pause = slicer(ctx);
+  const people = [...byUser];
+  for (let i = 0; i < people.length; i += PEOPLE_PER_BATCH) {
+    await remindBatch(ctx, { batch: people.slice(i, i + PEOPLE_PER_BATCH), counts, pause });
   }
-  await Promise.all(running);
   return counts;
 }
 

@@ -540,6 +540,29 @@ Deno.test("deadline reminders read the savers of several due listings at once, a
   assert(most > 1, `${most} lists at once`);
 });
 
+Deno.test("deadline reminders of many people are made in batches: a few commits, not one a person", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const tomorrow = istToday(new Date(Date.now() + 86_400_000));
+  const [due] = await postInternships(t, member, [{ title: "Due soon", deadline: tomorrow }]);
+  const PEOPLE = 60;
+  const readers: TestUser[] = [];
+  for (let i = 0; i < PEOPLE; i++) {
+    const reader = await createTestUser(t, "user");
+    const op = t.kv.atomic().set(["saved_by_listing", "internships", due.id, reader.user.id], "saved");
+    assert((await op.commit()).ok);
+    readers.push(reader);
+  }
+  const { kv, commits } = kvFailingCommits(t.kv, () => false);
+  const run = await runJob(findJob("deadline-reminders")!, { ...t.services, kv });
+  assertEquals([run.sent, run.notified, run.items, run.failed], [PEOPLE, PEOPLE, PEOPLE, 0]);
+  assert(commits() <= PEOPLE / 10, `${commits()} commits for ${PEOPLE} reminders`);
+  const told = (await call(t, readers.at(-1), "GET", "/api/me/notifications")).body.notifications;
+  assertEquals(told.map((n: { title: string }) => n.title), ["“Due soon” closes soon"]);
+  const again = await runJob(findJob("deadline-reminders")!, t.services);
+  assertEquals([again.sent, again.notified], [0, 0], "each person's items are marked");
+});
+
 Deno.test("past 500 counted items the rest of the marks are written after the claim, retried when a write fails", async () => {
   const logLines: string[] = [];
   await using t = await createTestApp({ logLines });
