@@ -3,7 +3,8 @@
  * (`cronGroups`), registered when this module is evaluated, at top level, where Deno Deploy finds them; each run starts
  * every job of its schedule at once (`runScheduled`: a failing job is logged, the others go on) and ends with the last.
  * One per schedule, not one per job: Deno Deploy registers at most 10 crons per revision on a free organization, and
- * bills each run as a request. Only `main.ts` imports this module; the services exist only once `main.ts` has made
+ * bills each run as a request. The e-mail outbox, whose run lasts as long as a backlog takes to send (a digest's
+ * thousands of mails), has its own (`alone`), so it never holds the minute's other jobs. Only `main.ts` imports this module; the services exist only once `main.ts` has made
  * them, so each cron's handler waits for `startJobs(services)`. With `JOBS=off` a cron skips its work (preview
  * deployments run crons too); a run by hand does not.
  */
@@ -27,16 +28,22 @@ export interface CronGroup {
 
 /**
  * The crons that run `jobs`: one per distinct schedule, named `jobs_` and the schedule's fields (`*` as `x`, `*∕5` as
- * `every5`, `,` as `and`), e.g. `jobs_every5_x_x_x_x` (letters, digits, `-` and `_`, as `Deno.cron` requires).
+ * `every5`, `,` as `and`), e.g. `jobs_every5_x_x_x_x` (letters, digits, `-` and `_`, as `Deno.cron` requires), and
+ * one for each job marked `alone`, named as the job.
  */
 export function cronGroups(jobs: readonly Job[]): CronGroup[] {
-  const bySchedule = new Map<string, Job[]>();
-  for (const job of jobs) bySchedule.set(job.schedule, [...bySchedule.get(job.schedule) ?? [], job]);
-  return [...bySchedule].map(([schedule, grouped]) => ({
-    name: `jobs_${schedule.replaceAll("*/", "every").replaceAll("*", "x").replaceAll(",", "and").replaceAll(" ", "_")}`,
-    schedule,
-    jobs: grouped,
-  }));
+  const groups = new Map<string, CronGroup>();
+  for (const job of jobs) {
+    const name = job.alone
+      ? job.name
+      : `jobs_${
+        job.schedule.replaceAll("*/", "every").replaceAll("*", "x").replaceAll(",", "and").replaceAll(" ", "_")
+      }`;
+    const group = groups.get(name) ?? { name, schedule: job.schedule, jobs: [] };
+    group.jobs.push(job);
+    groups.set(name, group);
+  }
+  return [...groups.values()];
 }
 
 for (const { name, schedule, jobs } of cronGroups(JOBS)) {

@@ -19,5 +19,10 @@ export interface Job {
   name: string;
   /** Five-field cron expression, UTC. */
   schedule: string;
+  /**
+   * Whether it runs from a cron of its own rather than the one of its schedule (`lib/jobs/crons.ts`): for a job whose
+   * run may last long (a backlog), which would otherwise hold the schedule's other jobs until it ends.
+   */
+  alone?: boolean;
   run(ctx: JobContext): Promise<JobCounts>;
 }

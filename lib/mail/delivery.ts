@@ -221,6 +221,8 @@ export async function dropKeptBodies(
 export const outboxJob: Job = {
   name: "outbox",
   schedule: "* * * * *",
+  // A backlog's run lasts minutes (SMTP-bound): a cron of its own, so the minute's other jobs do not wait for it.
+  alone: true,
   run: async (ctx) => {
     const counts = await deliverDue(ctx, ctx.now.getTime());
     try {
