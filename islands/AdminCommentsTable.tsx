@@ -17,6 +17,7 @@ import { RowDeleteButton } from "@/components/RowControls.tsx";
 import { RowDeleteLink } from "@/components/RowDeleteLink.tsx";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
+import { listAddress } from "@/lib/browser/list_address.ts";
 import type { AdminCommentView, Pagination as PageInfo } from "@/lib/comments/schema.ts";
 import type { AdminCommentPage } from "@/lib/comments/comments.ts";
 import type { UserSummary } from "@/lib/users/users.ts";
@@ -83,10 +84,8 @@ function CommentsTable({ initial, pagination, search, searchedNewest }: Omit<Adm
     loaded: (data) => t("admin.comments.match", { total: data.pagination.total }),
   });
   /** The address of the page the server rendered, at `at` (its links before hydration). */
-  const href = (at: number) =>
-    `/admin/comments?${new URLSearchParams(
-      [["search", search], ["offset", `${at}`]].filter(([, v]) => v !== "" && v !== "0"),
-    )}`;
+  const href = (at: number, extra: Record<string, string> = {}) =>
+    listAddress("/admin/comments", { search, offset: at }, extra);
   const remove = useConfirmDelete<CommentRow>({
     path: (row) => `/api/ungatekeep/comments/${row.id}`,
     deleted: (row) => {
@@ -159,7 +158,7 @@ function CommentsTable({ initial, pagination, search, searchedNewest }: Omit<Adm
                 : (
                   <RowDeleteLink
                     name={t("admin.comments.nameOf", { name: authorOf(t, row) })}
-                    href={`?delete=${encodeURIComponent(row.id)}#delete-comment`}
+                    href={`${href(pagination.offset, { delete: row.id })}#delete-comment`}
                   />
                 )}
             </Cell>

@@ -8,6 +8,7 @@
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
+import { listAddress } from "@/lib/browser/list_address.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
@@ -133,7 +134,7 @@ function ToolkitsTable({ initial, search }: { initial: Toolkit[]; search: string
               <form
                 id={`toolkit-${row.id}`}
                 method="post"
-                action="/admin/toolkits"
+                action={listAddress("/admin/toolkits", { search })}
                 onSubmit={(e) => e.preventDefault()}
                 class="flex flex-wrap gap-2 lg:justify-end"
               >
@@ -148,7 +149,10 @@ function ToolkitsTable({ initial, search }: { initial: Toolkit[]; search: string
                         name: () => <span class="sr-only">{` ${row.title} `}</span>,
                       })}
                     </button>
-                    <RowDeleteLink name={row.title} href={`?delete=${encodeURIComponent(row.id)}#delete-toolkit`} />
+                    <RowDeleteLink
+                      name={row.title}
+                      href={`${listAddress("/admin/toolkits", { search }, { delete: row.id })}#delete-toolkit`}
+                    />
                   </>
                 )}
               </form>

@@ -14,6 +14,7 @@ import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
+import { listAddress } from "@/lib/browser/list_address.ts";
 import { POST_TAGS, type PostTag } from "@/lib/ungatekeep/tags.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import { RowDeleteLink } from "@/components/RowDeleteLink.tsx";
@@ -174,7 +175,7 @@ function PostsTable({ initial, search, tag: initialTag, searchedNewest }: Omit<P
               <form
                 id={`post-${row.id}`}
                 method="post"
-                action="/admin/ungatekeep"
+                action={listAddress("/admin/ungatekeep", { search, tag: initialTag })}
                 onSubmit={(e) => e.preventDefault()}
                 class="flex flex-wrap gap-2"
               >
@@ -189,7 +190,12 @@ function PostsTable({ initial, search, tag: initialTag, searchedNewest }: Omit<P
                         name: () => <span class="sr-only">{` ${row.title} `}</span>,
                       })}
                     </button>
-                    <RowDeleteLink name={row.title} href={`?delete=${encodeURIComponent(row.id)}#delete-post`} />
+                    <RowDeleteLink
+                      name={row.title}
+                      href={`${
+                        listAddress("/admin/ungatekeep", { search, tag: initialTag }, { delete: row.id })
+                      }#delete-post`}
+                    />
                   </>
                 )}
               </form>

@@ -6,7 +6,8 @@
  * Without JavaScript a row's "Delete" is a link to `?delete={id}`, this page with a confirmation naming that comment,
  * whose plain form (docs/decisions.md, Islands, "Forms work without JavaScript") `POST`s `intent` `delete` and `id`:
  * the comment is deleted as `DELETE /api/ungatekeep/comments/{id}` does, 303 to `?deleted=1`, or the page again with
- * the refusal's sentence (400, 404, 503).
+ * the refusal's sentence (400, 404, 503). The link, the form and Cancel keep the list's `search` and `offset`
+ * (docs/decisions.md, Islands, "A row's way back keeps the list").
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -26,6 +27,7 @@ import {
 } from "@/lib/comments/comments.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { listAddress } from "@/lib/browser/list_address.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { REFUSALS, refusalText } from "@/lib/refusals.ts";
@@ -45,6 +47,16 @@ interface Data {
   error: string;
   /** The comment whose "Delete" link was followed (`?delete={id}`), to confirm without JavaScript. */
   doomed?: CommentRow;
+  /** The list's view its plain forms return to (`viewOf`). */
+  back: ListView;
+}
+
+/** The search and page of the list, as its address gave them (the page checks them when it is read again). */
+type ListView = { search: string | null; offset: string | null };
+
+/** The view of the list a plain form was posted from or a page shows, from its address. */
+function viewOf(params: URLSearchParams): ListView {
+  return { search: params.get("search"), offset: params.get("offset") };
 }
 
 /** The delete form's fields: a comment id (ids are UUIDs; a longer one names no comment). */
@@ -86,7 +98,7 @@ export const handler = define.handlers<Data>({
     const page = await pageOf(ctx.state.services.kv, ctx.state.user, params);
     const notice = params.get("deleted") === "1" ? ctx.state.t("admin.comments.deletedDone") : "";
     const doomed = page.rows.find((row) => row.id === params.get("delete"));
-    return ctx.render({ ...page, notice, error: "", doomed });
+    return ctx.render({ ...page, notice, error: "", doomed, back: viewOf(params) });
   },
 
   async POST(req, ctx) {
@@ -96,12 +108,14 @@ export const handler = define.handlers<Data>({
     try {
       if (!form.success) throw new NotFoundError(REFUSALS.commentNotFound);
       await removeComment(services.kv, form.data.id, user);
-      return seeOther("/admin/comments?deleted=1");
+      return seeOther(listAddress("/admin/comments", viewOf(ctx.url.searchParams), { deleted: "1" }));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const status = form.success ? errorResponse(error).status : 400;
-      const page = await pageOf(services.kv, user, new URLSearchParams());
-      return ctx.render({ ...page, notice: "", error: refusalText(t, error) }, { status });
+      const page = await pageOf(services.kv, user, ctx.url.searchParams);
+      return ctx.render({ ...page, notice: "", error: refusalText(t, error), back: viewOf(ctx.url.searchParams) }, {
+        status,
+      });
     }
   },
 });
@@ -123,9 +137,9 @@ export default define.page<Data>(function AdminCommentsPage({ data }) {
           id="delete-comment"
           title={t("admin.comments.deleteTitle")}
           text={t("admin.comments.deleteText", { content: clipComment(doomed.content) })}
-          action="/admin/comments"
+          action={listAddress("/admin/comments", data.back)}
           fields={{ intent: "delete", id: doomed.id }}
-          cancelHref="/admin/comments"
+          cancelHref={listAddress("/admin/comments", data.back)}
         />
       )}
       <AdminCommentsTable

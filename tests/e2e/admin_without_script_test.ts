@@ -473,6 +473,12 @@ Deno.test("without JavaScript an admin searches and pages /admin/comments", asyn
   await page.getByRole("row").filter({ hasText: "Buy followers" }).waitFor();
   assertEquals(await page.getByRole("link", { name: "Next" }).count(), 0);
   await assertAccessibleWithoutScript(page, "admin comments, second page, without JavaScript at 360 px");
+  // A row's Delete and its confirmation's Cancel keep the page the admin was on.
+  await page.getByRole("link", { name: "Delete the comment by Asha Rao" }).click();
+  const confirmation = page.getByRole("region", { name: "Delete this comment?" });
+  await confirmation.getByRole("link", { name: "Cancel" }).click();
+  await page.getByText("51–55 of 55").waitFor();
+  assertEquals(new URL(page.url()).search, "?offset=50");
   await page.getByRole("link", { name: "Previous" }).click();
   await page.getByText("1–50 of 55").waitFor();
 
@@ -482,6 +488,14 @@ Deno.test("without JavaScript an admin searches and pages /admin/comments", asyn
   assertEquals(new URL(page.url()).searchParams.get("search"), "followers");
   assertEquals(await page.getByLabel("Search comments and authors").inputValue(), "followers");
   assertEquals(await page.getByRole("row").filter({ hasText: "Thanks, this helped" }).count(), 0, "only the match");
+
+  // Deleting from a search returns to that search, not to the whole list.
+  await page.getByRole("link", { name: "Delete the comment by Asha Rao" }).click();
+  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await page.getByText("The comment is deleted.").waitFor();
+  assertEquals(new URL(page.url()).searchParams.get("search"), "followers");
+  assertEquals(await page.getByLabel("Search comments and authors").inputValue(), "followers");
+  assertEquals(await page.getByRole("row").filter({ hasText: "Thanks, this helped" }).count(), 0, "still the search");
 });
 
 Deno.test("without JavaScript an admin searches, picks a tab and pages /admin/outbox", async () => {
@@ -534,6 +548,7 @@ Deno.test("without JavaScript an admin searches /admin/toolkits", async () => {
   const admin = await createTestUser(t, "admin");
   await addToolkit({ t, admin }, { title: "Resume Toolkit" });
   await addToolkit({ t, admin }, { title: "Interview Toolkit" });
+  await addToolkit({ t, admin }, { title: "Resume Templates" });
   await using browser = await openBrowser();
   const context = await browser.newContext(PHONE);
   await signInBrowser(context, t.origin, admin);
@@ -547,6 +562,21 @@ Deno.test("without JavaScript an admin searches /admin/toolkits", async () => {
   assertEquals(await page.getByRole("row").filter({ hasText: "Interview Toolkit" }).count(), 0, "only the match");
   assertEquals(await page.getByLabel("Search by title").inputValue(), "resume");
   await assertAccessibleWithoutScript(page, "admin toolkits searched without JavaScript at 360 px");
+
+  // A row's Save and Delete return to the search, not to the whole list.
+  const stillSearched = async () => {
+    assertEquals(new URL(page.url()).searchParams.get("search"), "resume");
+    assertEquals(await page.getByLabel("Search by title").inputValue(), "resume");
+    assertEquals(await page.getByRole("row").filter({ hasText: "Interview Toolkit" }).count(), 0, "still the search");
+  };
+  await page.getByRole("button", { name: "Save Resume Templates" }).click();
+  await page.getByText("“Resume Templates” saved.").waitFor();
+  await stillSearched();
+  await page.getByRole("link", { name: "Delete Resume Toolkit" }).click();
+  await page.getByRole("region", { name: "Delete this toolkit?" }).getByRole("button", { name: "Delete" }).click();
+  await page.getByText("The toolkit is deleted.").waitFor();
+  await stillSearched();
+  await page.getByRole("row").filter({ hasText: "Resume Templates" }).waitFor();
 });
 
 Deno.test("without JavaScript an admin searches /admin/ungatekeep and picks a tag", async () => {
@@ -555,6 +585,7 @@ Deno.test("without JavaScript an admin searches /admin/ungatekeep and picks a ta
   await createPost(t, admin, { title: "Exam tips", tag: "resources" });
   await createPost(t, admin, { title: "Exam results are out", tag: "announcement" });
   await createPost(t, admin, { title: "Old news", tag: "announcement" });
+  await createPost(t, admin, { title: "Exam dates announced", tag: "announcement" });
   await using browser = await openBrowser();
   const context = await browser.newContext(PHONE);
   await signInBrowser(context, t.origin, admin);
@@ -571,6 +602,22 @@ Deno.test("without JavaScript an admin searches /admin/ungatekeep and picks a ta
   assertEquals(await page.getByLabel("Tag", { exact: true }).inputValue(), "announcement");
   assertEquals(await page.getByLabel("Search titles and the start of each post").inputValue(), "exam");
   await assertAccessibleWithoutScript(page, "admin posts searched without JavaScript at 360 px");
+
+  // A row's Save and Delete return to the search and tag, not to the whole list.
+  const stillSearched = async () => {
+    const url = new URL(page.url());
+    assertEquals([url.searchParams.get("search"), url.searchParams.get("tag")], ["exam", "announcement"]);
+    assertEquals(await page.getByLabel("Tag", { exact: true }).inputValue(), "announcement");
+    assertEquals(await page.getByRole("row").filter({ hasText: /Exam tips|Old news/ }).count(), 0, "still the search");
+  };
+  await page.getByRole("button", { name: "Save Exam dates announced" }).click();
+  await page.getByText("“Exam dates announced” saved").waitFor();
+  await stillSearched();
+  await page.getByRole("link", { name: "Delete Exam results are out" }).click();
+  await page.getByRole("region", { name: "Delete this post?" }).getByRole("button", { name: "Delete" }).click();
+  await page.getByText("The post is deleted.").waitFor();
+  await stillSearched();
+  await page.getByRole("row").filter({ hasText: "Exam dates announced" }).waitFor();
 });
 
 Deno.test("without JavaScript an admin searches /admin/coupons", async () => {

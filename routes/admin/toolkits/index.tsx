@@ -7,7 +7,8 @@
  * switches its admin changed (`changedSwitches`) as `PUT /api/admin/toolkits/{id}` does, 303 to `?saved={id}`;
  * `delete` (`id`) deletes the toolkit as `DELETE` does, 303 to `?deleted=1`. A refused one renders the page again
  * with its sentence (400, 404). `?search=` (the search's `GET` form without JavaScript) renders the toolkits whose
- * title holds its every word.
+ * title holds its every word; the row forms, the Delete link, its confirmation and Cancel keep it, and so do the 303s
+ * (docs/decisions.md, Islands, "A row's way back keeps the list").
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -19,6 +20,7 @@ import { deleteToolkit, listToolkitsForAdmin, updateToolkit } from "@/lib/toolki
 import { type Toolkit, ToolkitSearchSchema } from "@/lib/toolkits/schema.ts";
 import { adminAudit, adminAuditOfChange } from "@/lib/http/admin_audit.ts";
 import { changedSwitches, readFormFields, seeOther, switchFields } from "@/lib/http/form_posts.ts";
+import { listAddress } from "@/lib/browser/list_address.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { REFUSALS, refusalText } from "@/lib/refusals.ts";
@@ -66,6 +68,8 @@ export const handler = define.handlers<Data>({
 
   async POST(req, ctx) {
     const { kv, files, log } = ctx.state.services;
+    // The search the form was posted from (the page checks it when it is read again).
+    const back = ctx.url.searchParams.get("search");
     const form = rowFormSchema.safeParse(
       await readFormFields(req, ["intent", "id", ...ROW_SWITCHES.fields]),
     );
@@ -75,13 +79,15 @@ export const handler = define.handlers<Data>({
       if (intent === "delete") {
         const audit = adminAudit(ctx.state, { action: "toolkit.delete", targetKind: "toolkit" });
         await deleteToolkit(kv, { id, audit, images: { files, log } });
-        return seeOther("/admin/toolkits?deleted=1");
+        return seeOther(listAddress("/admin/toolkits", { search: back }, { deleted: "1" }));
       }
       const { patch, summary } = changedSwitches(form.data, SWITCHES);
-      if (Object.keys(patch).length === 0) return seeOther(`/admin/toolkits?saved=${encodeURIComponent(id)}`);
+      if (Object.keys(patch).length === 0) {
+        return seeOther(listAddress("/admin/toolkits", { search: back }, { saved: id }));
+      }
       const audit = adminAuditOfChange(ctx.state, { action: "toolkit.update", targetKind: "toolkit", change: summary });
       await updateToolkit(kv, { id, patch, audit, images: { files, log } });
-      return seeOther(`/admin/toolkits?saved=${encodeURIComponent(id)}`);
+      return seeOther(listAddress("/admin/toolkits", { search: back }, { saved: id }));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const status = form.success ? errorResponse(error).status : 400;
@@ -116,9 +122,9 @@ export default define.page<Data>(function AdminToolkitsPage({ data }) {
           id="delete-toolkit"
           title={t("admin.toolkits.deleteTitle")}
           text={t("admin.toolkits.deleteText", { title: doomed.title })}
-          action="/admin/toolkits"
+          action={listAddress("/admin/toolkits", { search: data.search })}
           fields={{ intent: "delete", id: doomed.id }}
-          cancelHref="/admin/toolkits"
+          cancelHref={listAddress("/admin/toolkits", { search: data.search })}
         />
       )}
       <AdminToolkitsTable initial={data.toolkits} search={data.search} text={t.island(ADMIN_TOOLKITS_TEXT)} />

@@ -10,7 +10,8 @@
  * `was_isPublished`, `was_isPinned`) saves the switches its admin changed (`changedSwitches`) as
  * `PATCH /api/admin/ungatekeep/{id}` does, 303 to `?updated={id}`; `delete` (`id`) deletes the post, 303 to
  * `?deleted=1`. A refused one renders the page again with its sentence (400, 404). `?search=` and `?tag=` (the search's
- * `GET` form) render the posts that match (a value the list refuses gives every post).
+ * `GET` form) render the posts that match (a value the list refuses gives every post); the row forms, the Delete link,
+ * its confirmation, Cancel and the 303s keep them (docs/decisions.md, Islands, "A row's way back keeps the list").
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -23,6 +24,7 @@ import { AdminPostQuerySchema } from "@/lib/ungatekeep/schema.ts";
 import type { PostTag } from "@/lib/ungatekeep/tags.ts";
 import { adminAudit, adminAuditOfChange } from "@/lib/http/admin_audit.ts";
 import { changedSwitches, readFormFields, seeOther, switchFields } from "@/lib/http/form_posts.ts";
+import { listAddress } from "@/lib/browser/list_address.ts";
 import { DomainError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { REFUSALS, refusalText } from "@/lib/refusals.ts";
@@ -93,6 +95,8 @@ export const handler = define.handlers<Data>({
   async POST(req, ctx) {
     const { kv, files, log } = ctx.state.services;
     const { t } = ctx.state;
+    // The search and tag the form was posted from (the page checks them when it is read again).
+    const back = { search: ctx.url.searchParams.get("search"), tag: ctx.url.searchParams.get("tag") };
     const form = rowFormSchema.safeParse(
       await readFormFields(req, ["intent", "id", ...ROW_SWITCHES.fields]),
     );
@@ -106,13 +110,13 @@ export const handler = define.handlers<Data>({
           id,
           audit: adminAudit(ctx.state, { action: "post.delete", targetKind: "post" }),
         });
-        return seeOther("/admin/ungatekeep?deleted=1");
+        return seeOther(listAddress("/admin/ungatekeep", back, { deleted: "1" }));
       }
       const { patch, summary } = changedSwitches(form.data, SWITCHES);
-      if (Object.keys(patch).length === 0) return seeOther(`/admin/ungatekeep?updated=${encodeURIComponent(id)}`);
+      if (Object.keys(patch).length === 0) return seeOther(listAddress("/admin/ungatekeep", back, { updated: id }));
       const audit = adminAuditOfChange(ctx.state, { action: "post.update", targetKind: "post", change: summary });
       await updatePost(kv, { files, log, id, patch, audit });
-      return seeOther(`/admin/ungatekeep?updated=${encodeURIComponent(id)}`);
+      return seeOther(listAddress("/admin/ungatekeep", back, { updated: id }));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const status = form.success ? errorResponse(error).status : 400;
@@ -155,9 +159,9 @@ export default define.page<Data>(function AdminPostsPage({ data, url }) {
           id="delete-post"
           title={t("admin.posts.deleteTitle")}
           text={t("admin.posts.deleteText", { title: doomed.title })}
-          action="/admin/ungatekeep"
+          action={listAddress("/admin/ungatekeep", { search: data.search, tag: data.tag })}
           fields={{ intent: "delete", id: doomed.id }}
-          cancelHref="/admin/ungatekeep"
+          cancelHref={listAddress("/admin/ungatekeep", { search: data.search, tag: data.tag })}
         />
       )}
       <UngatekeepPostsTable
