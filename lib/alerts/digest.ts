@@ -230,7 +230,8 @@ async function claimDue(
   const users = await getManyChunked<User>(kv, due.map((alerts) => userKey(alerts[0].value.userId)));
   const wanted = due.flatMap((alerts, i) => {
     const user = users[i].value;
-    if (user?.emailVerified) return [{ user, alerts }];
+    // A suspended person gets no digest: they cannot sign in to open what it lists (docs/decisions.md, Admin, "Suspension").
+    if (user?.emailVerified && !user.suspension) return [{ user, alerts }];
     counts.skipped++;
     return [];
   });

@@ -208,7 +208,8 @@ async function remindBatch(
   const reminders: Reminder[] = [];
   for (const [i, [userId]] of batch.entries()) {
     const { user, settings } = people.get(userId)!;
-    if (!user) {
+    // A suspended person cannot sign in to act on a reminder: none is made (docs/decisions.md, Admin, "Suspension").
+    if (!user || user.suspension) {
       counts.skipped++;
       continue;
     }

@@ -172,6 +172,9 @@ Deno.test("the digest mails exactly the new matches once, and the one-click unsu
   const student = await createTestUser(t, "user", { name: "Asha" });
   const unverified = await createTestUser(t, "user");
   await updateUser(t.kv, unverified.user.id, { emailVerified: false });
+  const suspended = await createTestUser(t, "user");
+  await call(t, suspended, "POST", "/api/me/alerts", { kind: "internships", query: {} });
+  await updateUser(t.kv, suspended.user.id, { suspension: { at: new Date().toISOString(), reason: "Spam", by: null } });
   const internships = await call(t, student, "POST", "/api/me/alerts", {
     kind: "internships",
     query: { search: "data", location: "Pune" },
@@ -199,7 +202,11 @@ Deno.test("the digest mails exactly the new matches once, and the one-click unsu
     return res.body;
   };
   const first = await run();
-  assertEquals([first.job, first.sent, first.alerts, first.skipped], ["alerts-digest", 1, 2, 1]);
+  assertEquals(
+    [first.job, first.sent, first.alerts, first.skipped],
+    ["alerts-digest", 1, 2, 2],
+    "unverified, suspended",
+  );
   assertEquals(smtp.messages.length, 1);
   assert(smtp.messages[0].text.includes("Old Data Intern") && smtp.messages[0].text.includes("Old Hack"));
   await later();
@@ -270,6 +277,7 @@ Deno.test("deadline reminders: saved items due today or tomorrow, once; turned o
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url } });
   const { admin, member, student } = await people(t);
   const quiet = await createTestUser(t, "user");
+  const suspended = await createTestUser(t, "user");
   const day = (n: number) => istToday(new Date(Date.now() + n * 86_400_000));
   const [today, tomorrow, nextWeek, applied] = await postInternships(t, member, [
     { title: "Closes Today", deadline: day(0) },
@@ -283,12 +291,13 @@ Deno.test("deadline reminders: saved items due today or tomorrow, once; turned o
     startDate: day(1),
     endDate: day(3),
   })).body.opportunity;
-  for (const who of [student, quiet]) {
+  for (const who of [student, quiet, suspended]) {
     for (const item of [today, tomorrow, nextWeek]) await call(t, who, "PUT", `/api/me/saved/internships/${item.id}`);
     await call(t, who, "PUT", `/api/me/saved/internships/${applied.id}`, { status: "applied" });
     await call(t, who, "PUT", `/api/me/saved/opportunities/${hack.id}`);
   }
   await call(t, quiet, "PATCH", "/api/me/settings", { deadlineReminders: false });
+  await updateUser(t.kv, suspended.user.id, { suspension: { at: new Date().toISOString(), reason: "Spam", by: null } });
   const run = async () => {
     const res = await call(t, admin, "POST", "/api/admin/jobs/deadline-reminders/run");
     assertEquals(res.status, 200);
@@ -296,7 +305,7 @@ Deno.test("deadline reminders: saved items due today or tomorrow, once; turned o
     return res.body;
   };
   const first = await run();
-  assertEquals([first.sent, first.notified, first.items, first.skipped], [1, 2, 6, 0]);
+  assertEquals([first.sent, first.notified, first.items, first.skipped], [1, 2, 6, 1], "the suspended one skipped");
   const told = (await call(t, quiet, "GET", "/api/me/notifications")).body.notifications;
   assertEquals(told.map((n: { type: string }) => n.type), ["deadline_reminder"], "no e-mail, but the bell and push");
   assertEquals(told[0].title, "3 saved listings close soon");
