@@ -379,3 +379,30 @@ Deno.test("on a 360 px phone, the admin's rows say what happened: no reason, a r
   assert(hindi.includes("मना करते समय आपका नोट: The lessons were opened"), hindi);
   assertEquals(await layoutDefects(page), []);
 });
+
+Deno.test("on a 360 px phone, the receipt keeps each amount on one line, the coupon's minus sign too", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const admin = await createTestUser(t, "admin");
+  const buyer = await createTestUser(t, "user", { name: "Rohan Mehta" });
+  const shop = { t, admin };
+  const { toolkit } = await addToolkitWithLessons(shop, { ...TOOLKIT, lessons: ["Joins"] });
+  await addCoupon(shop, { code: "WELCOME20", discountType: "percentage", discountValue: 20 });
+  const { purchaseId } = await buy({ t, fake }, buyer, toolkit.id, "WELCOME20");
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled: false });
+  await signInBrowser(context, t.origin, buyer);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/purchases/${purchaseId}/receipt`);
+  const amounts = await page.locator("article.receipt td").evaluateAll((cells) =>
+    cells.map((cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      return { text: cell.textContent, lines: tops.size };
+    })
+  );
+  const discount = amounts.find((a) => a.text?.startsWith("−"));
+  assert(discount, JSON.stringify(amounts));
+  assert(amounts.every((a) => a.lines === 1), `an amount wraps: ${JSON.stringify(amounts)}`);
+});

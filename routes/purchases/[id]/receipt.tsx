@@ -30,7 +30,7 @@ function Row({ label, value, strong }: { label: string; value: string; strong?: 
   return (
     <tr class={strong ? "font-semibold" : ""}>
       <th scope="row" class="py-1.5 pr-4 text-left font-normal text-slate-700">{label}</th>
-      <td class="py-1.5 text-right tabular-nums">{value}</td>
+      <td class="whitespace-nowrap py-1.5 text-right tabular-nums">{value}</td>
     </tr>
   );
 }
