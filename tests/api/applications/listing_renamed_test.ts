@@ -8,37 +8,23 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { people } from "@/tests/fixtures/people.ts";
-import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
+import {
+  applicant,
+  applyTo,
+  editInternship,
+  platformInternship,
+  recordedChanges,
+  toldOf,
+} from "@/tests/fixtures/applications.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { updateUser } from "@/lib/users/users.ts";
-import type { InternshipView } from "@/lib/internships/schema.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const ADVICE =
   "Your application stays as you sent it. Its listing is linked from your applications: read it again to decide if it still suits you.";
 
 const runChanges = (t: TestApp, now?: Date) => runJob(findJob("listing-changes")!, t.services, now);
-
-/** `PUT /api/internships/{id}` as `who` with `body`; answers the listing as saved. */
-async function edit(t: TestApp, who: TestUser, id: string, body: Record<string, unknown>): Promise<InternshipView> {
-  const res = await t.json("PUT", `/api/internships/${id}`, { body, headers: who.headers });
-  assertEquals(res.status, 200, await res.clone().text());
-  return (await res.json()).internship;
-}
-
-/** The `listing_changed` notifications of `who` as `[title, body]`, newest first, in `lang` when given. */
-async function toldOf(t: TestApp, who: TestUser, lang?: string): Promise<string[][]> {
-  const res = await t.fetch(`/api/me/notifications${lang ? `?lang=${lang}` : ""}`, { headers: who.headers });
-  const { notifications } = await res.json();
-  return notifications.filter((n: { type: string }) => n.type === "listing_changed")
-    .map((n: { title: string; body: string }) => [n.title, n.body]);
-}
-
-/** How many changes are recorded and not told yet. */
-async function recorded(t: TestApp): Promise<number> {
-  return (await Array.fromAsync(t.kv.list({ prefix: ["listing_changes"] }))).length;
-}
 
 Deno.test("a listing renamed after applying is told once, old and new, then once more for a second rename", async () => {
   await using smtp = await startFakeSmtp();
@@ -58,8 +44,8 @@ Deno.test("a listing renamed after applying is told once, old and new, then once
   await t.settled();
   const before = smtp.messages.length;
 
-  await edit(t, member, internship.id, { title: "Sales Associate", hiringOrganization: "Gooogle Jobs" });
-  assertEquals(await recorded(t), 1, "a rename is recorded by its edit");
+  await editInternship(t, member, internship.id, { title: "Sales Associate", hiringOrganization: "Gooogle Jobs" });
+  assertEquals(await recordedChanges(t), 1, "a rename is recorded by its edit");
   const start = Date.now();
   assertEquals((await runChanges(t, new Date(start))).told, 2);
   assertEquals((await runChanges(t, new Date(start + 60_000))).told, 0, "told once");
@@ -81,7 +67,11 @@ Deno.test("a listing renamed after applying is told once, old and new, then once
   assertEquals(to(ravi).map((m) => m.subject), ["आपके आवेदन के बाद Gooogle Jobs ने Sales Associate बदल दी"]);
 
   // A second rename and a move: waits for the listing's day, then one more notice, from the name told last.
-  await edit(t, member, internship.id, { hiringOrganization: "Gooogle Careers", location: "Delhi", type: "onsite" });
+  await editInternship(t, member, internship.id, {
+    hiringOrganization: "Gooogle Careers",
+    location: "Delhi",
+    type: "onsite",
+  });
   assertEquals((await runChanges(t, new Date(start + 2 * 60_000))).told, 0, "not twice in a day");
   assertEquals((await runChanges(t, new Date(start + DAY + 60_000))).told, 2);
   assertEquals((await runChanges(t, new Date(start + DAY + 2 * 60_000))).told, 0);
@@ -113,14 +103,17 @@ Deno.test("a listing renamed before anyone applied, or renamed and named back, t
   await using t = await createTestApp();
   const { member } = await people(t);
   const internship = await platformInternship(t, member, { title: "SDE Intern", hiringOrganization: "Google" });
-  const renamed = await edit(t, member, internship.id, { title: "Sales Associate", hiringOrganization: "Gooogle" });
+  const renamed = await editInternship(t, member, internship.id, {
+    title: "Sales Associate",
+    hiringOrganization: "Gooogle",
+  });
   const sara = await applicant(t, "Sara Shah");
   await applyTo(t, sara, renamed);
   assertEquals((await runChanges(t)).told, 0);
-  assertEquals(await recorded(t), 0, "the rename is dropped, told to nobody");
+  assertEquals(await recordedChanges(t), 0, "the rename is dropped, told to nobody");
 
-  await edit(t, member, internship.id, { title: "Data Intern" });
-  await edit(t, member, internship.id, { title: "Sales Associate" });
+  await editInternship(t, member, internship.id, { title: "Data Intern" });
+  await editInternship(t, member, internship.id, { title: "Sales Associate" });
   assertEquals((await runChanges(t)).told, 0, "named back before the run");
   assertEquals(await toldOf(t, sara), []);
 });
@@ -154,13 +147,13 @@ Deno.test("a change recorded before titles were kept tells no false rename, and 
   };
   await applyTo(t, sara, first);
   await applyTo(t, ravi, second);
-  await edit(t, member, first.id, { stipend: 6000 });
-  await edit(t, member, second.id, { stipend: 6000 });
+  await editInternship(t, member, first.id, { stipend: 6000 });
+  await editInternship(t, member, second.id, { stipend: 6000 });
   await olden();
-  assertEquals(await recorded(t), 2);
+  assertEquals(await recordedChanges(t), 2);
   // Later edits record the title: the first listing's is the same (no rename), the second's is renamed.
-  await edit(t, member, first.id, { deadline: "2099-01-20" });
-  await edit(t, member, second.id, { title: "Design Lead Intern" });
+  await editInternship(t, member, first.id, { deadline: "2099-01-20" });
+  await editInternship(t, member, second.id, { title: "Design Lead Intern" });
 
   assertEquals((await runChanges(t)).told, 2);
   const stipend = "Stipend: ₹12,000 a month is now ₹6,000 a month.";

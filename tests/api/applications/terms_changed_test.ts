@@ -9,36 +9,23 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { people } from "@/tests/fixtures/people.ts";
-import { applicant, applyTo, platformInternship, QUESTIONS } from "@/tests/fixtures/applications.ts";
+import {
+  applicant,
+  applyTo,
+  editInternship,
+  platformInternship,
+  QUESTIONS,
+  recordedChanges,
+  toldOf,
+} from "@/tests/fixtures/applications.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { LISTINGS_SCANNED } from "@/lib/applications/terms_changed.ts";
 import { updateUser } from "@/lib/users/users.ts";
-import type { InternshipView } from "@/lib/internships/schema.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
 const runChanges = (t: TestApp) => runJob(findJob("listing-changes")!, t.services);
-
-/** `PUT /api/internships/{id}` as `who` with `body`; answers the listing as saved. */
-async function edit(t: TestApp, who: TestUser, id: string, body: Record<string, unknown>): Promise<InternshipView> {
-  const res = await t.json("PUT", `/api/internships/${id}`, { body, headers: who.headers });
-  assertEquals(res.status, 200, await res.clone().text());
-  return (await res.json()).internship;
-}
-
-/** The `listing_changed` notifications of `who` as `[title, body]`, in `lang` when given. */
-async function toldOf(t: TestApp, who: TestUser, lang?: string): Promise<string[][]> {
-  const res = await t.fetch(`/api/me/notifications${lang ? `?lang=${lang}` : ""}`, { headers: who.headers });
-  const { notifications } = await res.json();
-  return notifications.filter((n: { type: string }) => n.type === "listing_changed")
-    .map((n: { title: string; body: string }) => [n.title, n.body]);
-}
-
-/** How many changes are recorded and not told yet. */
-async function recorded(t: TestApp): Promise<number> {
-  return (await Array.fromAsync(t.kv.list({ prefix: ["listing_changes"] }))).length;
-}
 
 Deno.test("edits for the worse are told once to each open applicant by the job, in the app and by e-mail", async () => {
   await using smtp = await startFakeSmtp();
@@ -63,20 +50,20 @@ Deno.test("edits for the worse are told once to each open applicant by the job, 
   const before = smtp.messages.length;
 
   // Two edits in a row before the job runs: the stipend, then the deadline and a question's words.
-  await edit(t, member, internship.id, { stipend: 6000 });
+  await editInternship(t, member, internship.id, { stipend: 6000 });
   const [first, second] = internship.questions;
-  const edited = await edit(t, member, internship.id, {
+  const edited = await editInternship(t, member, internship.id, {
     deadline: "2098-12-05",
     questions: [{ id: first.id, text: `${QUESTIONS[0].text} In two lines.` }, { id: second.id, text: second.text }],
   });
   const late = await applicant(t, "Lata Late");
   await applyTo(t, late, edited);
   assertEquals(await toldOf(t, sara), [], "an edit tells nobody in its request");
-  assertEquals(await recorded(t), 2);
+  assertEquals(await recordedChanges(t), 2);
 
   const run = await runChanges(t);
   assertEquals([run.told, run.listings], [2, 1]);
-  assertEquals(await recorded(t), 0);
+  assertEquals(await recordedChanges(t), 0);
   assertEquals((await runChanges(t)).told, 0, "told once");
 
   const lines = [
@@ -116,18 +103,22 @@ Deno.test("edits for the better, or undone before the run, tell nobody; each app
     await applyTo(t, student, internship);
     students.push(student);
   }
-  await edit(t, member, internship.id, { stipend: 15000, deadline: "2099-04-01", description: "Better now." });
-  assertEquals(await recorded(t), 0, "an edit for the better records nothing");
-  await edit(t, member, internship.id, { stipend: 5000 });
-  await edit(t, member, internship.id, { stipend: 15000 });
+  await editInternship(t, member, internship.id, {
+    stipend: 15000,
+    deadline: "2099-04-01",
+    description: "Better now.",
+  });
+  assertEquals(await recordedChanges(t), 0, "an edit for the better records nothing");
+  await editInternship(t, member, internship.id, { stipend: 5000 });
+  await editInternship(t, member, internship.id, { stipend: 15000 });
   assertEquals((await runChanges(t)).told, 0, "a stipend lowered and raised back tells nobody");
-  assertEquals(await recorded(t), 0);
+  assertEquals(await recordedChanges(t), 0);
 
   // One application moved on after the edit is told too, once; 23 applicants take three of the job's writes.
   const moved = (await (await t.fetch(`/api/internships/${internship.id}/applications?limit=100`, {
     headers: member.headers,
   })).json()).applications.at(-1);
-  await edit(t, member, internship.id, { deadline: "2099-02-01" });
+  await editInternship(t, member, internship.id, { deadline: "2099-02-01" });
   const shortlist = await t.json("PATCH", `/api/applications/${moved.id}`, {
     body: { status: "shortlisted" },
     headers: member.headers,
@@ -153,7 +144,7 @@ Deno.test("a listing's applicants are told at most once a day: edits every minut
   await applyTo(t, sara, internship);
   const [first, second] = internship.questions;
   const reword = (n: number) =>
-    edit(t, member, internship.id, {
+    editInternship(t, member, internship.id, {
       questions: [{ id: first.id, text: `${first.text} (${n})` }, { id: second.id, text: second.text }],
     });
 
@@ -166,13 +157,13 @@ Deno.test("a listing's applicants are told at most once a day: edits every minut
     const run = await runJob(findJob("listing-changes")!, t.services, new Date(start + minute * 60_000));
     assertEquals(run.told, 0, `minute ${minute}`);
   }
-  await edit(t, member, internship.id, { stipend: 6000 });
+  await editInternship(t, member, internship.id, { stipend: 6000 });
   assertEquals((await toldOf(t, sara)).length, 1, "one notice in the first day");
-  assertEquals(await recorded(t), 4, "the later edits wait, recorded");
+  assertEquals(await recordedChanges(t), 4, "the later edits wait, recorded");
 
   // A day after the first notice, everything since is told once, the stipend cut included.
   assertEquals((await runJob(findJob("listing-changes")!, t.services, new Date(start + DAY + 60_000))).told, 1);
-  assertEquals(await recorded(t), 0);
+  assertEquals(await recordedChanges(t), 0);
   const told = await toldOf(t, sara);
   assertEquals(told.length, 2);
   assert(told[0][1].includes("₹12,000 a month is now ₹6,000 a month"), told[0][1]);
@@ -187,7 +178,7 @@ Deno.test("listings waiting for their day do not keep a listing after them from 
   const internship = await platformInternship(t, member, { stipend: 12000 });
   const sara = await applicant(t, "Sara Shah");
   await applyTo(t, sara, internship);
-  await edit(t, member, internship.id, { stipend: 6000 });
+  await editInternship(t, member, internship.id, { stipend: 6000 });
   // As many listings as a run looks at, told within the day and changed since, sorting before this one ("!" < any id).
   const now = Date.now();
   const at = new Date(now).toISOString();
@@ -213,11 +204,11 @@ Deno.test("revisedAt follows what students read: an owner's words and terms, not
   const { member, admin } = await people(t);
   const internship = await platformInternship(t, member, { stipend: 10000 });
   assertEquals(internship.revisedAt, null);
-  const flagged = await edit(t, admin, internship.id, { isVerified: true });
+  const flagged = await editInternship(t, admin, internship.id, { isVerified: true });
   assertEquals(flagged.revisedAt, null, "an admin's Checked tick is not an update students read");
-  const closed = await edit(t, member, internship.id, { closed: true });
+  const closed = await editInternship(t, member, internship.id, { closed: true });
   assertEquals(closed.revisedAt, null, "closing applications is not an update of the listing's words");
-  const reworded = await edit(t, member, internship.id, { description: "New words." });
+  const reworded = await editInternship(t, member, internship.id, { description: "New words." });
   assert(reworded.revisedAt !== null && Date.parse(reworded.revisedAt) > Date.now() - DAY);
   const page = await (await t.fetch(`/internships/${internship.id}`)).text();
   assert(page.includes("Updated on"), "the listing page says when it was updated");
