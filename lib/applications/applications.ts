@@ -25,6 +25,7 @@ import {
 } from "@/lib/internships/internships.ts";
 import type { Question } from "@/lib/internships/schema.ts";
 import { appliedTermsOf, keptTerms } from "@/lib/internships/applied_terms.ts";
+import { deadlineEndMs } from "@/lib/internships/ended.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { getOrganization, isManager } from "@/lib/organizations/store.ts";
 import { linkVerdict } from "@/lib/organizations/link_verdict.ts";
@@ -170,11 +171,8 @@ export function applicantView(record: ApplicationRecord): ApplicantView {
  */
 export function timeoutDueAt(deadline: string | null, createdAt: string, closedAt: string | null = null): string {
   if (!deadline) return new Date(Date.parse(createdAt) + TIMEOUT_WITHOUT_DEADLINE_DAYS * DAY_MS).toISOString();
-  const given = /^\d{4}-\d{2}-\d{2}$/.test(deadline)
-    ? Date.parse(`${deadline}T00:00:00+05:30`) + DAY_MS
-    : Date.parse(deadline);
   const end = Math.min(
-    given,
+    deadlineEndMs(deadline),
     closedAt ? Date.parse(closedAt) : Infinity,
     Date.parse(createdAt) + TIMEOUT_DEADLINE_CAP_DAYS * DAY_MS,
   );

@@ -39,6 +39,7 @@ import { istToday } from "@/lib/dates.ts";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { DEFAULT_LANG } from "@/lib/i18n/languages.ts";
 import { internshipRecord } from "@/lib/internships/internships.ts";
+import { endedAt } from "@/lib/internships/ended.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { followApplicationOps, readTrackerItems, type TrackerEntries } from "@/lib/saved/saved.ts";
 import { recipientById, recipientEntry, timedOut, timeoutDueAt } from "./applications.ts";
@@ -331,8 +332,8 @@ export async function timeOutApplications(
             title: found.view.title,
             organization: found.view.organization?.name ?? found.view.hiringOrganization,
             deadline: found.record.deadline,
-            // A deleted listing is judged as one its poster closed when deleting it (ISO times sort as strings).
-            closedAt: [found.record.closedAt, found.record.deletedAt].filter((at) => !!at).sort()[0] ?? null,
+            // A deleted listing is judged as one its poster closed when deleting it.
+            closedAt: endedAt(found.record),
           },
         );
       }),

@@ -34,6 +34,7 @@ import { type InternshipStore, internshipStore } from "./store.ts";
 import { applyFieldsAfter, questionsWithIds } from "./questions.ts";
 import { isLive, viewsOf } from "./views.ts";
 import { termsChangeOps, termsDiffer } from "./terms.ts";
+import { endedOps } from "./ended.ts";
 import { internshipsOwnedBy, NOT_FOUND } from "./internships.ts";
 import type { Internship, InternshipCreate, InternshipUpdate, InternshipView } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
@@ -154,6 +155,7 @@ async function writeInternship(
     also: (op, next, previous) => {
       moderationQueueOps(op, "internships", previous, next);
       countOps(op, organizationCounts(previous), organizationCounts(next));
+      endedOps(op, previous, next);
       also?.(op, next, previous);
       audit?.(op, id);
     },

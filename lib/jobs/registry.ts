@@ -16,6 +16,7 @@ import { closeListingsJob } from "./close_listings.ts";
 import { closedOwnersIndexJob } from "./closed_owners_index.ts";
 import { applicationsSentIndexJob } from "./applications_sent_index.ts";
 import { applicationsTimeoutJob } from "@/lib/applications/timeout.ts";
+import { applicationsEndedJob } from "@/lib/applications/ended.ts";
 import { listingChangesJob } from "@/lib/applications/terms_changed.ts";
 import { postDeletionsJob, postsAdminIndexJob, postsAuthorIndexJob } from "@/lib/ungatekeep/posts.ts";
 import { usersIndexJob } from "@/lib/users/user_index.ts";
@@ -39,6 +40,7 @@ export const JOBS: readonly Job[] = [
   organizationsUnlinkJob,
   closeListingsJob,
   applicationsTimeoutJob,
+  applicationsEndedJob,
   listingChangesJob,
   postDeletionsJob,
   usersIndexJob,

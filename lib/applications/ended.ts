@@ -1,0 +1,138 @@
+/**
+ * The `applications-ended` job (docs/decisions.md, Applications, "Every applicant hears back"): every 5 minutes it
+ * brings forward the due times of the waiting applications (`applied`, `shortlisted`) of each listing whose end came
+ * forward (closed, deleted or its deadline brought forward: the markers of `lib/internships/ended.ts`), to the time the
+ * timeout job would now give them (`timeoutDueAt` by the listing as it is), so the `applications-timeout` job answers
+ * them 15 days after the listing ended rather than after the deadline it had. A due time never moves later here (the
+ * timeout job postpones one whose listing opened again when it meets it).
+ *
+ * A run takes up to `LISTINGS_PER_RUN` markers in key order and walks each listing's waiting applications in the order they were sent
+ * (`sentPage`), `PAGE` a write, at most `PER_LISTING` a run (a listing with more goes on at the next run, the others
+ * get their turn meanwhile). Each write moves the applications that need it (their records and due entries, checked as
+ * read, so a poster's move in between wins and the page is read again) and stores the walk's place in the marker,
+ * checked as read too: a newer end of the listing (a new marker) starts the walk again from the start, and two runs
+ * at once cannot both write a page. The last write drops the marker. A listing gone from the store drops its marker.
+ * Until it is done, a run first gives the listings closed or deleted before ends were recorded their markers
+ * (`ENDED_BACKFILL`, `runBackfill`: one read a run once done).
+ */
+import type { Job } from "@/lib/jobs/job.ts";
+import { internshipRecord } from "@/lib/internships/internships.ts";
+import { ENDED_BACKFILL, ENDED_PREFIX, endedAt, type EndedMarker } from "@/lib/internships/ended.ts";
+import { runBackfill } from "@/lib/kv/backfill.ts";
+import { timeoutDueAt } from "./applications.ts";
+import { type ApplicationRecord, WAITING } from "./schema.ts";
+import { applicationOps, batchOps, BatchWrites, readApplications, sentPage } from "./store.ts";
+
+/** Applications read and written per write: ten records of up to 64 KiB stay under KV's 800 KiB a commit. */
+const PAGE = 10;
+/** Most applications of one listing walked per run. */
+const PER_LISTING = 500;
+/** Most listings one run walks. */
+const LISTINGS_PER_RUN = 20;
+/** Tries of one page lost to a move of one of its applications before the run leaves the listing to the next. */
+const TRIES = 5;
+
+/** What a run did: applications walked, due times brought forward, listings whose walk ended. */
+export interface EndedCounts {
+  walked: number;
+  moved: number;
+  listings: number;
+  [kind: string]: number;
+}
+
+/**
+ * Brings forward the due times of the applications of the listings whose end came forward (see the module's
+ * docstring), calling `giveWay` after each write, with `now` (ms) stamped on their change logs.
+ * @returns the counts of `EndedCounts`.
+ */
+export async function bringDueTimesForward(
+  kv: Deno.Kv,
+  { giveWay, now = Date.now() }: { giveWay: () => Promise<void>; now?: number },
+): Promise<EndedCounts> {
+  const counts: EndedCounts = { walked: 0, moved: 0, listings: 0 };
+  const markers = await Array.fromAsync(kv.list<EndedMarker>({ prefix: ENDED_PREFIX }, { limit: LISTINGS_PER_RUN }));
+  for (const marker of markers) await walkListing(kv, marker, counts, { giveWay, now });
+  return counts;
+}
+
+/** Walks the waiting applications of the listing of `marker` from its place, up to `PER_LISTING`, adding to `counts`. */
+async function walkListing(
+  kv: Deno.Kv,
+  marker: Deno.KvEntry<EndedMarker>,
+  counts: EndedCounts,
+  { giveWay, now }: { giveWay: () => Promise<void>; now: number },
+): Promise<void> {
+  const internshipId = marker.key[1] as string;
+  const listing = await internshipRecord(kv, internshipId);
+  if (!listing) {
+    await kv.atomic().check(marker).delete(marker.key).commit();
+    return;
+  }
+  const { deadline } = listing.record;
+  const ended = endedAt(listing.record);
+  let held = marker;
+  let tries = 0;
+  for (let walked = 0; walked < PER_LISTING;) {
+    const places = await sentPage(kv, {
+      internshipId,
+      statuses: WAITING,
+      after: held.value.place ?? null,
+      beforeMs: Number.MAX_SAFE_INTEGER,
+      limit: PAGE,
+    });
+    const read = await readApplications(kv, places.map((place) => place.id));
+    const op = kv.atomic().check(held);
+    const batch = new BatchWrites();
+    let moved = 0;
+    for (const entry of read.values()) {
+      const dueAt = earlierDueAt(entry.value, deadline, ended);
+      if (dueAt === null) continue;
+      op.check(entry);
+      applicationOps(op, entry.value, { ...entry.value, dueAt }, now, batch);
+      moved++;
+    }
+    batchOps(op, batch, now);
+    const last = places.length === PAGE ? places[PAGE - 1] : null;
+    const value: EndedMarker = { at: held.value.at, ...(last && { place: last }) };
+    if (last) op.set(held.key, value);
+    else op.delete(held.key);
+    const result = await op.commit();
+    await giveWay();
+    if (!result.ok) {
+      // The listing ended again (its walk starts over at the next run), another run wrote this page, or an
+      // application of the page moved: read again.
+      const current = await kv.get<EndedMarker>(held.key);
+      if (current.versionstamp !== held.versionstamp || ++tries >= TRIES) return;
+      continue;
+    }
+    tries = 0;
+    walked += places.length;
+    counts.walked += places.length;
+    counts.moved += moved;
+    if (!last) {
+      counts.listings++;
+      return;
+    }
+    held = { key: held.key, value, versionstamp: result.versionstamp };
+  }
+}
+
+/**
+ * The due time `record` gets by its listing now (`deadline`, and when it was closed or deleted, `ended`) when that is
+ * earlier than its own and it is still waiting; null otherwise.
+ */
+function earlierDueAt(record: ApplicationRecord, deadline: string | null, ended: string | null): string | null {
+  if (!WAITING.includes(record.status) || !record.dueAt) return null;
+  const dueAt = timeoutDueAt(deadline, record.createdAt, ended);
+  return Date.parse(dueAt) < Date.parse(record.dueAt) ? dueAt : null;
+}
+
+export const applicationsEndedJob: Job = {
+  name: "applications-ended",
+  schedule: "*/5 * * * *",
+  async run(ctx) {
+    const giveWay = () => ctx.requests.giveWay();
+    const { written } = await runBackfill(ctx.kv, ENDED_BACKFILL, { giveWay });
+    return { marked: written, ...await bringDueTimesForward(ctx.kv, { giveWay }) };
+  },
+};

@@ -1,0 +1,139 @@
+/**
+ * A listing that ends early answers its waiting applicants early (docs/decisions.md, Applications, "Every applicant
+ * hears back"): closed, deleted or with its deadline brought forward, the `applications-ended` job brings its waiting
+ * applications' due times forward to 15 days after the end, so the `applications-timeout` job answers them then, not
+ * 15 days after the deadline they applied under; an answered one, another listing's, and a listing opened again before
+ * the job ran are left as they were; a listing with more applications than one write is walked page by page.
+ */
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { people } from "@/tests/fixtures/people.ts";
+import { applicant, applyTo, editInternship, platformInternship } from "@/tests/fixtures/applications.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { recordKey } from "@/lib/applications/store.ts";
+import type { ApplicationRecord } from "@/lib/applications/applications.ts";
+import { istToday } from "@/lib/dates.ts";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+const runAt = (t: TestApp, name: string, ms: number) => runJob(findJob(name)!, t.services, new Date(ms));
+
+async function statusOf(t: TestApp, id: string) {
+  return (await t.kv.get<ApplicationRecord>(recordKey(id))).value!.status;
+}
+
+async function markers(t: TestApp) {
+  return (await Array.fromAsync(t.kv.list({ prefix: ["listing_ended"] }))).length;
+}
+
+Deno.test("a listing closed or deleted months before its deadline: its waiting applicants hear back 15 days after", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const [closed, deleted, open] = [
+    await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline }),
+    await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Slow Co", deadline }),
+    await platformInternship(t, member, { title: "Design Intern", hiringOrganization: "Slow Co", deadline }),
+  ];
+  const [first, second] = [await applicant(t, "Jai Singh"), await applicant(t, "Kavya Das")];
+  const toClosed = await applyTo(t, first, closed);
+  const answered = await applyTo(t, second, closed);
+  const toDeleted = await applyTo(t, first, deleted);
+  const toOpen = await applyTo(t, first, open);
+  const moved = await t.json("PATCH", `/api/applications/${answered.id}`, {
+    body: { status: "interview" },
+    headers: member.headers,
+  });
+  assertEquals(moved.status, 200);
+  await moved.body?.cancel();
+  await editInternship(t, member, closed.id, { closed: true });
+  const gone = await t.json("DELETE", `/api/internships/${deleted.id}`, { headers: member.headers });
+  assertEquals(gone.status, 200);
+  await gone.body?.cancel();
+  assertEquals(await markers(t), 2, "the close and the deletion each recorded their listing's end");
+
+  const run = await runAt(t, "applications-ended", Date.now());
+  assertEquals([run.moved, run.listings], [2, 2]);
+  assertEquals(await markers(t), 0);
+  const again = await runAt(t, "applications-ended", Date.now());
+  assertEquals([again.walked, again.moved], [0, 0], "nothing is left to walk");
+
+  // 14 days after the end nothing is due; 16 days after, the closed and deleted listings' waiting applications are.
+  const early = await runAt(t, "applications-timeout", Date.now() + 14 * DAY);
+  assertEquals(early.rejected, 0);
+  const later = await runAt(t, "applications-timeout", Date.now() + 16 * DAY);
+  assertEquals([later.rejected, later.told], [2, 1]);
+  assertEquals(
+    [await statusOf(t, toClosed.id), await statusOf(t, toDeleted.id), await statusOf(t, answered.id)],
+    ["rejected", "rejected", "interview"],
+  );
+  assertEquals(await statusOf(t, toOpen.id), "applied", "an open listing's applicant waits for its deadline");
+});
+
+Deno.test("a deadline brought forward brings the due times forward; a listing opened again keeps them", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const far = istToday(new Date(Date.now() + 100 * DAY));
+  const [sooner, reopened] = [
+    await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline: far }),
+    await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Slow Co", deadline: far }),
+  ];
+  const person = await applicant(t, "Jai Singh");
+  const [toSooner, toReopened] = [await applyTo(t, person, sooner), await applyTo(t, person, reopened)];
+  await editInternship(t, member, sooner.id, { deadline: istToday(new Date(Date.now() + 5 * DAY)) });
+  await editInternship(t, member, reopened.id, { closed: true });
+  await editInternship(t, member, reopened.id, { closed: false });
+
+  const run = await runAt(t, "applications-ended", Date.now());
+  assertEquals([run.moved, run.listings], [1, 2], "the reopened listing's walk moves nothing");
+  const later = await runAt(t, "applications-timeout", Date.now() + 22 * DAY);
+  assertEquals(later.rejected, 1);
+  assertEquals([await statusOf(t, toSooner.id), await statusOf(t, toReopened.id)], ["rejected", "applied"]);
+});
+
+Deno.test("a closed listing's applications are walked a page a write, each moved once", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const listing = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline });
+  const sent = [];
+  for (let i = 0; i < 23; i++) sent.push(await applyTo(t, await applicant(t, `Student ${i}`), listing));
+  const shortlisted = await t.json("PATCH", `/api/applications/${sent[3].id}`, {
+    body: { status: "shortlisted" },
+    headers: member.headers,
+  });
+  assertEquals(shortlisted.status, 200);
+  await shortlisted.body?.cancel();
+  await editInternship(t, member, listing.id, { closed: true });
+
+  const run = await runAt(t, "applications-ended", Date.now());
+  assertEquals([run.walked, run.moved, run.listings], [23, 23, 1]);
+  const due = await Array.fromAsync(t.kv.list<boolean>({ prefix: ["applications_due"] }));
+  assertEquals(due.length, 23, "one due entry each");
+  const dueMs = due.map((entry) => entry.key[1] as number);
+  assertEquals(Math.max(...dueMs) < Date.now() + 16 * DAY, true, "every due time 15 days after the close");
+});
+
+Deno.test("a listing closed before ends were recorded is found in the archive once, and its applicants moved", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const [closed, open] = [
+    await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline }),
+    await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Slow Co", deadline }),
+  ];
+  const person = await applicant(t, "Jai Singh");
+  const [toClosed, toOpen] = [await applyTo(t, person, closed), await applyTo(t, person, open)];
+  await editInternship(t, member, closed.id, { closed: true });
+  // As a store written before ends were recorded holds it: the listing archived, no marker, no backfill progress.
+  await t.kv.delete(["listing_ended", closed.id]);
+  await t.kv.delete(["listing_ended_meta", "backfill"]);
+
+  const run = await runAt(t, "applications-ended", Date.now());
+  assertEquals([run.marked, run.moved, run.listings], [1, 1, 1]);
+  const again = await runAt(t, "applications-ended", Date.now());
+  assertEquals([again.marked, again.walked], [0, 0], "the backfill is done");
+  const later = await runAt(t, "applications-timeout", Date.now() + 16 * DAY);
+  assertEquals(later.rejected, 1);
+  assertEquals([await statusOf(t, toClosed.id), await statusOf(t, toOpen.id)], ["rejected", "applied"]);
+});
