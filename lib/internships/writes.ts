@@ -26,7 +26,12 @@ import {
 import { moderationQueueOps } from "@/lib/moderation/queue.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { moderatedNotification } from "@/lib/moderation/notices.ts";
-import { organizationCounts, type OrganizationLink, organizationsForPoster } from "@/lib/organizations/store.ts";
+import {
+  getOrganization,
+  organizationCounts,
+  type OrganizationLink,
+  organizationsForPoster,
+} from "@/lib/organizations/store.ts";
 import { countOps } from "@/lib/stats/counters.ts";
 import { canManage, canModerate } from "./policy.ts";
 import { dayNumber, DELETED } from "./columns.ts";
@@ -498,9 +503,12 @@ export async function releaseReportedInternship(
 
 /**
  * Keeps the internships `userId` posted without their owner (`userId` null, shown as a former member): account
- * deletion. One checked write per listing in the read model (a listing's chunk is the unit of a write), and per 50
- * archived ones, so any number fit KV's limits. After every 50 writes it calls `renew` (the deletion's lease), whose
- * throw stops it.
+ * deletion. A listing still open that takes applications here closes with it (`closedAt` now, moved to the archive in
+ * the same write, its end recorded for its applicants' due times, `endedOps`) unless it is linked to a verified
+ * organization, whose managers answer its applicants: nobody else could (docs/decisions.md, Applications, "Every
+ * applicant hears back"). One checked write per listing in the read model (a listing's chunk is the unit of a write),
+ * and per 50 archived ones, so any number fit KV's limits. After every 50 writes it calls `renew` (the deletion's
+ * lease), whose throw stops it.
  * @throws BusyError after 30 s of races lost on one write (those done stay done; running it again finishes); what
  *   `renew` throws.
  */
@@ -511,9 +519,26 @@ export async function forgetInternshipOwner(
 ): Promise<void> {
   const store = await internshipStore(kv);
   const forget = (record: Internship) => record.userId === userId ? { ...record, userId: null } : record;
-  const ids = store.model.columns.ownerOrder(userId).map((slot) => store.model.slots.ids[slot]);
+  const slots = store.model.columns.ownerOrder(userId);
+  const ids = slots.map((slot) => store.model.slots.ids[slot]);
+  const organizationIds = new Set(
+    (await store.model.recordsOf(slots)).flatMap((record) => record.organizationId ?? []),
+  );
+  const verified = new Set<string>();
+  for (const id of organizationIds) if ((await getOrganization(kv, id)).value?.verifiedAt) verified.add(id);
+  const today = istToday();
+  const closeUnanswered = (record: Internship): Internship => {
+    const answered = record.organizationId !== undefined && verified.has(record.organizationId);
+    if (answered || (record.applyMode ?? "link") !== "platform" || !isLive(record, today)) return record;
+    const now = new Date().toISOString();
+    return { ...record, closedAt: now, updatedAt: now };
+  };
   for (const [i, id] of ids.entries()) {
-    await store.writer.update(id, forget);
+    await updateAnywhere(kv, store, {
+      id,
+      change: (record) => record.userId === userId ? closeUnanswered(forget(record)) : record,
+      also: (op, next, previous) => endedOps(op, previous, next),
+    });
     if (i % 50 === 49) await renew?.();
   }
   const archived = (await internshipsOwnedBy(kv, userId)).filter((record) =>

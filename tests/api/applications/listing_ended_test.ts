@@ -3,11 +3,17 @@
  * hears back"): closed, deleted or with its deadline brought forward, the `applications-ended` job brings its waiting
  * applications' due times forward to 15 days after the end, so the `applications-timeout` job answers them then, not
  * 15 days after the deadline they applied under; an answered one, another listing's, and a listing opened again before
- * the job ran are left as they were; a listing with more applications than one write is walked page by page.
+ * the job ran are left as they were; a listing with more applications than one write is walked page by page; listings
+ * closed before ends were recorded are found in the archive; a poster's account deletion closes the listings nobody else
+ * answers.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
-import { people } from "@/tests/fixtures/people.ts";
+import { PASSWORD, people } from "@/tests/fixtures/people.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { sweepDeletions } from "@/tests/fixtures/deletions.ts";
+import { deleteAccount } from "@/lib/account/deletion.ts";
+import { getOrganization, replaceOrganization } from "@/lib/organizations/store.ts";
 import { applicant, applyTo, editInternship, platformInternship } from "@/tests/fixtures/applications.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { recordKey } from "@/lib/applications/store.ts";
@@ -136,4 +142,37 @@ Deno.test("a listing closed before ends were recorded is found in the archive on
   const later = await runAt(t, "applications-timeout", Date.now() + 16 * DAY);
   assertEquals(later.rejected, 1);
   assertEquals([await statusOf(t, toClosed.id), await statusOf(t, toOpen.id)], ["rejected", "applied"]);
+});
+
+Deno.test("a poster who deletes their account closes their listings nobody else answers: applicants hear back", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const alone = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Solo Co", deadline });
+  const managed = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Big Co", deadline });
+  const elsewhere = await postInternship(t, member, { title: "Sales Intern", hiringOrganization: "Solo Co", deadline });
+  // Big Co is verified: its managers answer its listings' applicants after the poster leaves.
+  const organization = await getOrganization(t.kv, managed.organization!.id);
+  const verifiedAt = new Date().toISOString();
+  assertEquals(await replaceOrganization(t.kv, organization, { ...organization.value!, verifiedAt }), "ok");
+  const person = await applicant(t, "Jai Singh");
+  const [toAlone, toManaged] = [await applyTo(t, person, alone), await applyTo(t, person, managed)];
+
+  await deleteAccount(t.services, { user: member.user, session: { createdAt: new Date().toISOString() } }, {
+    confirm: member.user.email,
+    password: PASSWORD,
+  });
+  await t.settled();
+  await sweepDeletions(t);
+  const read = async (id: string) => (await (await t.fetch(`/api/internships/${id}`)).json()).internship;
+  assertEquals(
+    [(await read(alone.id)).isClosed, (await read(managed.id)).isClosed, (await read(elsewhere.id)).isClosed],
+    [true, false, false],
+    "only the listing taking applications here that nobody answers closes",
+  );
+  const run = await runAt(t, "applications-ended", Date.now());
+  assertEquals(run.moved, 1);
+  const later = await runAt(t, "applications-timeout", Date.now() + 16 * DAY);
+  assertEquals(later.rejected, 1);
+  assertEquals([await statusOf(t, toAlone.id), await statusOf(t, toManaged.id)], ["rejected", "applied"]);
 });
