@@ -14,6 +14,7 @@ import { postInternship } from "@/tests/fixtures/internships.ts";
 import { sweepDeletions } from "@/tests/fixtures/deletions.ts";
 import { deleteAccount } from "@/lib/account/deletion.ts";
 import { getOrganization, replaceOrganization } from "@/lib/organizations/store.ts";
+import type { Organization } from "@/lib/organizations/schema.ts";
 import { applicant, applyTo, editInternship, platformInternship } from "@/tests/fixtures/applications.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { recordKey } from "@/lib/applications/store.ts";
@@ -152,9 +153,9 @@ Deno.test("a poster who deletes their account closes their listings nobody else 
   const managed = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Big Co", deadline });
   const elsewhere = await postInternship(t, member, { title: "Sales Intern", hiringOrganization: "Solo Co", deadline });
   // Big Co is verified: its managers answer its listings' applicants after the poster leaves.
-  const organization = await getOrganization(t.kv, managed.organization!.id);
+  const organization = await getOrganization(t.kv, managed.organization!.id) as Deno.KvEntry<Organization>;
   const verifiedAt = new Date().toISOString();
-  assertEquals(await replaceOrganization(t.kv, organization, { ...organization.value!, verifiedAt }), "ok");
+  assertEquals(await replaceOrganization(t.kv, organization, { ...organization.value, verifiedAt }), "ok");
   const person = await applicant(t, "Jai Singh");
   const [toAlone, toManaged] = [await applyTo(t, person, alone), await applyTo(t, person, managed)];
 
