@@ -143,15 +143,22 @@ export function applicationView(record: ApplicationRecord): ApplicationView {
 }
 
 /**
- * The applicant of `record` as the poster sees them: contact details only once the application was shortlisted, and
- * not once it was withdrawn; no name (null) once they deleted their account.
+ * The applicant of `record` as the poster sees them: contact details only once the application was shortlisted; once
+ * it was withdrawn, their name alone (no picture, college, role, field, interests or contact: docs/decisions.md,
+ * Applications, "Status changes"); no name (null) once they deleted their account.
  */
 export function applicantView(record: ApplicationRecord): ApplicantView {
   const a = record.applicant;
-  const contact = record.status !== "withdrawn" && record.history.some((entry) => CONTACT_FROM.includes(entry.status));
+  const id = record.applicantId;
+  const name = a?.name ?? null;
+  if (record.status === "withdrawn") {
+    const none = { image: null, collegeInstitute: null, currentRole: null, fieldOfStudy: null };
+    return { id, name, ...none, fieldInterests: [], email: null, contactNumber: null };
+  }
+  const contact = record.history.some((entry) => CONTACT_FROM.includes(entry.status));
   return {
-    id: record.applicantId,
-    name: a?.name ?? null,
+    id,
+    name,
     image: a?.image ?? null,
     collegeInstitute: a?.collegeInstitute ?? null,
     currentRole: a?.currentRole ?? null,

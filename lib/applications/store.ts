@@ -91,10 +91,14 @@ export interface PipelineChange {
   v: number;
 }
 
-/** The text the poster's search matches: the applicant's name, college, role and field, lower case. */
+/**
+ * The text the poster's search matches: the applicant's name, college, role and field, lower case; the name alone once
+ * the application was withdrawn (the poster no longer reads the rest: `applicantView`), so no search tells it.
+ */
 export function searchTextOf(record: ApplicationRecord): string {
   const a = record.applicant;
   if (!a) return "";
+  if (record.status === "withdrawn") return a.name.toLowerCase();
   return [a.name, a.collegeInstitute, a.currentRole, a.fieldOfStudy, ...a.fieldInterests]
     .filter(Boolean).join(" ").toLowerCase();
 }

@@ -3,8 +3,8 @@
  * marks each page a phone's service worker may keep with `Offline-Scope`, naming whose it is (`u:<userId>`, or `guest`).
  * The worker keeps only pages so marked, and forgets what it kept for one scope when a page comes under another. Never
  * marked: anything but a `GET` answered 200 with HTML, the API, the admin area, sign-in and sign-up, pages that carry a
- * single-use token, forms that change things, the offline page itself, and every page of a session without "Remember
- * me" (docs/decisions.md, Installable and offline, "A phone changing hands").
+ * single-use token, forms that change things, a poster's applicants, the offline page itself, and every page of a
+ * session without "Remember me" (docs/decisions.md, Installable and offline, "A phone changing hands").
  */
 import type { AppState } from "@/lib/platform/state.ts";
 import type { MiddlewareHandler } from "@/lib/web/types.ts";
@@ -31,8 +31,12 @@ const NEVER_PREFIXES = [
   "/me/data",
 ];
 
-/** Pages to fill in, by their last path segment: `/internships/new`, `/internships/{id}/edit`, ... */
-const FORM_SEGMENTS = new Set(["new", "edit", "apply"]);
+/**
+ * Pages never kept, by their last path segment: pages to fill in (`/internships/new`, `/internships/{id}/edit`, ...),
+ * and a poster's list of other people's applications (`/internships/{id}/applicants`), whose copy on the poster's phone
+ * would outlive an applicant's withdrawal and the poster's own rights (docs/decisions.md, Installable and offline).
+ */
+const NEVER_SEGMENTS = new Set(["new", "edit", "apply", "applicants"]);
 
 /** Whether the page at `path` may be kept offline, whoever asks. */
 export function mayKeepOffline(path: string): boolean {
@@ -41,7 +45,7 @@ export function mayKeepOffline(path: string): boolean {
   ) {
     return false;
   }
-  return !FORM_SEGMENTS.has(path.slice(path.lastIndexOf("/") + 1));
+  return !NEVER_SEGMENTS.has(path.slice(path.lastIndexOf("/") + 1));
 }
 
 /**

@@ -604,13 +604,31 @@ Deno.test("a hired intern's stipend report stays theirs: the poster's list does 
   assertEquals("stipendReport" in list.body.applications[0], false, "the poster's list leaves the answer out");
 });
 
-Deno.test("a withdrawn application: its poster no longer reads the answers, cover note, contact or resume", async () => {
+Deno.test("a withdrawn application: its poster reads the name alone, no profile, answers, contact or resume", async () => {
   await using t = await createTestApp();
   const { member, admin } = await people(t);
   const internship = await platformInternship(t, member, { title: "Design Intern" });
   const student = await applicant(t, "Ishita Rao");
+  const profile = {
+    image: "https://example.com/ishita.png",
+    collegeInstitute: "Nirma University",
+    currentRole: "Illustrator",
+    fieldInterests: ["Typography"],
+  };
+  const saved = await t.json("POST", "/api/profile", {
+    body: { name: "Ishita Rao", ...profile },
+    headers: student.headers,
+  });
+  assertEquals(saved.status, 200, await saved.clone().text());
+  await saved.body?.cancel();
   const sent = await applyTo(t, student, internship);
   assertEquals((await move(t, member, sent.id, { status: "shortlisted" })).status, 200);
+  const before = (await get(t, member, `/api/internships/${internship.id}/applications`)).body.applications[0];
+  assertEquals(
+    [before.applicant.image, before.applicant.collegeInstitute, before.applicant.currentRole],
+    [profile.image, profile.collegeInstitute, profile.currentRole],
+    "the profile shows while the application stands",
+  );
   const withdrawn = await t.json("POST", `/api/me/applications/${sent.id}/withdraw`, { headers: student.headers });
   assertEquals(withdrawn.status, 200);
   await withdrawn.body?.cancel();
@@ -621,9 +639,20 @@ Deno.test("a withdrawn application: its poster no longer reads the answers, cove
   assertEquals([row.status, row.applicant.name], ["withdrawn", "Ishita Rao"], "the poster still sees who withdrew");
   assertEquals([row.answers, row.coverNote, row.resume], [[], "", null]);
   assertEquals([row.applicant.email, row.applicant.contactNumber], [null, null]);
-  const page = await (await t.fetch(`/internships/${internship.id}/applicants`, { headers: member.headers })).text();
+  const { image, collegeInstitute, currentRole, fieldOfStudy, fieldInterests } = row.applicant;
+  assertEquals([image, collegeInstitute, currentRole, fieldOfStudy, fieldInterests], [null, null, null, null, []]);
+  for (const word of ["nirma", "illustrator", "typography"]) {
+    const found = await get(t, member, `/api/internships/${internship.id}/applications?search=${word}`);
+    assertEquals(found.body.applications, [], `no search finds them by ${word}`);
+  }
+  const byName = await get(t, member, `/api/internships/${internship.id}/applications?search=ishita`);
+  assertEquals(byName.body.applications.map((a: { id: string }) => a.id), [sent.id], "their name still finds them");
+  const res = await t.fetch(`/internships/${internship.id}/applicants`, { headers: member.headers });
+  assertEquals(res.headers.get("offline-scope"), null, "the poster's phone keeps no copy a withdrawal cannot reach");
+  const page = await res.text();
   assert(page.includes("Ishita Rao") && !page.includes("Hello!"), "no cover note on the page");
   assert(!page.includes(`/api/applications/${sent.id}/resume`) && !page.includes(student.user.email), "nor contact");
+  assert(!page.includes("Nirma") && !page.includes("Illustrator") && !page.includes("ishita.png"), "nor profile");
   assert(
     page.includes("They withdrew their application: their contact details, answers and resume are no longer shown"),
   );

@@ -36,7 +36,9 @@ export const apiDocs = describeRoute({
       "`counts` per status; one page of `status` (every status, in course order, when absent), oldest first, " +
       "narrowed by the words of `search` over the applicant's name, college, role and field; `pagination.total` is " +
       "how many match. The applicant's `email` and `contactNumber` are null until the application was shortlisted. " +
-      "Your own application, if you sent one, is left out of the list and the counts.",
+      "A withdrawn application keeps its applicant's `name` and its history: its answers, cover note, resume and " +
+      "the applicant's picture, college, role, field, interests and contact are empty, and `search` finds it by " +
+      "name only. Your own application, if you sent one, is left out of the list and the counts.",
     access: ["session"],
     query: PipelineQuerySchema,
     responses: {
