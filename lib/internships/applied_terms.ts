@@ -63,6 +63,17 @@ export function keptTerms(stored: StoredAppliedTerms): AppliedTerms {
   return { ...stored, title: stored.title ?? null, organization: stored.organization ?? null };
 }
 
+/**
+ * Whether names `a` and `b` (a title, an organization, a place; null: not stated) read the same to an applicant: equal
+ * but for letter case, spacing and Unicode's compatibility forms, so "google  india" is "Google India" and a poster
+ * fixing a capital tells nobody of a change.
+ */
+export function sameWords(a: string | null, b: string | null): boolean {
+  const plain = (name: string | null) =>
+    name === null ? null : name.normalize("NFKC").toLocaleLowerCase("en-IN").replace(/\s+/gu, " ").trim();
+  return plain(a) === plain(b);
+}
+
 /** Whether `a` and `b` ask the same questions (id, text and whether required), in any order. */
 export function sameQuestions(a: readonly Question[], b: readonly Question[]): boolean {
   const text = (questions: readonly Question[]) =>
@@ -72,17 +83,17 @@ export function sameQuestions(a: readonly Question[], b: readonly Question[]): b
 
 /**
  * The parts of `now` that differ from `applied`, for better or worse, in `TermsPart` order: the title and the
- * organization as written (not when `applied` has none kept), the stipend, the deadline by its day in India, the
- * location as written, the work type (not when `applied` has none kept), the questions (`sameQuestions`).
+ * organization by their words (`sameWords`; not when `applied` has none kept), the stipend, the deadline by its day in
+ * India, the location by its words, the work type (not when `applied` has none kept), the questions (`sameQuestions`).
  */
 export function differingTerms(applied: AppliedTerms, now: AppliedTerms): TermsPart[] {
   const day = (deadline: string | null) => deadline === null ? null : istDayOf(deadline);
   const differs: Record<TermsPart, boolean> = {
-    title: applied.title !== null && applied.title !== now.title,
-    organization: applied.organization !== null && applied.organization !== now.organization,
+    title: applied.title !== null && !sameWords(applied.title, now.title),
+    organization: applied.organization !== null && !sameWords(applied.organization, now.organization),
     stipend: applied.stipend !== now.stipend,
     deadline: day(applied.deadline) !== day(now.deadline),
-    location: (applied.location ?? "") !== (now.location ?? ""),
+    location: !sameWords(applied.location ?? "", now.location ?? ""),
     type: applied.type !== undefined && applied.type !== (now.type ?? null),
     questions: !sameQuestions(applied.questions, now.questions),
   };

@@ -12,7 +12,7 @@
  *   `changeId` is the edit's time in ms (13 digits) and a random tail, so a listing's changes list in the order made
  */
 import { istDayOf } from "@/lib/dates.ts";
-import { sameQuestions } from "./applied_terms.ts";
+import { sameQuestions, sameWords } from "./applied_terms.ts";
 import type { Internship, InternshipType, Question } from "./schema.ts";
 
 /**
@@ -39,8 +39,8 @@ export interface TermsChange {
 }
 
 /**
- * How `now` is worse than `before`, for an applicant who applied on `before`: the title or the organization renamed (as
- * written), the location or the work type changed (as written; null: not stated), the stipend lowered (`after` null
+ * How `now` is worse than `before`, for an applicant who applied on `before`: the title or the organization renamed (by
+ * its words: `sameWords`), the location (by its words) or the work type changed (null: not stated), the stipend lowered (`after` null
  * when no longer stated), the deadline brought forward (`before` null when there was none; as IST days), the questions
  * changed (added, removed, reworded, made required or not: in any order). Empty: nothing is worse.
  */
@@ -75,13 +75,16 @@ export function termsOf(record: Internship): Terms {
 /** How `now` is worse than `before` (`WorseTerms`; empty when it is not; a part either lacks is not compared). */
 export function worseTerms(before: Terms, now: Terms): WorseTerms {
   const worse: WorseTerms = {};
-  if (before.title !== undefined && now.title !== undefined && before.title !== now.title) {
+  if (before.title !== undefined && now.title !== undefined && !sameWords(before.title, now.title)) {
     worse.title = { before: before.title, after: now.title };
   }
-  if (before.organization !== undefined && now.organization !== undefined && before.organization !== now.organization) {
+  if (
+    before.organization !== undefined && now.organization !== undefined &&
+    !sameWords(before.organization, now.organization)
+  ) {
     worse.organization = { before: before.organization, after: now.organization };
   }
-  if (before.location !== undefined && now.location !== undefined && before.location !== now.location) {
+  if (before.location !== undefined && now.location !== undefined && !sameWords(before.location, now.location)) {
     worse.location = { before: before.location, after: now.location };
   }
   if (before.type !== undefined && now.type !== undefined && before.type !== now.type) {

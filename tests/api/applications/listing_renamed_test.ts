@@ -2,7 +2,8 @@
  * A listing renamed after applying (docs/decisions.md, Applications, "Terms changed after applying"), against the real
  * `smtp-server` fake: a new title, organization name, location or work type is recorded by the edit and told by the
  * `listing-changes` job to each open applicant once, old → new, in the app and by e-mail in their language; a second
- * rename a day later is told once more, from the name told last; a rename before anyone applied tells nobody; a
+ * rename a day later is told once more, from the name told last; a rename before anyone applied tells nobody, nor a
+ * name written again with other capitals or spacing; a
  * change recorded before the title, organization and location were kept tells no rename it cannot know of.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -19,6 +20,7 @@ import {
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { updateUser } from "@/lib/users/users.ts";
+import { htmlDocument, page } from "@/tests/fixtures/html.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const ADVICE =
@@ -116,6 +118,29 @@ Deno.test("a listing renamed before anyone applied, or renamed and named back, t
   await editInternship(t, member, internship.id, { title: "Sales Associate" });
   assertEquals((await runChanges(t)).told, 0, "named back before the run");
   assertEquals(await toldOf(t, sara), []);
+});
+
+Deno.test("a name written again with other capitals or spacing is no rename: nobody is told, the tracker says nothing", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, {
+    title: "SDE Intern",
+    hiringOrganization: "Google India",
+    location: "Bengaluru",
+  });
+  const sara = await applicant(t, "Sara Shah");
+  const sent = await applyTo(t, sara, internship);
+  await editInternship(t, member, internship.id, {
+    title: "sde  intern",
+    hiringOrganization: "GOOGLE INDIA",
+    location: "bengaluru",
+  });
+  assertEquals(await recordedChanges(t), 0, "nothing recorded");
+  assertEquals((await runChanges(t)).told, 0);
+  const { html } = await page(t, "/me/tracker", sara);
+  const row = htmlDocument(html).querySelector(`#application-${sent.id}`);
+  assert(row, "the application is in the tracker");
+  assertEquals(row.querySelector("section"), null, 'the tracker shows no "You applied under"');
 });
 
 Deno.test("a change recorded before titles were kept tells no false rename, and a later rename is still told", async () => {
