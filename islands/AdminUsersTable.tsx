@@ -161,7 +161,7 @@ function UsersTable(
     if (!pending) return;
     setSaving(true);
     setChangeError("");
-    const result = await fetchJson<{ user: RoleChanged }>(
+    const result = await fetchJson<{ user: RoleChanged; closedListings: number }>(
       `/api/admin/users/${encodeURIComponent(pending.user.id)}`,
       { method: "PATCH", body: { role: pending.role } },
     );
@@ -179,7 +179,9 @@ function UsersTable(
     setRoleError(null);
     const changed = result.data.user;
     list.replaceRow({ id: changed.id, role: changed.role });
-    list.announce(t("admin.users.changed", { name: pending.user.name, role: changed.role }));
+    const closed = result.data.closedListings;
+    const listings = closed > 0 ? ` ${t("admin.users.listingsClosed", { count: closed })}` : "";
+    list.announce(`${t("admin.users.changed", { name: pending.user.name, role: changed.role })}${listings}`);
     setPending(null);
   };
 
@@ -347,6 +349,7 @@ function UsersTable(
           from: roleName(pending.user.role),
           to: roleName(pending.role),
         })}
+        {pending?.role === "user" && pending.user.role !== "user" && ` ${t("admin.users.closesListings")}`}
       </ConfirmDialog>
     </div>
   );

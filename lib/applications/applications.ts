@@ -102,6 +102,7 @@ import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { pipelinePage } from "./pipeline.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
+import { canPost } from "@/lib/internships/policy.ts";
 
 export * from "./schema.ts";
 
@@ -346,7 +347,11 @@ export async function applyTo(
   await checkCanApply(kv, applicant, listing);
   const answers = checkAnswers(listing.view.questions, body.answers ?? []);
   const ownerId = listing.record.userId;
-  const [snapshot, owner] = await Promise.all([snapshotOf(kv, applicant), ownerId ? getUser(kv, ownerId) : null]);
+  const [snapshot, owner] = await Promise.all([
+    snapshotOf(kv, applicant),
+    // An owner made a user again no longer reads the applicants, so is not told of them.
+    ownerId ? getUser(kv, ownerId).then((user) => canPost(user) ? user : null) : null,
+  ]);
   const id = crypto.randomUUID();
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const now = new Date();

@@ -18,6 +18,7 @@ import {
 } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
+import { canPost } from "@/lib/internships/policy.ts";
 
 /** The course of an application, each step after the one before; a poster may skip steps forwards. */
 const COURSE: readonly ApplicationStatus[] = ["applied", "shortlisted", "interview", "offer", "hired"];
@@ -128,12 +129,12 @@ export interface PipelineAccess {
 }
 
 /**
- * Whether `user` is the poster of an internship (docs/decisions.md, Applications, "The poster"): its owner, a manager
- * of its verified organization, or an admin.
+ * Whether `user` is the poster of an internship (docs/decisions.md, Applications, "The poster"): its owner while they
+ * may post (`canPost`: not once an admin made them a user again), a manager of its verified organization, or an admin.
  */
 export function isPoster(user: User | null | undefined, access: PipelineAccess): boolean {
   if (!user) return false;
-  if (isAdmin(user) || user.id === access.ownerId) return true;
+  if (isAdmin(user) || (user.id === access.ownerId && canPost(user))) return true;
   return access.verifiedOrganizationId !== null && access.manages;
 }
 

@@ -32,9 +32,13 @@ export function canPost(viewer: Viewer): boolean {
   return viewer?.role === "member" || isAdmin(viewer);
 }
 
-/** True when `viewer` may edit and delete `listing` and see its state: its owner or an admin. */
+/**
+ * True when `viewer` may edit, close and delete `listing` and see its state: an admin, or its owner while they may post
+ * (`canPost`): an owner an admin made a user again keeps none of it (docs/decisions.md, Internships, "A poster made a
+ * user again").
+ */
 export function canManage(viewer: Viewer, listing: { userId: string | null }): boolean {
-  return !!viewer && (isAdmin(viewer) || viewer.id === listing.userId);
+  return isAdmin(viewer) || (!!viewer && viewer.id === listing.userId && canPost(viewer));
 }
 
 /** True when `viewer` may set `isVerified` and `isActive`: admins only. */

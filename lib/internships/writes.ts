@@ -519,6 +519,40 @@ export async function forgetInternshipOwner(
 ): Promise<void> {
   const store = await internshipStore(kv);
   const forget = (record: Internship) => record.userId === userId ? { ...record, userId: null } : record;
+  await closeUnansweredOf(kv, store, userId, { change: forget, renew });
+  const archived = (await internshipsOwnedBy(kv, userId)).filter((record) =>
+    store.model.slotOf(record.id) === undefined
+  );
+  for (let i = 0; i < archived.length; i += 50) {
+    await store.archive.write({ put: archived.slice(i, i + 50).map(forget) });
+    await renew?.();
+  }
+}
+
+/**
+ * Closes the open listings of `userId` that take applications here and that nobody else answers (not linked to a
+ * verified organization, whose managers would), as their poster closing them does: `closedAt` now, to the archive in
+ * the same write, their end recorded (`endedOps`) so their applicants hear back 15 days after. An admin made them a
+ * user again, so they no longer read or answer those applicants (docs/decisions.md, Internships, "A poster made a user
+ * again"). One checked write per listing; a listing no longer theirs, or closed meanwhile, is left as it is. Running it
+ * again closes what a stopped run left.
+ * @returns how many it closed. @throws BusyError after 30 s of races lost on one write (those done stay done).
+ */
+export async function closeUnansweredInternships(kv: Deno.Kv, userId: string): Promise<number> {
+  return await closeUnansweredOf(kv, await internshipStore(kv), userId, { change: (record) => record });
+}
+
+/**
+ * Writes each listing of `userId` in the read model as `change` makes it, closing it when it is still open, takes
+ * applications here and is not linked to a verified organization (`closeUnansweredInternships`); one write per listing,
+ * `renew` after every 50. Returns how many it closed.
+ */
+async function closeUnansweredOf(
+  kv: Deno.Kv,
+  store: InternshipStore,
+  userId: string,
+  { change, renew }: { change: (record: Internship) => Internship; renew?: () => Promise<void> },
+): Promise<number> {
   const slots = store.model.columns.ownerOrder(userId);
   const ids = slots.map((slot) => store.model.slots.ids[slot]);
   const organizationIds = new Set(
@@ -527,6 +561,7 @@ export async function forgetInternshipOwner(
   const verified = new Set<string>();
   for (const id of organizationIds) if ((await getOrganization(kv, id)).value?.verifiedAt) verified.add(id);
   const today = istToday();
+  let closed = 0;
   const closeUnanswered = (record: Internship): Internship => {
     const answered = record.organizationId !== undefined && verified.has(record.organizationId);
     if (answered || (record.applyMode ?? "link") !== "platform" || !isLive(record, today)) return record;
@@ -534,20 +569,21 @@ export async function forgetInternshipOwner(
     return { ...record, closedAt: now, updatedAt: now };
   };
   for (const [i, id] of ids.entries()) {
+    let closes = false;
     await updateAnywhere(kv, store, {
       id,
-      change: (record) => record.userId === userId ? closeUnanswered(forget(record)) : record,
+      change: (record) => {
+        if (record.userId !== userId) return record;
+        const next = closeUnanswered(change(record));
+        closes = !!next.closedAt && !record.closedAt;
+        return next;
+      },
       also: (op, next, previous) => endedOps(op, previous, next),
     });
+    if (closes) closed++;
     if (i % 50 === 49) await renew?.();
   }
-  const archived = (await internshipsOwnedBy(kv, userId)).filter((record) =>
-    store.model.slotOf(record.id) === undefined
-  );
-  for (let i = 0; i < archived.length; i += 50) {
-    await store.archive.write({ put: archived.slice(i, i + 50).map(forget) });
-    await renew?.();
-  }
+  return closed;
 }
 
 /**

@@ -28,6 +28,7 @@ import { changeUserRole, parseRoleChange } from "@/lib/users/admin.ts";
 import { getUser } from "@/lib/users/users.ts";
 import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
 import { hidePosterListings } from "@/lib/moderation/poster_hides.ts";
+import { closeUnansweredInternships } from "@/lib/internships/writes.ts";
 import { purgeComments } from "@/lib/moderation/comment_purges.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { DomainError, InvalidInputError } from "@/lib/errors.ts";
@@ -46,8 +47,11 @@ interface Data {
   role: Role | "";
   suspended: boolean;
   done: "suspended" | "lifted" | null;
-  /** The account whose role the last plain form changed (`done=role`), its name and new role; or null. */
-  changed: { name: string; role: Role } | null;
+  /**
+   * The account whose role the last plain form changed (`done=role`), its name and new role, and how many of its open
+   * listings closed with it (its `closed` parameter); or null.
+   */
+  changed: { name: string; role: Role; closed: number } | null;
   /** How many listings the suspension hid (its `hidden` parameter), or null. */
   hidden: number | null;
   /** Whether the suspension removes their comments (its `comments` parameter). */
@@ -79,7 +83,8 @@ export const handler = define.handlers<Data>({
     const suspended = params.get("suspended") === "1";
     const done = params.get("done");
     const query = pageQuery(params, suspended);
-    const hidden = /^\d{1,6}$/.test(params.get("hidden") ?? "") ? Number(params.get("hidden")) : null;
+    const count = (name: string) => /^\d{1,6}$/.test(params.get(name) ?? "") ? Number(params.get(name)) : null;
+    const hidden = count("hidden");
     const changedId = done === "role" ? params.get("user") ?? "" : "";
     const changed = changedId.length > 0 && changedId.length <= 100
       ? await getUser(ctx.state.services.kv, changedId)
@@ -92,7 +97,7 @@ export const handler = define.handlers<Data>({
       done: done && DONE.has(done) ? done as Data["done"] : null,
       hidden: done === "suspended" ? hidden : null,
       comments: done === "suspended" && params.get("comments") === "1",
-      changed: changed && { name: changed.name, role: changed.role },
+      changed: changed && { name: changed.name, role: changed.role, closed: count("closed") ?? 0 },
       problem: null,
     });
   },
@@ -130,7 +135,9 @@ export const handler = define.handlers<Data>({
       try {
         const role = parseRoleChange({ role: form.role });
         const user = await changeUserRole(services.kv, { actorId: ctx.state.user.id, targetId: form.userId, role });
-        return seeOther(`/admin/users?done=role&user=${encodeURIComponent(user.id)}${back}`);
+        const closed = role === "user" ? await closeUnansweredInternships(services.kv, user.id) : 0;
+        const listings = closed > 0 ? `&closed=${closed}` : "";
+        return seeOther(`/admin/users?done=role&user=${encodeURIComponent(user.id)}${listings}${back}`);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         const field = error instanceof InvalidInputError ? error.fields.find((f) => f.field === "role") : undefined;
@@ -191,7 +198,11 @@ export default define.page<Data>(function AdminUsersPage({ data, state }) {
           {t("admin.users.toldByMail")}
         </Notice>
       )}
-      {data.changed && <Notice kind="success" title={t("admin.users.changed", data.changed)} />}
+      {data.changed && (
+        <Notice kind="success" title={t("admin.users.changed", data.changed)}>
+          {data.changed.closed > 0 && t("admin.users.listingsClosed", { count: data.changed.closed })}
+        </Notice>
+      )}
       {data.problem && <Notice kind="error" title={t("admin.users.notChanged")}>{data.problem}</Notice>}
       <AdminUsersTable
         currentUserId={state.user!.id}

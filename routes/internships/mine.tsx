@@ -4,8 +4,9 @@
  * each with edit, "Close applications" or "Reopen applications" (docs/decisions.md, Open and closed listings, "Closed by
  * the poster") and delete (a soft delete after confirmation), "Applicants (n)" for one that takes applications here
  * (docs/decisions.md, Applications, "The poster's list") and, for one that moderation withholds, why
- * (docs/decisions.md, Trust, "Moderation"). Answered by the domain's owner filter (`mine`), so the cost follows the
- * user's listing count. Guests are sent to sign in and back.
+ * (docs/decisions.md, Trust, "Moderation"); someone an admin made a user again reads theirs without those
+ * (docs/decisions.md, Internships, "A poster made a user again"). Answered by the domain's owner filter (`mine`), so the
+ * cost follows the user's listing count. Guests are sent to sign in and back.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -36,7 +37,8 @@ export const handler = define.handlers<Data>({
     const query = parsed.success ? parsed.data : InternshipQuerySchema.parse(own);
     const { kv } = ctx.state.services;
     const page = await listInternships(kv, { query, viewer: user });
-    const here = page.internships.filter((internship) => internship.applyMode === "platform");
+    // Someone who may no longer post reads their listings only: no applicants' counts, no controls.
+    const here = canPost(user) ? page.internships.filter((internship) => internship.applyMode === "platform") : [];
     const counts = await Promise.all(here.map((internship) => applicationCount(kv, internship.id)));
     return ctx.render({
       ...page,
@@ -71,6 +73,7 @@ export default define.page<Data>(function MyInternshipsPage({ data, state }) {
           })}
         </p>
       )}
+      {!canPost(state.user) && total > 0 && <p class="mt-6 text-slate-700">{t("internships.mine.noLongerPosting")}</p>}
       {internships.length > 0 && (
         <ul class="mt-6 space-y-4">
           {internships.map((internship) => (
@@ -83,27 +86,29 @@ export default define.page<Data>(function MyInternshipsPage({ data, state }) {
                   </p>
                 )}
               </InternshipCard>
-              <div class="flex flex-wrap gap-3">
-                <EditInternshipLink id={internship.id} title={internship.title} />
-                <ApplicationsToggle internship={internship} from="mine" />
-                {data.applicants[internship.id] !== undefined && (
-                  <a
-                    href={`/internships/${internship.id}/applicants`}
-                    class="rounded-md border border-indigo-700 bg-white px-3 py-1.5 text-sm font-medium text-indigo-800 hover:bg-indigo-50"
-                  >
-                    {t.rich("applications.pipeline.open", {
-                      count: t.number(data.applicants[internship.id]),
-                      title: <span class="sr-only">{` ${internship.title} `}</span>,
-                    })}
-                  </a>
-                )}
-                <InternshipDeleteButton
-                  id={internship.id}
-                  title={internship.title}
-                  redirectTo="/internships/mine"
-                  text={t.island(INTERNSHIP_DELETE_TEXT)}
-                />
-              </div>
+              {canPost(state.user) && (
+                <div class="flex flex-wrap gap-3">
+                  <EditInternshipLink id={internship.id} title={internship.title} />
+                  <ApplicationsToggle internship={internship} from="mine" />
+                  {data.applicants[internship.id] !== undefined && (
+                    <a
+                      href={`/internships/${internship.id}/applicants`}
+                      class="rounded-md border border-indigo-700 bg-white px-3 py-1.5 text-sm font-medium text-indigo-800 hover:bg-indigo-50"
+                    >
+                      {t.rich("applications.pipeline.open", {
+                        count: t.number(data.applicants[internship.id]),
+                        title: <span class="sr-only">{` ${internship.title} `}</span>,
+                      })}
+                    </a>
+                  )}
+                  <InternshipDeleteButton
+                    id={internship.id}
+                    title={internship.title}
+                    redirectTo="/internships/mine"
+                    text={t.island(INTERNSHIP_DELETE_TEXT)}
+                  />
+                </div>
+              )}
             </li>
           ))}
         </ul>

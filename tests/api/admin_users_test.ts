@@ -2,6 +2,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { getUser, updateUser } from "@/lib/users/users.ts";
 import { ROLE_SENTENCE } from "@/lib/users/admin.ts";
+import { platformInternship } from "@/tests/fixtures/applications.ts";
 
 const ROW_KEYS = ["commentRemoval", "createdAt", "email", "emailVerified", "id", "image", "name", "role", "suspension"];
 
@@ -181,7 +182,7 @@ Deno.test("an invalid list query is 400 with the zod issue array", async () => {
   }
 });
 
-Deno.test("an admin changes another user's role and gets {user: {id, name, email, role}}", async () => {
+Deno.test("an admin changes another user's role and gets {user: {id, name, email, role}, closedListings}", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
   const target = await createTestUser(t, "user", { name: "Asha", email: "asha@example.com" });
@@ -189,7 +190,8 @@ Deno.test("an admin changes another user's role and gets {user: {id, name, email
     const res = await patch(t, admin, target.user.id, { role });
     assertEquals(res.status, 200, role);
     assertEquals(res.headers.get("content-type"), "application/json");
-    assertEquals(await res.json(), { user: { id: target.user.id, name: "Asha", email: "asha@example.com", role } });
+    const user = { id: target.user.id, name: "Asha", email: "asha@example.com", role };
+    assertEquals(await res.json(), { user, closedListings: 0 });
     assertEquals((await getUser(t.kv, target.user.id))?.role, role);
   }
 });
@@ -272,8 +274,16 @@ Deno.test("/admin/users changes a role with a plain form: 303 back with its noti
   const page = (lang: string) => t.fetch(`${done.headers.get("location")}&lang=${lang}`, { headers: admin.headers });
   assert((await (await page("en")).text()).includes("Asha Rao is now a member."));
   assert((await (await page("hi")).text()).includes("Asha Rao अब मेंबर हैं।"));
+  await platformInternship(t, asha);
   const back = await change(asha.user.id, "user", { suspended: "1" });
-  assertEquals(back.headers.get("location"), `/admin/users?done=role&user=${asha.user.id}&suspended=1`);
+  const closed = `/admin/users?done=role&user=${asha.user.id}&closed=1&suspended=1`;
+  assertEquals(back.headers.get("location"), closed, "made a user, her listing taking applications closed");
+  const said = async (lang: string) =>
+    await (await t.fetch(`${closed}&lang=${lang}`, { headers: admin.headers })).text();
+  assert((await said("en")).includes("1 open listing of theirs that takes applications here was closed"));
+  assert((await said("hi")).includes("यहाँ आवेदन लेने वाली उनकी 1 खुली लिस्टिंग बंद कर दी गई"));
+  const again = await change(asha.user.id, "user");
+  assertEquals(again.headers.get("location"), `/admin/users?done=role&user=${asha.user.id}`, "nothing left to close");
 
   const bad = await change(asha.user.id, "superadmin");
   assertEquals(bad.status, 400);

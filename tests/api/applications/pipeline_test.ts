@@ -8,9 +8,9 @@
  * applicant who deleted their account; the application's resume; and the page's plain form.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { people } from "@/tests/fixtures/people.ts";
-import { applicant, applyTo, platformInternship, sendApplication } from "@/tests/fixtures/applications.ts";
+import { answersFor, applicant, applyTo, platformInternship, sendApplication } from "@/tests/fixtures/applications.ts";
 import { addManagerOps } from "@/lib/organizations/store.ts";
 import { forgetPipelines } from "@/lib/applications/pipeline.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
@@ -661,4 +661,78 @@ Deno.test("a withdrawn application: its poster reads the name alone, no profile,
   assert(hindi.includes("उन्होंने अपना आवेदन वापस ले लिया"), "the sentence in Hindi");
 
   await assertResumeWithheld(t, sent.id, { poster: member, readers: [admin, student] });
+});
+
+Deno.test("a poster made a user again: no applicants, resumes, edits or posts; their open listings close", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const student = await applicant(t, "Kavya Menon");
+  const here = await platformInternship(t, member, { title: "Data Intern" });
+  const elsewhere = await t.json("POST", "/api/internships", {
+    body: { title: "Sales Intern", link: "https://careers.example.com/sales", hiringOrganization: "Example Labs" },
+    headers: member.headers,
+  });
+  assertEquals(elsewhere.status, 201);
+  const linked = (await elsewhere.json()).data;
+  const sent = await applyTo(t, student, here);
+  assertEquals((await move(t, member, sent.id, { status: "shortlisted" })).status, 200);
+  const toldBefore = (await notifications(t, student)).length;
+
+  const role = await t.json("PATCH", `/api/admin/users/${member.user.id}`, {
+    body: { role: "user" },
+    headers: admin.headers,
+  });
+  assertEquals([role.status, (await role.json()).closedListings], [200, 1], "the listing taking applications closes");
+
+  // Every way in, with the session they already had: as anyone else, or refused.
+  const path = `/api/internships/${here.id}/applications`;
+  assertEquals((await get(t, member, path)).status, 404, "their applicants' list");
+  const page = await t.fetch(`/internships/${here.id}/applicants`, { headers: member.headers });
+  await page.body?.cancel();
+  assertEquals(page.status, 404, "the applicants page");
+  assertEquals((await move(t, member, sent.id, { status: "interview" })).status, 404, "a move");
+  assertEquals((await bulk(t, member, here.id, { ids: [sent.id], status: "interview" })).status, 404, "a bulk move");
+  await assertResumeWithheld(t, sent.id, { poster: member, readers: [admin, student] });
+  const put = (id: string, body: unknown) => t.json("PUT", `/api/internships/${id}`, { body, headers: member.headers });
+  for (const [id, body] of [[linked.id, { title: "Sales Lead Intern" }], [here.id, { closed: false }]] as const) {
+    const res = await put(id, body);
+    await res.body?.cancel();
+    assertEquals(res.status, 403, `an edit of ${id}`);
+  }
+  const removed = await t.json("DELETE", `/api/internships/${linked.id}`, { headers: member.headers });
+  await removed.body?.cancel();
+  assertEquals(removed.status, 403, "a delete");
+  const reopen = await postForm(t, member, `/internships/${here.id}/applications`, { intent: "reopen", from: "mine" });
+  await reopen.body?.cancel();
+  assertEquals(reopen.status, 403, "the reopen form");
+  const edit = await t.fetch(`/internships/${linked.id}/edit`, { headers: member.headers });
+  await edit.body?.cancel();
+  assertEquals(edit.status, 403, "the edit page");
+  const created = await t.json("POST", "/api/internships", {
+    body: { title: "New Intern", link: "https://careers.example.com/new", hiringOrganization: "Example Labs" },
+    headers: member.headers,
+  });
+  await created.body?.cancel();
+  assertEquals(created.status, 403, "a new listing");
+  const mine = await (await t.fetch("/internships/mine", { headers: member.headers })).text();
+  assert(mine.includes("Data Intern") && mine.includes("Sales Intern"), "they still read their listings");
+  assert(!mine.includes(`/internships/${here.id}/applicants`) && !mine.includes(`/internships/${linked.id}/edit`));
+  assert(mine.includes("you no longer edit, close or delete these listings"));
+
+  // The listing taking applications here closed as its poster closing it would; the other stays open.
+  const closed = await get(t, undefined, `/api/internships/${here.id}`);
+  assertEquals(closed.body.internship.isClosed, true);
+  assertEquals((await get(t, undefined, `/api/internships/${linked.id}`)).body.internship.isClosed, false);
+  const late = await sendApplication(t, await applicant(t), here.id, answersFor(here));
+  assertEquals([late.status, (await late.json()).error], [400, "This internship is closed"]);
+  assertEquals((await notifications(t, student)).length, toldBefore, "its applicants are told nothing more now");
+  assertEquals((await get(t, admin, path)).status, 200, "admins still read and answer them");
+
+  // A demotion by mistake is undone by giving the role back.
+  const back = await t.json("PATCH", `/api/admin/users/${member.user.id}`, {
+    body: { role: "member" },
+    headers: admin.headers,
+  });
+  assertEquals([back.status, (await back.json()).closedListings], [200, 0]);
+  assertEquals((await get(t, member, path)).status, 200);
 });

@@ -1,11 +1,13 @@
 /**
- * `PATCH /api/admin/users/{id}`: an admin changes a user's role; its `apiDocs` below are its description (docs/api.md,
- * Authentication, "Roles"; docs/decisions.md, Admin lists).
+ * `PATCH /api/admin/users/{id}`: an admin changes a user's role; made a user, a poster's open listings nobody else
+ * answers close (`closeUnansweredInternships`; docs/decisions.md, Internships, "A poster made a user again"); its
+ * `apiDocs` below are its description (docs/api.md, Authentication, "Roles"; docs/decisions.md, Admin lists).
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readJson } from "@/lib/http/json.ts";
 import { changeUserRole, parseRoleChange, roleChangeSchema } from "@/lib/users/admin.ts";
+import { closeUnansweredInternships } from "@/lib/internships/writes.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { AdminUserSchema } from "@/lib/openapi/resources.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
@@ -15,13 +17,19 @@ export const apiDocs = describeRoute({
   section: "Admin",
   PATCH: {
     summary: "Change a user's role",
-    description: "Never one's own; the last admin cannot be demoted.",
+    description: "Never one's own; the last admin cannot be demoted. Made a `user`, the person no longer edits, " +
+      "closes or deletes their listings nor reads or moves their applications; their open listings that take " +
+      "applications here close, unless linked to a verified organization whose managers answer them " +
+      "(`closedListings`: how many closed; sending `user` again closes any a stopped request left open).",
     access: ["admin"],
     body: roleChangeSchema,
     responses: {
       200: {
         description: "The user with the new role",
-        schema: z.strictObject({ user: AdminUserSchema.pick({ id: true, name: true, email: true, role: true }) }),
+        schema: z.strictObject({
+          user: AdminUserSchema.pick({ id: true, name: true, email: true, role: true }),
+          closedListings: z.int().min(0).describe("How many of their open listings closed (0 unless made `user`)"),
+        }),
       },
       400: "Role must be one of the roles (with `fields`)",
       403: "You cannot change your own role (or a write from another origin)",
@@ -40,6 +48,7 @@ export const handler = define.handlers({
       targetId: ctx.params.id,
       role,
     });
-    return Response.json({ user });
+    const closedListings = role === "user" ? await closeUnansweredInternships(ctx.state.services.kv, user.id) : 0;
+    return Response.json({ user, closedListings });
   },
 });
