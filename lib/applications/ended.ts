@@ -27,8 +27,8 @@ import { applicationOps, batchOps, BatchWrites, readApplications, sentPage } fro
 const PAGE = 10;
 /** Most applications of one listing walked per run. */
 const PER_LISTING = 500;
-/** Most listings one run walks. */
-const LISTINGS_PER_RUN = 20;
+/** Most listings one run walks (most have no application waiting: a read, two short lists and a write each). */
+const LISTINGS_PER_RUN = 50;
 /** Tries of one page lost to a move of one of its applications before the run leaves the listing to the next. */
 const TRIES = 5;
 

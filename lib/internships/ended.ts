@@ -16,6 +16,8 @@ import type { Backfill } from "@/lib/kv/backfill.ts";
 import type { Internship } from "./schema.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The longest an application waits for its answer (a deadline counts as at most 365 days after applying, + 15). */
+const LONGEST_WAIT_MS = 380 * DAY_MS;
 
 /** The key of internship `internshipId`'s marker. */
 export const endedKey = (internshipId: string): Deno.KvKey => ["listing_ended", internshipId];
@@ -69,13 +71,17 @@ export function endedOps(op: Deno.AtomicOperation, previous: Internship, next: I
 /**
  * The listings their posters closed or deleted before ends were recorded (docs/decisions.md, Background work, "Index
  * backfills"): the archive's records (`["internships_closed", id]`, where a closed or deleted listing goes), 50 a page
- * and a commit, each one closed or deleted given its marker, stamped when it ended. One deleted within the hour before
+ * and a commit, each one closed or deleted within the longest an application waits (`LONGEST_WAIT_MS`: any older has
+ * no application still waiting) given its marker, stamped when it ended. One deleted within the hour before
  * (not archived yet when the walk passes its place) keeps its applicants' due times.
  */
 export const ENDED_BACKFILL: Backfill<Internship> = {
   progressKey: ["listing_ended_meta", "backfill"],
   prefix: ["internships_closed"],
   page: 50,
-  needs: (record) => endedAt(record) !== null,
+  needs: (record) => {
+    const at = endedAt(record);
+    return at !== null && Date.parse(at) > Date.now() - LONGEST_WAIT_MS;
+  },
   write: (op, { value }) => op.set(endedKey(value.id), { at: endedAt(value)! } satisfies EndedMarker),
 };

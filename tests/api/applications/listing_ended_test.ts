@@ -15,6 +15,7 @@ import { sweepDeletions } from "@/tests/fixtures/deletions.ts";
 import { deleteAccount } from "@/lib/account/deletion.ts";
 import { getOrganization, replaceOrganization } from "@/lib/organizations/store.ts";
 import type { Organization } from "@/lib/organizations/schema.ts";
+import type { Internship } from "@/lib/internships/schema.ts";
 import { applicant, applyTo, editInternship, platformInternship } from "@/tests/fixtures/applications.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { recordKey } from "@/lib/applications/store.ts";
@@ -131,9 +132,14 @@ Deno.test("a listing closed before ends were recorded is found in the archive on
   ];
   const person = await applicant(t, "Jai Singh");
   const [toClosed, toOpen] = [await applyTo(t, person, closed), await applyTo(t, person, open)];
+  const longAgo = await platformInternship(t, member, { title: "Old Intern", hiringOrganization: "Slow Co", deadline });
   await editInternship(t, member, closed.id, { closed: true });
-  // As a store written before ends were recorded holds it: the listing archived, no marker, no backfill progress.
-  await t.kv.delete(["listing_ended", closed.id]);
+  await editInternship(t, member, longAgo.id, { closed: true });
+  // As a store written before ends were recorded holds them: archived, no marker, no backfill progress; one closed
+  // more than 380 days ago, longer than any application waits, needs no marker.
+  const old = await t.kv.get<Internship>(["internships_closed", longAgo.id]);
+  await t.kv.set(old.key, { ...old.value!, closedAt: new Date(Date.now() - 381 * DAY).toISOString() });
+  for (const id of [closed.id, longAgo.id]) await t.kv.delete(["listing_ended", id]);
   await t.kv.delete(["listing_ended_meta", "backfill"]);
 
   const run = await runAt(t, "applications-ended", Date.now());
