@@ -9,9 +9,13 @@
  * goes on with the rest. Lifting the suspension ends a removal still under way; the comments removed stay removed.
  *
  * Keys (owned by this module only):
- * - `["comment_purges", userId]` → `CommentPurge`, from the suspension's write until the suspension is lifted
- *   (`cancelCommentPurgeOps`) or the account deleted (`forgetCommentPurges`), kept once done for the admin list's
- *   "Comments removed"; `adminId` null once that admin's account is gone.
+ * - `["comment_purges", userId]` → `CommentPurge`, a removal under way: from the suspension's write until the batch
+ *   that leaves no comment, the lift (`cancelCommentPurgeOps`) or the account's deletion (`forgetCommentPurges`);
+ *   `adminId` null once that admin's account is gone. The job lists only these, so a finished removal costs its runs
+ *   nothing however many suspensions there were.
+ * - `["comment_purges_done", userId]` → `CommentRemoval` (`done` true), written by the write that finishes a removal
+ *   in place of the one above, for the admin list's "Comments removed", until the lift or the account's deletion; it
+ *   names no admin.
  */
 import { claim, claimTime, HOLDER, isLeased, type Lease } from "@/lib/jobs/lease.ts";
 import type { Job } from "@/lib/jobs/job.ts";
@@ -45,6 +49,7 @@ export const BATCH = 50;
 const RUN_MS = 20_000;
 
 const purgeKey = (userId: string): Deno.KvKey => ["comment_purges", userId];
+const doneKey = (userId: string): Deno.KvKey => ["comment_purges_done", userId];
 
 /**
  * Adds to `op` (the suspension's write) the removal of `userId`'s `total` comments, leased to this process for the
@@ -65,15 +70,19 @@ export function commentPurgeOps(
   op.set(purgeKey(userId), purge);
 }
 
-/** Adds to `op` (the lifting's write) the end of a removal of `userId`'s comments: the rest stay. */
+/**
+ * Adds to `op` (the lifting's write) the end of a removal of `userId`'s comments, under way or done: the comments left
+ * stay, those removed stay removed.
+ */
 export function cancelCommentPurgeOps(op: Deno.AtomicOperation, userId: string): void {
-  op.delete(purgeKey(userId));
+  op.delete(purgeKey(userId)).delete(doneKey(userId));
 }
 
 /** The progress of the removals of `userIds`' comments (those with one), for the admin list's rows. */
 export async function commentRemovalsOf(kv: Deno.Kv, userIds: string[]): Promise<Map<string, CommentRemoval>> {
   const removals = new Map<string, CommentRemoval>();
-  for (const { key, value } of await getManyChunked<CommentPurge>(kv, userIds.map(purgeKey))) {
+  const keys = userIds.flatMap((userId) => [purgeKey(userId), doneKey(userId)]);
+  for (const { key, value } of await getManyChunked<CommentRemoval>(kv, keys)) {
     if (value) removals.set(key[1] as string, { total: value.total, removed: value.removed, done: value.done });
   }
   return removals;
@@ -87,7 +96,7 @@ export async function commentRemovalsOf(kv: Deno.Kv, userIds: string[]): Promise
  * @throws BusyError when one removal kept changing for 30 s.
  */
 export async function forgetCommentPurges(kv: Deno.Kv, userId: string): Promise<void> {
-  await kv.delete(purgeKey(userId));
+  await kv.atomic().delete(purgeKey(userId)).delete(doneKey(userId)).commit();
   for await (const { key, value } of kv.list<CommentPurge>({ prefix: ["comment_purges"] })) {
     if (value.adminId !== userId) continue;
     await retrying(async () => {
@@ -102,7 +111,7 @@ export async function forgetCommentPurges(kv: Deno.Kv, userId: string): Promise<
  * Runs the removal of `userId`'s comments, when one is recorded, not done, and this process may hold it (its own
  * lease, or a lease that ran out at `now`, ms): removes their comments oldest first, `BATCH` at a time, each in one
  * write with the audit log's `comment.delete` and a check of the removal (`removeOne`), and after each batch writes
- * the progress with the lease renewed; the batch that leaves none after it marks it done. After `batches` batches (all
+ * the progress with the lease renewed; the batch that leaves none after it marks it done (`finish`). After `batches` batches (all
  * without it), or once `until` (`performance.now()` ms) passed, it leaves the rest to the `comment-purges` job with
  * the lease dropped. Stops at once, leaving the rest, when the removal changed meanwhile (the suspension lifted, or
  * the removal taken over or replaced). A comment no longer theirs is walked past. Returns how many this run removed.
@@ -135,7 +144,12 @@ export async function purgeComments(
     const done = read.length <= BATCH;
     const more = !done && batch !== batches && (until === undefined || performance.now() < until);
     const lease = more ? { holder: HOLDER, until: Date.now() + LEASE_MS } : null;
-    held = await progress(kv, held, { removed: held.value.removed + inBatch, done, lease });
+    const progressed = held.value.removed + inBatch;
+    if (done) {
+      await finish(kv, { ...held, value: { ...held.value, removed: progressed } });
+      return removed;
+    }
+    held = await progress(kv, held, { removed: progressed, lease });
     if (!held || !more) return removed;
   }
 }
@@ -182,7 +196,7 @@ async function removeOne(
 async function progress(
   kv: Deno.Kv,
   held: Deno.KvEntry<CommentPurge>,
-  change: Pick<CommentPurge, "removed" | "done" | "lease">,
+  change: Pick<CommentPurge, "removed" | "lease">,
 ): Promise<Deno.KvEntry<CommentPurge> | null> {
   const value = { ...held.value, ...change };
   const result = await kv.atomic().check(held).set(held.key, value).commit();
@@ -190,8 +204,18 @@ async function progress(
 }
 
 /**
- * The `comment-purges` job (every minute): goes on with each removal not done that nobody holds (the request that
- * suspended removed the first batch, or a run stopped), for at most 20 s a run. Counts `removed` comments.
+ * Writes the removal `held` (as read) done, unless it changed meanwhile (lifted, taken over or replaced): its record
+ * under way goes and its progress (`CommentRemoval`) is kept for the admin list, in one checked write.
+ */
+async function finish(kv: Deno.Kv, { key, value, versionstamp }: Deno.KvEntry<CommentPurge>): Promise<void> {
+  const kept: CommentRemoval = { total: value.total, removed: value.removed, done: true };
+  await kv.atomic().check({ key, versionstamp }).delete(key).set(doneKey(key[1] as string), kept).commit();
+}
+
+/**
+ * The `comment-purges` job (every minute): goes on with each removal under way that nobody holds (the request that
+ * suspended removed the first batch, or a run stopped), for at most 20 s a run; one written done under its key of
+ * before (`done` true there) is moved to its own. Counts `removed` comments.
  */
 export const commentPurgesJob: Job = {
   name: "comment-purges",
@@ -199,7 +223,8 @@ export const commentPurgesJob: Job = {
   async run({ kv, now }) {
     const until = performance.now() + RUN_MS;
     let removed = 0;
-    for await (const { key, value } of kv.list<CommentPurge>({ prefix: ["comment_purges"] })) {
+    for await (const { key, value, versionstamp } of kv.list<CommentPurge>({ prefix: ["comment_purges"] })) {
+      if (value.done) await finish(kv, { key, value, versionstamp });
       if (value.done || isLeased(value, now.getTime())) continue;
       if (performance.now() >= until) break;
       removed += await purgeComments(kv, { userId: key[1] as string, now: now.getTime(), until });

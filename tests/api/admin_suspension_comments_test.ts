@@ -19,6 +19,7 @@ import { BATCH, purgeComments } from "@/lib/moderation/comment_purges.ts";
 import { lastMailTo } from "./auth/helpers.ts";
 import { deleteAccount } from "@/lib/account/deletion.ts";
 import { getUser } from "@/lib/users/users.ts";
+import { kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
 
 const REASON = "Spammed every post with links";
 
@@ -165,6 +166,38 @@ Deno.test("without the tick none is removed; a single full batch is done at once
   assertEquals((await (await t.fetch(`/api/ungatekeep/${post.id}`)).json()).post.commentCount, 3);
 });
 
+Deno.test("a finished removal costs the job's every-minute runs no read; the row still says what was removed", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const spammers = [await createTestUser(t, "member"), await createTestUser(t, "member")];
+  const post = await createPost(t, admin);
+  for (const spammer of spammers) {
+    await writeComments(t, { author: spammer, postId: post.id, count: 2 });
+    const res = await suspend(t, admin, spammer.user.id, { removeComments: true });
+    assertEquals((await res.json()).commentRemoval, { total: 2, removed: 2, done: true });
+  }
+  // One written done by the code before finished removals had their own key: the job's next run moves it.
+  const [, older] = spammers;
+  const done = { total: 2, removed: 2, done: true };
+  await t.kv.atomic().delete(["comment_purges_done", older.user.id])
+    .set(["comment_purges", older.user.id], { ...done, adminId: admin.user.id, lease: null }).commit();
+  assertEquals(await runJob(findJob("comment-purges")!, t.services), { job: "comment-purges", removed: 0 });
+
+  const reads = kvReads();
+  const services = { ...t.services, kv: recordingReads(t.kv, reads) };
+  assertEquals(await runJob(findJob("comment-purges")!, services), { job: "comment-purges", removed: 0 });
+  assertEquals(reads.listed, 0, "no finished removal is listed");
+  const rows = await suspendedRows(t, admin);
+  assertEquals(spammers.map((spammer) => rows.get(spammer.user.id)?.commentRemoval), [done, done]);
+
+  const lift = await t.json("DELETE", `/api/admin/users/${older.user.id}/suspension`, { headers: admin.headers });
+  assertEquals(lift.status, 200);
+  await lift.body?.cancel();
+  const again = await suspend(t, admin, older.user.id, { hideListings: false });
+  assertEquals((await again.json()).commentRemoval, null);
+  assertEquals((await suspendedRows(t, admin)).get(older.user.id)?.commentRemoval, null, "the lift forgot it");
+});
+
 Deno.test("a lift and a second suspension while a run removes: the old run stops, the new removal finishes", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
@@ -222,4 +255,6 @@ Deno.test("deleting the suspending admin leaves the removal to finish under no a
   await deleteAccount(t.services, { user: suspended, session: now }, { confirm: suspended.email });
   await t.settled();
   assertEquals((await t.kv.get(purge)).versionstamp, null, "the removal goes with their account");
+  const done = await t.kv.get(["comment_purges_done", spammer.user.id]);
+  assertEquals(done.versionstamp, null, "and what it removed with it");
 });
