@@ -46,6 +46,11 @@ export const REFUSALS = {
   alertNotFound: "Alert not found",
   takesLink: "This internship takes applications on its own site",
   closed: "This internship is closed",
+  /**
+   * An application whose write found the listing closed, deleted or taken down after the applicant's page or request
+   * read it open (409; docs/decisions.md, Applications, "Applying").
+   */
+  closedMeanwhile: "This internship stopped taking applications while you applied: your application was not sent",
   noResume: "Upload your resume first",
   alreadyApplied: "You have already applied",
   invalidChange: "Invalid status change",

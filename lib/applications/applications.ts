@@ -18,6 +18,7 @@ import {
 import { type FieldProblem, fieldProblem } from "@/lib/field_messages.ts";
 import type { ObjectStore, StoredObject } from "@/lib/files/object_store.ts";
 import {
+  currentInternshipRecord,
   type Internship,
   internshipRecord,
   type InternshipView,
@@ -26,6 +27,7 @@ import {
 import type { Question } from "@/lib/internships/schema.ts";
 import { appliedTermsOf, keptTerms } from "@/lib/internships/applied_terms.ts";
 import { deadlineEndMs } from "@/lib/internships/ended.ts";
+import { intakeKey, intakeOf } from "@/lib/internships/intake.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { getOrganization, isManager } from "@/lib/organizations/store.ts";
 import { linkVerdict } from "@/lib/organizations/link_verdict.ts";
@@ -65,6 +67,7 @@ import {
   type ApplicationView,
   type ApplyBody,
   CLOSED,
+  CLOSED_MEANWHILE,
   type MinePlace,
   type MyApplication,
   NO_RESUME_YET,
@@ -302,14 +305,22 @@ export async function posterListing(kv: Deno.Kv, id: string, user: User | null |
 async function checkCanApply(kv: Deno.Kv, applicant: User, listing: Listing): Promise<void> {
   if (!applicant.emailVerified) throw new ForbiddenError(UNVERIFIED);
   const { record, view } = listing;
-  if (record.deletedAt || !record.isActive || view.moderation.status !== "clear") {
-    throw new NotFoundError(REFUSALS.internshipNotFound);
-  }
+  if (!isPublic(listing)) throw new NotFoundError(REFUSALS.internshipNotFound);
   const own = record.userId === applicant.id ||
     (view.organization?.isVerified === true && await isManager(kv, view.organization.id, applicant.id));
   if (own) throw new ForbiddenError(OWN_INTERNSHIP);
   if (view.applyMode !== "platform") throw new InvalidInputError(TAKES_LINK);
   if (view.isClosed) throw new InvalidInputError(CLOSED);
+}
+
+/** Whether the public reads `listing`: not deleted, active, not withheld by moderation. */
+function isPublic({ record, view }: Listing): boolean {
+  return !record.deletedAt && record.isActive && view.moderation.status === "clear";
+}
+
+/** Whether `listing` takes applications here now: public, in `platform` mode and not closed. */
+function takesApplications(listing: Listing): boolean {
+  return isPublic(listing) && listing.view.applyMode === "platform" && !listing.view.isClosed;
 }
 
 /**
@@ -330,22 +341,25 @@ export async function checkApplication(
  * Applies `applicant` to internship `internshipId` with `body` (docs/decisions.md, Applications, "Applying"): one
  * write, checked against the person's key for this internship (so two concurrent applications make one), the
  * applicant's user record as read (so an application racing the account's deletion, which deletes that record first,
- * is not made), the resume as read (copied into the application) and the tracker item (made or moved to `applied`);
+ * is not made), the resume as read (copied into the application), the tracker item (made or moved to `applied`) and
+ * the listing's intake entry as read (`intake.ts`: a close, a deletion or a takedown landing meanwhile makes the write
+ * fail, and the next attempt finds the listing as KV holds it, not as this process's read model may still have it);
  * the poster's `new_applicant` notice of the day is made in it or counted after it. The record keeps the listing's
  * terms as read (`appliedTerms`: title, organization, stipend, deadline, location, work type, questions;
  * docs/decisions.md, Applications, "Terms applied under").
  * @throws ForbiddenError unverified e-mail, or one's own internship; NotFoundError an internship the public may not
  *   read; UnauthenticatedError when the applicant's account is gone (as for a session whose user was deleted);
  *   InvalidInputError `TAKES_LINK`, `CLOSED`, `UNKNOWN_QUESTION`, `ANSWER_REQUIRED`, `NO_RESUME_YET`; ConflictError
- *   `ALREADY_APPLIED`; BusyError after 20 lost races.
+ *   `ALREADY_APPLIED`, or `CLOSED_MEANWHILE` when the listing stopped taking applications after it was read open;
+ *   BusyError after 20 lost races.
  */
 export async function applyTo(
   kv: Deno.Kv,
   { internshipId, applicant, body }: { internshipId: string; applicant: User; body: ApplyBody },
 ): Promise<ApplicationView> {
-  const listing = await listingOf(kv, internshipId);
+  let listing = await listingOf(kv, internshipId);
   await checkCanApply(kv, applicant, listing);
-  const answers = checkAnswers(listing.view.questions, body.answers ?? []);
+  let answers = checkAnswers(listing.view.questions, body.answers ?? []);
   const ownerId = listing.record.userId;
   const [snapshot, owner] = await Promise.all([
     snapshotOf(kv, applicant),
@@ -355,17 +369,25 @@ export async function applyTo(
   const id = crypto.randomUUID();
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const now = new Date();
-    const [account, person, resume, tracker, daily] = await Promise.all([
+    const [account, person, resume, tracker, daily, intake] = await Promise.all([
       kv.get<User>(userKey(applicant.id)),
       kv.get(personKey(applicant.id, internshipId)),
       readResumeEntry(kv, applicant.id),
       readTrackerEntries(kv, applicant.id, internshipId),
       readDailyEntry(kv, internshipId, now),
+      kv.get<string>(intakeKey(internshipId)),
     ]);
     if (!account.value) throw new UnauthenticatedError();
     if (person.value) throw new ConflictError(ALREADY_APPLIED);
     if (!resume.value) throw new InvalidInputError(NO_RESUME_YET);
-    const op = kv.atomic().check(account, person);
+    if (intake.value !== null && intake.value !== intakeOf(listing.record)) {
+      // Written since the listing was read, here or by another process: judged as KV holds it now.
+      const current = await currentInternshipRecord(kv, internshipId);
+      if (!current || !takesApplications(current)) throw new ConflictError(CLOSED_MEANWHILE);
+      listing = current;
+      answers = checkAnswers(listing.view.questions, body.answers ?? []);
+    }
+    const op = kv.atomic().check(account, person, intake);
     const at = now.toISOString();
     const record: ApplicationRecord = {
       id,

@@ -49,6 +49,7 @@ export const DEFAULT_PAGE = 20;
 /** The refusals of §Applications, word for word. */
 export const TAKES_LINK = REFUSALS.takesLink;
 export const CLOSED = REFUSALS.closed;
+export const CLOSED_MEANWHILE = REFUSALS.closedMeanwhile;
 export const NO_RESUME_YET = REFUSALS.noResume;
 export const ALREADY_APPLIED = REFUSALS.alreadyApplied;
 export const INVALID_CHANGE = REFUSALS.invalidChange;

@@ -7,7 +7,7 @@
  */
 import { istToday } from "@/lib/dates.ts";
 import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
-import { mergedPage, newestFirst, pageWithRecords } from "@/lib/kv/chunked/archive.ts";
+import { mergedPage, newestFirst, pageWithRecords, readEither } from "@/lib/kv/chunked/archive.ts";
 import type { User } from "@/lib/users/users.ts";
 import { canRead, type ReadAudience, type Viewer } from "./policy.ts";
 import { ACTIVE, dayNumber, internshipSearchText, typeCode } from "./columns.ts";
@@ -478,6 +478,21 @@ export async function internshipRecord(
   const { model, archive } = store;
   const slot = model.slotOf(id);
   const record = slot === undefined ? (await archive.records([id])).get(id) : (await model.recordsOf([slot]))[0];
+  if (!record) return null;
+  const [view] = await viewsOf(store, [record], istToday());
+  return { record, view };
+}
+
+/**
+ * The internship `id` in any state, read from KV itself (`readEither`), not from the process's read model, which may be
+ * up to a second behind another process's write; with its view. Null for an unknown id.
+ */
+export async function currentInternshipRecord(
+  kv: Deno.Kv,
+  id: string,
+): Promise<{ record: Internship; view: InternshipView } | null> {
+  const store = await internshipStore(kv);
+  const record = await readEither(kv, store, id);
   if (!record) return null;
   const [view] = await viewsOf(store, [record], istToday());
   return { record, view };

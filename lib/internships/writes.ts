@@ -40,6 +40,7 @@ import { applyFieldsAfter, questionsWithIds } from "./questions.ts";
 import { isLive, viewsOf } from "./views.ts";
 import { termsChangeOps, termsDiffer } from "./terms.ts";
 import { endedOps } from "./ended.ts";
+import { intakeOps } from "./intake.ts";
 import { internshipsOwnedBy, NOT_FOUND } from "./internships.ts";
 import type { Internship, InternshipCreate, InternshipUpdate, InternshipView } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
@@ -187,7 +188,8 @@ function withPublication(before: Internship | null, next: Internship, now: strin
 /**
  * Replaces the record `id` with `change(record)` (with `also`'s mutations) in one atomic write, in the read model or
  * the archive, moving it between them when it closes, is deleted or opens again (`updateEither`); one that becomes
- * public with it is stamped so (`withPublication`); a lost race is tried again unless `onLostRace` is "give-up".
+ * public with it is stamped so (`withPublication`); its intake entry, which an application's write checks, is set in
+ * the same write (`intakeOps`); a lost race is tried again unless `onLostRace` is "give-up".
  * @returns the stored record, or null for an unknown id.
  * @throws RaceLost for a lost race with `onLostRace` "give-up"; as `updateEither`.
  */
@@ -205,7 +207,10 @@ async function updateAnywhere(
   return await updateEither(kv, store, {
     id,
     change: (record) => withPublication(record, change(record), new Date().toISOString()),
-    also,
+    also: (op, next, previous) => {
+      intakeOps(op, next);
+      also(op, next, previous);
+    },
     isLive: (record) => isLive(record, today),
     onLostRace,
   });

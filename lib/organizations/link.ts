@@ -16,6 +16,7 @@ import { internshipStore } from "@/lib/internships/store.ts";
 import type { Internship } from "@/lib/internships/schema.ts";
 import { moderationOf, moderationOnCreate } from "@/lib/moderation/moderation.ts";
 import { moderationQueueOps } from "@/lib/moderation/queue.ts";
+import { intakeOps } from "@/lib/internships/intake.ts";
 import { countOps } from "@/lib/stats/counters.ts";
 import { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
 import { canModerate } from "@/lib/internships/policy.ts";
@@ -180,6 +181,7 @@ export async function linkOrganizations(
   ) => {
     countOps(op, organizationCounts(previous), organizationCounts(next));
     moderationQueueOps(op, "internships", previous, next);
+    intakeOps(op, next);
     if (next.organizationId) counter.linked++;
     if (moderationOf(next).status === "held" && moderationOf(previous).status !== "held") counter.held++;
   };

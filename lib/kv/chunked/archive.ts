@@ -39,6 +39,7 @@ import {
   tokensOf,
 } from "./archive_block.ts";
 import type { ChunkedLayout, ListingEntry } from "./layout.ts";
+import { decodeRecords } from "./codec.ts";
 import type { ChunkedReadModel, Columns } from "./read_model.ts";
 import type { ChunkWriter, Rider, RiderOutcome } from "./writer.ts";
 import { type OnLostRace, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
@@ -1160,6 +1161,29 @@ export async function updateEither<R extends { id: string }, E extends ListingEn
     );
     if (stored) return stored;
     if ((await kv.get(model.keys.id(id))).value === null) break;
+  }
+  return null;
+}
+
+/**
+ * The record `id` as KV holds it now, in the read model's store or the archive, read from KV itself rather than from
+ * the process's read model (which may be up to a second behind another process's write): a caller that must decide on
+ * the latest record (an application checked against its listing) reads it here after reading what its write checks.
+ * @returns the record, or null for an unknown id.
+ */
+export async function readEither<R extends { id: string }, E extends ListingEntry, C extends Columns<E>>(
+  kv: Deno.Kv,
+  { model, archive }: { model: ChunkedReadModel<R, E, C>; archive: Archive<R, E, C> },
+  id: string,
+): Promise<R | null> {
+  // A record may move between the two meanwhile (another process): look again, a few times.
+  for (let round = 0; round < 3; round++) {
+    const [pointer, archived] = await kv.getMany<[number, R]>([model.keys.id(id), archive.keys.record(id)]);
+    if (archived.value) return archived.value;
+    if (pointer.value === null) return null;
+    const chunk = await kv.get<Uint8Array>(model.keys.chunk(pointer.value));
+    const record = decodeRecords<R>(chunk.value).find((r) => r.id === id);
+    if (record) return record;
   }
   return null;
 }

@@ -24,6 +24,7 @@ import {
   applyTo,
   checkApplication,
   CLOSED,
+  CLOSED_MEANWHILE,
   COVER_NOTE_MAX,
   TAKES_LINK,
 } from "@/lib/applications/applications.ts";
@@ -62,7 +63,10 @@ type Data =
     refusal: string;
     /** Null when the internship is not found. */
     internshipId: string | null;
-    /** The status a post answers with, as the API's twin does: 404, 403, 400 (closed, applications elsewhere), 409. */
+    /**
+     * The status a post answers with, as the API's twin does: 404, 403, 400 (closed, applications elsewhere), 409
+     * (applied already, or closed while applying).
+     */
     status: number;
     appliedAt?: string;
     /** When the application was withdrawn (ISO): such an application cannot be sent again. */
@@ -79,6 +83,9 @@ function refusalOf(error: unknown, internshipId: string): Extract<Data, { kind: 
   if (error instanceof ForbiddenError) return { kind: "refused", refusal: error.message, internshipId, status: 403 };
   if (error instanceof InvalidInputError && (error.message === TAKES_LINK || error.message === CLOSED)) {
     return { kind: "refused", refusal: error.message, internshipId, status: 400 };
+  }
+  if (error instanceof ConflictError && error.message === CLOSED_MEANWHILE) {
+    return { kind: "refused", refusal: error.message, internshipId, status: 409 };
   }
   return null;
 }

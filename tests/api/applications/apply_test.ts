@@ -10,7 +10,10 @@ import { people } from "@/tests/fixtures/people.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { answersFor, applicant, applyTo, platformInternship, sendApplication } from "@/tests/fixtures/applications.ts";
 import { updateUser, userKey } from "@/lib/users/users.ts";
-import { applyTo as applyDirectly } from "@/lib/applications/applications.ts";
+import { applyTo as applyDirectly, CLOSED, CLOSED_MEANWHILE } from "@/lib/applications/applications.ts";
+import { deleteInternship, updateInternship } from "@/lib/internships/writes.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
+import { withLatency } from "@/tests/helpers/kv_latency.ts";
 import { UnauthenticatedError } from "@/lib/errors.ts";
 import { istToday } from "@/lib/dates.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
@@ -452,4 +455,46 @@ Deno.test("Save without JavaScript on an internship applied to says it is under 
   const other = await platformInternship(t, member, { title: "Not applied" });
   const plain = await postForm(t, student, "/me/tracker", { ...save, id: other.id });
   assertEquals(plain.headers.get("location"), `/me/tracker?done=saved#tracker-internships-${other.id}`);
+});
+
+Deno.test("applications racing their listing's close or deletion, here or in another process: none lands after", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  // A second handle on the same KV with its own read model, as another process has (synced up to a second late).
+  const other = withLatency(t.kv, 0);
+  await internshipStore(other);
+  const students = await Promise.all(Array.from({ length: 4 }, () => applicant(t)));
+  const refused = { closed: 0, meanwhile: 0 };
+  for (let round = 0; round < 12; round++) {
+    const internship = await platformInternship(t, member, { title: `Round ${round}` });
+    const elsewhere = round % 2 === 1;
+    const end = round % 4 < 2
+      ? () =>
+        updateInternship(elsewhere ? other : t.kv, { id: internship.id, actor: member.user, patch: { closed: true } })
+      : () => deleteInternship(elsewhere ? other : t.kv, { id: internship.id, actor: member.user });
+    const apply = (who: TestUser) => sendApplication(t, who, internship.id, answersFor(internship));
+    // Two applications with the close, and two right after it, while this process may still read the listing open.
+    const [answers] = await Promise.all([
+      Promise.all(students.slice(0, 2).map(apply)),
+      end(),
+    ]);
+    answers.push(...await Promise.all(students.slice(2).map(apply)));
+    const ended = await t.kv.get(["internships_closed", internship.id]);
+    assert(ended.versionstamp, "the close moved the listing to the archive");
+    for (const res of answers) {
+      const { status, body } = await answer(res);
+      if (status === 201) {
+        const made = await t.kv.get(["applications", body.application.id]);
+        assert(made.versionstamp! < ended.versionstamp!, `round ${round}: an application landed after the close`);
+      } else if (status === 409) {
+        assertEquals(body, { error: CLOSED_MEANWHILE });
+        refused.meanwhile++;
+      } else {
+        const closed = round % 4 < 2 ? [400, { error: CLOSED }] : [404, { error: "Internship not found" }];
+        assertEquals([status, body], closed, `round ${round}`);
+        refused.closed++;
+      }
+    }
+  }
+  assert(refused.closed + refused.meanwhile > 0, "applications after the close are refused");
 });
