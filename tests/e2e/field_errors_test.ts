@@ -61,7 +61,7 @@ Deno.test("forms show the server's refusals as plain sentences at their fields",
     await page.getByLabel("Link to apply or learn more").fill("http://localhost");
     await page.getByRole("button", { name: "Submit opportunity" }).click();
     assertEquals(
-      await fieldError(page, "Link to apply or learn more"),
+      await fieldError(page, "Link to apply or learn more (optional)"),
       "Enter a full web address starting with https://.",
     );
     await assertPlainWords(page, "opportunity form");

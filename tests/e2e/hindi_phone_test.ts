@@ -318,6 +318,7 @@ Deno.test("a student who chose Hindi submits an opportunity, reads their submiss
   const page = await context.newPage();
 
   await openHydrated(page, `${t.origin}/opportunities/new`);
+  await page.getByLabel("आयोजक (ज़रूरी नहीं)", { exact: true }).waitFor();
   await page.getByRole("button", { name: "अवसर सबमिट करें" }).click();
   await page.getByText("टाइटल लिखें।").waitFor();
   assertEquals(await page.locator("#endDate-error").innerText(), "ख़त्म होने की तारीख़ डालें।");

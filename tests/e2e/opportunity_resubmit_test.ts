@@ -2,7 +2,7 @@
  * Reject with a reason, resubmit (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"), at 360 px: an
  * admin rejects a student's opportunity with a reason in the queue; the student reads the reason on the
  * opportunity's page, edits it without JavaScript and submits it again; it is back in the admin's queue, marked as a
- * resubmission. With JavaScript, an edit sent after an admin approved it meanwhile says so in words.
+ * resubmission. The form marks its optional fields, with and without JavaScript. With JavaScript, an edit sent after an admin approved it meanwhile says so in words.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -13,11 +13,20 @@ import {
   openHydrated,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
+import type { Page } from "playwright-core";
 import { getOpportunity } from "@/lib/opportunities/opportunities.ts";
 import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 const REASON = "Add the organizer and a link to the official page.";
+
+/** The form's optional fields, each labelled so (the service's schema leaves them out); the rest are not. */
+async function assertOptionalMarked(page: Page): Promise<void> {
+  for (const label of ["Location", "Organizer", "Link to apply or learn more", "Description"]) {
+    await page.getByLabel(`${label} (optional)`, { exact: true }).waitFor();
+  }
+  for (const label of ["Title", "Type", "Starts", "Ends"]) await page.getByLabel(label, { exact: true }).waitFor();
+}
 
 Deno.test("an admin rejects with a reason; the student reads it, edits and submits again", async () => {
   await using t = await createTestApp({ listen: true });
@@ -50,6 +59,7 @@ Deno.test("an admin rejects with a reason; the student reads it, edits and submi
   await page.getByRole("link", { name: "Edit it and submit it again" }).click();
   await page.waitForURL((u) => u.pathname === `/opportunities/${id}/edit`);
   await page.getByText(REASON).waitFor();
+  await assertOptionalMarked(page);
   await page.getByLabel("Ends").fill(`${NEXT_YEAR}-02-01`);
   await page.getByRole("button", { name: "Submit for review again" }).click();
   await page.locator("#endDate-error").waitFor();
@@ -71,6 +81,8 @@ Deno.test("an admin rejects with a reason; the student reads it, edits and submi
   await signInBrowser(scripted, t.origin, student);
   const editing = await scripted.newPage();
   await openHydrated(editing, `${t.origin}/opportunities/${id}/edit`);
+  await assertOptionalMarked(editing);
+  await assertAccessible(editing, "the edit form with JavaScript at 360 px");
   const approved = await t.json("PATCH", `/api/admin/opportunities/${id}`, {
     body: { action: "approve" },
     headers: admin.headers,

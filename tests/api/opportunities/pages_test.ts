@@ -80,6 +80,7 @@ Deno.test("in Hindi the submit form, its refusals, My submissions and the edit p
   const hindi = { ...student.headers, cookie: `${student.cookie}; lang=hi` };
   const form = await (await t.fetch("/opportunities/new", { headers: hindi })).text();
   assert(form.includes("अवसर सबमिट करें") && form.includes("आवेदन करने या ज़्यादा जानने का लिंक"), "the form");
+  assert(form.includes("आयोजक (ज़रूरी नहीं)") && form.includes(">टाइटल<"), "optional fields marked, and only those");
   assert(form.includes("पहले एक एडमिन इसे जाँचेगा"), "a user is told an admin reviews it");
   const refused = await t.fetch("/opportunities/new", {
     method: "POST",
