@@ -1,7 +1,8 @@
 /**
  * Reject with a reason, resubmit (docs/decisions.md, Opportunities, "Reject with a reason, resubmit"), at 360 px: an
  * admin rejects a student's opportunity with a reason in the queue; the student reads the reason on the
- * opportunity's page, edits it without JavaScript and submits it again; it is back in the admin's queue, marked as a
+ * opportunity's page (which, like the admin's, offers neither "Apply or learn more" nor "Add to calendar" until it is
+ * published), edits it without JavaScript and submits it again; it is back in the admin's queue, marked as a
  * resubmission. The form marks its optional fields, with and without JavaScript. With JavaScript, an edit sent after an admin approved it meanwhile says so in words.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
@@ -20,6 +21,11 @@ import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 const REASON = "Add the organizer and a link to the official page.";
 
+/** How many of "Apply or learn more" and "Add to calendar" the page offers. */
+function applyLinks(page: Page): Promise<number> {
+  return page.getByRole("link", { name: /^(Apply or learn more|Add to calendar)/ }).count();
+}
+
 /** The form's optional fields, each labelled so (the service's schema leaves them out); the rest are not. */
 async function assertOptionalMarked(page: Page): Promise<void> {
   for (const label of ["Location", "Organizer", "Link to apply or learn more", "Description"]) {
@@ -33,7 +39,13 @@ Deno.test("an admin rejects with a reason; the student reads it, edits and submi
   const admin = await createTestUser(t, "admin");
   const student = await createTestUser(t, "user");
   const res = await t.json("POST", "/api/opportunities", {
-    body: { title: "Campus Hack", type: "hackathon", startDate: `${NEXT_YEAR}-03-01`, endDate: `${NEXT_YEAR}-03-02` },
+    body: {
+      title: "Campus Hack",
+      type: "hackathon",
+      startDate: `${NEXT_YEAR}-03-01`,
+      endDate: `${NEXT_YEAR}-03-02`,
+      link: "https://hack.example.org",
+    },
     headers: student.headers,
   });
   const { id } = (await res.json()).opportunity;
@@ -55,7 +67,13 @@ Deno.test("an admin rejects with a reason; the student reads it, edits and submi
   await page.goto(`${t.origin}/opportunities/${id}`);
   await page.getByText("This opportunity was not approved").waitFor();
   await page.getByText(`The reviewer's reason: ${REASON}`).waitFor();
+  assertEquals(await applyLinks(page), 0, "a rejected opportunity is not offered to apply");
   await assertAccessibleWithoutScript(page, "a rejected opportunity at 360 px");
+  const adminView = await adminContext.newPage();
+  await adminView.goto(`${t.origin}/opportunities/${id}`);
+  await adminView.getByText("Rejected", { exact: true }).waitFor();
+  assertEquals(await applyLinks(adminView), 0, "nor to an admin");
+  await assertAccessible(adminView, "a rejected opportunity, as an admin reads it at 360 px");
   await page.getByRole("link", { name: "Edit it and submit it again" }).click();
   await page.waitForURL((u) => u.pathname === `/opportunities/${id}/edit`);
   await page.getByText(REASON).waitFor();
@@ -70,6 +88,7 @@ Deno.test("an admin rejects with a reason; the student reads it, edits and submi
   await page.getByRole("button", { name: "Submit for review again" }).click();
   await page.waitForURL((u) => u.pathname === `/opportunities/${id}` && u.searchParams.has("resubmitted"));
   await page.getByText("Submitted again").waitFor();
+  assertEquals(await applyLinks(page), 0, "one awaiting review is not offered to apply either");
   const stored = await getOpportunity(t.kv, id, admin.user);
   assertEquals([stored.isActive, stored.isVerified, stored.organizer], [true, false, "COEP Tech"]);
 
@@ -93,4 +112,6 @@ Deno.test("an admin rejects with a reason; the student reads it, edits and submi
   await editing.getByText("An admin reviewed this opportunity while you were editing it").waitFor();
   assertEquals(await editing.getByLabel("Organizer").inputValue(), "COEP Technological University");
   assertEquals((await getOpportunity(t.kv, id, admin.user)).organizer, "COEP Tech", "nothing saved");
+  await editing.goto(`${t.origin}/opportunities/${id}`);
+  assertEquals(await applyLinks(editing), 2, "published: apply and add to calendar");
 });

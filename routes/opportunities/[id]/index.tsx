@@ -1,6 +1,7 @@
 /**
  * `/opportunities/{id}`: one opportunity with its dates, place, organizer, who posted it, the
- * link (new tab, no referrer or opener, `nofollow`; none once it is closed), and "Add to calendar" (`calendar.ics`).
+ * link (new tab, no referrer or opener, `nofollow`; none once it is closed), and "Add to calendar" (`calendar.ics`),
+ * those two only once it is published: one awaiting review or rejected is not open to apply.
  * Unpublished ones only for their owner and admins, with the review state shown; else 404, or 410 with a page saying
  * an admin removed it when review rejected it or a report's resolution took it down. Its submitter reads why
  * review rejected it and may edit it and submit it again (docs/decisions.md, Opportunities, "Reject with a reason,
@@ -150,25 +151,27 @@ export default define.page<OpportunityPageData | RemovedPageData>(function Oppor
         </div>
       </dl>
       {o.description && <p class="mt-6 whitespace-pre-line text-slate-800">{o.description}</p>}
-      <div class="mt-8 flex flex-wrap gap-3">
-        {o.link && !o.isClosed && (
+      {status === "approved" && (
+        <div class="mt-8 flex flex-wrap gap-3">
+          {o.link && !o.isClosed && (
+            <a
+              href={o.link}
+              target="_blank"
+              rel="noopener noreferrer nofollow"
+              class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
+            >
+              {t("opportunities.detail.apply")} <span class="sr-only">{t("common.newTab")}</span>
+            </a>
+          )}
           <a
-            href={o.link}
-            target="_blank"
-            rel="noopener noreferrer nofollow"
-            class="rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800"
+            href={`/opportunities/${o.id}/calendar.ics`}
+            download
+            class="rounded-md border border-slate-400 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-100"
           >
-            {t("opportunities.detail.apply")} <span class="sr-only">{t("common.newTab")}</span>
+            {t("opportunities.detail.calendar")}
           </a>
-        )}
-        <a
-          href={`/opportunities/${o.id}/calendar.ics`}
-          download
-          class="rounded-md border border-slate-400 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-100"
-        >
-          {t("opportunities.detail.calendar")}
-        </a>
-      </div>
+        </div>
+      )}
       {state.user?.id !== o.userId && (
         <div class="mt-8">
           <ReportControl
