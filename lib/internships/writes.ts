@@ -538,8 +538,8 @@ export async function forgetInternshipOwner(
  * Closes the open listings of `userId` that take applications here and that nobody else answers (not linked to a
  * verified organization, whose managers would), as their poster closing them does: `closedAt` now, to the archive in
  * the same write, their end recorded (`endedOps`) so their applicants hear back 15 days after. An admin made them a
- * user again, so they no longer read or answer those applicants (docs/decisions.md, Internships, "A poster made a user
- * again"). One checked write per listing; a listing no longer theirs, or closed meanwhile, is left as it is. Running it
+ * user again, or suspended them with their listings hidden, so they no longer read or answer those applicants
+ * (docs/decisions.md, Internships, "A poster made a user again"; Admin, "Suspension"). One checked write per listing; a listing no longer theirs, or closed meanwhile, is left as it is. Running it
  * again closes what a stopped run left.
  * @returns how many it closed. @throws BusyError after 30 s of races lost on one write (those done stay done).
  */

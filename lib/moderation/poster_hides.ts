@@ -2,7 +2,9 @@
  * Hiding a suspended poster's open listings (docs/decisions.md, Admin, "Suspension"): when an admin suspends someone
  * with "Also hide their open listings", the suspension's write records a hide (`posterHideOps`), and
  * `hidePosterListings` rejects each open internship and opportunity of theirs by moderation, as an admin's `reject`
- * does (the audit log's `moderation.decide` in each listing's write), with the note the hide carries. The request that
+ * does (the audit log's `moderation.decide` in each listing's write), with the note the hide carries; then those that
+ * take applications here and that no verified organization's managers answer close (`closeUnansweredInternships`), so
+ * their applicants hear back 15 days later, not after a deadline a suspended poster never answers for. The request that
  * suspends runs it at once; the `poster-hides` job finishes a hide whose run stopped (its lease ran out).
  *
  * Keys (owned by this module only):
@@ -11,7 +13,7 @@
  */
 import { claim, claimTime, HOLDER, type Lease } from "@/lib/jobs/lease.ts";
 import type { Job } from "@/lib/jobs/job.ts";
-import { moderateInternship } from "@/lib/internships/writes.ts";
+import { closeUnansweredInternships, moderateInternship } from "@/lib/internships/writes.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
 import { moderateOpportunity } from "@/lib/opportunities/opportunities.ts";
 import { opportunityStore } from "@/lib/opportunities/store.ts";
@@ -96,7 +98,9 @@ async function openListingsOf(kv: Deno.Kv, userId: string) {
  * Runs the hide of `userId`'s open listings, when one is recorded and this process may hold it (its own lease, or a
  * lease that ran out at `now`, ms): rejects each open internship and opportunity of theirs by moderation with the
  * hide's note, one write each with the audit log's `moderation.decide` (`reject`) in the name of the admin who
- * suspended them and a check of the hide (`hideListing`), renewing the lease after every 20; then deletes the hide.
+ * suspended them and a check of the hide (`hideListing`), renewing the lease after every 20; then, the hide still
+ * standing (its lease renewed), closes their internships nobody else answers (`closeUnansweredInternships`: `closedAt`
+ * now and the end recorded for the applicants' due times, one write each) and deletes the hide.
  * Stops early, leaving the rest to the holder, when another process took the hide over or the suspension was lifted
  * meanwhile (at once: no listing is hidden after the lift's write). A listing gone meanwhile is
  * skipped. Returns how many listings this run hid.
@@ -124,6 +128,9 @@ export async function hidePosterListings(
     if (outcome === "lifted") return hidden;
     if (outcome === "hidden") hidden++;
   }
+  held = await renew(kv, held);
+  if (!held) return hidden;
+  await closeUnansweredInternships(kv, userId);
   await kv.atomic().check(held).delete(held.key).commit();
   return hidden;
 }

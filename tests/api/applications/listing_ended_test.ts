@@ -4,8 +4,8 @@
  * applications' due times forward to 15 days after the end, so the `applications-timeout` job answers them then, not
  * 15 days after the deadline they applied under; an answered one, another listing's, and a listing opened again before
  * the job ran are left as they were; a listing with more applications than one write is walked page by page; listings
- * closed before ends were recorded are found in the archive; a poster's account deletion closes the listings nobody else
- * answers.
+ * closed before ends were recorded are found in the archive; a poster's account deletion, and their suspension with
+ * their listings hidden, close the listings nobody else answers.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
@@ -21,6 +21,7 @@ import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { recordKey } from "@/lib/applications/store.ts";
 import type { ApplicationRecord } from "@/lib/applications/applications.ts";
 import { istToday } from "@/lib/dates.ts";
+import { internshipRecord } from "@/lib/internships/internships.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -182,4 +183,42 @@ Deno.test("a poster who deletes their account closes their listings nobody else 
   const later = await runAt(t, "applications-timeout", Date.now() + 16 * DAY);
   assertEquals(later.rejected, 1);
   assertEquals([await statusOf(t, toAlone.id), await statusOf(t, toManaged.id)], ["rejected", "applied"]);
+});
+
+Deno.test("a poster suspended with their listings hidden: the applicants nobody else answers hear back", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const alone = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Solo Co", deadline });
+  const managed = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Big Co", deadline });
+  const organization = await getOrganization(t.kv, managed.organization!.id) as Deno.KvEntry<Organization>;
+  const verifiedAt = new Date().toISOString();
+  assertEquals(await replaceOrganization(t.kv, organization, { ...organization.value, verifiedAt }), "ok");
+  const person = await applicant(t, "Jai Singh");
+  const [toAlone, toManaged] = [await applyTo(t, person, alone), await applyTo(t, person, managed)];
+
+  const res = await t.json("POST", `/api/admin/users/${member.user.id}/suspension`, {
+    body: { reason: "Asked applicants for a fee" },
+    headers: admin.headers,
+  });
+  assertEquals([res.status, (await res.json()).hiddenListings], [200, 2]);
+  const closed = async (id: string) => !!(await internshipRecord(t.kv, id))!.record.closedAt;
+  assertEquals([await closed(alone.id), await closed(managed.id)], [true, false], "the suspended poster answers none");
+  const run = await runAt(t, "applications-ended", Date.now());
+  assertEquals(run.moved, 1);
+  const later = await runAt(t, "applications-timeout", Date.now() + 16 * DAY);
+  assertEquals(later.rejected, 1);
+  assertEquals([await statusOf(t, toAlone.id), await statusOf(t, toManaged.id)], ["rejected", "applied"]);
+});
+
+Deno.test("a poster suspended with their listings left listed keeps them open", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const listing = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Solo Co" });
+  const res = await t.json("POST", `/api/admin/users/${member.user.id}/suspension`, {
+    body: { reason: "Rude in comments", hideListings: false },
+    headers: admin.headers,
+  });
+  assertEquals([res.status, (await res.json()).hiddenListings], [200, 0]);
+  assertEquals((await internshipRecord(t.kv, listing.id))!.record.closedAt, undefined);
 });

@@ -38,8 +38,9 @@ export const apiDocs = describeRoute({
     description: "Ends every session of the person at once; until lifted they cannot sign in (403 " +
       "`ACCOUNT_SUSPENDED`) and no session or key of theirs works. With `hideListings` (the default) each open " +
       "internship and opportunity of theirs is rejected by moderation with a note that the poster was suspended " +
-      "(logged as `moderation.decide` each; a job finishes a hide that stopped midway), and lifting the suspension " +
-      "does not list them again. With `removeComments` (off by default) every comment they wrote is removed as an " +
+      "(logged as `moderation.decide` each; a job finishes a hide that stopped midway), those internships that take " +
+      "applications here and no verified organization's managers answer then close, so their applicants hear back " +
+      "15 days later, and lifting the suspension neither lists them again nor reopens them. With `removeComments` (off by default) every comment they wrote is removed as an " +
       "admin removes one (one with replies stays as a placeholder; logged as `comment.delete` each): the first " +
       `${BATCH} at once, the rest by a job within minutes; lifting the suspension stops it and brings none back. ` +
       "The rest of what they posted stays. Never one's own account " +
