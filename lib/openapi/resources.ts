@@ -555,6 +555,10 @@ export const RefundSchema = z.strictObject({
   at: timestamp,
   status: z.enum(["pending", "processed"]),
   processedAt: timestamp.nullable(),
+  creditNote: z.strictObject({
+    number: z.string().describe("`CN-<yyyy>-<n>`, `yyyy` the year its financial year starts"),
+    issuedAt: timestamp,
+  }).optional().describe("The credit note issued against the tax invoice for `amount` (absent: no tax invoice)"),
 }).meta({ id: "Refund" }) satisfies z.ZodType<RefundRecord>;
 
 /** A refund as its buyer reads it: without the admin who made it. */

@@ -68,6 +68,14 @@ export interface RefundRecord {
   at: string;
   status: "pending" | "processed";
   processedAt: string | null;
+  /** The credit note issued against the purchase's tax invoice for `amount` (absent: the receipt is no tax invoice). */
+  creditNote?: CreditNote;
+}
+
+/** A credit note (docs/decisions.md, Money operations, "Credit notes"): `CN-<yyyy>-<n>` and when it was issued (ISO). */
+export interface CreditNote {
+  number: string;
+  issuedAt: string;
 }
 
 /**

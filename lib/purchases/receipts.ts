@@ -11,8 +11,14 @@
  * - Place of supply: the buyer's state as `place_of_supply.ts` finds it when the receipt is issued (kept with it),
  *   else the seller's state (docs/decisions.md, Money operations, "Place of supply").
  *
+ * - Credit notes: a refund of a purchase whose receipt is a tax invoice issues a credit note for all that was refunded
+ *   of its payment (`CN-<yyyy>-<n>`, its own sequence per financial year, taken in the refund's write as receipt
+ *   numbers are), against the invoice, with the invoice's GST split of that amount (docs/decisions.md, Money
+ *   operations, "Credit notes").
+ *
  * Keys (owned by this module only):
  * - `["receipt_sequence", yyyy]` → the last number issued in that financial year
+ * - `["credit_note_sequence", yyyy]` → the last credit note number issued in that financial year
  */
 import { istDayOf } from "@/lib/dates.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
@@ -21,7 +27,13 @@ import { NotFoundError } from "@/lib/errors.ts";
 import type { User } from "@/lib/users/users.ts";
 import type { IndianState } from "./indian_states.ts";
 import { buyerStateOf, sellerStateOf, stateOfPlace } from "./place_of_supply.ts";
-import { getPurchaseEntry, type PurchaseRecord, type ReceiptRecord, type RefundRequest } from "./purchases.ts";
+import {
+  type CreditNote,
+  getPurchaseEntry,
+  type PurchaseRecord,
+  type ReceiptRecord,
+  type RefundRequest,
+} from "./purchases.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { isRefundable } from "./refund_policy.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
@@ -37,6 +49,7 @@ export function financialYearOf(at: string): number {
 }
 
 const sequenceKey = (year: number): Deno.KvKey => ["receipt_sequence", year];
+const creditSequenceKey = (year: number): Deno.KvKey => ["credit_note_sequence", year];
 
 /**
  * Adds to `op` the taking of the next receipt number of the financial year of `at`, checked against the sequence
@@ -72,6 +85,23 @@ export async function issueReceiptOps(
     buyerState,
     ...seller ? { seller } : {},
   };
+}
+
+/** Whether `receipt` is a tax invoice: its seller (as issued, else `seller`, the settings of the day) has a GSTIN. */
+export function isTaxInvoice(receipt: ReceiptRecord, seller: SellerConfig | undefined): boolean {
+  return Boolean((receipt.seller ?? seller)?.gstin);
+}
+
+/**
+ * Adds to `op` the taking of the next credit note number of the financial year of `at` (ISO), checked against the
+ * sequence as read (a lost race is retried by the caller's loop), and returns the credit note: its number and `at`.
+ */
+export async function issueCreditNoteOps(kv: Deno.Kv, op: Deno.AtomicOperation, at: string): Promise<CreditNote> {
+  const year = financialYearOf(at);
+  const sequence = await kv.get<number>(creditSequenceKey(year));
+  const next = (sequence.value ?? 0) + 1;
+  op.check(sequence).set(sequence.key, next);
+  return { number: `CN-${year}-${next}`, issuedAt: at };
 }
 
 /** The GST in an amount, in paise; `interState` when IGST applies. */
@@ -116,6 +146,8 @@ export interface ReceiptView {
   paymentId: string | null;
   orderId: string | null;
   refund: PurchaseRecord["refund"] | null;
+  /** The refund's credit note with the GST split of all that was refunded (paise); null without one. */
+  creditNote: (CreditNote & { amount: number; gst: GstSplit }) | null;
   refundRequest: RefundRequest | null;
   /** The viewer is the buyer and may ask for a refund (`isRefundable`, nothing asked yet). */
   refundAskable: boolean;
@@ -155,6 +187,13 @@ export async function receiptFor(
     paymentId: record.paymentId,
     orderId: record.gatewayOrderId,
     refund: record.refund ?? null,
+    creditNote: record.refund?.creditNote
+      ? {
+        ...record.refund.creditNote,
+        amount: record.refund.amount,
+        gst: gstSplit(record.refund.amount, sellerState?.name ?? null, placeOfSupply?.name ?? null),
+      }
+      : null,
     refundRequest: record.refundRequest ?? null,
     refundAskable: record.userId === viewer.id && isRefundable(record) && !record.refundRequest,
   };

@@ -48,6 +48,7 @@ import {
 } from "./purchases.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { refundedAtGateway, returnedBy } from "./refund_policy.ts";
+import { issueCreditNoteOps, isTaxInvoice } from "./receipts.ts";
 import { buyerToTell, withRequestRefunded } from "./refund_requests.ts";
 
 /** The refusal of a purchase that is not paid (pending, failed, or refunded already). */
@@ -250,10 +251,14 @@ export async function refundPayment(
     refundable(current, target);
     const early = await kv.get<string>(earlyKey(made.id));
     const at = nowOf(ctx);
-    const refund = refundRecord(made, { paymentId, reason, by: by.id, at, processedAt: early.value, before });
-    const record = withRefund(current, target, refund);
     const op = kv.atomic().check(entry, early).delete(unrecordedKey(made.id));
     if (early.value !== null) op.delete(early.key);
+    const refund = await withCreditNote(ctx, op, {
+      current,
+      target,
+      refund: refundRecord(made, { paymentId, reason, by: by.id, at, processedAt: early.value, before }),
+    });
+    const record = withRefund(current, target, refund);
     const mails = await refundOps(ctx, op, { current, target, refund, currency: due.currency });
     audit?.(op, found.id);
     if ((await op.commit()).ok) {
@@ -262,6 +267,20 @@ export async function refundPayment(
     }
   }
   throw new BusyError(REFUSALS.refundNotRecorded);
+}
+
+/**
+ * `refund` of `target` on `current` (as read) with the credit note its write issues (`issueCreditNoteOps`, added to
+ * `op`) when it refunds the purchase's own payment and the purchase's receipt is a tax invoice (`isTaxInvoice`); else
+ * `refund` as it is (docs/decisions.md, Money operations, "Credit notes").
+ */
+async function withCreditNote(
+  ctx: PaymentContext,
+  op: Deno.AtomicOperation,
+  { current, target, refund }: { current: PurchaseRecord; target: RefundTarget; refund: RefundRecord },
+): Promise<RefundRecord> {
+  if (target.paymentId !== undefined || !current.receipt || !isTaxInvoice(current.receipt, ctx.seller)) return refund;
+  return { ...refund, creditNote: await issueCreditNoteOps(ctx.kv, op, refund.at) };
 }
 
 /**
@@ -368,9 +387,10 @@ export async function reportedRefundOps(
     processedAt: at,
   };
   const target = { purchaseId: purchase.id, ...due.target };
+  const noted = await withCreditNote(ctx, op, { current: purchase, target, refund: record });
   return {
     outcome: "applied",
-    mails: await refundOps(ctx, op, { current: purchase, target, refund: record, currency: due.currency }),
+    mails: await refundOps(ctx, op, { current: purchase, target, refund: noted, currency: due.currency }),
   };
 }
 

@@ -2,8 +2,8 @@
  * `/purchases/{id}/receipt`: the printable receipt of a paid purchase, for its buyer or an admin (others 404, a
  * guest is sent to sign in), with links back to "My toolkits" and to the toolkit (not printed), and the buyer's refund
  * request or its "Ask for a refund" form (`RefundRequestPanel`). With `SELLER_GSTIN` set it is a tax invoice with the GST split and
- * the place of supply (docs/decisions.md, Money operations, "Receipts"; docs/decisions.md, Money
- * operations, "Place of supply").
+ * the place of supply, and once refunded it shows the credit note issued against it (docs/decisions.md, Money
+ * operations, "Receipts", "Place of supply", "Credit notes").
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -32,6 +32,46 @@ function Row({ label, value, strong }: { label: string; value: string; strong?: 
       <th scope="row" class="py-1.5 pr-4 text-left font-normal text-slate-700">{label}</th>
       <td class="whitespace-nowrap py-1.5 text-right tabular-nums">{value}</td>
     </tr>
+  );
+}
+
+/** The credit note of a refunded tax invoice: its number and date, the invoice it is against, the GST taken back. */
+function CreditNoteSection(
+  { note, invoice }: { note: NonNullable<ReceiptView["creditNote"]>; invoice: ReceiptView["receipt"] },
+) {
+  const t = useT();
+  const money = (paise: number) => `− ${t.rupees(toRupees(paise))}`;
+  const half = GST_RATE_PERCENT / 2;
+  return (
+    <section aria-labelledby="credit-note-heading" class="space-y-2 border-t border-slate-200 pt-4">
+      <h2 id="credit-note-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">
+        {t("toolkits.receipt.creditNote")}
+      </h2>
+      <p class="text-slate-700">
+        {t.rich("toolkits.receipt.number", {
+          number: note.number,
+          mono: (chunks) => <span class="font-mono font-semibold text-slate-900">{chunks}</span>,
+        })}
+      </p>
+      <p class="text-slate-700">
+        {t.rich("toolkits.receipt.date", {
+          date: t.date(note.issuedAt),
+          time: (chunks) => <time datetime={note.issuedAt}>{chunks}</time>,
+        })}
+      </p>
+      <p class="text-slate-700">
+        {t("toolkits.receipt.creditNoteAgainst", { number: invoice.number, date: t.date(invoice.issuedAt) })}
+      </p>
+      <table class="w-full text-sm">
+        <tbody class="divide-y divide-slate-200">
+          <Row label={t("toolkits.receipt.taxable")} value={money(note.gst.taxable)} />
+          {!note.gst.interState && <Row label={`CGST ${half} %`} value={money(note.gst.cgst)} />}
+          {!note.gst.interState && <Row label={`SGST ${half} %`} value={money(note.gst.sgst)} />}
+          {note.gst.interState && <Row label={`IGST ${GST_RATE_PERCENT} %`} value={money(note.gst.igst)} />}
+          <Row label={t("toolkits.receipt.amountCredited")} value={money(note.amount)} strong />
+        </tbody>
+      </table>
+    </section>
   );
 }
 
@@ -137,6 +177,7 @@ export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
           </tbody>
         </table>
       </section>
+      {r.creditNote && <CreditNoteSection note={r.creditNote} invoice={receipt} />}
       <section aria-labelledby="payment-heading" class="text-sm text-slate-800">
         <h2 id="payment-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">
           {t("toolkits.receipt.payment")}

@@ -1,7 +1,7 @@
 /**
  * Refunds made at the gateway, not through the admin's page (docs/decisions.md, Money operations, "Refunds made at the
  * gateway"): Razorpay's dashboard, a dispute or a chargeback. The gateway's `refund.processed` carries none of our notes;
- * the purchase is found by its payment's order and refunded as an admin's refund does, once.
+ * the purchase is found by its payment's order and refunded as an admin's refund does, once, with its credit note.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
@@ -11,6 +11,7 @@ import { deliver, purchaseRecord, recount, refund, stored } from "./helpers.ts";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { countExistingParts } from "@/lib/purchases/purchases.ts";
+import { financialYearOf } from "@/lib/purchases/receipts.ts";
 import type { InFlightRequests } from "@/lib/platform/in_flight.ts";
 
 Deno.test("a full refund in the gateway's dashboard ends access, frees the coupon use, revokes the certificate, once", async () => {
@@ -323,4 +324,23 @@ Deno.test("the purchase-counts job reads a page at least, gives way after each, 
   );
   assertEquals(await countExistingParts({ kv, requests }), 0);
   assertEquals([await progress(), givenWay], [{ after: null, done: true }, 3], "the rest, giving way after each page");
+});
+
+Deno.test("a full refund at the gateway of a tax invoice issues its credit note, once", async () => {
+  await using shop = await openShop();
+  const config = shop.t.services.config;
+  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
+  const made = await shop.fake.refundInDashboard(payment.id);
+  for (let i = 0; i < 2; i++) {
+    const res = await deliver(shop, refundProcessedDelivery(made, { orderId }));
+    assertEquals(res.status, 200);
+    await res.body?.cancel();
+  }
+  const { refund } = await purchaseRecord(shop, purchaseId);
+  const year = financialYearOf(refund!.at);
+  assertEquals([refund?.amount, refund?.creditNote?.number], [50000, `CN-${year}-1`]);
+  assertEquals((await shop.t.kv.get<number>(["credit_note_sequence", year])).value, 1, "one number taken");
 });

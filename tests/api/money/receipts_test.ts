@@ -3,7 +3,7 @@ import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
 import { financialYearOf } from "@/lib/purchases/receipts.ts";
 import { addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
-import { purchaseRecord } from "./helpers.ts";
+import { purchaseRecord, refund } from "./helpers.ts";
 
 Deno.test("receipts: 50 confirmations at once take the numbers 1..50 of the financial year, no gap, no repeat", async () => {
   await using shop = await openShop();
@@ -223,4 +223,51 @@ Deno.test("toolkit page: with a GSTIN and no known state the buy form asks for i
     headers: buyer.headers,
   });
   assert(!(await page()).includes('name="buyerState"'));
+});
+
+Deno.test("credit notes: a refunded tax invoice shows one for all refunded, numbered in turn; a plain receipt none", async () => {
+  await using shop = await openShop();
+  const config = shop.t.services.config;
+  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  const kit = await addToolkit(shop, { price: 499 });
+  const [first, second, third] = [
+    await createTestUser(shop.t),
+    await createTestUser(shop.t),
+    await createTestUser(shop.t),
+  ];
+  const bought = [(await buy(shop, first, kit.id)).purchaseId, (await buy(shop, second, kit.id)).purchaseId];
+  // The seller drops the GSTIN before the third purchase: a plain receipt, refunded without a credit note.
+  config.seller = { sac: config.seller.sac };
+  const plain = (await buy(shop, third, kit.id)).purchaseId;
+  const year = financialYearOf(new Date().toISOString());
+  const answers = [];
+  for (const id of [...bought, plain]) answers.push(await refund(shop, id, "Asked by the buyer"));
+  assertEquals(answers.map((a) => [a.status, a.body.purchase.refund.creditNote?.number]), [
+    [200, `CN-${year}-1`],
+    [200, `CN-${year}-2`],
+    [200, undefined],
+  ]);
+
+  const notes = await Promise.all([...bought, plain].map(async (id) => (await purchaseRecord(shop, id)).refund));
+  assertEquals(notes.map((r) => r?.creditNote?.number), [`CN-${year}-1`, `CN-${year}-2`, undefined]);
+  const invoice = async (id: string, who: { headers: Record<string, string> }, query = "") => {
+    const html = await (await shop.t.fetch(`/purchases/${id}/receipt${query}`, { headers: who.headers })).text();
+    return html.slice(html.indexOf("<article"), html.indexOf("</article>"));
+  };
+  const page = await invoice(bought[0], first);
+  const receiptNumber = (await purchaseRecord(shop, bought[0])).receipt!.number;
+  for (
+    const words of [
+      "Credit note",
+      `CN-${year}-1`,
+      `Against tax invoice ${receiptNumber} of`,
+      "− ₹422.88", // the taxable value of ₹499 taken back
+      "− ₹38.06", // CGST and SGST, 9 % each
+      "Amount credited (GST included)",
+      "− ₹499",
+    ]
+  ) assert(page.includes(words), `${words} in ${page}`);
+  const hindi = await invoice(bought[0], first, "?lang=hi");
+  assert(hindi.includes("क्रेडिट नोट") && hindi.includes("वापस की गई रकम (GST सहित)"), hindi);
+  assert(!(await invoice(plain, third)).includes("Credit note"), "a plain receipt has no credit note");
 });
