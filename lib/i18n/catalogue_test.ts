@@ -2,7 +2,7 @@
  * The catalogues hold together (docs/decisions.md, Languages, "Catalogues"): every area has the same keys in English
  * and Hindi, each message parses as ICU MessageFormat, a key's two messages use the same placeholders and tags (and the
  * same choices of each select), and a Hindi message that reads exactly as the English one is a name kept on purpose
- * (`SAME_IN_BOTH`), not one left untranslated.
+ * (`SAME_IN_BOTH`), not one left untranslated; a message quotes with curly quotes only.
  */
 import { type MessageFormatElement, parse, TYPE } from "@formatjs/icu-messageformat-parser";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -233,4 +233,15 @@ Deno.test("the Hindi catalogue spells buying one way on every page: ख़री
       .map(([key]) => `${area}.${key}`)
   );
   assertEquals(other, [], "keys that spell ख़रीद (buy, purchase) without its nukta as खरीद");
+});
+
+Deno.test("messages quote one way in both languages: curly quotes, never straight double ones", () => {
+  const straight = (["en", "hi"] as const).flatMap((lang) =>
+    Object.entries(CATALOGUES[lang]).flatMap(([area, messages]) =>
+      Object.entries(messages as Record<string, string>)
+        .filter(([, text]) => text.includes('"'))
+        .map(([key]) => `${lang}: ${area}.${key}`)
+    )
+  );
+  assertEquals(straight, [], "keys that quote a title, a reason or a label with straight quotes");
 });

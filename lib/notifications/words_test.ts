@@ -36,12 +36,12 @@ Deno.test("report notices in both languages: a comment is never quoted to its re
   });
   assertEquals(
     words(unverified, en).body,
-    'Thank you for reporting. An admin looked at "Fake Corp" and took away its verified badge: its page stays up, but ' +
+    "Thank you for reporting. An admin looked at “Fake Corp” and took away its verified badge: its page stays up, but " +
       "no longer shows it as verified.",
   );
   assertEquals(
     words(unverified).body,
-    'रिपोर्ट करने के लिए धन्यवाद। एक एडमिन ने "Fake Corp" देखा और उसका वेरिफ़ाइड बैज हटा दिया: उसका पेज बना रहेगा, पर अब वह ' +
+    "रिपोर्ट करने के लिए धन्यवाद। एक एडमिन ने “Fake Corp” देखा और उसका वेरिफ़ाइड बैज हटा दिया: उसका पेज बना रहेगा, पर अब वह " +
       "वेरिफ़ाइड नहीं दिखेगी।",
   );
   const removed = removedNotification({
@@ -53,11 +53,11 @@ Deno.test("report notices in both languages: a comment is never quoted to its re
   });
   assertEquals(words(removed, en), {
     title: "Your internship was removed",
-    body: 'After reports from students, an admin removed "Data Intern". The admin wrote: Fake',
+    body: "After reports from students, an admin removed “Data Intern”. The admin wrote: Fake",
   });
   assertEquals(words(removed), {
     title: "आपकी इंटर्नशिप हटा दी गई",
-    body: 'छात्रों की रिपोर्ट के बाद एक एडमिन ने "Data Intern" को हटा दिया। एडमिन ने लिखा: Fake',
+    body: "छात्रों की रिपोर्ट के बाद एक एडमिन ने “Data Intern” को हटा दिया। एडमिन ने लिखा: Fake",
   });
 });
 
@@ -73,18 +73,18 @@ Deno.test("a reported internship is worded with its organization in the reader's
   });
   assertEquals(
     words(dismissed, en).body,
-    'Thank you for reporting. An admin looked at "Product Design Intern at Zeta Fintech" and found nothing against our ' +
+    "Thank you for reporting. An admin looked at “Product Design Intern at Zeta Fintech” and found nothing against our " +
       "rules, so it stays up.",
   );
   assertEquals(
     words(dismissed).body,
-    'रिपोर्ट करने के लिए धन्यवाद। एक एडमिन ने "Zeta Fintech में Product Design Intern" देखा और उसमें हमारे नियमों के ख़िलाफ़ ' +
+    "रिपोर्ट करने के लिए धन्यवाद। एक एडमिन ने “Zeta Fintech में Product Design Intern” देखा और उसमें हमारे नियमों के ख़िलाफ़ " +
       "कुछ नहीं मिला, इसलिए वह बना रहेगा।",
   );
   const hidden = removedNotification({ userId: "u", kind: "internship", words: listing, action: "hide", note: null });
   assertEquals(
     words(hidden).body,
-    'छात्रों की रिपोर्ट के बाद एक एडमिन ने "Zeta Fintech में Product Design Intern" को छिपा दिया।',
+    "छात्रों की रिपोर्ट के बाद एक एडमिन ने “Zeta Fintech में Product Design Intern” को छिपा दिया।",
   );
   const comment = removedNotification({
     userId: "u",
@@ -97,7 +97,7 @@ Deno.test("a reported internship is worded with its organization in the reader's
   // A notice stored before its title was kept in parts (values without `what`) reads as it was stored.
   const stored = {
     title: "Your report was reviewed",
-    body: 'Thank you for reporting. An admin looked at "Product Design Intern at Zeta Fintech" and removed it.',
+    body: "Thank you for reporting. An admin looked at “Product Design Intern at Zeta Fintech” and removed it.",
     message: {
       title: { key: "notifications.text.reportResolved.title" },
       body: {
@@ -145,11 +145,11 @@ Deno.test("a listing's review notice in both languages, the admin's note only wh
   });
   assertEquals(words(approved, en), {
     title: "Your internship was approved",
-    body: '"Sales intern" passed review and is now listed for everyone.',
+    body: "“Sales intern” passed review and is now listed for everyone.",
   });
   assertEquals(words(approved), {
     title: "आपकी इंटर्नशिप मंज़ूर हो गई",
-    body: '"Sales intern" जाँच में पास होकर अब सबके लिए लिस्ट है।',
+    body: "“Sales intern” जाँच में पास होकर अब सबके लिए लिस्ट है।",
   });
   const rejected = moderatedNotification({
     kind: "opportunity",
@@ -158,11 +158,11 @@ Deno.test("a listing's review notice in both languages, the admin's note only wh
   });
   assertEquals(words(rejected, en), {
     title: "Your opportunity was not approved",
-    body: '"Hack" stays hidden from students. The admin wrote: Asks for a fee',
+    body: "“Hack” stays hidden from students. The admin wrote: Asks for a fee",
   });
   assertEquals(words(rejected), {
     title: "आपका अवसर मंज़ूर नहीं हुआ",
-    body: 'छात्र "Hack" को नहीं देख पाएँगे। एडमिन ने लिखा: Asks for a fee',
+    body: "छात्र “Hack” को नहीं देख पाएँगे। एडमिन ने लिखा: Asks for a fee",
   });
 });
 

@@ -41,7 +41,7 @@ Deno.test("a rejection's reason reaches the submitter, who edits and resubmits; 
   // The sentence quoting the reason ends with one full stop, not the reason's own and another.
   assertEquals(
     note.body,
-    '"Campus Hack" was not published. Reason: “Add the organizer and a link to the official page”. You can edit it ' +
+    "“Campus Hack” was not published. Reason: “Add the organizer and a link to the official page”. You can edit it " +
       "and submit it again.",
   );
   assertEquals(note.url, `/opportunities/${id}`);
@@ -95,7 +95,7 @@ Deno.test("reject without a reason still works; a reason over 1,000 characters i
   const plain = await call(t, admin, "PATCH", `/api/admin/opportunities/${id}`, { action: "reject" });
   assertEquals([plain.status, plain.body.opportunity.rejection.reason], [200, null]);
   const [note] = (await call(t, student, "GET", "/api/me/notifications")).body.notifications;
-  assertEquals(note.body, '"Campus Hack" was not published. You can edit it and submit it again.');
+  assertEquals(note.body, "“Campus Hack” was not published. You can edit it and submit it again.");
 });
 
 Deno.test("review's rejection of a held submission can be resubmitted, as it says; the fee is read again", async () => {

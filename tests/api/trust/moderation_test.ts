@@ -266,7 +266,7 @@ Deno.test("a decision: admins only; bad decision or note 400; unknown kind or li
   const last = (await call(t, member, "GET", "/api/me/notifications")).body.notifications[0];
   assertEquals([last.title, last.body], [
     "Your internship was approved",
-    '"Sales intern" passed review and is now listed for everyone.',
+    "“Sales intern” passed review and is now listed for everyone.",
   ]);
   // Rejecting a listing nothing held keeps it out too, with its own reason.
   const clean = await postInternship(t, member, { title: "Clean" });

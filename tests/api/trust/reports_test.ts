@@ -257,7 +257,7 @@ Deno.test("dismiss tells each reporter once, never naming the others, and leaves
     assert(told[0].body.includes("The listing matches the site.") && !told[0].body.includes(other));
   }
   const hindi = (await call(t, a, "GET", "/api/me/notifications?lang=hi")).body.notifications[0];
-  assert(hindi.body.includes('"Example Labs में Fine Intern"') && !hindi.body.includes(" at "), hindi.body);
+  assert(hindi.body.includes("“Example Labs में Fine Intern”") && !hindi.body.includes(" at "), hindi.body);
   assertEquals((await notificationsOf(t, member)).length, 0, "a dismissal tells the owner nothing");
   assertEquals((await call(t, undefined, "GET", `/api/internships/${listing.id}`)).status, 200);
   assertEquals((await call(t, admin, "POST", path, { action: "dismiss" })).body, { resolved: 0 });
@@ -502,7 +502,7 @@ Deno.test("hide and delete act on each kind; the owner is told why, the reporter
   assertEquals([byOther.status, byOther.body], [200, { resolved: 1 }]);
   const profile = await call(t, undefined, "GET", `/api/organizations/${organization!.slug}`);
   assertEquals(profile.body.organization.isVerified, false, "hiding an organization takes its badge away");
-  const [told] = (await notificationsOf(t, student)).filter((n) => n.body.includes(`"${organization!.name}"`));
+  const [told] = (await notificationsOf(t, student)).filter((n) => n.body.includes(`“${organization!.name}”`));
   assert(told.body.includes("took away its verified badge") && !told.body.includes("no longer see"), told.body);
   assertEquals(
     (await notificationsOf(t, student)).filter((n) => n.type === "report_resolved").length,
