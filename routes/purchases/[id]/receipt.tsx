@@ -3,7 +3,8 @@
  * guest is sent to sign in), with links back to "My toolkits" and to the toolkit (not printed), and the buyer's refund
  * request or its "Ask for a refund" form (`RefundRequestPanel`). With `SELLER_GSTIN` set it is a tax invoice with the GST split and
  * the place of supply, and once refunded it shows the credit note issued against it (docs/decisions.md, Money
- * operations, "Receipts", "Place of supply", "Credit notes").
+ * operations, "Receipts"; docs/decisions.md, Money operations, "Place of supply"; docs/decisions.md, Money operations,
+ * "Credit notes").
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
