@@ -430,21 +430,21 @@ export async function deleteComment(
     return (await op.commit()).ok;
   }
   const parentKey = entry.key.slice(0, 4);
-  const [parent, replies] = await Promise.all([
-    kv.get<Comment>(parentKey),
-    kv.get<Deno.KvU64>(repliesKey(c.parentId)),
+  // The thread's keys, the reply's pending e-mail and its notification are read side by side: a far KV's round trips.
+  const [[parent, replies]] = await Promise.all([
+    kv.getMany<[Comment, Deno.KvU64]>([parentKey, repliesKey(c.parentId)]),
+    dropReplyMailOps(kv, op, c),
+    redactNotificationOps(kv, op, {
+      subject: replySubject(c.id),
+      redacted: {
+        title: "A reply to your comment was deleted",
+        body: "",
+        message: { title: { key: "notifications.text.redacted.replyDeleted" } },
+      },
+    }),
   ]);
   removeOps(op, entry);
   op.check(entry, parent, replies).sum(repliesKey(c.parentId), MINUS_ONE);
-  await dropReplyMailOps(kv, op, c);
-  await redactNotificationOps(kv, op, {
-    subject: replySubject(c.id),
-    redacted: {
-      title: "A reply to your comment was deleted",
-      body: "",
-      message: { title: { key: "notifications.text.redacted.replyDeleted" } },
-    },
-  });
   if (parent.value?.isDeleted && countValue(replies) <= 1) {
     removeOps(op, parent as Deno.KvEntry<Comment>);
     op.sum(countKey(c.postId, "threads"), MINUS_ONE);

@@ -151,9 +151,11 @@ export async function redactNotificationOps(
 ): Promise<void> {
   for await (const index of kv.list({ prefix: ["notification_subjects", subject] })) {
     const [, , userId, id] = index.key as [string, string, string, string];
-    const entry = await kv.get<StoredNotification>(recordKey(userId, id));
+    const [entry] = await Promise.all([
+      kv.get<StoredNotification>(recordKey(userId, id)),
+      dropPushMessageOps(kv, op, id),
+    ]);
     op.check(index).delete(index.key);
-    await dropPushMessageOps(kv, op, id);
     if (!entry.value) continue;
     const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - Date.now();
     if (left <= 0) continue;
