@@ -380,15 +380,22 @@ Deno.test("on a 360 px phone, the admin's rows say what happened: no reason, a r
   assertEquals(await layoutDefects(page), []);
 });
 
-Deno.test("on a 360 px phone, the receipt keeps each amount on one line, the coupon's minus sign too", async () => {
+Deno.test("on a 360 px phone, the receipt keeps each amount on one line, the coupon's and the credit note's", async () => {
   await using fake = startFakeRazorpay();
-  await using t = await createTestApp({ listen: true, env: fake.env });
+  await using t = await createTestApp({ listen: true, env: { ...fake.env, ...SELLER } });
   const admin = await createTestUser(t, "admin");
   const buyer = await createTestUser(t, "user", { name: "Rohan Mehta" });
   const shop = { t, admin };
   const { toolkit } = await addToolkitWithLessons(shop, { ...TOOLKIT, lessons: ["Joins"] });
   await addCoupon(shop, { code: "WELCOME20", discountType: "percentage", discountValue: 20 });
   const { purchaseId } = await buy({ t, fake }, buyer, toolkit.id, "WELCOME20");
+  // Refunded: the tax invoice shows its credit note below the items.
+  const refunded = await t.json("POST", `/api/admin/purchases/${purchaseId}/refund`, {
+    body: {},
+    headers: admin.headers,
+  });
+  assertEquals(refunded.status, 200);
+  await refunded.body?.cancel();
   await using browser = await openBrowser();
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled: false });
   await signInBrowser(context, t.origin, buyer);
@@ -402,7 +409,10 @@ Deno.test("on a 360 px phone, the receipt keeps each amount on one line, the cou
       return { text: cell.textContent, lines: tops.size };
     })
   );
-  const discount = amounts.find((a) => a.text?.startsWith("−"));
-  assert(discount, JSON.stringify(amounts));
+  // The discount, then the credit note's taxable value, CGST, SGST and amount credited.
+  assertEquals(amounts.filter((a) => a.text?.startsWith("−")).length, 5, JSON.stringify(amounts));
   assert(amounts.every((a) => a.lines === 1), `an amount wraps: ${JSON.stringify(amounts)}`);
+  assert((await page.locator("#credit-note-heading").innerText()).match(/credit note/i));
+  assertEquals(await layoutDefects(page), []);
+  await assertAccessibleWithoutScript(page, "receipt with a credit note at 360 px");
 });
