@@ -11,6 +11,8 @@ import { assertAccessible, hydrated, openAccountMenu, openBrowser, openHydrated 
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { getUser, getUserByEmail, updateUser } from "@/lib/users/users.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
+import { internshipInput } from "@/tests/fixtures/internships.ts";
+import { createInternships } from "@/lib/internships/writes.ts";
 
 const ADMIN_EMAIL = "boss@example.com";
 const STUDENT = { name: "Ada Lovelace", email: "ada@example.com", password: "analytical-engine" };
@@ -346,4 +348,17 @@ Deno.test("an admin changes a user's role in the admin table after confirming", 
   await grace.getByRole("button", { name: "Lift suspension Grace Hopper" }).click();
   await grace.getByText("Suspend… Grace Hopper").waitFor();
   assertEquals((await getUser(t.kv, student.user.id))!.suspension, null);
+
+  // Made a user again: the dialog says what it does to her listings, the answer how many closed.
+  const [listing] = await createInternships(t.kv, (await getUser(t.kv, student.user.id))!, [
+    internshipInput({ applyMode: "platform", link: null }),
+  ]);
+  await page.getByLabel("Role of Grace Hopper").selectOption("user");
+  await dialog.getByText("their open listings that take applications here close").waitFor();
+  await assertAccessible(page, "admin users: confirm dialog of a demotion");
+  await dialog.getByRole("button", { name: "Make user" }).click();
+  await page.getByText("Grace Hopper is now a user. 1 open listing of theirs that takes applications here was closed")
+    .waitFor();
+  assertEquals((await getUser(t.kv, student.user.id))!.role, "user");
+  assert((await t.kv.get(["internships_closed", listing.id])).value, "her listing closed");
 });
