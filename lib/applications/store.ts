@@ -265,6 +265,22 @@ export const SENT_INDEX_BACKFILL: Backfill<ApplicationRecord> = {
   },
 };
 
+/**
+ * The applications withdrawn while a withdrawn application's search text still held its applicant's college, role,
+ * field and interests (before 29 Nov 2026), written again once by `runBackfill` so that no search for those finds them
+ * (`searchTextOf`; docs/decisions.md, Applications, "Status changes"): the records in key order, 50 a page; a withdrawn
+ * one with an applicant is written as any write of it is (`applicationOps`: its status entry's text, and the change log
+ * the posters' lists kept in memory catch up from), 10 a commit (records up to 64 KB).
+ */
+export const WITHDRAWN_SEARCH_BACKFILL: Backfill<ApplicationRecord> = {
+  progressKey: ["applications_meta", "withdrawn_search"],
+  prefix: ["applications"],
+  page: 50,
+  perCommit: 10,
+  needs: (record) => record.status === "withdrawn" && record.applicant !== null,
+  write: (op, { value }) => applicationOps(op, value, value),
+};
+
 /** The applications of `ids` as stored (`getManyChunked`), by id; unknown ids are absent. */
 export async function readApplications(
   kv: Deno.Kv,

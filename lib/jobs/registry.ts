@@ -15,6 +15,7 @@ import { organizationsUnlinkJob } from "@/lib/organizations/unlink.ts";
 import { closeListingsJob } from "./close_listings.ts";
 import { closedOwnersIndexJob } from "./closed_owners_index.ts";
 import { applicationsSentIndexJob } from "./applications_sent_index.ts";
+import { applicationsWithdrawnSearchJob } from "./applications_withdrawn_search.ts";
 import { applicationsTimeoutJob } from "@/lib/applications/timeout.ts";
 import { applicationsEndedJob } from "@/lib/applications/ended.ts";
 import { listingChangesJob } from "@/lib/applications/terms_changed.ts";
@@ -54,6 +55,7 @@ export const JOBS: readonly Job[] = [
   moderationCountsJob,
   closedOwnersIndexJob,
   applicationsSentIndexJob,
+  applicationsWithdrawnSearchJob,
 ];
 
 /** The job named `name`, or undefined. */

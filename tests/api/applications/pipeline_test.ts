@@ -15,6 +15,7 @@ import { addManagerOps } from "@/lib/organizations/store.ts";
 import { forgetPipelines } from "@/lib/applications/pipeline.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { kvReads } from "@/tests/helpers/kv_reads.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
 
 async function answer(res: Response) {
   const text = await res.text();
@@ -735,4 +736,47 @@ Deno.test("a poster made a user again: no applicants, resumes, edits or posts; t
   });
   assertEquals([back.status, (await back.json()).closedListings], [200, 0]);
   assertEquals((await get(t, member, path)).status, 200);
+});
+
+Deno.test("applications withdrawn before: the backfill makes their search the name alone", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const withdrawnEarlier = await applicant(t, "Ishita Rao");
+  const saved = await t.json("POST", "/api/profile", {
+    body: { name: "Ishita Rao", collegeInstitute: "Nirma University" },
+    headers: withdrawnEarlier.headers,
+  });
+  assertEquals(saved.status, 200);
+  await saved.body?.cancel();
+  const sent = await applyTo(t, withdrawnEarlier, internship);
+  const withdrawn = await t.json("POST", `/api/me/applications/${sent.id}/withdraw`, {
+    headers: withdrawnEarlier.headers,
+  });
+  assertEquals(withdrawn.status, 200);
+  await withdrawn.body?.cancel();
+  const standing = await applyTo(t, await applicant(t, "Nirma Shah"), internship);
+  // As a withdrawal wrote its search text before 29 Nov 2026 (its status entry and its change): the profile's words.
+  const old = "ishita rao nirma university";
+  const [entry] = await Array.fromAsync(
+    t.kv.list<{ t: string }>({ prefix: ["applications_by_internship", internship.id, "withdrawn"] }),
+  );
+  await t.kv.set(entry.key, { t: old });
+  for await (const change of t.kv.list<{ t: string }>({ prefix: ["applications_log", internship.id] })) {
+    if (change.key[3] === sent.id) await t.kv.set(change.key, { ...change.value, t: old });
+  }
+  forgetPipelines();
+  const search = async (word: string) =>
+    (await get(t, member, `/api/internships/${internship.id}/applications?search=${word}`)).body.applications
+      .map((a: { id: string }) => a.id);
+  assertEquals(await search("university"), [sent.id], "the old entry tells where she studies");
+
+  const job = findJob("applications-withdrawn-search")!;
+  assertEquals(await runJob(job, t.services), { job: "applications-withdrawn-search", written: 1 });
+  assertEquals(await search("university"), [], "a list kept in memory catches up");
+  forgetPipelines();
+  assertEquals(await search("university"), []);
+  assertEquals(await search("nirma"), [standing.id], "a standing application keeps its words");
+  assertEquals(await search("ishita"), [sent.id], "her name still finds her");
+  assertEquals(await runJob(job, t.services), { job: "applications-withdrawn-search", written: 0 });
 });

@@ -38,7 +38,9 @@ export const apiDocs = describeRoute({
       "admin's entries by action, indexed), `moderation-counts` `{job, counted}` (moderation queue entries kept " +
       "before its counters, counted), `closed-owners-index` `{job, internships, opportunities}` (listings archived " +
       "before the archives' index by owner, indexed), `applications-sent-index` `{job, indexed}` (applications sent " +
-      "before the index of a person's applications by when they were sent, indexed).",
+      "before the index of a person's applications by when they were sent, indexed), " +
+      "`applications-withdrawn-search` `{job, written}` (applications withdrawn while their search text still held " +
+      "the applicant's profile, written again with their name alone).",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },
