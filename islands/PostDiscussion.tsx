@@ -17,6 +17,7 @@
  */
 import { type ApiFailure, failureMessage, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { useState } from "preact/hooks";
+import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { RoleBadge } from "@/components/RoleBadge.tsx";
 import { Notice, SubmitButton } from "@/components/forms.tsx";
@@ -113,7 +114,8 @@ function authorName(t: Translate, comment: CommentView): string {
 
 /**
  * The textarea form of a new comment, a reply or an edit, a plain form too: it posts to `action` with `intent=comment`
- * (and `parentId` for a reply), or `intent=editComment` and `id` for an edit of `commentId`.
+ * (and `parentId` for a reply), or `intent=editComment` and `id` for an edit of `commentId`. Under it, the limit in
+ * words until the island is live, then the characters typed against it (a count that cannot count is not shown).
  */
 function CommentForm(props: {
   id: string;
@@ -138,6 +140,7 @@ function CommentForm(props: {
   cancelHref?: string;
 }) {
   const t = useT();
+  const hydrated = useHydrated();
   const [content, setContent] = useState(props.draft ?? props.initial ?? "");
   const [busy, setBusy] = useState(false);
   const [empty, setEmpty] = useState(false);
@@ -193,7 +196,9 @@ function CommentForm(props: {
           </a>
         )}
         <span id={`${props.id}-count`} class="ml-auto text-sm text-slate-700">
-          {t("ungatekeep.discussion.count", { count: content.length, max: COMMENT_MAX_LENGTH })}
+          {hydrated
+            ? t("ungatekeep.discussion.count", { count: content.length, max: COMMENT_MAX_LENGTH })
+            : t("ungatekeep.discussion.limit", { max: COMMENT_MAX_LENGTH })}
         </span>
       </div>
     </form>

@@ -127,12 +127,16 @@ Deno.test("hydrated, a comment's Edit and Delete links and Show more comments op
   const post = await createPost(t, admin, { title: "Cracking the Flipkart OA" });
   const asha = await createTestUser(t, "user", { name: "Asha Rao" });
   await using browser = await openBrowser();
-  const context = await browser.newContext();
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   await signInBrowser(context, t.origin, asha);
   const page = await context.newPage();
   const url = `${t.origin}/ungatekeep/${post.id}`;
   await openHydrated(page, url);
   await page.getByLabel("Add a comment").fill("DP or grahps?");
+  // Live, the box counts what is typed (the limit alone in words is for a page without JavaScript).
+  await page.getByText("13 / 2,000 characters", { exact: true }).waitFor();
+  assertEquals(await page.getByText("At most 2,000 characters").count(), 0);
+  await assertAccessible(page, "a comment being typed, hydrated at 360 px");
   await page.getByRole("button", { name: "Post comment" }).click();
   const comment = page.getByRole("article", { name: "Comment by Asha Rao" });
   await comment.getByText("DP or grahps?").waitFor();

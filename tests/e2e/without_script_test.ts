@@ -52,12 +52,17 @@ Deno.test("without JavaScript a student reacts, comments and replies under a pos
   assertEquals((await helpful.innerText()).replace(/\s+/g, " ").trim(), "Helpful 1");
 
   await page.getByLabel("Add a comment").fill("This helped me a lot, thank you.");
+  // No count that cannot count: the box says its limit in words.
+  await page.getByText("At most 2,000 characters", { exact: true }).waitFor();
+  assertEquals(await page.getByText("/ 2,000 characters").count(), 0, "no counter before the island is live");
   await page.getByRole("button", { name: "Post comment" }).click();
   await page.waitForURL((u) => u.hash.startsWith("#comment-"));
   await page.getByText("This helped me a lot, thank you.").waitFor();
 
   await page.getByRole("link", { name: "Reply to Kavya Iyer" }).click();
   await page.getByLabel("Reply to Kavya Iyer").fill("Adding one more tip: apply early.");
+  assertEquals(await page.getByText("At most 2,000 characters", { exact: true }).count(), 2, "the reply's limit too");
+  assertEquals(await page.getByText("/ 2,000 characters").count(), 0);
   await assertAccessibleWithoutScript(page, "a post's reply form without JavaScript at 360 px");
   await page.getByRole("button", { name: "Post reply" }).click();
   await page.waitForURL((u) => u.hash.startsWith("#comment-") && !u.searchParams.has("replyTo"));
