@@ -16,6 +16,10 @@
  * changes it told. A change recorded during a pass waits for the next. A run walks at most 2,000 applications and gives
  * way to requests between writes; the next run goes on from the stored place.
  *
+ * Nobody hears what an admin has not let students read: a listing held by moderation (an edit that added a never-pay
+ * phrase, students' reports) waits, its changes kept, until an admin approves it; a rejected or deleted one drops them.
+ * Else a title rewritten to ask applicants to pay would reach every applicant's inbox while the listing is held.
+ *
  * A listing's applicants hear of its changes at most once a day (`TELL_EVERY_MS`): a pass that told anyone stamps the
  * listing when it ends, and no pass of it starts within a day of that stamp, so a poster who rewords a question before
  * every minute's run sends one notice a day, not one a minute; the changes recorded meanwhile wait and are told
@@ -40,6 +44,7 @@ import {
   worseTerms,
 } from "@/lib/internships/terms.ts";
 import { BusyError } from "@/lib/errors.ts";
+import { isWithheld, moderationOf } from "@/lib/moderation/moderation.ts";
 import { PLATFORM_REFUSALS } from "@/lib/refusals.ts";
 import { recipientEntry } from "./applications.ts";
 import { tellTermsChangedOps } from "./notices.ts";
@@ -86,7 +91,8 @@ export interface TermsRun {
 
 /**
  * Goes on with the pass over `internshipId` (starting one when none is stored, unless a pass that told anyone ended
- * less than `TELL_EVERY_MS` before the run: then it waits) within `budget` (applications).
+ * less than `TELL_EVERY_MS` before the run: then it waits) within `budget` (applications). A listing held by moderation
+ * waits too; a deleted or rejected one drops its pass and changes, telling nobody.
  * @returns how many applicants it told, whether the pass ended, and whether it waits.
  * @throws BusyError when a write keeps failing.
  */
@@ -120,7 +126,11 @@ async function tellListing(
     if (toldAny) op.set(toldKey(internshipId), { at: now.toISOString() }, { expireIn: TELL_EVERY_MS });
     return { told, ended: (await op.commit()).ok };
   };
-  if (changes.length === 0 || !found || found.record.deletedAt) return await end(false);
+  if (changes.length === 0 || !found || found.record.deletedAt || moderationOf(found.record).status === "rejected") {
+    return await end(false);
+  }
+  // Held by moderation (a never-pay phrase, students' reports): its words wait for an admin's approval.
+  if (isWithheld(found.record)) return { told, ended: false, waiting: true };
   const last = changes.at(-1)!;
   let state: TermsPass = pass.value ?? { upTo: last.changeId, after: null };
   const current = termsOf(found.record);

@@ -191,3 +191,34 @@ Deno.test("a change recorded before titles were kept tells no false rename, and 
     ["Title: “Design Intern” is now “Design Lead Intern”.", stipend, ADVICE].join("\n"),
   ]]);
 });
+
+Deno.test("a change the never-pay rule holds is told nobody while held; approved, it is told; rejected, never", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const held = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Acme" });
+  const rejected = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Acme" });
+  const sara = await applicant(t, "Sara Shah");
+  await applyTo(t, sara, held);
+  await applyTo(t, sara, rejected);
+  const scam = "pay a joining fee of Rs 999 at pay.example";
+  assertEquals((await editInternship(t, member, held.id, { title: `Data Intern, ${scam}` })).moderation.status, "held");
+  await editInternship(t, member, rejected.id, { title: `Ops Intern, ${scam}` });
+  assertEquals((await runChanges(t)).told, 0, "what a held listing says reaches none of its applicants");
+  assertEquals(await toldOf(t, sara), []);
+
+  const decide = async (id: string, decision: string) => {
+    const res = await t.json("POST", `/api/admin/moderation/internships/${id}`, {
+      body: { decision },
+      headers: admin.headers,
+    });
+    assertEquals(res.status, 200, await res.clone().text());
+    await res.body?.cancel();
+  };
+  await decide(held.id, "approve");
+  await decide(rejected.id, "reject");
+  assertEquals((await runChanges(t)).told, 1, "approved, it is told; rejected, never");
+  assertEquals((await toldOf(t, sara)).map(([title]) => title), [
+    `Acme changed Data Intern, ${scam} after you applied`,
+  ]);
+  assertEquals(await recordedChanges(t), 0, "nothing is left to read every minute");
+});
