@@ -52,7 +52,8 @@ export function receiptMail(input: MoneyMailInput & { receiptNumber: string }): 
  * given) and, when parts of the payment were refunded before, the payment's `totalPaise` refunded in all; linking
  * "My toolkits"; `accessEnded` when the refund took the toolkit away (the purchase's own payment),
  * else the payment granted nothing and the access stays; `afterDecline` when the buyer was told their refund request
- * was declined: this refund replaces that answer.
+ * was declined: this refund replaces that answer; `creditNote` when the refund issued one (its number and the receipt
+ * page that shows it).
  */
 export function refundMail(
   input: MoneyMailInput & {
@@ -61,6 +62,8 @@ export function refundMail(
     reason?: string | null;
     totalPaise?: number;
     afterDecline?: boolean;
+    /** The refund's credit note: its number and the receipt page that shows it. */
+    creditNote?: { number: string; url: string };
   },
 ): Mail {
   const { t } = input;
@@ -79,6 +82,7 @@ export function refundMail(
         : [],
       ...input.reason ? [t("mail.refund.reason", { reason: input.reason })] : [],
       input.accessEnded ? t("mail.refund.accessEnded") : t("mail.refund.accessStays"),
+      ...input.creditNote ? [t("mail.refund.creditNote", input.creditNote)] : [],
     ], { label: t("mail.refund.link"), url: input.url }),
     to: input.to,
   };

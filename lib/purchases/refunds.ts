@@ -171,7 +171,8 @@ async function giveUpOps(
  * Adds to `op` the buyer's `purchase_refunded` notification and refund e-mail (through the outbox) about `refund`:
  * what this refund returned (`returnedBy`), and in the e-mail the payment's total refunded when parts were refunded
  * before; `accessEnded` when the refund took the toolkit away; `afterDecline` when it answers a refund request the buyer
- * was told was declined (the e-mail says it replaces that answer). Returns the outbox ids of the e-mails queued.
+ * was told was declined (the e-mail says it replaces that answer); the refund's credit note, when it has one, with the
+ * receipt page that shows it. Returns the outbox ids of the e-mails queued.
  */
 async function tellBuyerOps(
   ctx: PaymentContext,
@@ -214,6 +215,8 @@ async function tellBuyerOps(
     accessEnded,
     reason: refund.reason,
     afterDecline,
+    creditNote: refund.creditNote &&
+      { number: refund.creditNote.number, url: `${ctx.appUrl}/purchases/${purchase.id}/receipt` },
   });
   return [queueMailOps(op, { ...mail, userId: buyer.id, retryable: true }, Date.parse(refund.at))];
 }

@@ -270,4 +270,10 @@ Deno.test("credit notes: a refunded tax invoice shows one for all refunded, numb
   const hindi = await invoice(bought[0], first, "?lang=hi");
   assert(hindi.includes("क्रेडिट नोट") && hindi.includes("वापस की गई रकम (GST सहित)"), hindi);
   assert(!(await invoice(plain, third)).includes("Credit note"), "a plain receipt has no credit note");
+  await shop.t.settled();
+  const mailTo = (who: { user: { email: string } }) =>
+    shop.t.mails.find((m) => m.to === who.user.email && m.subject.includes("refund"))!.text;
+  assert(mailTo(first).includes(`credit note CN-${year}-1`), mailTo(first));
+  assert(mailTo(first).includes(`/purchases/${bought[0]}/receipt`), "the e-mail links the invoice");
+  assert(!mailTo(third).includes("credit note"), "no credit note, none in the e-mail");
 });
