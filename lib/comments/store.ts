@@ -387,6 +387,7 @@ export async function replaceComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, 
         body: "",
         message: { title: { key: "notifications.text.redacted.replyEdited" } },
       },
+      subjectStays: true,
     });
   }
   return (await op.commit()).ok;
@@ -603,6 +604,7 @@ async function forgetAuthorOps(
         body: entry.value.content,
         message: { title: { key: "notifications.text.redacted.authorDeleted" }, body: entry.value.content },
       },
+      subjectStays: true,
     });
   }
 }

@@ -135,18 +135,21 @@ export function addNotification(
 }
 
 /**
- * Adds to `op` (the caller's atomic write, which removes `subject`) the redaction of every kept notification that
- * names `subject`: its title and body become `redacted`'s, written in the reader's language from its `message` (and its
- * link too when `redacted` has a `url`, for a subject whose page is gone), each checked as read here, its push message
- * not delivered yet goes (`dropPushMessageOps`), and the subject's index entries go (docs/decisions.md, Notifications,
- * "Redaction"). A subject is named by one notification or a few, so this adds a handful of mutations.
+ * Adds to `op` (the caller's atomic write, which changes or removes `subject`) the redaction of every kept notification
+ * that names `subject`: its title and body become `redacted`'s, written in the reader's language from its `message`
+ * (and its link too when `redacted` has a `url`, for a subject whose page is gone), each checked as read here, and its
+ * push message not delivered yet goes (`dropPushMessageOps`). The subject's index entries go with a subject removed;
+ * with `subjectStays` (a reply edited, or its author forgotten: the reply is still there) they stay, so the reply's
+ * later deletion redacts the notification again (docs/decisions.md, Notifications, "Redaction"). A subject is named by
+ * one notification or a few, so this adds a handful of mutations.
  */
 export async function redactNotificationOps(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  { subject, redacted }: {
+  { subject, redacted, subjectStays = false }: {
     subject: string;
     redacted: { title: string; body: string; url?: string; message?: NotificationMessage };
+    subjectStays?: boolean;
   },
 ): Promise<void> {
   for await (const index of kv.list({ prefix: ["notification_subjects", subject] })) {
@@ -155,7 +158,8 @@ export async function redactNotificationOps(
       kv.get<StoredNotification>(recordKey(userId, id)),
       dropPushMessageOps(kv, op, id),
     ]);
-    op.check(index).delete(index.key);
+    op.check(index);
+    if (!subjectStays) op.delete(index.key);
     if (!entry.value) continue;
     const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - Date.now();
     if (left <= 0) continue;

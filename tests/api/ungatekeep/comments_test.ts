@@ -884,6 +884,15 @@ Deno.test("a reply's notification loses its content when the reply is deleted, a
     ["आपके कमेंट का एक जवाब डिलीट हो गया", ""],
     ["एक डिलीट किए गए यूज़र ने आपके कमेंट का जवाब दिया", "Practise DP"],
   ]);
+  // The reply outlived its author; deleting it later takes its words out too.
+  const admin = await createTestUser(t, "admin");
+  const [kept] = (await thread(t, post.id)).comments[0].replies;
+  const removed = await t.json("DELETE", `/api/ungatekeep/comments/${kept.id}`, { headers: admin.headers });
+  assertEquals(removed.status, 200);
+  assertEquals(await inbox(), [
+    ["A reply to your comment was deleted", ""],
+    ["A reply to your comment was deleted", ""],
+  ]);
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
 });
 
@@ -919,6 +928,26 @@ Deno.test("an edited reply takes its first words out of the notification and the
   assert(gate.open, "nobody was e-mailed, so the next reply may e-mail");
 });
 
+Deno.test("an edited reply's notification still follows the reply: deleted later, it says so", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const inbox = async () => {
+    const res = await t.fetch("/api/me/notifications", { headers: asha.headers });
+    assertEquals(res.status, 200);
+    return ((await res.json()).notifications as { title: string; body: string }[]).map((n) => [n.title, n.body]);
+  };
+  const top = await written(t, asha, post.id, "My question");
+  const reply = await written(t, ravi, post.id, "First words", top.id);
+  const path = `/api/ungatekeep/comments/${reply.id}`;
+  assertEquals((await t.json("PATCH", path, { body: { content: "Second words" }, headers: ravi.headers })).status, 200);
+  assertEquals(await inbox(), [["A reply to your comment was edited", ""]]);
+  assertEquals((await t.json("DELETE", path, { headers: ravi.headers })).status, 200);
+  assertEquals(await inbox(), [["A reply to your comment was deleted", ""]]);
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
+});
+
 Deno.test("forgetting a heavy commenter writes many comments a commit, renews the deletion's lease, and stops when told", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
@@ -948,7 +977,8 @@ Deno.test("forgetting a heavy commenter writes many comments a commit, renews th
   const notices = await Array.fromAsync(t.kv.list({ prefix: ["notifications", asha.user.id] }));
   assertEquals(notices.length, 65);
   assert(!JSON.stringify(notices.map((n) => n.value)).includes("Ravi"), "no notification names the replier");
-  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
+  const subjects = await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] }));
+  assertEquals(subjects.length, 65, "the replies are still there: deleting one later redacts its notification");
 });
 
 Deno.test("a deleted reply's e-mail waiting for a retry is never sent", async () => {
