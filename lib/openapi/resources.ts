@@ -64,6 +64,8 @@ import type { Organization, OrganizationSummary } from "@/lib/organizations/sche
 import type { OrganizationStats } from "@/lib/organizations/organizations.ts";
 import {
   type AdminReportView,
+  RECENT_DETAILS_LENGTH,
+  RECENT_DETAILS_MAX,
   REPORT_KINDS,
   REPORT_REASONS,
   type ReportedTarget,
@@ -246,6 +248,12 @@ export const ReportedTargetSchema = z.strictObject({
   openReports: z.int(),
   reasons: z.partialRecord(z.enum(REPORT_REASONS), z.int()),
   lastReportedAt: timestamp,
+  recentDetails: z.array(z.strictObject({ reason: z.enum(REPORT_REASONS), details: z.string(), createdAt: timestamp }))
+    .max(RECENT_DETAILS_MAX)
+    .describe(
+      `The newest of those reports' own words (\`details\`), newest first: at most ${RECENT_DETAILS_MAX}, each on one ` +
+        `line and cut to ${RECENT_DETAILS_LENGTH} characters (the target's reports have them whole)`,
+    ),
 }) satisfies z.ZodType<ReportedTarget>;
 
 /** An internship with its owner (`user` null: a former member). */

@@ -12,7 +12,8 @@
  * - `["reports_by_target", kind, targetId, id]` → true
  * - `["reports_by_reporter", userId, id]` → true (the export, account deletion)
  * - `["reports_open", userId, kind, targetId]` → id, while that person's report of that target is open (one at a time)
- * - `["report_targets", kind, targetId]` → `TargetSummary`, kept by every write of its reports (the admin list)
+ * - `["report_targets", kind, targetId]` → `TargetSummary`, kept by every write of its reports (the admin list, with
+ *   the newest reports' own words cut short, so the list reads no report)
  * - `["report_targets_open", kind, targetId]` → `{open, lastReportedAt}` while the target has open reports: the open
  *   view reads only these, not every summary ever kept
  * - `["report_targets_resolved", scope, resolvedAt, kind, targetId]` → null while none of its reports is open, `scope`
@@ -38,6 +39,9 @@ import {
   HOLD_REASONS,
   HOLD_REPORTERS,
   notCounted,
+  RECENT_DETAILS_LENGTH,
+  RECENT_DETAILS_MAX,
+  type RecentDetails,
   type Report,
   type ReportCreate,
   type ReportedTarget,
@@ -48,6 +52,7 @@ import {
   type ResolveAction,
   type ResolveBody,
 } from "./schema.ts";
+import { clip } from "@/lib/notifications/words.ts";
 import { actOn, findTarget, holdTarget, type Target, targetTitle } from "./targets.ts";
 import { RaceLost } from "@/lib/kv/retry.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
@@ -90,6 +95,12 @@ interface TargetSummary {
   resolved: number;
   resolvedReasons: Partial<Record<ReportReason, number>>;
   lastReportedAt: string;
+  /**
+   * The newest reports with `details`, newest first, at most `RECENT_DETAILS_MAX`, their words cut short
+   * (`recentDetails`), each marked open until resolved: the admin list shows the open ones, or in the resolved view
+   * those resolved. Absent: none yet (or a summary kept before them).
+   */
+  recentDetails?: (RecentDetails & { id: string; open: boolean })[];
   /**
    * When its last open report was resolved (ISO), while none is open: its entries of the resolved view are keyed by it.
    * Absent while reports are open, and on a summary kept before the index that `indexExistingTargets` has not reached.
@@ -177,6 +188,11 @@ function remembered(people: string[] | undefined, userId: string): string[] {
 function without(list: string[] | undefined, item: string | undefined): string[] | undefined {
   const rest = (list ?? []).filter((entry) => entry !== item);
   return rest.length > 0 ? rest : undefined;
+}
+
+/** `details` as the admin list shows them: on one line, at most `RECENT_DETAILS_LENGTH` characters. */
+function recentDetails(details: string): string {
+  return clip(details.replace(/\s+/g, " "), RECENT_DETAILS_LENGTH);
 }
 
 /** The result of a report: the report, and whether it was made now (false: the person's open one of the target). */
@@ -275,6 +291,10 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       ...holds ? { holdMailboxes: [...before.holdMailboxes ?? [], mailbox] } : {},
       lastReportedAt: now,
     };
+    if (report.details) {
+      const words = { id: report.id, reason: report.reason, details: recentDetails(report.details), createdAt: now };
+      summary.recentDetails = [{ ...words, open: true }, ...before.recentDetails ?? []].slice(0, RECENT_DETAILS_MAX);
+    }
     delete summary.resolvedAt;
     if (before.holdReports < HOLD_REPORTERS && summary.holdReports >= HOLD_REPORTERS) summary.thresholdAt = now;
     const op = kv.atomic().check(open, summaryEntry)
@@ -305,7 +325,10 @@ function summaryTitle(summary: TargetSummary, t: Translate): string {
   return summary.words ? targetTitle({ kind: summary.kind, words: summary.words }, t) : summary.title;
 }
 
-/** A target of the admin list, from its summary, its title in the language of `t`. */
+/**
+ * A target of the admin list, from its summary, its title in the language of `t`; its reasons and recent words those of
+ * its open reports, or in the resolved view of its resolved ones.
+ */
 function listed(summary: TargetSummary, status: "open" | "resolved", t: Translate): ReportedTarget {
   return {
     kind: summary.kind,
@@ -314,6 +337,8 @@ function listed(summary: TargetSummary, status: "open" | "resolved", t: Translat
     openReports: summary.open,
     reasons: status === "open" ? summary.openReasons : summary.resolvedReasons,
     lastReportedAt: summary.lastReportedAt,
+    recentDetails: (summary.recentDetails ?? []).filter((words) => words.open === (status === "open"))
+      .map(({ reason, details, createdAt }) => ({ reason, details, createdAt })),
   };
 }
 
@@ -535,6 +560,12 @@ export async function resolveTarget(
         next.dismissedReporters = remembered(next.dismissedReporters, report.userId);
         if (report.mailbox) next.dismissedMailboxes = remembered(next.dismissedMailboxes, report.mailbox);
       }
+    }
+    const resolvedNow = new Set(batch.map((entry) => entry.value.id));
+    if (next.recentDetails) {
+      next.recentDetails = next.recentDetails.map((words) =>
+        resolvedNow.has(words.id) ? { ...words, open: false } : words
+      );
     }
     // A report kept without its mailbox (its reporter deleted their account) cannot take its entry off: none is left
     // once nothing is open.

@@ -41,6 +41,10 @@ export const DISMISSED_REPORTERS_MAX = 200;
 export const REPORTS_PER_DAY = 20;
 /** The longest `details`, in characters. */
 export const DETAILS_MAX = 1000;
+/** How many reports' own words the admin list shows of a target (the newest). */
+export const RECENT_DETAILS_MAX = 3;
+/** The longest of those words the list shows, in characters (cut with an ellipsis; the target's page has them all). */
+export const RECENT_DETAILS_LENGTH = 280;
 
 /** What an admin does with a target's open reports. */
 export const RESOLVE_ACTIONS = ["dismiss", "hide", "delete"] as const;
@@ -165,4 +169,16 @@ export interface ReportedTarget {
   /** Its reports by reason: the open ones, or in the resolved view the resolved ones. */
   reasons: Partial<Record<ReportReason, number>>;
   lastReportedAt: string;
+  /**
+   * What the newest of those reports that have `details` say, newest first, at most `RECENT_DETAILS_MAX`, each on one
+   * line and at most `RECENT_DETAILS_LENGTH` characters (none for a target last reported before they were kept).
+   */
+  recentDetails: RecentDetails[];
+}
+
+/** A report's own words as the admin list shows them: its reason, its `details` cut short, when it was sent (ISO). */
+export interface RecentDetails {
+  reason: ReportReason;
+  details: string;
+  createdAt: string;
 }

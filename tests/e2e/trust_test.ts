@@ -2,7 +2,8 @@
  * Trust in the browser (docs/decisions.md, Trust): a student reports a listing on a 360 px phone with JavaScript off;
  * the admin resolves it on the reports page and the student's bell shows the outcome; a member posting a listing that
  * asks for a "registration fee" is told on its page that it is held, and why, and that students cannot see it yet (in
- * English and Hindi); the new pages pass axe, and the
+ * English and Hindi); an admin on a phone reads the newest reporters' own words on a report card; the new pages pass
+ * axe, and the
  * claimer verifies an organization with the claim link page's Verify button; right after, before the unlink job, a
  * stranger's listing under its name shows no seal on a phone (its page, `verifiedOnly`, the organization's page).
  */
@@ -122,6 +123,46 @@ Deno.test("a member posting a listing that asks for a registration fee is told i
   assertEquals(await page.getByText("छात्र यही पेज देखते हैं").count(), 0);
   await assertNoSidewaysScroll(page);
   await assertAccessible(page, "a held internship's page, for its owner, in Hindi");
+});
+
+Deno.test("an admin on a phone reads the newest reporters' own words on a report card, in English and Hindi", async () => {
+  await using t = await createTestApp({ listen: true });
+  const { admin, member } = await people(t);
+  const listing = await postInternship(t, member, { title: "Words Intern", hiringOrganization: "Talk Co" });
+  const written = [
+    "The oldest words.",
+    '<img src=x onerror="window.__xss=1">They asked for a deposit.',
+    "The stipend said on the call was half the listed one, and they would not put it in writing anywhere.",
+    "प्रोजेक्ट के लिए ₹500 माँगे।",
+  ];
+  for (const details of written) {
+    const reporter = await createTestUser(t, "user");
+    const sent = await t.json("POST", "/api/reports", {
+      body: { kind: "internship", id: listing.id, reason: "misleading", details },
+      headers: reporter.headers,
+    });
+    assertEquals(sent.status, 201);
+  }
+  await using browser = await openBrowser();
+  const phone = await browser.newPage(PHONE);
+  await signInBrowser(phone.context(), t.origin, admin);
+  await phone.goto(`${t.origin}/admin/reports`);
+  const card = phone.getByRole("listitem").filter({ hasText: "Words Intern at Talk Co" });
+  const words = card.getByRole("region", { name: "What reporters wrote, newest first" });
+  assertEquals(await words.locator("blockquote").allInnerTexts(), [...written].reverse().slice(0, 3));
+  assertEquals(await phone.evaluate(() => (globalThis as { __xss?: number }).__xss), undefined, "words stay text");
+  await assertNoSidewaysScroll(phone);
+  await assertAccessible(phone, "/admin/reports with reporters' words at 360 px");
+  await card.getByRole("link", { name: "Words Intern at Talk Co" }).click();
+  await phone.getByText("The oldest words.").waitFor();
+
+  await phone.goto(`${t.origin}/admin/reports?lang=hi`);
+  await phone.getByRole("region", { name: "रिपोर्ट करने वालों ने क्या लिखा, सबसे नया पहले" }).getByText(
+    "प्रोजेक्ट के लिए ₹500 माँगे।",
+  )
+    .waitFor();
+  await assertNoSidewaysScroll(phone);
+  await assertAccessible(phone, "/admin/reports with reporters' words in Hindi at 360 px");
 });
 
 Deno.test("the new pages pass axe: organization, claim link, moderation, admin organizations, report form", async () => {

@@ -1,6 +1,7 @@
 /**
  * `/admin/reports` (admins only, by `/admin`'s middleware): reports grouped by what they report (docs/decisions.md,
- * Trust, "Reports"), most reported first, with the reasons counted, a link to each target's reports, and a form to
+ * Trust, "Reports"), most reported first, with the reasons counted, what the newest reporters wrote (a few, cut short;
+ * the target's page has every report whole), a link to each target's reports, and a form to
  * resolve all of a target's open reports (dismiss, hide, delete, with a note). `?status=resolved` shows the targets
  * whose reports are all resolved, `?kind=` one kind. Plain links and forms: `POST` (fields `kind`, `targetId`,
  * `action`, `note`) resolves and answers 303 back with `?done=`; it works without JavaScript.
@@ -18,6 +19,7 @@ import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
 import {
   AdminReportQuerySchema,
   REPORT_KINDS,
+  type ReportedTarget,
   type ReportedTargetPage,
   reportedTargets,
   type ReportKind,
@@ -96,6 +98,30 @@ function reasonsText(t: Translate, reasons: Partial<Record<ReportReason, number>
     .map(([reason, count]) =>
       t("admin.reports.reasonCount", { reason: t.dynamic(`admin.reports.short.${reason}`), count })
     ).join(", ");
+}
+
+/** What the newest reporters of `target` wrote, newest first, each with its reason and time (nothing when none did). */
+function RecentWords({ target }: { target: ReportedTarget }) {
+  const t = useT();
+  if (target.recentDetails.length === 0) return null;
+  const heading = `words-${target.kind}-${target.targetId}`;
+  return (
+    <section aria-labelledby={heading} class="mt-3">
+      <h3 id={heading} class="text-sm font-medium text-slate-700">{t("admin.reports.recentDetails")}</h3>
+      <ul class="mt-1 space-y-2">
+        {target.recentDetails.map((words, i) => (
+          <li key={`${words.createdAt}-${i}`} class="border-l-4 border-slate-300 pl-3">
+            <blockquote class="text-sm text-slate-900">{words.details}</blockquote>
+            <p class="text-xs text-slate-700">
+              {t.dynamic(`admin.reports.short.${words.reason}`)}
+              {" · "}
+              <time datetime={words.createdAt}>{t.dateTime(words.createdAt)}</time>
+            </p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
 }
 
 const PROBLEMS: Record<string, MessageKey> = {
@@ -184,6 +210,7 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
                   </a>
                 </h2>
                 <p class="text-sm text-slate-800">{reasonsText(t, target.reasons)}</p>
+                <RecentWords target={target} />
                 {status === "open" && (
                   <div class="mt-3">
                     <ResolveForm kind={target.kind} targetId={target.targetId} from={here} />

@@ -822,3 +822,49 @@ Deno.test("every action after reports is one write with its first reports, their
     );
   }
 });
+
+Deno.test("the admin list shows what the newest reporters wrote: a few, newest first, cut short, escaped", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const listing = await postInternship(t, member, { title: "Words Intern" });
+  const target = { kind: "internship", id: listing.id };
+  const written = [
+    { reason: "misleading", details: "The oldest words." },
+    { reason: "spam", details: null },
+    { reason: "misleading", details: "They said <b>free</b>\n\n   laptops." },
+    { reason: "other", details: `${"long ".repeat(100)}end` },
+    { reason: "spam", details: "The newest words." },
+  ];
+  for (const { reason, details } of written) {
+    const sent = await report(t, await createTestUser(t, "user"), { ...target, reason, details });
+    assertEquals(sent.status, 201);
+  }
+  const words = async (status: string) =>
+    ((await call(t, admin, "GET", `/api/admin/reports?status=${status}`)).body.targets as {
+      targetId: string;
+      recentDetails: { reason: string; details: string }[];
+    }[]).find((x) => x.targetId === listing.id)?.recentDetails.map(({ reason, details }) => [reason, details]);
+  const newest = [
+    ["spam", "The newest words."],
+    ["other", `${"long ".repeat(55)}long…`],
+    ["misleading", "They said <b>free</b> laptops."],
+  ];
+  assertEquals(await words("open"), newest, "three, newest first, on one line, the long one cut to 280");
+  assertEquals(newest[1][1].length, 280);
+  const { html } = await page(t, "/admin/reports", admin);
+  assert(html.includes("What reporters wrote, newest first"), "the card says whose words they are");
+  assert(html.includes("They said &lt;b>free&lt;/b> laptops.") && !html.includes("<b>free</b>"), "as text");
+  assert(!html.includes("The oldest words."), "a few only: the target's page has them all");
+  assert((await page(t, `/admin/reports/internship/${listing.id}`, admin)).html.includes("The oldest words."));
+  const { html: hindi } = await page(t, "/admin/reports?lang=hi", admin);
+  assert(hindi.includes("रिपोर्ट करने वालों ने क्या लिखा") && hindi.includes("The newest words."), "in Hindi");
+
+  const resolved = await call(t, admin, "POST", `/api/admin/reports/internship/${listing.id}/resolve`, {
+    action: "dismiss",
+  });
+  assertEquals(resolved.status, 200);
+  assertEquals(await words("resolved"), newest, "the resolved view keeps the words it was resolved with");
+  await report(t, await createTestUser(t, "user"), { ...target, reason: "misleading", details: "Reported again." });
+  assertEquals(await words("open"), [["misleading", "Reported again."]], "the open view: the open reports' words only");
+});
