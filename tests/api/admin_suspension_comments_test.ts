@@ -120,6 +120,17 @@ Deno.test("a suspension with the tick removes all 250 comments across batches, n
   assertEquals(await runJob(findJob("comment-purges")!, t.services), { job: "comment-purges", removed: 0 });
 });
 
+Deno.test("the request that suspends removes the first 10 comments itself, one after another; the job the rest", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const spammer = await createTestUser(t, "member");
+  const post = await createPost(t, admin);
+  await writeComments(t, { author: spammer, postId: post.id, count: 30 });
+  const res = await suspend(t, admin, spammer.user.id, { removeComments: true });
+  assertEquals((await res.json()).commentRemoval, { total: 30, removed: 10, done: false });
+  assertEquals(await runJob(findJob("comment-purges")!, t.services), { job: "comment-purges", removed: 20 });
+});
+
 Deno.test("the e-mail of a person without comments says nothing of removing them, even with the tick", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
@@ -220,8 +231,8 @@ Deno.test("a lift and a second suspension while a run removes: the old run stops
   });
   assertEquals(await purgeComments(kv, { userId: spammer.user.id, now: Date.now() }), 3, "stopped at the new one");
   const left = 100 - BATCH - 3;
-  assertEquals(await purgeComments(t.kv, { userId: spammer.user.id, now: Date.now(), batches: 1 }), left);
-  assertEquals(await runJob(findJob("comment-purges")!, t.services), { job: "comment-purges", removed: 0 });
+  assertEquals(await purgeComments(t.kv, { userId: spammer.user.id, now: Date.now(), batches: 1 }), BATCH);
+  assertEquals(await runJob(findJob("comment-purges")!, t.services), { job: "comment-purges", removed: left - BATCH });
   assertEquals(await commentCountOf(t.kv, spammer.user.id), 0);
   const byFirst = await removalsLogged(t, admin.user.id);
   const bySecond = await removalsLogged(t, other.user.id);
