@@ -35,6 +35,7 @@ import {
 import type { CommentThread, CommentView } from "@/lib/comments/schema.ts";
 import { type IslandText, type Translate, translatorOf } from "@/lib/i18n/translator.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { DELETE_DIALOG_TEXT } from "@/lib/browser/use_confirm_delete.ts";
 
@@ -46,8 +47,9 @@ export const POST_DISCUSSION_TEXT = [
   "common.formerMember",
   ...DELETE_DIALOG_TEXT,
   "common.errors.",
-  // An empty comment is refused here, before the API is asked.
+  // An empty comment is refused here, before the API is asked; a too long one by the API, worded in the page's language.
   "fields.required",
+  "fields.maxChars",
   ...refusalPrefixes(
     "verifyToComment",
     "commentTooFast",
@@ -248,7 +250,9 @@ function Discussion(props: PostDiscussionProps) {
   const [error, setError] = useState(draft?.commentId ? "" : draft?.error ?? "");
 
   const fail = (failure: ApiFailure) => {
-    setError(failureMessage(t, failure));
+    // The one field is the comment: its sentence alone, as the page's plain form says it.
+    const fields = failure.fields.map((problem) => fieldText(t, problem));
+    setError(fields.length > 0 ? fields.join(" ") : failureMessage(t, failure));
     return false;
   };
 

@@ -4,7 +4,7 @@
  * a stored script payload in a comment shows as text and never runs, a guest reads the thread and is offered sign-in
  * back to the post, and an admin deletes a comment from `/admin/comments` (an admin's comment carries its badge);
  * hydrated, a comment's Edit and Delete links open the edit form and the dialog in place, and "Show more comments"
- * loads below. Every page passes the axe-core check.
+ * loads below; a comment the API refuses is told in the page's language. Every page passes the axe-core check.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -172,4 +172,24 @@ Deno.test("hydrated, a comment's Edit and Delete links and Show more comments op
   await page.getByRole("link", { name: "Show more comments" }).click();
   await page.getByText("Tip 22", { exact: true }).waitFor();
   assertEquals([await threads.count(), page.url()], [22, url]);
+});
+
+Deno.test("hydrated in Hindi, a comment the API refuses as too long is told in Hindi, its words kept", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const post = await createPost(t, admin, { title: "Cracking the Flipkart OA" });
+  const asha = await createTestUser(t, "user", { name: "Asha Rao" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext();
+  await signInBrowser(context, t.origin, asha);
+  const page = await context.newPage();
+  await openHydrated(page, `${t.origin}/ungatekeep/${post.id}?lang=hi`);
+  // Past the box's own limit (a browser that ignores it): the API's refusal is what the reader meets.
+  const box = page.getByLabel("कमेंट लिखें");
+  await box.evaluate((area: HTMLTextAreaElement) => area.removeAttribute("maxlength"));
+  await box.fill("बहुत लंबा ".repeat(201));
+  await page.getByRole("button", { name: "कमेंट पोस्ट करें" }).click();
+  await page.getByText("ज़्यादा से ज़्यादा 2,000 अक्षर लिखें।", { exact: true }).waitFor();
+  assertEquals(await page.getByText("Use at most").count(), 0, "no English sentence");
+  assertEquals((await box.inputValue()).length, 2010, "the words are kept");
 });
