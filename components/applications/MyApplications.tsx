@@ -1,6 +1,7 @@
 /**
  * The applicant's applications in the tracker (docs/decisions.md, Applications, "The tracker follows"): each with its
- * internship, where it stands, every change with the organization's message, and the plain forms (no JavaScript
+ * internship, where it stands, until when it waits for an answer at the latest (`answerBy`), every change with the
+ * organization's message, and the plain forms (no JavaScript
  * needed) to withdraw it (from `applied` or `shortlisted`; a `<details>` asks first, as a withdrawal cannot be undone)
  * and, 30 days after being hired, to say whether the stipend was paid as listed. When the listing's terms read
  * otherwise now than when the person applied, the terms they applied under and what they read now ("You applied
@@ -73,6 +74,14 @@ function Application({ application, now, from }: { application: MyApplication; n
           {t.dynamic(`applications.status.${application.status}`)}
         </Badge>
       </div>
+      {application.answerBy && (
+        <p class="mt-2 text-sm text-slate-700">
+          {t.rich("applications.tracker.answerBy", {
+            date: t.date(application.answerBy),
+            time: (chunks) => <time datetime={application.answerBy!}>{chunks}</time>,
+          })}
+        </p>
+      )}
       {internship && application.appliedTerms && (
         <AppliedUnder applied={application.appliedTerms} now={appliedTermsOf(internship)} base={base} />
       )}

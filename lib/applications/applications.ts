@@ -190,6 +190,19 @@ export function timeoutDueAt(deadline: string | null, createdAt: string, closedA
   return new Date(end + TIMEOUT_AFTER_DEADLINE_DAYS * DAY_MS).toISOString();
 }
 
+/** The minute of the UTC day the timeout job runs (its cron "30 3 * * *": 09:00 IST). */
+const TIMEOUT_RUN_MINUTE_UTC = 3 * 60 + 30;
+
+/**
+ * When an application still waiting at `dueAt` (ISO) is answered by the timeout job at the latest: its first daily run
+ * (09:00 IST) at or after that moment (ISO).
+ */
+export function answeredByTimeoutAt(dueAt: string): string {
+  const due = Date.parse(dueAt);
+  const run = Math.floor(due / DAY_MS) * DAY_MS + TIMEOUT_RUN_MINUTE_UTC * 60_000;
+  return new Date(run >= due ? run : run + DAY_MS).toISOString();
+}
+
 /**
  * `given` checked against the internship's `questions`: one answer per known question, every required one answered.
  * Returns the answers with each question's text as asked, in the questions' order (empty answers left out).
@@ -451,11 +464,26 @@ async function recordsOf(kv: Deno.Kv, userId: string): Promise<ApplicationRecord
  */
 async function withInternships(kv: Deno.Kv, records: ApplicationRecord[]): Promise<MyApplication[]> {
   const internships = await publicInternshipsById(kv, records.map((record) => record.internshipId));
-  return records.map((record) => ({
-    ...applicationView(record),
-    internship: internships.get(record.internshipId) ?? null,
-    appliedTerms: record.appliedTerms ? keptTerms(record.appliedTerms) : null,
-  }));
+  return records.map((record) => {
+    const internship = internships.get(record.internshipId) ?? null;
+    return {
+      ...applicationView(record),
+      internship,
+      appliedTerms: record.appliedTerms ? keptTerms(record.appliedTerms) : null,
+      answerBy: answerBy(record, internship),
+    };
+  });
+}
+
+/**
+ * When waiting application `record` is answered at the latest, by the timeout job if nobody answers it first
+ * (`answeredByTimeoutAt`): from its due time by `internship` as it reads now (its deadline and close; the timeout job
+ * judges so when it meets it), or its stored due time when the public can no longer read it; null once answered.
+ */
+function answerBy(record: ApplicationRecord, internship: InternshipView | null): string | null {
+  if (!WAITING.includes(record.status) || !record.dueAt) return null;
+  const dueAt = internship ? timeoutDueAt(internship.deadline, record.createdAt, internship.closedAt) : record.dueAt;
+  return answeredByTimeoutAt(dueAt);
 }
 
 /** A page of a person's applications: the applications, and where the next page starts (null on the last). */

@@ -162,7 +162,16 @@ export interface ApplicantView {
  * An application with its internship (null once the internship is gone from public view) and the terms it was made
  * under (`appliedTerms`; null for an application made before they were kept), as the applicant lists it.
  */
-export type MyApplication = ApplicationView & { internship: InternshipView | null; appliedTerms: AppliedTerms | null };
+/**
+ * An application as its applicant lists it: with its internship as the public reads it, the terms applied under, and
+ * while it waits for an answer (`applied`, `shortlisted`) when the timeout job answers it at the latest (`answerBy`,
+ * ISO; null otherwise).
+ */
+export type MyApplication = ApplicationView & {
+  internship: InternshipView | null;
+  appliedTerms: AppliedTerms | null;
+  answerBy: string | null;
+};
 
 /**
  * An application with its applicant, as the poster lists it: without the hired intern's stipend report, which counts

@@ -67,6 +67,11 @@ export const MyApplicationSchema = z.strictObject({
     "The internship's title, hiring organization, stipend, deadline, location, work type and screening questions " +
       "when you applied; null for an application made before they were kept",
   ),
+  answerBy: timestamp.nullable().describe(
+    "While it waits (applied, shortlisted): when it is answered at the latest, closed for you with a notice if the " +
+      "organization has not answered (15 days after the deadline or close, 30 after applying without a deadline); " +
+      "null otherwise",
+  ),
 }) satisfies z.ZodType<MyApplication>;
 
 /** An application with its applicant, as the poster lists it (without the intern's stipend report). */

@@ -7,7 +7,7 @@
  * closed before ends were recorded are found in the archive; a poster's account deletion, and their suspension with
  * their listings hidden, close the listings nobody else answers.
  */
-import { assertEquals } from "@/tests/helpers/assert.ts";
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { PASSWORD, people } from "@/tests/fixtures/people.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
@@ -19,7 +19,8 @@ import type { Internship } from "@/lib/internships/schema.ts";
 import { applicant, applyTo, editInternship, platformInternship } from "@/tests/fixtures/applications.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { recordKey } from "@/lib/applications/store.ts";
-import type { ApplicationRecord } from "@/lib/applications/applications.ts";
+import { answeredByTimeoutAt, type ApplicationRecord, timeoutDueAt } from "@/lib/applications/applications.ts";
+import { page } from "@/tests/fixtures/html.ts";
 import { istToday } from "@/lib/dates.ts";
 import { internshipRecord } from "@/lib/internships/internships.ts";
 
@@ -221,4 +222,38 @@ Deno.test("a poster suspended with their listings left listed keeps them open", 
   });
   assertEquals([res.status, (await res.json()).hiddenListings], [200, 0]);
   assertEquals((await internshipRecord(t.kv, listing.id))!.record.closedAt, undefined);
+});
+
+Deno.test("the tracker says until when a waiting application waits at most: sooner once closed, nothing once answered", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const listing = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline });
+  const person = await applicant(t, "Jai Singh");
+  const sent = await applyTo(t, person, listing);
+  const mine = async () => {
+    const res = await t.fetch("/api/me/applications", { headers: person.headers });
+    return (await res.json()).applications[0].answerBy as string | null;
+  };
+  const tracker = async () => (await page(t, "/me/tracker", person)).html;
+  assertEquals(await mine(), answeredByTimeoutAt(timeoutDueAt(deadline, sent.createdAt)));
+  assert((await tracker()).includes("No answer by"), "the tracker says it");
+  const closed = await editInternship(t, member, listing.id, { closed: true });
+  const sooner = await mine();
+  assertEquals(sooner, answeredByTimeoutAt(timeoutDueAt(deadline, sent.createdAt, closed.closedAt)));
+  assert(Date.parse(sooner!) < Date.now() + 17 * DAY, "15 days after the close, at the next 09:00 IST");
+  const moved = await t.json("PATCH", `/api/applications/${sent.id}`, {
+    body: { status: "interview" },
+    headers: member.headers,
+  });
+  assertEquals(moved.status, 200);
+  await moved.body?.cancel();
+  assertEquals(await mine(), null);
+  assert(!(await tracker()).includes("No answer by"), "nothing once answered");
+});
+
+Deno.test("the timeout job answers at its first daily run (09:00 IST) at or after the due time", () => {
+  assertEquals(answeredByTimeoutAt("2026-12-01T03:30:00.000Z"), "2026-12-01T03:30:00.000Z");
+  assertEquals(answeredByTimeoutAt("2026-12-01T03:30:00.001Z"), "2026-12-02T03:30:00.000Z");
+  assertEquals(answeredByTimeoutAt("2026-11-30T20:00:00.000Z"), "2026-12-01T03:30:00.000Z");
 });
