@@ -5,7 +5,8 @@
  * coupon form shows each problem at its field (an expiry that has passed is refused before
  * sending, the server's refusals from its `fields`). The page renders the coupons first; until hydrated the new
  * coupon form posts to the page, a row's Active switch is a plain form with a Save button and its Delete a link to the
- * page's confirmation (`routes/admin/coupons.tsx`).
+ * page's confirmation (`routes/admin/coupons.tsx`), both carrying the search the page answers (`search`), so they
+ * return to it.
  */
 import { useState } from "preact/hooks";
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
@@ -255,6 +256,7 @@ function CouponsTable({ initial, search, refused }: Omit<AdminCouponsTableProps,
               >
                 <input type="hidden" name="intent" value="update" />
                 <input type="hidden" name="id" value={c.id} />
+                {search && <input type="hidden" name="search" value={search} />}
                 {hydrated ? <RowDeleteButton name={c.code} onClick={() => remove.ask(c)} /> : (
                   <>
                     <button type="submit" class={SECONDARY_BUTTON}>

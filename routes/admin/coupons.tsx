@@ -6,8 +6,8 @@
  * as typed: `code`, `discountType`, `discountValue`, `usageLimit` (empty: none), `perUserLimit` (empty: 1),
  * `expiresAt` in IST) creates the coupon as `POST /api/admin/coupons` does, 303 to `?created={id}`, or renders the
  * page again (400) with each problem at its field and the fields as sent; `update` (`id`, `isActive` `true` when
- * ticked) 303 to `?saved={id}`; `delete` (`id`) 303 to `?deleted=1`; a refused row renders the page with its sentence.
- * `?search=` (the search's `GET` form without JavaScript) renders the coupons whose code holds it.
+ * ticked) 303 to `?saved={id}`; `delete` (`id`) 303 to `?deleted=1`, both back to the `search` the form carries
+ * (docs/decisions.md, Islands, "A row's way back keeps the list"); a refused row renders the page with its sentence. `?search=` (the search's `GET` form without JavaScript) renders the coupons whose code holds it.
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -33,6 +33,7 @@ import { DomainError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { REFUSALS, refusalText } from "@/lib/refusals.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import { listAddress } from "@/lib/browser/list_address.ts";
 
 interface Data {
   coupons: Coupon[];
@@ -112,17 +113,19 @@ export const handler = define.handlers<Data>({
         return await refused(status, worded(fields), fields.length > 0 ? "" : refusalText(t, error));
       }
     }
+    // The search a row's form was sent from (the page checks it when it is read again).
+    const back = form.get("search")?.toString();
     const row = rowFormSchema.safeParse(formFields(form, ["intent", "id", "isActive"]));
     try {
       if (!row.success) throw new NotFoundError(REFUSALS.couponNotFound);
       const { intent, id, isActive } = row.data;
       if (intent === "delete") {
         await deleteCoupon(kv, id, adminAudit(ctx.state, { action: "coupon.delete", targetKind: "coupon" }));
-        return seeOther("/admin/coupons?deleted=1");
+        return seeOther(listAddress("/admin/coupons", { search: back }, { deleted: "1" }));
       }
       const audit = adminAudit(ctx.state, { action: "coupon.update", targetKind: "coupon" });
       await updateCoupon(kv, { id, patch: { isActive }, audit });
-      return seeOther(`/admin/coupons?saved=${encodeURIComponent(id)}`);
+      return seeOther(listAddress("/admin/coupons", { search: back }, { saved: id }));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return await again(row.success ? errorResponse(error).status : 400, { error: refusalText(t, error) });
@@ -148,8 +151,8 @@ export default define.page<Data>(function AdminCouponsPage({ data }) {
           title={t("admin.coupons.deleteTitle")}
           text={t("admin.coupons.deleteText", { code: doomed.code })}
           action="/admin/coupons"
-          fields={{ intent: "delete", id: doomed.id }}
-          cancelHref="/admin/coupons"
+          fields={{ intent: "delete", id: doomed.id, ...data.search ? { search: data.search } : {} }}
+          cancelHref={listAddress("/admin/coupons", { search: data.search })}
         />
       )}
       <AdminCouponsTable

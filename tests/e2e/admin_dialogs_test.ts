@@ -1,7 +1,7 @@
 /**
  * The confirmation dialog of the admin tables (`components/ConfirmDialog.tsx`) in Chromium:
  * deleting a coupon asks first; Escape and Cancel keep it, "Yes, delete" removes it without a
- * reload. axe-core checks the open dialog.
+ * reload, and from a search on a phone the search stays as it was. axe-core checks the open dialog.
  */
 import { CouponCreateSchema, createCoupon, listCoupons } from "@/lib/coupons/coupons.ts";
 import { assertEquals } from "@/tests/helpers/assert.ts";
@@ -39,4 +39,28 @@ Deno.test("an admin deletes a coupon only after confirming in the dialog", async
   await page.getByText("Coupon DROPME deleted.").waitFor();
   await row.waitFor({ state: "detached" });
   assertEquals((await listCoupons(t.kv)).map((c) => c.code), ["KEEPME"]);
+});
+
+Deno.test("hydrated on a phone, a coupon deleted from a search leaves the search as it was", async () => {
+  await using t = await createTestApp({ listen: true });
+  await using browser = await openBrowser();
+  const admin = await createTestUser(t, "admin");
+  for (const code of ["SAVE20", "SAVE50", "DIWALI10"]) {
+    await createCoupon(t.kv, CouponCreateSchema.parse({ code, discountType: "percentage", discountValue: 10 }));
+  }
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  await signInBrowser(context, t.origin, admin);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/admin/coupons?search=save`);
+  await hydrated(page);
+  await page.getByRole("row").filter({ hasText: "SAVE50" }).getByRole("button", { name: "Delete SAVE50" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete this coupon?" });
+  await assertAccessible(page, "a coupon's delete dialog from a search at 360 px");
+  await dialog.getByRole("button", { name: "Yes, delete" }).click();
+  await page.getByText("Coupon SAVE50 deleted.").waitFor();
+  assertEquals(new URL(page.url()).searchParams.get("search"), "save");
+  assertEquals(await page.getByLabel("Search by code").inputValue(), "save");
+  await page.getByRole("row").filter({ hasText: "SAVE20" }).waitFor();
+  assertEquals(await page.getByRole("row").filter({ hasText: "DIWALI10" }).count(), 0, "still the search");
+  assertEquals((await listCoupons(t.kv)).map((c) => c.code).sort(), ["DIWALI10", "SAVE20"]);
 });

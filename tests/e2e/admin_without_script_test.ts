@@ -620,10 +620,10 @@ Deno.test("without JavaScript an admin searches /admin/ungatekeep and picks a ta
   await page.getByRole("row").filter({ hasText: "Exam dates announced" }).waitFor();
 });
 
-Deno.test("without JavaScript an admin searches /admin/coupons", async () => {
+Deno.test("without JavaScript an admin searches /admin/coupons; a row's Save and Delete keep the search", async () => {
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
-  for (const code of ["SAVE20", "DIWALI10"]) {
+  for (const code of ["SAVE20", "SAVE50", "DIWALI10"]) {
     const res = await t.json("POST", "/api/admin/coupons", {
       body: { code, discountType: "percentage", discountValue: 10 },
       headers: admin.headers,
@@ -644,4 +644,27 @@ Deno.test("without JavaScript an admin searches /admin/coupons", async () => {
   assertEquals(await page.getByRole("row").filter({ hasText: "DIWALI10" }).count(), 0, "only the match");
   assertEquals(await page.getByLabel("Search by code").inputValue(), "save");
   await assertAccessibleWithoutScript(page, "admin coupons searched without JavaScript at 360 px");
+
+  // A row's Save and Delete (its confirmation's Cancel too) return to the search, not to the whole list.
+  const stillSearched = async () => {
+    assertEquals(new URL(page.url()).searchParams.get("search"), "save");
+    assertEquals(await page.getByLabel("Search by code").inputValue(), "save");
+    assertEquals(await page.getByRole("row").filter({ hasText: "DIWALI10" }).count(), 0, "still the search");
+  };
+  await page.getByRole("switch", { name: "Active: SAVE20" }).uncheck();
+  await page.getByRole("button", { name: "Save SAVE20" }).click();
+  await page.getByText("Coupon SAVE20 deactivated.").waitFor();
+  await stillSearched();
+  await page.getByRole("button", { name: "Delete SAVE50" }).click();
+  const confirmation = page.getByRole("region", { name: "Delete this coupon?" });
+  await confirmation.getByRole("link", { name: "Cancel" }).click();
+  await confirmation.waitFor({ state: "detached" });
+  await stillSearched();
+  await page.getByRole("button", { name: "Delete SAVE50" }).click();
+  await assertAccessibleWithoutScript(page, "a coupon's delete confirmation from a search at 360 px");
+  await confirmation.getByRole("button", { name: "Delete" }).click();
+  await page.getByText("The coupon is deleted.").waitFor();
+  await stillSearched();
+  await page.getByRole("row").filter({ hasText: "SAVE20" }).waitFor();
+  assertEquals((await listCoupons(t.kv)).map((c) => c.code).sort(), ["DIWALI10", "SAVE20"]);
 });
