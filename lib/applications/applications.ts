@@ -677,10 +677,35 @@ export interface Pagination {
 }
 
 /** What a move needs to say who moved what: the internship's title and organization, and the site's origin. */
-interface MoveContext {
+interface MoveContext extends NamedListing {
+  appUrl: string;
+}
+
+/**
+ * A listing as a notice to its applicants names it: its title and organization as it reads now, and whether an admin
+ * holds or rejected it (`held`), when its words may be what the never-pay rule stopped.
+ */
+export interface NamedListing {
   title: string;
   organization: string;
-  appUrl: string;
+  held: boolean;
+}
+
+/**
+ * The title and organization a notice about application `record` names: `listing`'s as it reads now, or while it is
+ * `held` the ones the application was made under, so that a poster cannot carry words an admin is holding back (a fee
+ * asked in a title) to every applicant by moving them (docs/decisions.md, Applications, "Telling people"). An
+ * application made before those were kept is named by the listing as it reads.
+ */
+export function namedListing(
+  record: ApplicationRecord,
+  listing: NamedListing,
+): { title: string; organization: string } {
+  if (!listing.held) return { title: listing.title, organization: listing.organization };
+  return {
+    title: record.appliedTerms?.title ?? listing.title,
+    organization: record.appliedTerms?.organization ?? listing.organization,
+  };
 }
 
 /** One move of an application: to what, by whom, with which message. */
@@ -739,8 +764,7 @@ function moveOps(
     status: next.status,
     by: last.by,
     message: last.message,
-    title: context.title,
-    organization: context.organization,
+    ...namedListing(next, context),
     appUrl: context.appUrl,
     now,
   });
@@ -784,11 +808,12 @@ async function moveOne(
   throw new BusyError(REFUSALS.applicationBusy);
 }
 
-/** What a move tells of `listing`: its title and organization name. */
+/** What a move tells of `listing`: its title and organization name, and whether it is held (`namedListing`). */
 function contextOf(listing: Listing, appUrl: string): MoveContext {
   return {
     title: listing.view.title,
     organization: listing.view.organization?.name ?? listing.view.hiringOrganization,
+    held: listing.view.moderation.status !== "clear",
     appUrl,
   };
 }
@@ -986,7 +1011,7 @@ export async function withdraw(kv: Deno.Kv, { id, userId }: { id: string; userId
       if (record.applicantId !== userId) throw new NotFoundError(NOT_FOUND);
       checkWithdrawal(record.status);
     },
-    context: () => Promise.resolve({ title: "", organization: "", appUrl: "" }),
+    context: () => Promise.resolve({ title: "", organization: "", held: false, appUrl: "" }),
   });
   return application;
 }

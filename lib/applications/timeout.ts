@@ -42,7 +42,14 @@ import { internshipRecord } from "@/lib/internships/internships.ts";
 import { endedAt } from "@/lib/internships/ended.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { followApplicationOps, readTrackerItems, type TrackerEntries } from "@/lib/saved/saved.ts";
-import { recipientById, recipientEntry, timedOut, timeoutDueAt } from "./applications.ts";
+import {
+  type NamedListing,
+  namedListing,
+  recipientById,
+  recipientEntry,
+  timedOut,
+  timeoutDueAt,
+} from "./applications.ts";
 import { dropDayCounts } from "./daily.ts";
 import { type Recipient, tellTimedOutOps, type TimedOutItem, timeoutMessage } from "./notices.ts";
 import { type ApplicationRecord, WAITING } from "./schema.ts";
@@ -130,12 +137,10 @@ interface Cost {
 }
 
 /**
- * An internship as the run reads it once: its title, its organization's name, its deadline now (or null) and when its
- * poster closed or deleted it, the earlier (or null).
+ * An internship as the run reads it once: its title, its organization's name and whether an admin holds it
+ * (`namedListing`), its deadline now (or null) and when its poster closed or deleted it, the earlier (or null).
  */
-interface ListingFacts {
-  title: string;
-  organization: string;
+interface ListingFacts extends NamedListing {
   deadline: string | null;
   closedAt: string | null;
 }
@@ -331,6 +336,7 @@ export async function timeOutApplications(
           found && {
             title: found.view.title,
             organization: found.view.organization?.name ?? found.view.hiringOrganization,
+            held: found.view.moderation.status !== "clear",
             deadline: found.record.deadline,
             // A deleted listing is judged as one its poster closed when deleting it.
             closedAt: endedAt(found.record),
@@ -457,8 +463,9 @@ export async function timeOutApplications(
         if (moved.size > 0 && moved.size % MOVES_PER_TURN === 0) await turn();
         const applicantId = entry.value.applicantId;
         const recipient = applicantId ? recipients.get(applicantId) ?? null : null;
-        const next = timedOut(entry.value, { message: messageOf(recipient, listing.organization), now: at });
-        const item = { applicationId: next.id, title: listing.title, organization: listing.organization };
+        const named = namedListing(entry.value, listing);
+        const next = timedOut(entry.value, { message: messageOf(recipient, named.organization), now: at });
+        const item = { applicationId: next.id, ...named };
         const cost = moveCost(next, item, tracker !== null, countChanges(entry.value, next).length);
         // A move opens an untold entry unless the write it goes to holds one of its applicant already.
         const joins = applicantId !== null && open?.untold?.applicantId === applicantId &&

@@ -222,3 +222,37 @@ Deno.test("a change the never-pay rule holds is told nobody while held; approved
   ]);
   assertEquals(await recordedChanges(t), 0, "nothing is left to read every minute");
 });
+
+Deno.test("a held listing's moves and timeouts name it as applied to, not by the words the admin holds", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const listing = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Acme" });
+  const [sara, ravi] = [await applicant(t, "Sara Shah"), await applicant(t, "Ravi Rao")];
+  const [toSara, toRavi] = [await applyTo(t, sara, listing), await applyTo(t, ravi, listing)];
+  const scam = "pay a joining fee of Rs 999 at pay.example";
+  const edited = await editInternship(t, member, listing.id, {
+    title: `Data Intern, ${scam}`,
+    hiringOrganization: scam,
+  });
+  assertEquals(edited.moderation.status, "held");
+  const moved = await t.json("PATCH", `/api/applications/${toSara.id}`, {
+    body: { status: "interview" },
+    headers: member.headers,
+  });
+  assertEquals(moved.status, 200, await moved.clone().text());
+  await moved.body?.cancel();
+  // Ravi's waits out his due time: the timeout job's notice names the listing as he applied to it too.
+  const later = Date.parse(toRavi.createdAt) + 31 * DAY;
+  assertEquals((await runJob(findJob("applications-timeout")!, t.services, new Date(later))).rejected, 1);
+  await runJob(findJob("outbox")!, t.services, new Date(later + 60_000));
+  await t.settled();
+  for (const who of [sara, ravi]) {
+    const res = await t.fetch("/api/me/notifications", { headers: who.headers });
+    const said = JSON.stringify((await res.json()).notifications);
+    assert(said.includes("Data Intern") && said.includes("Acme"), said);
+    assert(!said.includes("joining fee"), `the held words reached an applicant: ${said}`);
+  }
+  const mails = t.mails.filter((m) => [sara, ravi].some((who) => m.to === who.user.email));
+  assertEquals(mails.length, 2, "both were e-mailed");
+  for (const mail of mails) assert(!`${mail.subject} ${mail.text}`.includes("joining fee"), mail.subject);
+});
