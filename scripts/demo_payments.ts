@@ -3,13 +3,17 @@
  * the fakes of `tests/fakes/`: the fake Razorpay orders API with its Checkout.js stand-in (the
  * payment window is a browser dialog: OK pays, "decline" declines), and fake Google and LinkedIn
  * providers that sign in as `google.user@demo.careers` and `linkedin.user@demo.careers`. Seeds the
- * demo data, then serves the platform (`PORT`, default 8000) until Ctrl-C, as the demo seller of
+ * demo data and tells the fake of its paid purchases' payments (so the admin refunds them too), then
+ * serves the platform (`PORT`, default 8000) until Ctrl-C, as the demo seller of
  * `lib/demo/seller.ts` (tax invoices) unless the environment names its own. The fakes' keys are
  * test keys: nothing here reaches Razorpay, Google or LinkedIn.
  */
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { startFakeOidcProvider } from "@/tests/fakes/oidc.ts";
 import { withDemoSeller } from "@/lib/demo/seller.ts";
+import { capturedPayments } from "@/lib/demo/money.ts";
+import { loadConfig } from "@/app.config.ts";
+import { openKv } from "@/lib/kv.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 const razorpay = startFakeRazorpay();
@@ -36,6 +40,12 @@ const run = (script: string) =>
 try {
   const seeded = await run("scripts/seed.ts").status;
   if (!seeded.success) Deno.exit(seeded.code);
+  // The seeded purchases were paid through an offline stand-in: the fake learns their payments, so they refund too.
+  const kv = await openKv(loadConfig(env).kvPath);
+  for (const paid of await capturedPayments(kv)) {
+    razorpay.addPayment(paid.orderId, "captured", { id: paid.paymentId, amount: paid.amount });
+  }
+  kv.close();
   console.log(
     `Fake Razorpay at ${razorpay.url} (checkout: a dialog; OK pays, "decline" declines); ` +
       `"Continue with Google" signs in as google.user@demo.careers, LinkedIn as linkedin.user@demo.careers.`,

@@ -10,6 +10,7 @@ import { initiatePurchase } from "@/lib/purchases/checkout.ts";
 import { nowOf, type PaymentContext } from "@/lib/purchases/payment_context.ts";
 import { applyGatewayReport } from "@/lib/purchases/settlement.ts";
 import { listPurchaseRecords } from "@/lib/purchases/purchases.ts";
+import { listPurchasesForAdmin } from "@/lib/purchases/admin.ts";
 import { refundPayment } from "@/lib/purchases/refunds.ts";
 import { listActiveToolkits, listContentItems } from "@/lib/toolkits/catalog.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
@@ -45,6 +46,30 @@ export function offlineGateway(): PaymentGateway {
     verifyPaymentSignature: () => false,
     verifyWebhookSignature: () => false,
   };
+}
+
+/** A captured payment of a paid purchase: its gateway order and payment ids, `amount` in paise. */
+export interface CapturedPayment {
+  orderId: string;
+  paymentId: string;
+  amount: number;
+}
+
+/**
+ * The captured payments of the paid purchases in `kv`: `deno task demo:payments` tells its fake gateway of them, so the
+ * admin refunds a seeded purchase (paid through `offlineGateway`, the open refund request among them) or one bought in
+ * an earlier run as one bought now. A free purchase has none.
+ */
+export async function capturedPayments(kv: Deno.Kv): Promise<CapturedPayment[]> {
+  const found: CapturedPayment[] = [];
+  for (let offset = 0;; offset += 100) {
+    const page = await listPurchasesForAdmin(kv, { status: "paid", limit: 100, offset });
+    for (const row of page.purchases) {
+      if (!row.paymentId || !row.gatewayOrderId) continue;
+      found.push({ orderId: row.gatewayOrderId, paymentId: row.paymentId, amount: row.amountPaid });
+    }
+    if (!page.pagination.hasMore) return found;
+  }
 }
 
 /**

@@ -11,6 +11,9 @@ import { recordProgress } from "@/lib/toolkits/learning.ts";
 import { purchaseRecord, refund } from "./helpers.ts";
 import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+import { seedDemoData } from "@/lib/demo/seed.ts";
+import { capturedPayments } from "@/lib/demo/money.ts";
+import { listPurchasesForAdmin } from "@/lib/purchases/admin.ts";
 
 const ask = async (shop: Shop, who: TestUser, id: string, body: Record<string, unknown> = {}) => {
   const res = await shop.t.json("POST", `/api/purchases/${id}/refund-request`, { body, headers: who.headers });
@@ -344,4 +347,23 @@ Deno.test("refund policy: a page of the admin list reads each toolkit's lessons 
     "prefix" in selector && selector.prefix[0] === "toolkit_items"
   );
   assertEquals(lessonLists.length, 2);
+});
+
+Deno.test("demo: the seeded refund request is refunded through the fake gateway once it knows the seeded payments", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ env: fake.env });
+  await seedDemoData(t.kv);
+  const shop = { t, admin: await createTestUser(t, "admin"), fake } as unknown as Shop;
+  const asked = await listPurchasesForAdmin(t.kv, { refundRequest: "open", limit: 10, offset: 0 });
+  assertEquals(asked.purchases.length, 1, "the demo's open refund request");
+  const [request] = asked.purchases;
+  const unknown = await refund(shop, request.id);
+  assertEquals(unknown.body, { error: "The gateway does not know this payment" }, "the fake never took it");
+  // What `deno task demo:payments` does before serving.
+  const paid = await capturedPayments(t.kv);
+  assert(paid.some((p) => p.paymentId === request.paymentId), "the request's payment is among them");
+  for (const p of paid) fake.addPayment(p.orderId, "captured", { id: p.paymentId, amount: p.amount });
+  const refunded = await refund(shop, request.id, "Bought the wrong toolkit");
+  assertEquals([refunded.status, refunded.body.purchase.paymentStatus], [200, "refunded"]);
+  assertEquals(fake.refunds.map((r) => [r.payment_id, r.amount]), [[request.paymentId, request.amountPaid]]);
 });
