@@ -1,7 +1,8 @@
 /**
  * One application in the poster's list (docs/decisions.md, Applications, "The poster's list"): a checkbox that selects
  * it for the move form, the applicant as they applied (contact details only from shortlisting on), their answers,
- * cover note and resume (none of these once they withdrew: a sentence says so), and what happened so far.
+ * cover note and resume (none of these once they withdrew: a sentence says so), while it waits the day it is closed
+ * unanswered at the latest (`answerBy`), and what happened so far.
  */
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { statusTone } from "@/lib/browser/application_format.ts";
@@ -60,6 +61,14 @@ export function ApplicantCard({ application, form, resumeWithheld = false }: App
               {t.dynamic(`applications.status.${application.status}`)}
             </Badge>
           </div>
+          {application.answerBy && (
+            <p class="mt-1 text-sm font-medium text-amber-900">
+              {t.rich("applications.pipeline.answerBy", {
+                date: t.date(application.answerBy),
+                time: (chunks) => <time datetime={application.answerBy!}>{chunks}</time>,
+              })}
+            </p>
+          )}
           <div class="mt-3 space-y-3 text-sm">
             {application.status === "withdrawn"
               ? <p class="text-slate-700">{t("applications.pipeline.withdrawnHidden")}</p>

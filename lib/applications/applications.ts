@@ -607,7 +607,7 @@ export async function posterApplications(
   kv: Deno.Kv,
   { internshipId, actor, query }: { internshipId: string; actor: User; query: PipelineQuery },
 ): Promise<{ applications: PosterApplication[]; counts: StatusCounts; pagination: Pagination }> {
-  await posterListing(kv, internshipId, actor);
+  const listing = await posterListing(kv, internshipId, actor);
   const own = await kv.get<{ id: string }>(personKey(actor.id, internshipId));
   const page = await pipelinePage(kv, internshipId, { ...query, without: own.value?.id ?? null });
   const found = await readApplications(kv, page.ids);
@@ -617,7 +617,7 @@ export async function posterApplications(
     const { stipendReport: _, ...view } = applicationView(entry.value);
     // A withdrawn application takes back what it sent (docs/decisions.md, Applications, "Status changes").
     const sent = view.status === "withdrawn" ? { answers: [], coverNote: "", resume: null } : {};
-    return [{ ...view, ...sent, applicant: applicantView(entry.value) }];
+    return [{ ...view, ...sent, applicant: applicantView(entry.value), answerBy: answerBy(entry.value, listing.view) }];
   });
   const { limit, offset } = query;
   const pagination = { limit, offset, total: page.total, hasMore: offset + page.ids.length < page.total };

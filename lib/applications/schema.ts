@@ -178,7 +178,11 @@ export type MyApplication = ApplicationView & {
  * toward the organization's track record only from 3 answers, so that no poster learns who answered what
  * (docs/decisions.md, Applications, "Stipend reports").
  */
-export type PosterApplication = Omit<ApplicationView, "stipendReport"> & { applicant: ApplicantView };
+export type PosterApplication = Omit<ApplicationView, "stipendReport"> & {
+  applicant: ApplicantView;
+  /** While it waits: when the timeout job closes it unanswered at the latest (ISO); null otherwise. */
+  answerBy: string | null;
+};
 
 /** How many applications of an internship are in each status. */
 export type StatusCounts = Record<ApplicationStatus, number>;

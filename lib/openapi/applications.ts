@@ -88,6 +88,10 @@ export const PosterApplicationSchema = z.strictObject({
     email: z.string().nullable().describe("Null until the application was shortlisted"),
     contactNumber: z.string().nullable().describe("Null until the application was shortlisted"),
   }).describe("As they were when they applied; id and name null once they deleted their account"),
+  answerBy: timestamp.nullable().describe(
+    "While it waits (applied, shortlisted): when it is closed for you, unanswered, at the latest, and the applicant " +
+      "told; null otherwise",
+  ),
 }) satisfies z.ZodType<PosterApplication>;
 
 /** How many applications of an internship are in each status. */

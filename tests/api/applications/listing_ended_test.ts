@@ -224,7 +224,7 @@ Deno.test("a poster suspended with their listings left listed keeps them open", 
   assertEquals((await internshipRecord(t.kv, listing.id))!.record.closedAt, undefined);
 });
 
-Deno.test("the tracker says until when a waiting application waits at most: sooner once closed, nothing once answered", async () => {
+Deno.test("tracker and poster say until when a waiting application waits at most: sooner once closed, none once answered", async () => {
   await using t = await createTestApp();
   const { member } = await people(t);
   const deadline = istToday(new Date(Date.now() + 100 * DAY));
@@ -236,8 +236,15 @@ Deno.test("the tracker says until when a waiting application waits at most: soon
     return (await res.json()).applications[0].answerBy as string | null;
   };
   const tracker = async () => (await page(t, "/me/tracker", person)).html;
+  const posters = async () => {
+    const res = await t.fetch(`/api/internships/${listing.id}/applications`, { headers: member.headers });
+    return (await res.json()).applications[0].answerBy as string | null;
+  };
+  const applicants = async () => (await page(t, `/internships/${listing.id}/applicants`, member)).html;
   assertEquals(await mine(), answeredByTimeoutAt(timeoutDueAt(deadline, sent.createdAt)));
+  assertEquals(await posters(), await mine(), "the poster reads the same day");
   assert((await tracker()).includes("No answer by"), "the tracker says it");
+  assert((await applicants()).includes("Answer by"), "the poster's list says it");
   const closed = await editInternship(t, member, listing.id, { closed: true });
   const sooner = await mine();
   assertEquals(sooner, answeredByTimeoutAt(timeoutDueAt(deadline, sent.createdAt, closed.closedAt)));
@@ -248,8 +255,9 @@ Deno.test("the tracker says until when a waiting application waits at most: soon
   });
   assertEquals(moved.status, 200);
   await moved.body?.cancel();
-  assertEquals(await mine(), null);
+  assertEquals([await mine(), await posters()], [null, null]);
   assert(!(await tracker()).includes("No answer by"), "nothing once answered");
+  assert(!(await applicants()).includes("Answer by"), "nothing for the poster either");
 });
 
 Deno.test("the timeout job answers at its first daily run (09:00 IST) at or after the due time", () => {
