@@ -28,6 +28,7 @@ import { addNotification } from "@/lib/notifications/notifications.ts";
 import { moderatedNotification } from "@/lib/moderation/notices.ts";
 import {
   getOrganization,
+  hasManagerOtherThan,
   organizationCounts,
   type OrganizationLink,
   organizationsForPoster,
@@ -536,7 +537,7 @@ export async function forgetInternshipOwner(
 
 /**
  * Closes the open listings of `userId` that take applications here and that nobody else answers (not linked to a
- * verified organization, whose managers would), as their poster closing them does: `closedAt` now, to the archive in
+ * verified organization with a manager besides them, who would), as their poster closing them does: `closedAt` now, to the archive in
  * the same write, their end recorded (`endedOps`) so their applicants hear back 15 days after. An admin made them a
  * user again, or suspended them with their listings hidden, so they no longer read or answer those applicants
  * (docs/decisions.md, Internships, "A poster made a user again"; Admin, "Suspension"). One checked write per listing; a listing no longer theirs, or closed meanwhile, is left as it is. Running it
@@ -564,7 +565,11 @@ async function closeUnansweredOf(
     (await store.model.recordsOf(slots)).flatMap((record) => record.organizationId ?? []),
   );
   const verified = new Set<string>();
-  for (const id of organizationIds) if ((await getOrganization(kv, id)).value?.verifiedAt) verified.add(id);
+  for (const id of organizationIds) {
+    if ((await getOrganization(kv, id)).value?.verifiedAt && await hasManagerOtherThan(kv, id, userId)) {
+      verified.add(id);
+    }
+  }
   const today = istToday();
   let closed = 0;
   const closeUnanswered = (record: Internship): Internship => {

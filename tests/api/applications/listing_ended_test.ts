@@ -8,14 +8,14 @@
  * their listings hidden, close the listings nobody else answers.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import { PASSWORD, people } from "@/tests/fixtures/people.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { sweepDeletions } from "@/tests/fixtures/deletions.ts";
 import { deleteAccount } from "@/lib/account/deletion.ts";
-import { getOrganization, replaceOrganization } from "@/lib/organizations/store.ts";
+import { addManagerOps, getOrganization, replaceOrganization } from "@/lib/organizations/store.ts";
 import type { Organization } from "@/lib/organizations/schema.ts";
-import type { Internship } from "@/lib/internships/schema.ts";
+import type { Internship, InternshipView } from "@/lib/internships/schema.ts";
 import { applicant, applyTo, editInternship, platformInternship } from "@/tests/fixtures/applications.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { recordKey } from "@/lib/applications/store.ts";
@@ -34,6 +34,18 @@ async function statusOf(t: TestApp, id: string) {
 
 async function markers(t: TestApp) {
   return (await Array.fromAsync(t.kv.list({ prefix: ["listing_ended"] }))).length;
+}
+
+/** Marks the organization of `listing` verified, with `managers` (user ids) as its managers. */
+async function verify(t: TestApp, listing: InternshipView, managers: string[]) {
+  const organization = await getOrganization(t.kv, listing.organization!.id) as Deno.KvEntry<Organization>;
+  const verifiedAt = new Date().toISOString();
+  assertEquals(
+    await replaceOrganization(t.kv, organization, { ...organization.value, verifiedAt }, (op) => {
+      for (const userId of managers) addManagerOps(op, organization.value.id, userId, verifiedAt);
+    }),
+    "ok",
+  );
 }
 
 Deno.test("a listing closed or deleted months before its deadline: its waiting applicants hear back 15 days after", async () => {
@@ -159,13 +171,18 @@ Deno.test("a poster who deletes their account closes their listings nobody else 
   const deadline = istToday(new Date(Date.now() + 100 * DAY));
   const alone = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Solo Co", deadline });
   const managed = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Big Co", deadline });
+  const own = await platformInternship(t, member, { title: "Web Intern", hiringOrganization: "Own Co", deadline });
   const elsewhere = await postInternship(t, member, { title: "Sales Intern", hiringOrganization: "Solo Co", deadline });
-  // Big Co is verified: its managers answer its listings' applicants after the poster leaves.
-  const organization = await getOrganization(t.kv, managed.organization!.id) as Deno.KvEntry<Organization>;
-  const verifiedAt = new Date().toISOString();
-  assertEquals(await replaceOrganization(t.kv, organization, { ...organization.value, verifiedAt }), "ok");
-  const person = await applicant(t, "Jai Singh");
-  const [toAlone, toManaged] = [await applyTo(t, person, alone), await applyTo(t, person, managed)];
+  // Big Co is verified and another manages it: they answer its listings' applicants after the poster leaves. Own Co
+  // is verified too, but its only manager was the poster: nobody answers its listing.
+  const [manager, person] = [await createTestUser(t, "member"), await applicant(t, "Jai Singh")];
+  await verify(t, managed, [member.user.id, manager.user.id]);
+  await verify(t, own, [member.user.id]);
+  const [toAlone, toManaged, toOwn] = [
+    await applyTo(t, person, alone),
+    await applyTo(t, person, managed),
+    await applyTo(t, person, own),
+  ];
 
   await deleteAccount(t.services, { user: member.user, session: { createdAt: new Date().toISOString() } }, {
     confirm: member.user.email,
@@ -175,15 +192,18 @@ Deno.test("a poster who deletes their account closes their listings nobody else 
   await sweepDeletions(t);
   const read = async (id: string) => (await (await t.fetch(`/api/internships/${id}`)).json()).internship;
   assertEquals(
-    [(await read(alone.id)).isClosed, (await read(managed.id)).isClosed, (await read(elsewhere.id)).isClosed],
-    [true, false, false],
-    "only the listing taking applications here that nobody answers closes",
+    await Promise.all([alone, managed, own, elsewhere].map(async ({ id }) => (await read(id)).isClosed)),
+    [true, false, true, false],
+    "only the listings taking applications here that nobody answers close",
   );
   const run = await runAt(t, "applications-ended", Date.now());
-  assertEquals(run.moved, 1);
+  assertEquals(run.moved, 2);
   const later = await runAt(t, "applications-timeout", Date.now() + 16 * DAY);
-  assertEquals(later.rejected, 1);
-  assertEquals([await statusOf(t, toAlone.id), await statusOf(t, toManaged.id)], ["rejected", "applied"]);
+  assertEquals(later.rejected, 2);
+  assertEquals(
+    [await statusOf(t, toAlone.id), await statusOf(t, toManaged.id), await statusOf(t, toOwn.id)],
+    ["rejected", "applied", "rejected"],
+  );
 });
 
 Deno.test("a poster suspended with their listings hidden: the applicants nobody else answers hear back", async () => {
@@ -192,9 +212,7 @@ Deno.test("a poster suspended with their listings hidden: the applicants nobody 
   const deadline = istToday(new Date(Date.now() + 100 * DAY));
   const alone = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Solo Co", deadline });
   const managed = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Big Co", deadline });
-  const organization = await getOrganization(t.kv, managed.organization!.id) as Deno.KvEntry<Organization>;
-  const verifiedAt = new Date().toISOString();
-  assertEquals(await replaceOrganization(t.kv, organization, { ...organization.value, verifiedAt }), "ok");
+  await verify(t, managed, [(await createTestUser(t, "member")).user.id]);
   const person = await applicant(t, "Jai Singh");
   const [toAlone, toManaged] = [await applyTo(t, person, alone), await applyTo(t, person, managed)];
 
