@@ -30,7 +30,14 @@
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { dropPendingMailOps } from "@/lib/mail/outbox.ts";
-import { redactNotificationOps } from "@/lib/notifications/notifications.ts";
+import {
+  type NotificationMessage,
+  notificationWords,
+  type Redaction,
+  redactNotificationOps,
+  type StoredNotification,
+} from "@/lib/notifications/notifications.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import {
   type Comment,
   COMMENT_RATE_LIMIT,
@@ -371,8 +378,28 @@ export function newCommentOps(
 }
 
 /**
+ * What a reply's notification becomes when the reply is edited or deleted (`key`): no body, no replier's name, and the
+ * title of the post it named, when it named one (a notification stored before names none), so two of them still tell
+ * apart (docs/decisions.md, Notifications, "Redaction").
+ */
+function replyRedaction(key: "replyEdited" | "replyDeleted"): (before: StoredNotification) => Redaction {
+  return (before) => {
+    const message: NotificationMessage = {
+      title: { key: `notifications.text.redacted.${key}`, values: postOf(before) },
+    };
+    return { ...notificationWords({ title: "", body: "", message }, translatorFor("en")), message };
+  };
+}
+
+/** The title of the post a reply's notification named, as message values (`hasPost` "no" when it named none). */
+function postOf(before: StoredNotification): Record<string, string> {
+  const post = before.message?.title.values?.post;
+  return typeof post === "string" ? { hasPost: "yes", post } : { hasPost: "no" };
+}
+
+/**
  * Writes `after` over the comment read as `entry` (content edits); false on a lost race. For a reply, the same commit
- * rewrites its notification to "A reply to your comment was edited" with no body, and deletes its e-mail and push
+ * rewrites its notification to "A reply to your comment on “{post}” was edited" with no body, and deletes its e-mail and push
  * message still pending, so the words taken back reach no bell or inbox later (docs/decisions.md, Notifications,
  * "Redaction").
  */
@@ -382,11 +409,7 @@ export async function replaceComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, 
     await dropReplyMailOps(kv, op, entry.value);
     await redactNotificationOps(kv, op, {
       subject: replySubject(entry.value.id),
-      redacted: {
-        title: "A reply to your comment was edited",
-        body: "",
-        message: { title: { key: "notifications.text.redacted.replyEdited" } },
-      },
+      redacted: replyRedaction("replyEdited"),
       subjectStays: true,
     });
   }
@@ -437,11 +460,7 @@ export async function deleteComment(
     dropReplyMailOps(kv, op, c),
     redactNotificationOps(kv, op, {
       subject: replySubject(c.id),
-      redacted: {
-        title: "A reply to your comment was deleted",
-        body: "",
-        message: { title: { key: "notifications.text.redacted.replyDeleted" } },
-      },
+      redacted: replyRedaction("replyDeleted"),
     }),
   ]);
   removeOps(op, entry);
@@ -596,14 +615,19 @@ async function forgetAuthorOps(
   op.check(entry).delete(indexKey);
   if (entry.value?.userId === userId) op.set(entry.key, { ...entry.value, userId: null });
   if (entry.value?.parentId) {
+    const { content } = entry.value;
     await dropReplyMailOps(kv, op, entry.value);
     await redactNotificationOps(kv, op, {
       subject: replySubject(entry.value.id),
-      redacted: {
+      // The post's title is kept for the reply's later deletion ("A reply to your comment on … was deleted").
+      redacted: (before) => ({
         title: "A deleted user replied to your comment",
-        body: entry.value.content,
-        message: { title: { key: "notifications.text.redacted.authorDeleted" }, body: entry.value.content },
-      },
+        body: content,
+        message: {
+          title: { key: "notifications.text.redacted.authorDeleted", values: postOf(before) },
+          body: content,
+        },
+      }),
       subjectStays: true,
     });
   }

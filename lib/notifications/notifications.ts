@@ -134,9 +134,17 @@ export function addNotification(
   return record;
 }
 
+/** A redacted notification's words: plain `title` and `body` (English), its `message`, a new link when `url`. */
+export interface Redaction {
+  title: string;
+  body: string;
+  url?: string;
+  message?: NotificationMessage;
+}
+
 /**
  * Adds to `op` (the caller's atomic write, which changes or removes `subject`) the redaction of every kept notification
- * that names `subject`: its title and body become `redacted`'s, written in the reader's language from its `message`
+ * that names `subject`: its title and body become `redacted`'s (or what `redacted` makes of the notification), written in the reader's language from its `message`
  * (and its link too when `redacted` has a `url`, for a subject whose page is gone), each checked as read here, and its
  * push message not delivered yet goes (`dropPushMessageOps`). The subject's index entries go with a subject removed;
  * with `subjectStays` (a reply edited, or its author forgotten: the reply is still there) they stay, so the reply's
@@ -148,7 +156,7 @@ export async function redactNotificationOps(
   op: Deno.AtomicOperation,
   { subject, redacted, subjectStays = false }: {
     subject: string;
-    redacted: { title: string; body: string; url?: string; message?: NotificationMessage };
+    redacted: Redaction | ((before: StoredNotification) => Redaction);
     subjectStays?: boolean;
   },
 ): Promise<void> {
@@ -164,7 +172,8 @@ export async function redactNotificationOps(
     const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - Date.now();
     if (left <= 0) continue;
     const { message: _message, ...kept } = entry.value as StoredNotification;
-    op.check(entry).set(entry.key, { ...kept, ...redacted }, { expireIn: left });
+    const words = typeof redacted === "function" ? redacted(entry.value) : redacted;
+    op.check(entry).set(entry.key, { ...kept, ...words }, { expireIn: left });
   }
 }
 

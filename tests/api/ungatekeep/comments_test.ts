@@ -870,18 +870,18 @@ Deno.test("a reply's notification loses its content when the reply is deleted, a
   const del = await t.json("DELETE", `/api/ungatekeep/comments/${regretted.id}`, { headers: ravi.headers });
   assertEquals(del.status, 200);
   assertEquals(await inbox(), [
-    ["A reply to your comment was deleted", ""],
+    ["A reply to your comment on “Open” was deleted", ""],
     ["Ravi replied to your comment on “Open”", "Practise DP"],
   ]);
   const gone = await t.json("DELETE", "/api/me", { body: { confirm: ravi.user.email }, headers: ravi.headers });
   assertEquals(gone.status, 200);
   await t.settled(); // the deletion's job, which the answer does not wait for
   assertEquals(await inbox(), [
-    ["A reply to your comment was deleted", ""],
+    ["A reply to your comment on “Open” was deleted", ""],
     ["A deleted user replied to your comment", "Practise DP"],
   ]);
   assertEquals(await inbox("hi"), [
-    ["आपके कमेंट का एक जवाब डिलीट हो गया", ""],
+    ["“Open” पर आपके कमेंट का एक जवाब डिलीट हो गया", ""],
     ["एक डिलीट किए गए यूज़र ने आपके कमेंट का जवाब दिया", "Practise DP"],
   ]);
   // The reply outlived its author; deleting it later takes its words out too.
@@ -890,8 +890,8 @@ Deno.test("a reply's notification loses its content when the reply is deleted, a
   const removed = await t.json("DELETE", `/api/ungatekeep/comments/${kept.id}`, { headers: admin.headers });
   assertEquals(removed.status, 200);
   assertEquals(await inbox(), [
-    ["A reply to your comment was deleted", ""],
-    ["A reply to your comment was deleted", ""],
+    ["A reply to your comment on “Open” was deleted", ""],
+    ["A reply to your comment on “Open” was deleted", ""],
   ]);
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
 });
@@ -919,8 +919,8 @@ Deno.test("an edited reply takes its first words out of the notification and the
     headers: troll.headers,
   });
   assertEquals(edit.status, 200);
-  assertEquals(await inbox(), [["A reply to your comment was edited", ""]]);
-  assertEquals(await inbox("hi"), [["आपके कमेंट का एक जवाब बदला गया", ""]]);
+  assertEquals(await inbox(), [["A reply to your comment on “Open” was edited", ""]]);
+  assertEquals(await inbox("hi"), [["“Open” पर आपके कमेंट का एक जवाब बदला गया", ""]]);
   assertEquals((await readMail(t.kv, reply.mailId!)).value, null, "the pending e-mail is gone");
   await t.settled();
   assertEquals(t.mails.filter((m) => m.text.includes("ABUSIVE")), []);
@@ -942,9 +942,9 @@ Deno.test("an edited reply's notification still follows the reply: deleted later
   const reply = await written(t, ravi, post.id, "First words", top.id);
   const path = `/api/ungatekeep/comments/${reply.id}`;
   assertEquals((await t.json("PATCH", path, { body: { content: "Second words" }, headers: ravi.headers })).status, 200);
-  assertEquals(await inbox(), [["A reply to your comment was edited", ""]]);
+  assertEquals(await inbox(), [["A reply to your comment on “Open” was edited", ""]]);
   assertEquals((await t.json("DELETE", path, { headers: ravi.headers })).status, 200);
-  assertEquals(await inbox(), [["A reply to your comment was deleted", ""]]);
+  assertEquals(await inbox(), [["A reply to your comment on “Open” was deleted", ""]]);
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] })), []);
 });
 
