@@ -5,6 +5,6 @@ import { openKv } from "@/lib/kv.ts";
 
 const config = loadConfig();
 const kv = await openKv(config.kvPath);
-const lines = await seedDemoData(kv, config.appUrl);
+const lines = await seedDemoData(kv, config.appUrl, config.seller);
 kv.close();
 console.log(lines.join("\n"));

@@ -9,6 +9,7 @@
  */
 import type { PaymentContext } from "@/lib/purchases/payment_context.ts";
 import { refundPayment } from "@/lib/purchases/refunds.ts";
+import type { SellerConfig } from "@/lib/purchases/receipts.ts";
 import { askRefund } from "@/lib/purchases/refund_requests.ts";
 import { listActiveToolkits } from "@/lib/toolkits/catalog.ts";
 import { createUser, getUserByEmail, type User } from "@/lib/users/users.ts";
@@ -82,14 +83,14 @@ interface Step {
 }
 
 /**
- * Seeds the month (see the module docstring) over the offline gateway of `money.ts`, `admin` refunding, the month
- * ending at `now` (ms); returns lines describing what was added.
+ * Seeds the month (see the module docstring) over the offline gateway of `money.ts`, `admin` refunding, receipts issued by
+ * `seller` (kept with them), the month ending at `now` (ms); returns lines describing what was added.
  */
 export async function seedMonth(
   kv: Deno.Kv,
-  { appUrl, admin, now = Date.now() }: { appUrl: string; admin: User; now?: number },
+  { appUrl, seller, admin, now = Date.now() }: { appUrl: string; seller?: SellerConfig; admin: User; now?: number },
 ): Promise<string[]> {
-  const ctx: PaymentContext = { kv, payments: offlineGateway(), appUrl };
+  const ctx: PaymentContext = { kv, payments: offlineGateway(), appUrl, seller };
   const toolkits = new Map((await listActiveToolkits(ctx.kv)).map((t) => [t.title, t]));
   const at = (ms: number): PaymentContext => ({ ...ctx, clock: () => new Date(ms) });
   const counts = { signups: 0, purchases: 0, refunds: 0, asked: 0 };

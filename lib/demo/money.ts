@@ -12,6 +12,7 @@ import { applyGatewayReport } from "@/lib/purchases/settlement.ts";
 import { listPurchaseRecords } from "@/lib/purchases/purchases.ts";
 import { listPurchasesForAdmin } from "@/lib/purchases/admin.ts";
 import { refundPayment } from "@/lib/purchases/refunds.ts";
+import type { SellerConfig } from "@/lib/purchases/receipts.ts";
 import { listActiveToolkits, listContentItems } from "@/lib/toolkits/catalog.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
 import type { Toolkit } from "@/lib/toolkits/schema.ts";
@@ -99,13 +100,16 @@ export async function buy(
   return started.purchase.id;
 }
 
-/** Seeds the demo's purchases (see the module docstring); returns lines describing what was added. */
+/**
+ * Seeds the demo's purchases (see the module docstring), receipts issued by `seller` (kept with them) with links to
+ * `appUrl`; returns lines describing what was added.
+ */
 export async function seedMoney(
   kv: Deno.Kv,
-  appUrl: string,
+  { appUrl, seller }: { appUrl: string; seller?: SellerConfig },
   people: { admin: User; learner: User; refunded: User },
 ): Promise<string[]> {
-  const ctx: PaymentContext = { kv, payments: offlineGateway(), appUrl };
+  const ctx: PaymentContext = { kv, payments: offlineGateway(), appUrl, seller };
   const active = await listActiveToolkits(kv);
   const interview = active.find((t) => t.title === INTERVIEW)!;
   const salary = active.find((t) => t.title === SALARY)!;

@@ -16,12 +16,19 @@ import { seedMonth } from "./history.ts";
 import { seedTrust } from "./trust.ts";
 import { seedApplications } from "./applications.ts";
 import { seedSuspension } from "./suspension.ts";
+import type { SellerConfig } from "@/lib/purchases/receipts.ts";
 
 /**
  * Loads the demo data into `kv`; returns lines describing what is there. `appUrl` is the origin of links in the e-mails
- * the demo queues (reply, receipt and refund e-mails).
+ * the demo queues (reply, receipt and refund e-mails); `seller` (the configuration's `SELLER_*`) issues the receipts
+ * and is kept with them as checkout keeps it, so with a GSTIN they are tax invoices and their refunds issue credit notes
+ * (docs/decisions.md, Money operations, "Credit notes").
  */
-export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"): Promise<string[]> {
+export async function seedDemoData(
+  kv: Deno.Kv,
+  appUrl = "http://localhost:8000",
+  seller?: SellerConfig,
+): Promise<string[]> {
   const accounts = await seedAccounts(kv);
   const internshipOwners = [...accounts.values()].filter((u) => u.role === "admin" || u.role === "member");
   const newInternships = await seedInternships(kv, internshipOwners);
@@ -47,9 +54,9 @@ export async function seedDemoData(kv: Deno.Kv, appUrl = "http://localhost:8000"
   });
   const outboxLines = await seedOutbox(kv, accounts, appUrl);
   // The month before the purchases of today, so receipt numbers follow the dates.
-  const monthLines = await seedMonth(kv, { appUrl, admin: accounts.get("admin@demo.careers")! });
+  const monthLines = await seedMonth(kv, { appUrl, seller, admin: accounts.get("admin@demo.careers")! });
   const suspensionLines = await seedSuspension(kv, { admin: accounts.get("admin@demo.careers")!, appUrl });
-  const moneyLines = await seedMoney(kv, appUrl, {
+  const moneyLines = await seedMoney(kv, { appUrl, seller }, {
     admin: accounts.get("admin@demo.careers")!,
     learner: accounts.get("rohan@demo.careers")!,
     refunded: accounts.get("sara@demo.careers")!,

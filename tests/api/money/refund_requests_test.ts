@@ -14,6 +14,8 @@ import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { capturedPayments } from "@/lib/demo/money.ts";
 import { listPurchasesForAdmin } from "@/lib/purchases/admin.ts";
+import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
+import { page } from "@/tests/fixtures/html.ts";
 
 const ask = async (shop: Shop, who: TestUser, id: string, body: Record<string, unknown> = {}) => {
   const res = await shop.t.json("POST", `/api/purchases/${id}/refund-request`, { body, headers: who.headers });
@@ -366,4 +368,19 @@ Deno.test("demo: the seeded refund request is refunded through the fake gateway 
   const refunded = await refund(shop, request.id, "Bought the wrong toolkit");
   assertEquals([refunded.status, refunded.body.purchase.paymentStatus], [200, "refunded"]);
   assertEquals(fake.refunds.map((r) => [r.payment_id, r.amount]), [[request.paymentId, request.amountPaid]]);
+});
+
+Deno.test("demo: as the demo seller, the seeded refunds issue credit notes, shown on Sara's tax invoice", async () => {
+  await using t = await createTestApp({ env: withDemoSeller({}) });
+  // What `deno task seed` does, with the configuration's seller.
+  await seedDemoData(t.kv, undefined, t.services.config.seller);
+  const purchases = await Array.fromAsync(t.kv.list<PurchaseRecord>({ prefix: ["purchases"] }));
+  const refunded = purchases.map(({ value }) => value).filter((p) => p.refund);
+  assertEquals(refunded.length, 2, "the month's refund and Sara's");
+  const numbers = refunded.map((p) => p.refund!.creditNote?.number);
+  assert(numbers.every((n) => n?.startsWith("CN-")), `each refund has its credit note: ${numbers}`);
+  assertEquals(new Set(numbers).size, 2, "numbered apart");
+  const sara = refunded.find((p) => p.refund!.reason === "Bought by mistake")!;
+  const { html } = await page(t, `/purchases/${sara.id}/receipt`, await createTestUser(t, "admin"));
+  assert(html.includes("Credit note") && html.includes(sara.refund!.creditNote!.number), "her invoice shows it");
 });
