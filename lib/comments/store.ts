@@ -384,23 +384,26 @@ export function newCommentOps(
  */
 function replyRedaction(key: "replyEdited" | "replyDeleted"): (before: StoredNotification) => Redaction {
   return (before) => {
+    const post = postOf(before);
     const message: NotificationMessage = {
-      title: { key: `notifications.text.redacted.${key}`, values: postOf(before) },
+      title: post
+        ? { key: `notifications.text.redacted.${key}On`, values: post }
+        : { key: `notifications.text.redacted.${key}` },
     };
     return { ...notificationWords({ title: "", body: "", message }, translatorFor("en")), message };
   };
 }
 
-/** The title of the post a reply's notification named, as message values (`hasPost` "no" when it named none). */
-function postOf(before: StoredNotification): Record<string, string> {
+/** The title of the post a reply's notification named, as message values; undefined when it named none. */
+function postOf(before: StoredNotification): { post: string } | undefined {
   const post = before.message?.title.values?.post;
-  return typeof post === "string" ? { hasPost: "yes", post } : { hasPost: "no" };
+  return typeof post === "string" ? { post } : undefined;
 }
 
 /**
  * Writes `after` over the comment read as `entry` (content edits); false on a lost race. For a reply, the same commit
- * rewrites its notification to "A reply to your comment on “{post}” was edited" with no body, and deletes its e-mail and push
- * message still pending, so the words taken back reach no bell or inbox later (docs/decisions.md, Notifications,
+ * rewrites its notification to "A reply to your comment on “{post}” was edited" with no body, and deletes its e-mail
+ * and push message still pending, so the words taken back reach no bell or inbox later (docs/decisions.md, Notifications,
  * "Redaction").
  */
 export async function replaceComment(kv: Deno.Kv, entry: Deno.KvEntry<Comment>, after: Comment): Promise<boolean> {

@@ -29,6 +29,7 @@ import {
   REPLY_GAP_MS,
 } from "@/lib/comments/store.ts";
 import { readMail } from "@/lib/mail/outbox.ts";
+import { addNotification } from "@/lib/notifications/notifications.ts";
 import { readPushMessage } from "@/lib/push/outbox.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { smtpRefusal, startFakeSmtp } from "@/tests/fakes/smtp.ts";
@@ -1250,4 +1251,21 @@ Deno.test("/admin/comments deletes a comment with a plain form: 303 with its not
   const notAdmin = await postForm(t, asha, "/admin/comments", { intent: "delete", id: comment.id });
   assertEquals(notAdmin.status, 403);
   await notAdmin.body?.cancel();
+});
+
+Deno.test("a reply's notice redacted before it kept the post's title still reads in the reader's language", async () => {
+  await using t = await createTestApp();
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const op = t.kv.atomic();
+  addNotification(op, {
+    userId: asha.user.id,
+    type: "comment_reply",
+    url: "/ungatekeep",
+    message: { title: { key: "notifications.text.redacted.replyEdited" } },
+  });
+  assert((await op.commit()).ok);
+  const res = await t.fetch("/api/me/notifications?lang=hi", { headers: asha.headers });
+  assertEquals(res.status, 200);
+  const [notice] = (await res.json()).notifications as { title: string }[];
+  assertEquals(notice.title, "आपके कमेंट का एक जवाब बदला गया");
 });
