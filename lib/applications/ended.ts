@@ -6,12 +6,13 @@
  * them 15 days after the listing ended rather than after the deadline it had. A due time never moves later here (the
  * timeout job postpones one whose listing opened again when it meets it).
  *
- * A run takes up to `LISTINGS_PER_RUN` markers in key order and walks each listing's waiting applications in the order they were sent
- * (`sentPage`), `PAGE` a write, at most `PER_LISTING` a run (a listing with more goes on at the next run, the others
- * get their turn meanwhile). Each write moves the applications that need it (their records and due entries, checked as
- * read, so a poster's move in between wins and the page is read again) and stores the walk's place in the marker,
- * checked as read too: a newer end of the listing (a new marker) starts the walk again from the start, and two runs
- * at once cannot both write a page. The last write drops the marker. A listing gone from the store drops its marker.
+ * A run takes up to `LISTINGS_PER_RUN` markers in key order and walks each listing's waiting applications in the order
+ * they were sent (`sentPage`), `PAGE` a write, at most `PER_LISTING` a run (a listing with more goes on at the next
+ * run, the others get their turn meanwhile), and no new page after `BUDGET_MS`. Each write moves the applications that
+ * need it (their records and due entries, checked as read, so a poster's move in between wins and the page is read
+ * again) and stores the walk's place in the marker, checked as read too: a newer end of the listing (a new marker)
+ * starts the walk again from the start, and two runs at once cannot both write a page. The last write drops the
+ * marker. A listing gone from the store drops its marker.
  * Until it is done, a run first gives the listings closed or deleted before ends were recorded their markers
  * (`ENDED_BACKFILL`, `runBackfill`: one read a run once done).
  */
@@ -31,6 +32,11 @@ const PER_LISTING = 500;
 const LISTINGS_PER_RUN = 50;
 /** Tries of one page lost to a move of one of its applications before the run leaves the listing to the next. */
 const TRIES = 5;
+/**
+ * How long (ms) a run works when not told: it writes no new page after that (one at least), so the jobs of its cron
+ * (every 5 minutes, skipped while one of them works) wait little; the next run goes on from the markers' places.
+ */
+const BUDGET_MS = 20_000;
 
 /** What a run did: applications walked, due times brought forward, listings whose walk ended. */
 export interface EndedCounts {
@@ -40,19 +46,43 @@ export interface EndedCounts {
   [kind: string]: number;
 }
 
+/** How a run goes: `giveWay()` after each write, `now` (ms) on the change logs, no new page once `until` passed. */
+interface EndedRun {
+  giveWay: () => Promise<void>;
+  now: number;
+  /** `performance.now()` ms after which the run writes no new page. */
+  until: number;
+  /** Pages the run has written (or lost) so far. */
+  pages: number;
+}
+
 /**
  * Brings forward the due times of the applications of the listings whose end came forward (see the module's
- * docstring), calling `giveWay` after each write, with `now` (ms) stamped on their change logs.
+ * docstring), calling `giveWay` after each write, with `now` (ms) stamped on their change logs, writing no new page
+ * once `until` (`performance.now()` ms; `BUDGET_MS` from the start when not given) passed, one at least.
  * @returns the counts of `EndedCounts`.
  */
 export async function bringDueTimesForward(
   kv: Deno.Kv,
-  { giveWay, now = Date.now() }: { giveWay: () => Promise<void>; now?: number },
+  { giveWay, now = Date.now(), until = performance.now() + BUDGET_MS }: {
+    giveWay: () => Promise<void>;
+    now?: number;
+    until?: number;
+  },
 ): Promise<EndedCounts> {
   const counts: EndedCounts = { walked: 0, moved: 0, listings: 0 };
   const markers = await Array.fromAsync(kv.list<EndedMarker>({ prefix: ENDED_PREFIX }, { limit: LISTINGS_PER_RUN }));
-  for (const marker of markers) await walkListing(kv, marker, counts, { giveWay, now });
+  const run: EndedRun = { giveWay, now, until, pages: 0 };
+  for (const marker of markers) {
+    if (spent(run)) break;
+    await walkListing(kv, marker, counts, run);
+  }
   return counts;
+}
+
+/** Whether `run` has written a page and its time is up. */
+function spent(run: EndedRun): boolean {
+  return run.pages > 0 && performance.now() >= run.until;
 }
 
 /** Walks the waiting applications of the listing of `marker` from its place, up to `PER_LISTING`, adding to `counts`. */
@@ -60,8 +90,9 @@ async function walkListing(
   kv: Deno.Kv,
   marker: Deno.KvEntry<EndedMarker>,
   counts: EndedCounts,
-  { giveWay, now }: { giveWay: () => Promise<void>; now: number },
+  run: EndedRun,
 ): Promise<void> {
+  const { giveWay, now } = run;
   const internshipId = marker.key[1] as string;
   const listing = await internshipRecord(kv, internshipId);
   if (!listing) {
@@ -72,7 +103,7 @@ async function walkListing(
   const ended = endedAt(listing.record);
   let held = marker;
   let tries = 0;
-  for (let walked = 0; walked < PER_LISTING;) {
+  for (let walked = 0; walked < PER_LISTING && !spent(run);) {
     const places = await sentPage(kv, {
       internshipId,
       statuses: WAITING,
@@ -97,6 +128,7 @@ async function walkListing(
     if (last) op.set(held.key, value);
     else op.delete(held.key);
     const result = await op.commit();
+    run.pages++;
     await giveWay();
     if (!result.ok) {
       // The listing ended again (its walk starts over at the next run), another run wrote this page, or an

@@ -18,6 +18,7 @@ import type { Organization } from "@/lib/organizations/schema.ts";
 import type { Internship, InternshipView } from "@/lib/internships/schema.ts";
 import { applicant, applyTo, editInternship, platformInternship } from "@/tests/fixtures/applications.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { bringDueTimesForward } from "@/lib/applications/ended.ts";
 import { recordKey } from "@/lib/applications/store.ts";
 import { answeredByTimeoutAt, type ApplicationRecord, timeoutDueAt } from "@/lib/applications/applications.ts";
 import { page } from "@/tests/fixtures/html.ts";
@@ -134,6 +135,20 @@ Deno.test("a closed listing's applications are walked a page a write, each moved
   assertEquals(due.length, 23, "one due entry each");
   const dueMs = due.map((entry) => entry.key[1] as number);
   assertEquals(Math.max(...dueMs) < Date.now() + 16 * DAY, true, "every due time 15 days after the close");
+});
+
+Deno.test("a run whose time is up writes no new page: the next goes on from the marker's place", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const listing = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline });
+  for (let i = 0; i < 12; i++) await applyTo(t, await applicant(t, `Student ${i}`), listing);
+  await editInternship(t, member, listing.id, { closed: true });
+  // A run given no time writes one page, so each run makes progress and none runs on past its budget.
+  const spent = () => bringDueTimesForward(t.kv, { giveWay: () => Promise.resolve(), until: 0 });
+  assertEquals([(await spent()).walked, await markers(t)], [10, 1], "one page, its place kept");
+  const next = await spent();
+  assertEquals([next.walked, next.moved, next.listings, await markers(t)], [2, 2, 1, 0]);
 });
 
 Deno.test("a listing closed before ends were recorded is found in the archive once, and its applicants moved", async () => {
