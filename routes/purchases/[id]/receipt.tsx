@@ -36,6 +36,27 @@ function Row({ label, value, strong }: { label: string; value: string; strong?: 
   );
 }
 
+/** A document's "No." and "Date:" lines: the receipt's, and its credit note's. */
+function NumberAndDate({ number, issuedAt }: { number: string; issuedAt: string }) {
+  const t = useT();
+  return (
+    <>
+      <p class="text-slate-700">
+        {t.rich("toolkits.receipt.number", {
+          number,
+          mono: (chunks) => <span class="font-mono font-semibold text-slate-900">{chunks}</span>,
+        })}
+      </p>
+      <p class="text-slate-700">
+        {t.rich("toolkits.receipt.date", {
+          date: t.date(issuedAt),
+          time: (chunks) => <time datetime={issuedAt}>{chunks}</time>,
+        })}
+      </p>
+    </>
+  );
+}
+
 /** The credit note of a refunded tax invoice: its number and date, the invoice it is against, the GST taken back. */
 function CreditNoteSection(
   { note, invoice }: { note: NonNullable<ReceiptView["creditNote"]>; invoice: ReceiptView["receipt"] },
@@ -48,18 +69,7 @@ function CreditNoteSection(
       <h2 id="credit-note-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">
         {t("toolkits.receipt.creditNote")}
       </h2>
-      <p class="text-slate-700">
-        {t.rich("toolkits.receipt.number", {
-          number: note.number,
-          mono: (chunks) => <span class="font-mono font-semibold text-slate-900">{chunks}</span>,
-        })}
-      </p>
-      <p class="text-slate-700">
-        {t.rich("toolkits.receipt.date", {
-          date: t.date(note.issuedAt),
-          time: (chunks) => <time datetime={note.issuedAt}>{chunks}</time>,
-        })}
-      </p>
+      <NumberAndDate number={note.number} issuedAt={note.issuedAt} />
       <p class="text-slate-700">
         {t("toolkits.receipt.creditNoteAgainst", { number: invoice.number, date: t.date(invoice.issuedAt) })}
       </p>
@@ -99,18 +109,7 @@ export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
       <header class="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 id="page-title" class="text-2xl font-bold text-slate-900">{title}</h1>
-          <p class="text-slate-700">
-            {t.rich("toolkits.receipt.number", {
-              number: receipt.number,
-              mono: (chunks) => <span class="font-mono font-semibold text-slate-900">{chunks}</span>,
-            })}
-          </p>
-          <p class="text-slate-700">
-            {t.rich("toolkits.receipt.date", {
-              date: t.date(receipt.issuedAt),
-              time: (chunks) => <time datetime={receipt.issuedAt}>{chunks}</time>,
-            })}
-          </p>
+          <NumberAndDate number={receipt.number} issuedAt={receipt.issuedAt} />
           {r.placeOfSupply && (
             <p class="text-slate-700">
               {t("toolkits.receipt.placeOfSupply", { place: placeOfSupplyLabel(r.placeOfSupply) })}
