@@ -26,7 +26,7 @@ import {
 } from "@/lib/internships/internships.ts";
 import type { Question } from "@/lib/internships/schema.ts";
 import { appliedTermsOf, keptTerms } from "@/lib/internships/applied_terms.ts";
-import { deadlineEndMs } from "@/lib/internships/ended.ts";
+import { applicationsEndMs, type ListingEnd } from "@/lib/internships/ended.ts";
 import { intakeKey, intakeOf } from "@/lib/internships/intake.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { getOrganization, isManager } from "@/lib/organizations/store.ts";
@@ -112,8 +112,9 @@ export * from "./schema.ts";
 /** Attempts of a checked write before it gives up (each lost race means another write went through). */
 const ATTEMPTS = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Days after the deadline (or, without one, after applying) the timeout job rejects a waiting application. */
+/** Days after a listing stops taking applications the timeout job rejects a waiting application. */
 export const TIMEOUT_AFTER_DEADLINE_DAYS = 15;
+/** The most days an application to a listing without a deadline waits, counted from applying. */
 export const TIMEOUT_WITHOUT_DEADLINE_DAYS = 30;
 /** The latest a deadline counts for the timeout, in days after applying. */
 export const TIMEOUT_DEADLINE_CAP_DAYS = 365;
@@ -174,20 +175,21 @@ export function applicantView(record: ApplicationRecord): ApplicantView {
 }
 
 /**
- * When the timeout job looks at an application sent at `createdAt` (ISO) to an internship with `deadline`: 15 days
- * after the deadline (the end of its IST day for a calendar date), or 30 days after applying without one
- * (docs/decisions.md, Applications, "Every applicant hears back"). A listing its poster closed (`closedAt`, ISO) is
- * judged by the earlier of its deadline and that close, and a deadline counts as at most a year after applying
- * (`TIMEOUT_DEADLINE_CAP_DAYS`), so no edit of the listing keeps an applicant waiting longer than 380 days.
+ * When the timeout job looks at an application sent at `createdAt` (ISO) to `listing` (docs/decisions.md, Applications,
+ * "Every applicant hears back"): 15 days after the listing stops taking applications (`applicationsEndMs`: its
+ * deadline's end, its poster's close or its deletion, the earliest), and never later than 30 days after applying to a
+ * listing without a deadline or 380 days after applying to one with a deadline (a deadline counts as at most
+ * `TIMEOUT_DEADLINE_CAP_DAYS` after applying), so no edit of the listing keeps an applicant waiting longer. A listing
+ * without a deadline closed a week after someone applied answers them 15 days after the close, not 30 after applying.
  */
-export function timeoutDueAt(deadline: string | null, createdAt: string, closedAt: string | null = null): string {
-  if (!deadline) return new Date(Date.parse(createdAt) + TIMEOUT_WITHOUT_DEADLINE_DAYS * DAY_MS).toISOString();
-  const end = Math.min(
-    deadlineEndMs(deadline),
-    closedAt ? Date.parse(closedAt) : Infinity,
-    Date.parse(createdAt) + TIMEOUT_DEADLINE_CAP_DAYS * DAY_MS,
-  );
-  return new Date(end + TIMEOUT_AFTER_DEADLINE_DAYS * DAY_MS).toISOString();
+export function timeoutDueAt(listing: ListingEnd, createdAt: string): string {
+  const longest = listing.deadline
+    ? TIMEOUT_DEADLINE_CAP_DAYS + TIMEOUT_AFTER_DEADLINE_DAYS
+    : TIMEOUT_WITHOUT_DEADLINE_DAYS;
+  return new Date(Math.min(
+    applicationsEndMs(listing) + TIMEOUT_AFTER_DEADLINE_DAYS * DAY_MS,
+    Date.parse(createdAt) + longest * DAY_MS,
+  )).toISOString();
 }
 
 /** The minute of the UTC day the timeout job runs (its cron "30 3 * * *": 09:00 IST). */
@@ -416,7 +418,7 @@ export async function applyTo(
       updatedAt: at,
       history: [{ status: "applied", at, by: "applicant", message: null }],
       firstResponseAt: null,
-      dueAt: timeoutDueAt(listing.record.deadline, at, listing.record.closedAt ?? null),
+      dueAt: timeoutDueAt(listing.record, at),
       stipendReport: null,
       appliedTerms: appliedTermsOf(listing.record),
     };
@@ -482,7 +484,7 @@ async function withInternships(kv: Deno.Kv, records: ApplicationRecord[]): Promi
  */
 function answerBy(record: ApplicationRecord, internship: InternshipView | null): string | null {
   if (!WAITING.includes(record.status) || !record.dueAt) return null;
-  const dueAt = internship ? timeoutDueAt(internship.deadline, record.createdAt, internship.closedAt) : record.dueAt;
+  const dueAt = internship ? timeoutDueAt(internship, record.createdAt) : record.dueAt;
   return answeredByTimeoutAt(dueAt);
 }
 

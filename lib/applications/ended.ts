@@ -18,7 +18,8 @@
  */
 import type { Job } from "@/lib/jobs/job.ts";
 import { internshipRecord } from "@/lib/internships/internships.ts";
-import { ENDED_BACKFILL, ENDED_PREFIX, endedAt, type EndedMarker } from "@/lib/internships/ended.ts";
+import { ENDED_BACKFILL, ENDED_PREFIX, type EndedMarker } from "@/lib/internships/ended.ts";
+import type { Internship } from "@/lib/internships/schema.ts";
 import { runBackfill } from "@/lib/kv/backfill.ts";
 import { timeoutDueAt } from "./applications.ts";
 import { type ApplicationRecord, WAITING } from "./schema.ts";
@@ -99,8 +100,6 @@ async function walkListing(
     await kv.atomic().check(marker).delete(marker.key).commit();
     return;
   }
-  const { deadline } = listing.record;
-  const ended = endedAt(listing.record);
   let held = marker;
   let tries = 0;
   for (let walked = 0; walked < PER_LISTING && !spent(run);) {
@@ -116,7 +115,7 @@ async function walkListing(
     const batch = new BatchWrites();
     let moved = 0;
     for (const entry of read.values()) {
-      const dueAt = earlierDueAt(entry.value, deadline, ended);
+      const dueAt = earlierDueAt(entry.value, listing.record);
       if (dueAt === null) continue;
       op.check(entry);
       applicationOps(op, entry.value, { ...entry.value, dueAt }, now, batch);
@@ -150,12 +149,12 @@ async function walkListing(
 }
 
 /**
- * The due time `record` gets by its listing now (`deadline`, and when it was closed or deleted, `ended`) when that is
- * earlier than its own and it is still waiting; null otherwise.
+ * The due time `record` gets by its listing now (`listing`: its deadline, close and deletion) when that is earlier than
+ * its own and it is still waiting; null otherwise.
  */
-function earlierDueAt(record: ApplicationRecord, deadline: string | null, ended: string | null): string | null {
+function earlierDueAt(record: ApplicationRecord, listing: Internship): string | null {
   if (!WAITING.includes(record.status) || !record.dueAt) return null;
-  const dueAt = timeoutDueAt(deadline, record.createdAt, ended);
+  const dueAt = timeoutDueAt(listing, record.createdAt);
   return Date.parse(dueAt) < Date.parse(record.dueAt) ? dueAt : null;
 }
 

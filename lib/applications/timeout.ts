@@ -389,7 +389,7 @@ export async function timeOutApplications(
           seen.add(entry.value.id);
           continue;
         }
-        const dueAt = timeoutDueAt(listing.deadline, entry.value.createdAt, listing.closedAt);
+        const dueAt = timeoutDueAt(listing, entry.value.createdAt);
         if (Date.parse(dueAt) > now.getTime()) {
           postpone.push({ entry, dueAt });
           continue;

@@ -43,14 +43,21 @@ export function deadlineEndMs(deadline: string): number {
     : Date.parse(deadline);
 }
 
+/** What tells when a listing stops taking applications: a listing's record, or its public view (never deleted). */
+export interface ListingEnd {
+  deadline: string | null;
+  closedAt?: string | null;
+  deletedAt?: string | null;
+}
+
 /** When (ISO) `record` was closed by its poster or deleted, the earlier, or null when neither. */
-export function endedAt(record: Pick<Internship, "closedAt" | "deletedAt">): string | null {
+export function endedAt(record: Pick<ListingEnd, "closedAt" | "deletedAt">): string | null {
   // ISO times of the same form sort as strings.
   return [record.closedAt, record.deletedAt].filter((at): at is string => !!at).sort()[0] ?? null;
 }
 
 /** When (ms) `record` stops taking applications: its deadline's end, its close or its deletion, the earliest. */
-export function applicationsEndMs(record: Pick<Internship, "deadline" | "closedAt" | "deletedAt">): number {
+export function applicationsEndMs(record: ListingEnd): number {
   const ended = endedAt(record);
   return Math.min(
     record.deadline ? deadlineEndMs(record.deadline) : Infinity,

@@ -93,6 +93,31 @@ Deno.test("a listing closed or deleted months before its deadline: its waiting a
   assertEquals(await statusOf(t, toOpen.id), "applied", "an open listing's applicant waits for its deadline");
 });
 
+Deno.test("a listing without a deadline closed a week after applying: its applicants hear back 15 days after", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const listing = await platformInternship(t, member, {
+    title: "Ops Intern",
+    hiringOrganization: "Slow Co",
+    deadline: null,
+  });
+  const person = await applicant(t, "Jai Singh");
+  const sent = await applyTo(t, person, listing);
+  const mine = async () => {
+    const res = await t.fetch("/api/me/applications", { headers: person.headers });
+    return (await res.json()).applications[0].answerBy as string;
+  };
+  assert(Date.parse(await mine()) > Date.now() + 29 * DAY, "30 days after applying while it is open");
+  await editInternship(t, member, listing.id, { closed: true });
+  assert(Date.parse(await mine()) < Date.now() + 17 * DAY, "the tracker says 15 days after the close");
+
+  const run = await runAt(t, "applications-ended", Date.now());
+  assertEquals([run.moved, run.listings], [1, 1]);
+  const later = await runAt(t, "applications-timeout", Date.now() + 16 * DAY);
+  assertEquals([later.rejected, later.postponed], [1, 0]);
+  assertEquals(await statusOf(t, sent.id), "rejected", "answered 15 days after the close, not 30 after applying");
+});
+
 Deno.test("a deadline brought forward brings the due times forward; a listing opened again keeps them", async () => {
   await using t = await createTestApp();
   const { member } = await people(t);
@@ -274,13 +299,13 @@ Deno.test("tracker and poster say until when a waiting application waits at most
     return (await res.json()).applications[0].answerBy as string | null;
   };
   const applicants = async () => (await page(t, `/internships/${listing.id}/applicants`, member)).html;
-  assertEquals(await mine(), answeredByTimeoutAt(timeoutDueAt(deadline, sent.createdAt)));
+  assertEquals(await mine(), answeredByTimeoutAt(timeoutDueAt({ deadline, closedAt: null }, sent.createdAt)));
   assertEquals(await posters(), await mine(), "the poster reads the same day");
   assert((await tracker()).includes("No answer by"), "the tracker says it");
   assert((await applicants()).includes("Answer by"), "the poster's list says it");
   const closed = await editInternship(t, member, listing.id, { closed: true });
   const sooner = await mine();
-  assertEquals(sooner, answeredByTimeoutAt(timeoutDueAt(deadline, sent.createdAt, closed.closedAt)));
+  assertEquals(sooner, answeredByTimeoutAt(timeoutDueAt({ deadline, closedAt: closed.closedAt }, sent.createdAt)));
   assert(Date.parse(sooner!) < Date.now() + 17 * DAY, "15 days after the close, at the next 09:00 IST");
   const moved = await t.json("PATCH", `/api/applications/${sent.id}`, {
     body: { status: "interview" },

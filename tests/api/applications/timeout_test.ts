@@ -38,7 +38,7 @@ async function sentAgo(t: TestApp, id: string, agoMs: number) {
     createdAt,
     updatedAt: createdAt,
     history: [{ ...record.history[0], at: createdAt }],
-    dueAt: timeoutDueAt(null, createdAt),
+    dueAt: timeoutDueAt({ deadline: null, closedAt: null }, createdAt),
   };
   const op = t.kv.atomic().check(entry);
   applicationOps(op, record, next);
@@ -158,7 +158,7 @@ Deno.test("a deadline extended or added after applying moves the due time: the j
   const expected = [[toAdded, deadlines[1]], [toExtended, deadlines[0]]] as const;
   assertEquals(
     due.map((entry) => [entry.key[2], new Date(entry.key[1] as number).toISOString()]),
-    expected.map(([sent, deadline]) => [sent.id, timeoutDueAt(deadline, sent.createdAt)]),
+    expected.map(([sent, deadline]) => [sent.id, timeoutDueAt({ deadline, closedAt: null }, sent.createdAt)]),
     "each due entry moved to 15 days after its listing's deadline now",
   );
   const again = await runAt(t, "applications-timeout", Date.now() + 31 * DAY);
