@@ -9,7 +9,7 @@ import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { istToday } from "@/lib/dates.ts";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors.ts";
 import { updateEither } from "@/lib/kv/chunked/archive.ts";
-import type { OnLostRace } from "@/lib/kv/retry.ts";
+import { type OnLostRace, RaceLost, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
 import {
   heldByReports,
@@ -537,28 +537,39 @@ export async function forgetInternshipOwner(
 
 /**
  * Closes the open listings of `userId` that take applications here and that nobody else answers (not linked to a
- * verified organization with a manager besides them, who would), as their poster closing them does: `closedAt` now, to the archive in
- * the same write, their end recorded (`endedOps`) so their applicants hear back 15 days after. An admin made them a
- * user again, or suspended them with their listings hidden, so they no longer read or answer those applicants
- * (docs/decisions.md, Internships, "A poster made a user again"; Admin, "Suspension"). One checked write per listing; a listing no longer theirs, or closed meanwhile, is left as it is. Running it
- * again closes what a stopped run left.
- * @returns how many it closed. @throws BusyError after 30 s of races lost on one write (those done stay done).
+ * verified organization with a manager besides them, who would), as their poster closing them does: `closedAt` now, to
+ * the archive in the same write, their end recorded (`endedOps`) so their applicants hear back 15 days after. An admin
+ * made them a user again, or suspended them with their listings hidden, so they no longer read or answer those
+ * applicants (docs/decisions.md, Internships, "A poster made a user again"; Admin, "Suspension"). One checked write per
+ * listing; a listing no longer theirs, or closed meanwhile, is left as it is. With `guard` (a record as read: the
+ * demotion's close still to do) each write checks it too, and the first write that finds it changed (the role given
+ * back) stops the run: nothing closes after the change's write. Running it again closes what a stopped run left.
+ * @returns how many it closed, and whether it stopped at a changed `guard`.
+ * @throws BusyError after 30 s of races lost on one write (those done stay done).
  */
-export async function closeUnansweredInternships(kv: Deno.Kv, userId: string): Promise<number> {
-  return await closeUnansweredOf(kv, await internshipStore(kv), userId, { change: (record) => record });
+export async function closeUnansweredInternships(
+  kv: Deno.Kv,
+  userId: string,
+  { guard }: { guard?: Deno.KvEntry<unknown> } = {},
+): Promise<{ closed: number; stopped: boolean }> {
+  return await closeUnansweredOf(kv, await internshipStore(kv), userId, { change: (record) => record, guard });
 }
 
 /**
  * Writes each listing of `userId` in the read model as `change` makes it, closing it when it is still open, takes
  * applications here and is not linked to a verified organization (`closeUnansweredInternships`); one write per listing,
- * `renew` after every 50. Returns how many it closed.
+ * each checking `guard` when given (stopping once it changed), `renew` after every 50.
  */
 async function closeUnansweredOf(
   kv: Deno.Kv,
   store: InternshipStore,
   userId: string,
-  { change, renew }: { change: (record: Internship) => Internship; renew?: () => Promise<void> },
-): Promise<number> {
+  { change, renew, guard }: {
+    change: (record: Internship) => Internship;
+    renew?: () => Promise<void>;
+    guard?: Deno.KvEntry<unknown>;
+  },
+): Promise<{ closed: number; stopped: boolean }> {
   const slots = store.model.columns.ownerOrder(userId);
   const ids = slots.map((slot) => store.model.slots.ids[slot]);
   const organizationIds = new Set(
@@ -580,20 +591,38 @@ async function closeUnansweredOf(
   };
   for (const [i, id] of ids.entries()) {
     let closes = false;
-    await updateAnywhere(kv, store, {
-      id,
-      change: (record) => {
-        if (record.userId !== userId) return record;
-        const next = closeUnanswered(change(record));
-        closes = !!next.closedAt && !record.closedAt;
-        return next;
-      },
-      also: (op, next, previous) => endedOps(op, previous, next),
-    });
+    const write = () =>
+      updateAnywhere(kv, store, {
+        id,
+        change: (record) => {
+          if (record.userId !== userId) return record;
+          const next = closeUnanswered(change(record));
+          closes = !!next.closedAt && !record.closedAt;
+          return next;
+        },
+        also: (op, next, previous) => {
+          endedOps(op, previous, next);
+          if (guard) op.check(guard);
+        },
+        onLostRace: guard ? "give-up" : "retry",
+      });
+    let stopped = false;
+    await retrying(async () => {
+      try {
+        await write();
+        return true;
+      } catch (error) {
+        if (!(error instanceof RaceLost)) throw error;
+        // Lost to a change of the listing (try again) or of the guard (stop).
+        stopped = (await kv.get(guard!.key)).versionstamp !== guard!.versionstamp;
+        return stopped;
+      }
+    }, RETRY_BUDGET_MS);
+    if (stopped) return { closed, stopped };
     if (closes) closed++;
     if (i % 50 === 49) await renew?.();
   }
-  return closed;
+  return { closed, stopped: false };
 }
 
 /**

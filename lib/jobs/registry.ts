@@ -22,6 +22,7 @@ import { listingChangesJob } from "@/lib/applications/terms_changed.ts";
 import { postDeletionsJob, postsAdminIndexJob, postsAuthorIndexJob } from "@/lib/ungatekeep/posts.ts";
 import { usersIndexJob } from "@/lib/users/user_index.ts";
 import { posterHidesJob } from "@/lib/moderation/poster_hides.ts";
+import { demotionClosesJob } from "@/lib/internships/demotion_closes.ts";
 import { commentPurgesJob } from "@/lib/moderation/comment_purges.ts";
 import { reportTargetsIndexJob } from "@/lib/reports/reports.ts";
 import { adminLogIndexJob } from "@/lib/admin_log/admin_log.ts";
@@ -49,6 +50,7 @@ export const JOBS: readonly Job[] = [
   postsAuthorIndexJob,
   purchaseCountsJob,
   posterHidesJob,
+  demotionClosesJob,
   commentPurgesJob,
   reportTargetsIndexJob,
   adminLogIndexJob,

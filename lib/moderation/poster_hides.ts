@@ -99,7 +99,7 @@ async function openListingsOf(kv: Deno.Kv, userId: string) {
  * lease that ran out at `now`, ms): rejects each open internship and opportunity of theirs by moderation with the
  * hide's note, one write each with the audit log's `moderation.decide` (`reject`) in the name of the admin who
  * suspended them and a check of the hide (`hideListing`), renewing the lease after every 20; then, the hide still
- * standing (its lease renewed), closes their internships nobody else answers (`closeUnansweredInternships`: `closedAt`
+ * standing (its lease renewed), closes their internships nobody else answers (`closeUnansweredInternships`, each write checking the hide: `closedAt`
  * now and the end recorded for the applicants' due times, one write each) and deletes the hide.
  * Stops early, leaving the rest to the holder, when another process took the hide over or the suspension was lifted
  * meanwhile (at once: no listing is hidden after the lift's write). A listing gone meanwhile is
@@ -130,8 +130,8 @@ export async function hidePosterListings(
   }
   held = await renew(kv, held);
   if (!held) return hidden;
-  await closeUnansweredInternships(kv, userId);
-  await kv.atomic().check(held).delete(held.key).commit();
+  const { stopped } = await closeUnansweredInternships(kv, userId, { guard: held });
+  if (!stopped) await kv.atomic().check(held).delete(held.key).commit();
   return hidden;
 }
 

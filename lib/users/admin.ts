@@ -21,6 +21,7 @@ import { type CommentRemoval, commentRemovalsOf } from "@/lib/moderation/comment
 import { suspendedUsers } from "./suspension.ts";
 import { appendAdminLogOps } from "@/lib/admin_log/admin_log.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
+import { cancelDemotionCloseOps, demotionCloseOps } from "@/lib/internships/demotion_closes.ts";
 
 const integer = (min: number, max: number) =>
   z.string().regex(/^\d+$/, "Expected a whole number").transform(Number).pipe(z.number().int().min(min).max(max));
@@ -208,7 +209,8 @@ export type RoleChanged = Pick<User, "id" | "name" | "email" | "role">;
  * Demoting an admin revokes the API keys they created in the same write, checked against their
  * key-creation marker so a key created meanwhile is not missed (any beyond `REVOKE_BATCH` right
  * after it; `userOfApiKey` already refuses them meanwhile). The audit log's entry (`user.role`) is in the same
- * write. The new role
+ * write, and so is, for a poster made a user, the close of their listings nobody else answers (`demotionCloseOps`, run by
+ * `closeDemotedListings` right after; dropped by a write that gives a posting role back). The new role
  * applies at the target's next request (the session middleware reads the user on every request).
  * A suspended account is never made admin (it would count as another admin and could not be suspended or lifted by
  * itself; docs/decisions.md, Admin, "Suspension"): the write is checked against the target as read, so a suspension
@@ -235,6 +237,8 @@ export async function changeUserRole(
     if (keys) revokeApiKeysOps(op, keys);
     const summary = `${target.value.role} → ${role}`;
     appendAdminLogOps(op, { adminId: actorId, action: "user.role", targetKind: "user", targetId, summary });
+    if (role !== "user") cancelDemotionCloseOps(op, targetId);
+    else if (target.value.role !== "user") demotionCloseOps(op, targetId, new Date().toISOString());
     if (!(await op.commit()).ok) continue;
     if (keys && keys.entries.length > REVOKE_BATCH) await revokeApiKeysOf(kv, targetId);
     return { id: user.id, name: user.name, email: user.email, role: user.role };

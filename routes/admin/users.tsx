@@ -28,7 +28,7 @@ import { changeUserRole, parseRoleChange } from "@/lib/users/admin.ts";
 import { getUser } from "@/lib/users/users.ts";
 import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
 import { hidePosterListings } from "@/lib/moderation/poster_hides.ts";
-import { closeUnansweredInternships } from "@/lib/internships/writes.ts";
+import { closeDemotedListings } from "@/lib/internships/demotion_closes.ts";
 import { purgeComments } from "@/lib/moderation/comment_purges.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { DomainError, InvalidInputError } from "@/lib/errors.ts";
@@ -135,7 +135,7 @@ export const handler = define.handlers<Data>({
       try {
         const role = parseRoleChange({ role: form.role });
         const user = await changeUserRole(services.kv, { actorId: ctx.state.user.id, targetId: form.userId, role });
-        const closed = role === "user" ? await closeUnansweredInternships(services.kv, user.id) : 0;
+        const closed = await closeDemotedListings(services.kv, user.id);
         const listings = closed > 0 ? `&closed=${closed}` : "";
         return seeOther(`/admin/users?done=role&user=${encodeURIComponent(user.id)}${listings}${back}`);
       } catch (error) {

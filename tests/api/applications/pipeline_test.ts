@@ -16,6 +16,8 @@ import { forgetPipelines } from "@/lib/applications/pipeline.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { changeUserRole } from "@/lib/users/admin.ts";
+import { closeUnansweredInternships } from "@/lib/internships/writes.ts";
 
 async function answer(res: Response) {
   const text = await res.text();
@@ -736,6 +738,49 @@ Deno.test("a poster made a user again: no applicants, resumes, edits or posts; t
   });
   assertEquals([back.status, (await back.json()).closedListings], [200, 0]);
   assertEquals((await get(t, member, path)).status, 200);
+});
+
+Deno.test("a demotion whose request stopped before closing: the job closes them; a role given back first, none", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const other = await createTestUser(t, "member");
+  const [left, kept] = [
+    await platformInternship(t, member, { title: "Data Intern" }),
+    await platformInternship(t, other, { title: "Ops Intern" }),
+  ];
+  const isClosed = async (id: string) => (await get(t, undefined, `/api/internships/${id}`)).body.internship.isClosed;
+  // The role's write lands and the request stops there (the process evicted before it closed anything).
+  await changeUserRole(t.kv, { actorId: admin.user.id, targetId: member.user.id, role: "user" });
+  await changeUserRole(t.kv, { actorId: admin.user.id, targetId: other.user.id, role: "user" });
+  await changeUserRole(t.kv, { actorId: admin.user.id, targetId: other.user.id, role: "member" });
+  assertEquals([await isClosed(left.id), await isClosed(kept.id)], [false, false]);
+
+  const early = await runJob(findJob("demotion-closes")!, t.services, new Date());
+  assertEquals(early.closed, 0, "the request's own run is left two minutes");
+  const run = await runJob(findJob("demotion-closes")!, t.services, new Date(Date.now() + 3 * 60_000));
+  assertEquals(run.closed, 1);
+  assertEquals([await isClosed(left.id), await isClosed(kept.id)], [true, false], "the role given back closes none");
+  const again = await runJob(findJob("demotion-closes")!, t.services, new Date(Date.now() + 3 * 60_000));
+  assertEquals(again.closed, 0, "done once");
+  assertEquals((await Array.fromAsync(t.kv.list({ prefix: ["demotion_closes"] }))).length, 0);
+});
+
+Deno.test("a role given back while the demotion's close runs: no listing closes after that write", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const listings = [
+    await platformInternship(t, member, { title: "Data Intern" }),
+    await platformInternship(t, member, { title: "Ops Intern" }),
+  ];
+  await changeUserRole(t.kv, { actorId: admin.user.id, targetId: member.user.id, role: "user" });
+  const guard = (await t.kv.get(["demotion_closes", member.user.id])) as Deno.KvEntry<unknown>;
+  assert(guard.value, "the role's write recorded the close");
+  // The close read its record, then the role came back before its first listing's write.
+  await changeUserRole(t.kv, { actorId: admin.user.id, targetId: member.user.id, role: "member" });
+  assertEquals(await closeUnansweredInternships(t.kv, member.user.id, { guard }), { closed: 0, stopped: true });
+  for (const listing of listings) {
+    assertEquals((await get(t, undefined, `/api/internships/${listing.id}`)).body.internship.isClosed, false);
+  }
 });
 
 Deno.test("applications withdrawn before: the backfill makes their search the name alone", async () => {

@@ -1,13 +1,13 @@
 /**
  * `PATCH /api/admin/users/{id}`: an admin changes a user's role; made a user, a poster's open listings nobody else
- * answers close (`closeUnansweredInternships`; docs/decisions.md, Internships, "A poster made a user again"); its
+ * answers close (`closeDemotedListings`; docs/decisions.md, Internships, "A poster made a user again"); its
  * `apiDocs` below are its description (docs/api.md, Authentication, "Roles"; docs/decisions.md, Admin lists).
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readJson } from "@/lib/http/json.ts";
 import { changeUserRole, parseRoleChange, roleChangeSchema } from "@/lib/users/admin.ts";
-import { closeUnansweredInternships } from "@/lib/internships/writes.ts";
+import { closeDemotedListings } from "@/lib/internships/demotion_closes.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { AdminUserSchema } from "@/lib/openapi/resources.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
@@ -48,7 +48,7 @@ export const handler = define.handlers({
       targetId: ctx.params.id,
       role,
     });
-    const closedListings = role === "user" ? await closeUnansweredInternships(ctx.state.services.kv, user.id) : 0;
+    const closedListings = await closeDemotedListings(ctx.state.services.kv, user.id);
     return Response.json({ user, closedListings });
   },
 });

@@ -32,6 +32,8 @@ export const apiDocs = describeRoute({
       "`purchase-counts` `{job, written}` (purchases with gateway partial refunds written before the dashboard " +
       "counted them, written again with their counters moved), " +
       "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by hides that had stopped midway), " +
+      "`demotion-closes` `{job, closed}` (listings of posters made users closed after the request that changed the " +
+      "role stopped midway), " +
       "`comment-purges` `{job, removed}` (comments of suspended people removed after the suspension's first batch), " +
       "`report-targets-index` `{job, indexed}` (report summaries kept before the admin list's open and resolved " +
       "entries, indexed), `admin-log-index` `{job, indexed}` (audit log entries appended before the index of an " +
