@@ -13,8 +13,9 @@
  * is now (a stipend lowered and raised back tells nobody), so several edits before a run tell each once. Each
  * write adds the notifications and e-mails and moves the pass's place, checked against the pass as read and each
  * applicant's user record (one who deleted their account meanwhile is told nothing); the last drops the pass and the
- * changes it told. A change recorded during a pass waits for the next. A run walks at most 2,000 applications and gives
- * way to requests between writes; the next run goes on from the stored place.
+ * changes it told. A change recorded during a pass waits for the next. A run walks at most 2,000 applications, writes
+ * no new page after 20 s (`BUDGET_MS`) and gives way to requests between writes; the next run goes on from the stored
+ * place.
  *
  * Nobody hears what an admin has not let students read: a listing held by moderation (an edit that added a never-pay
  * phrase, students' reports) waits, its changes kept, until an admin approves it; a rejected or deleted one drops them.
@@ -58,6 +59,11 @@ const PAGE = 10;
 /** Most applications one run walks, and most listings it starts. */
 const APPLICATIONS_PER_RUN = 2_000;
 const LISTINGS_PER_RUN = 50;
+/**
+ * How long (ms) a run works when not told: it writes no new page after that (one at least), so the jobs sharing its
+ * every-minute cron (the push outbox among them) wait little; the next run goes on from the stored place.
+ */
+const BUDGET_MS = 20_000;
 /** Most listings with changes one run looks at, those waiting for their day included. */
 export const LISTINGS_SCANNED = 200;
 /** How long after a pass that told anyone the listing's next pass may start (ms): a day. */
@@ -89,9 +95,22 @@ export interface TermsRun {
   waiting: number;
 }
 
+/** What a run may still do: applications it may walk, and the `performance.now()` ms after which it writes no page. */
+interface RunBudget {
+  applications: number;
+  until: number;
+  /** Pages the run wrote (or lost) so far. */
+  pages: number;
+}
+
+/** Whether `budget` is spent: no application left, or a page written and the time up. */
+function spent(budget: RunBudget): boolean {
+  return budget.applications <= 0 || (budget.pages > 0 && performance.now() >= budget.until);
+}
+
 /**
  * Goes on with the pass over `internshipId` (starting one when none is stored, unless a pass that told anyone ended
- * less than `TELL_EVERY_MS` before the run: then it waits) within `budget` (applications). A listing held by moderation
+ * less than `TELL_EVERY_MS` before the run: then it waits) within `budget`. A listing held by moderation
  * waits too; a deleted or rejected one drops its pass and changes, telling nobody.
  * @returns how many applicants it told, whether the pass ended, and whether it waits.
  * @throws BusyError when a write keeps failing.
@@ -99,7 +118,7 @@ export interface TermsRun {
 async function tellListing(
   ctx: Pick<JobContext, "kv" | "requests" | "now" | "config">,
   internshipId: string,
-  budget: { applications: number },
+  budget: RunBudget,
 ): Promise<{ told: number; ended: boolean; waiting?: true }> {
   const { kv, now } = ctx;
   const [stored, lastTold] = await kv.getMany<[TermsPass, { at: string }]>([
@@ -134,7 +153,7 @@ async function tellListing(
   const last = changes.at(-1)!;
   let state: TermsPass = pass.value ?? { upTo: last.changeId, after: null };
   const current = termsOf(found.record);
-  for (let tries = 0; budget.applications > 0;) {
+  for (let tries = 0; !spent(budget);) {
     const page = await sentPage(kv, {
       internshipId,
       statuses: OPEN,
@@ -174,6 +193,7 @@ async function tellListing(
       toldNow++;
     });
     const result = await op.commit();
+    budget.pages++;
     if (!result.ok) {
       // Another run moved the pass (it goes on), or an applicant deleted their account: read again and try once more.
       const again = await kv.get<TermsPass>(passKey(internshipId));
@@ -193,13 +213,17 @@ async function tellListing(
 /**
  * One run of the job: the listings with changes recorded, in key order from the one after the last the previous run
  * looked at (`SCAN_KEY`) round to it (those waiting for their day passed over, at most `LISTINGS_SCANNED` looked at),
- * until the run's budget is spent; then it stores the last one it looked at, so listings waiting for their day never
- * keep those after them from their turn.
+ * until the run's budget is spent (`APPLICATIONS_PER_RUN` applications, or a page written after `until`,
+ * `performance.now()` ms, `BUDGET_MS` from the start when not given); then it stores the last one it looked at, so
+ * listings waiting for their day never keep those after them from their turn.
  * @returns what it did (`TermsRun`). @throws BusyError when a write keeps failing (what was told stays told).
  */
-export async function tellTermsChanges(ctx: Pick<JobContext, "kv" | "requests" | "now" | "config">): Promise<TermsRun> {
+export async function tellTermsChanges(
+  ctx: Pick<JobContext, "kv" | "requests" | "now" | "config">,
+  { until = performance.now() + BUDGET_MS }: { until?: number } = {},
+): Promise<TermsRun> {
   const run: TermsRun = { told: 0, listings: 0, waiting: 0 };
-  const budget = { applications: APPLICATIONS_PER_RUN };
+  const budget: RunBudget = { applications: APPLICATIONS_PER_RUN, until, pages: 0 };
   const place = await ctx.kv.get<{ after: string }>(SCAN_KEY);
   let [scanned, started] = [0, 0];
   let last: string | null = null;
@@ -211,7 +235,7 @@ export async function tellTermsChanges(ctx: Pick<JobContext, "kv" | "requests" |
       if (ended) run.listings++;
       if (waiting) run.waiting++;
       else started++;
-      if (++scanned >= LISTINGS_SCANNED || started >= LISTINGS_PER_RUN || budget.applications <= 0) break;
+      if (++scanned >= LISTINGS_SCANNED || started >= LISTINGS_PER_RUN || spent(budget)) break;
     }
   } finally {
     // Two runs at once may both store theirs: either place is one a run reached, and every listing still comes round.

@@ -20,7 +20,7 @@ import {
 } from "@/tests/fixtures/applications.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
-import { LISTINGS_SCANNED } from "@/lib/applications/terms_changed.ts";
+import { LISTINGS_SCANNED, tellTermsChanges } from "@/lib/applications/terms_changed.ts";
 import { updateUser } from "@/lib/users/users.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -133,6 +133,19 @@ Deno.test("edits for the better, or undone before the run, tell nobody; each app
       "Apply by: 1 Apr 2099 is now 1 Feb 2099.",
     ]);
   }
+});
+
+Deno.test("a run whose time is up writes no new page: the next goes on from the pass's place", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member, { stipend: 10000 });
+  for (let i = 0; i < 23; i++) await applyTo(t, await applicant(t, `Student ${i}`), internship);
+  await editInternship(t, member, internship.id, { stipend: 5000 });
+  // Time is up from the start: each run writes its one page of 10 and stops.
+  const late = () => tellTermsChanges({ ...t.services, now: new Date() }, { until: performance.now() });
+  assertEquals([(await late()).told, (await late()).told, (await late()).told], [10, 10, 3]);
+  assertEquals((await runChanges(t)).told, 0, "each applicant told once");
+  assertEquals(await recordedChanges(t), 0, "the pass ended");
 });
 
 Deno.test("a listing's applicants are told at most once a day: edits every minute wait and are told together", async () => {
