@@ -12,12 +12,13 @@
  * need it (their records and due entries, checked as read, so a poster's move in between wins and the page is read
  * again) and stores the walk's place in the marker, checked as read too: a newer end of the listing (a new marker)
  * starts the walk again from the start, and two runs at once cannot both write a page. The last write drops the
- * marker. A listing gone from the store drops its marker.
+ * marker. Each listing is judged as KV holds it (`currentInternshipRecord`), not as this process's read model has it,
+ * which may not have the close that wrote the marker yet. A listing gone from the store drops its marker.
  * Until it is done, a run first gives the listings closed or deleted before ends were recorded their markers
  * (`ENDED_BACKFILL`, `runBackfill`: one read a run once done).
  */
 import type { Job } from "@/lib/jobs/job.ts";
-import { internshipRecord } from "@/lib/internships/internships.ts";
+import { currentInternshipRecord } from "@/lib/internships/internships.ts";
 import { ENDED_BACKFILL, ENDED_PREFIX, type EndedMarker } from "@/lib/internships/ended.ts";
 import type { Internship } from "@/lib/internships/schema.ts";
 import { runBackfill } from "@/lib/kv/backfill.ts";
@@ -95,7 +96,8 @@ async function walkListing(
 ): Promise<void> {
   const { giveWay, now } = run;
   const internshipId = marker.key[1] as string;
-  const listing = await internshipRecord(kv, internshipId);
+  // As KV holds it: this process's read model may not have the close that wrote the marker yet.
+  const listing = await currentInternshipRecord(kv, internshipId);
   if (!listing) {
     await kv.atomic().check(marker).delete(marker.key).commit();
     return;

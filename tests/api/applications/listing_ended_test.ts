@@ -24,6 +24,9 @@ import { answeredByTimeoutAt, type ApplicationRecord, timeoutDueAt } from "@/lib
 import { page } from "@/tests/fixtures/html.ts";
 import { istToday } from "@/lib/dates.ts";
 import { internshipRecord } from "@/lib/internships/internships.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
+import { updateInternship } from "@/lib/internships/writes.ts";
+import { withLatency } from "@/tests/helpers/kv_latency.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -137,6 +140,24 @@ Deno.test("a deadline brought forward brings the due times forward; a listing op
   const later = await runAt(t, "applications-timeout", Date.now() + 22 * DAY);
   assertEquals(later.rejected, 1);
   assertEquals([await statusOf(t, toSooner.id), await statusOf(t, toReopened.id)], ["rejected", "applied"]);
+});
+
+Deno.test("a listing closed by another process just before the run: its applicants are moved all the same", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  // A second handle on the same KV with its own read model, as the process a close request ran in has; this one's
+  // catches up with that close up to a second late.
+  const other = withLatency(t.kv, 0);
+  await internshipStore(other);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const listing = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline });
+  await applyTo(t, await applicant(t, "Jai Singh"), listing);
+  await updateInternship(other, { id: listing.id, actor: member.user, patch: { closed: true } });
+
+  const run = await bringDueTimesForward(t.kv, { giveWay: () => Promise.resolve() });
+  assertEquals([run.moved, run.listings, await markers(t)], [1, 1, 0]);
+  const [due] = await Array.fromAsync(t.kv.list({ prefix: ["applications_due"] }));
+  assert((due.key[1] as number) < Date.now() + 16 * DAY, "due 15 days after the close, not after the deadline");
 });
 
 Deno.test("a closed listing's applications are walked a page a write, each moved once", async () => {
