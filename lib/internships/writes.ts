@@ -537,7 +537,8 @@ export async function forgetInternshipOwner(
 
 /**
  * Closes the open listings of `userId` that take applications here and that nobody else answers (not linked to a
- * verified organization with a manager besides them, who would), as their poster closing them does: `closedAt` now, to
+ * verified organization with a manager besides them, who would; nor rejected by moderation, as a suspension's hide
+ * rejects them first, whose applications no manager may move: `movesRefusal`), as their poster closing them does: `closedAt` now, to
  * the archive in the same write, their end recorded (`endedOps`) so their applicants hear back 15 days after. An admin
  * made them a user again, or suspended them with their listings hidden, so they no longer read or answer those
  * applicants (docs/decisions.md, Internships, "A poster made a user again"; Admin, "Suspension"). One checked write per
@@ -557,7 +558,7 @@ export async function closeUnansweredInternships(
 
 /**
  * Writes each listing of `userId` in the read model as `change` makes it, closing it when it is still open, takes
- * applications here and is not linked to a verified organization (`closeUnansweredInternships`); one write per listing,
+ * applications here and nobody else answers (`closeUnansweredInternships`); one write per listing,
  * each checking `guard` when given (stopping once it changed), `renew` after every 50.
  */
 async function closeUnansweredOf(
@@ -584,7 +585,9 @@ async function closeUnansweredOf(
   const today = istToday();
   let closed = 0;
   const closeUnanswered = (record: Internship): Internship => {
-    const answered = record.organizationId !== undefined && verified.has(record.organizationId);
+    // Nobody but an admin moves the applications of a listing an admin rejected (a suspension's hide among them).
+    const answered = record.organizationId !== undefined && verified.has(record.organizationId) &&
+      moderationOf(record).status !== "rejected";
     if (answered || (record.applyMode ?? "link") !== "platform" || !isLive(record, today)) return record;
     const now = new Date().toISOString();
     return { ...record, closedAt: now, updatedAt: now };

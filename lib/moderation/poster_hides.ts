@@ -3,8 +3,9 @@
  * with "Also hide their open listings", the suspension's write records a hide (`posterHideOps`), and
  * `hidePosterListings` rejects each open internship and opportunity of theirs by moderation, as an admin's `reject`
  * does (the audit log's `moderation.decide` in each listing's write), with the note the hide carries; then those that
- * take applications here and that no verified organization's managers answer close (`closeUnansweredInternships`), so
- * their applicants hear back 15 days later, not after a deadline a suspended poster never answers for. The request that
+ * take applications here close (`closeUnansweredInternships`: rejected, their applications are moved by an admin only,
+ * not by a verified organization's other managers), so their applicants hear back 15 days later, not after a deadline
+ * nobody answers for. The request that
  * suspends runs it at once; the `poster-hides` job finishes a hide whose run stopped (its lease ran out).
  *
  * Keys (owned by this module only):
@@ -99,8 +100,9 @@ async function openListingsOf(kv: Deno.Kv, userId: string) {
  * lease that ran out at `now`, ms): rejects each open internship and opportunity of theirs by moderation with the
  * hide's note, one write each with the audit log's `moderation.decide` (`reject`) in the name of the admin who
  * suspended them and a check of the hide (`hideListing`), renewing the lease after every 20; then, the hide still
- * standing (its lease renewed), closes their internships nobody else answers (`closeUnansweredInternships`, each write checking the hide: `closedAt`
- * now and the end recorded for the applicants' due times, one write each) and deletes the hide.
+ * standing (its lease renewed), closes their internships that take applications here, which nobody but an admin answers
+ * once rejected (`closeUnansweredInternships`, each write checking the hide: `closedAt` now and the end recorded for the
+ * applicants' due times, one write each) and deletes the hide.
  * Stops early, leaving the rest to the holder, when another process took the hide over or the suspension was lifted
  * meanwhile (at once: no listing is hidden after the lift's write). A listing gone meanwhile is
  * skipped. Returns how many listings this run hid.

@@ -32,8 +32,8 @@ export const SUSPENSION_REASON_MAX = 500;
 export const suspensionSchema = z.object({
   reason: TextSchema.trim().min(1).max(SUSPENSION_REASON_MAX).describe("Why; the person reads it in the e-mail"),
   hideListings: z.boolean().default(true).describe(
-    "Also hide their open internships and opportunities (rejected by moderation; those internships nobody else " +
-      "answers close; lifting does not list them again)",
+    "Also hide their open internships and opportunities (rejected by moderation; those internships that take " +
+      "applications here close; lifting does not list them again)",
   ),
   removeComments: z.boolean().default(false).describe(
     "Also remove every comment they wrote, as an admin removes one (lifting does not bring them back)",

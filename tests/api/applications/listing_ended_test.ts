@@ -45,7 +45,7 @@ async function verify(t: TestApp, listing: InternshipView, managers: string[]) {
   const organization = await getOrganization(t.kv, listing.organization!.id) as Deno.KvEntry<Organization>;
   const verifiedAt = new Date().toISOString();
   assertEquals(
-    await replaceOrganization(t.kv, organization, { ...organization.value, verifiedAt }, (op) => {
+    await replaceOrganization(t.kv, organization, { ...organization.value, isVerified: true, verifiedAt }, (op) => {
       for (const userId of managers) addManagerOps(op, organization.value.id, userId, verifiedAt);
     }),
     "ok",
@@ -267,13 +267,15 @@ Deno.test("a poster who deletes their account closes their listings nobody else 
   );
 });
 
-Deno.test("a poster suspended with their listings hidden: the applicants nobody else answers hear back", async () => {
+Deno.test("a poster suspended with their listings hidden: their applicants hear back, a verified organization's too", async () => {
   await using t = await createTestApp();
   const { admin, member } = await people(t);
   const deadline = istToday(new Date(Date.now() + 100 * DAY));
   const alone = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Solo Co", deadline });
   const managed = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Big Co", deadline });
-  await verify(t, managed, [(await createTestUser(t, "member")).user.id]);
+  // Big Co is verified, and another manages it with the poster: hidden, its listing is no longer theirs to answer.
+  const manager = await createTestUser(t, "member");
+  await verify(t, managed, [member.user.id, manager.user.id]);
   const person = await applicant(t, "Jai Singh");
   const [toAlone, toManaged] = [await applyTo(t, person, alone), await applyTo(t, person, managed)];
 
@@ -282,13 +284,19 @@ Deno.test("a poster suspended with their listings hidden: the applicants nobody 
     headers: admin.headers,
   });
   assertEquals([res.status, (await res.json()).hiddenListings], [200, 2]);
+  const move = await t.json("PATCH", `/api/applications/${toManaged.id}`, {
+    body: { status: "shortlisted" },
+    headers: manager.headers,
+  });
+  assertEquals(move.status, 403, "only an admin moves a hidden listing's applications");
+  await move.body?.cancel();
   const closed = async (id: string) => !!(await internshipRecord(t.kv, id))!.record.closedAt;
-  assertEquals([await closed(alone.id), await closed(managed.id)], [true, false], "the suspended poster answers none");
+  assertEquals([await closed(alone.id), await closed(managed.id)], [true, true], "nobody but an admin answers them");
   const run = await runAt(t, "applications-ended", Date.now());
-  assertEquals(run.moved, 1);
+  assertEquals(run.moved, 2);
   const later = await runAt(t, "applications-timeout", Date.now() + 16 * DAY);
-  assertEquals(later.rejected, 1);
-  assertEquals([await statusOf(t, toAlone.id), await statusOf(t, toManaged.id)], ["rejected", "applied"]);
+  assertEquals(later.rejected, 2);
+  assertEquals([await statusOf(t, toAlone.id), await statusOf(t, toManaged.id)], ["rejected", "rejected"]);
 });
 
 Deno.test("a poster suspended with their listings left listed keeps them open", async () => {

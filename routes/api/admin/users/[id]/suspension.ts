@@ -39,8 +39,8 @@ export const apiDocs = describeRoute({
       "`ACCOUNT_SUSPENDED`) and no session or key of theirs works. With `hideListings` (the default) each open " +
       "internship and opportunity of theirs is rejected by moderation with a note that the poster was suspended " +
       "(logged as `moderation.decide` each; a job finishes a hide that stopped midway), those internships that take " +
-      "applications here and no verified organization's managers answer then close, so their applicants hear back " +
-      "15 days later, and lifting the suspension neither lists them again nor reopens them. With `removeComments` (off by default) every comment they wrote is removed as an " +
+      "applications here then close (only an admin moves a rejected listing's applications, not even its verified " +
+      "organization's other managers), so their applicants hear back 15 days later, and lifting the suspension neither lists them again nor reopens them. With `removeComments` (off by default) every comment they wrote is removed as an " +
       "admin removes one (one with replies stays as a placeholder; logged as `comment.delete` each): the first " +
       `${BATCH} at once, the rest by a job within minutes; lifting the suspension stops it and brings none back. ` +
       "The rest of what they posted stays. Never one's own account " +
