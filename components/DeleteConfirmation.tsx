@@ -8,8 +8,8 @@ import { useT } from "@/lib/i18n/context.ts";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 
 /**
- * Props: the box's `id` (the link's fragment), its title and sentence, its button's word (default "Delete"), the form's
- * target and fields, and Cancel's.
+ * Props: the box's `id` (the link's fragment), its title and sentence, its button's words (default "Yes, delete", as
+ * the islands' dialogs say), the form's target and fields, and Cancel's.
  */
 export interface DeleteConfirmationProps {
   id: string;
@@ -39,7 +39,7 @@ export function DeleteConfirmation(
           type="submit"
           class="rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800"
         >
-          {confirm ?? t("common.delete")}
+          {confirm ?? t("common.yesDelete")}
         </button>
         <a href={cancelHref} class={SECONDARY_BUTTON}>{t("common.cancel")}</a>
       </form>

@@ -306,9 +306,11 @@ function Discussion(props: PostDiscussionProps) {
     if (!done.ok) fail(done.failure);
   };
 
+  /** Whether the viewer wrote `c` (a guest wrote nothing; a deleted person's comment is no one's). */
+  const wrote = (c: CommentView) => viewer !== null && viewer.id === c.user?.id;
   const mayEdit = (c: CommentView) =>
-    !c.isDeleted && viewer?.id === c.user?.id && Date.now() - Date.parse(c.createdAt) < COMMENT_EDIT_WINDOW_MS;
-  const mayDelete = (c: CommentView) => !c.isDeleted && (viewer?.isAdmin || viewer?.id === c.user?.id);
+    !c.isDeleted && wrote(c) && Date.now() - Date.parse(c.createdAt) < COMMENT_EDIT_WINDOW_MS;
+  const mayDelete = (c: CommentView) => !c.isDeleted && (viewer?.isAdmin || wrote(c));
 
   const renderComment = (comment: CommentView, thread: CommentThread) => (
     <article
@@ -353,19 +355,9 @@ function Discussion(props: PostDiscussionProps) {
           />
         )
         : <CommentText content={comment.content} />}
-      {!comment.isDeleted && editing !== comment.id && viewer?.id !== comment.user?.id && (
-        <p class="mt-1 text-sm">
-          <a
-            href={reportHref("comment", comment.id, `/ungatekeep/${postId}#comment-${comment.id}`)}
-            class="text-slate-700 underline decoration-slate-400 underline-offset-2 hover:text-red-800"
-          >
-            {t.rich("ungatekeep.discussion.report", { name: name(comment), sr })}
-          </a>
-        </p>
-      )}
-      {viewer && editing !== comment.id && !comment.isDeleted && (
-        <div class="mt-1 flex flex-wrap gap-3 text-sm">
-          {viewer.canComment && (
+      {editing !== comment.id && !comment.isDeleted && (
+        <div class="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-sm">
+          {viewer?.canComment && (
             <a
               href={`?replyTo=${encodeURIComponent(comment.id)}${keep("&")}#reply-${comment.id}`}
               class="font-medium text-indigo-700 underline"
@@ -398,7 +390,17 @@ function Discussion(props: PostDiscussionProps) {
                 setDoomed(comment);
               }}
             >
-              {t.rich("ungatekeep.discussion.delete", { name: name(comment), sr })}
+              {wrote(comment)
+                ? t.rich("ungatekeep.discussion.deleteYours", { sr })
+                : t.rich("ungatekeep.discussion.delete", { name: name(comment), sr })}
+            </a>
+          )}
+          {!wrote(comment) && (
+            <a
+              href={reportHref("comment", comment.id, `/ungatekeep/${postId}#comment-${comment.id}`)}
+              class="text-slate-700 underline decoration-slate-400 underline-offset-2 hover:text-red-800"
+            >
+              {t.rich("ungatekeep.discussion.report", { name: name(comment), sr })}
             </a>
           )}
         </div>

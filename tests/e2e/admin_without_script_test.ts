@@ -491,7 +491,7 @@ Deno.test("without JavaScript an admin searches and pages /admin/comments", asyn
 
   // Deleting from a search returns to that search, not to the whole list.
   await page.getByRole("link", { name: "Delete the comment by Asha Rao" }).click();
-  await page.getByRole("button", { name: "Delete", exact: true }).click();
+  await page.getByRole("button", { name: "Yes, delete", exact: true }).click();
   await page.getByText("The comment is deleted.").waitFor();
   assertEquals(new URL(page.url()).searchParams.get("search"), "followers");
   assertEquals(await page.getByLabel("Search comments and authors").inputValue(), "followers");

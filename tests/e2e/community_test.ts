@@ -148,7 +148,7 @@ Deno.test("hydrated, a comment's Edit and Delete links and Show more comments op
   await comment.getByText("DP or graphs?").waitFor();
   await page.getByText("Comment updated.").waitFor();
 
-  await comment.getByRole("link", { name: "Delete the comment by Asha Rao" }).click();
+  await comment.getByRole("link", { name: "Delete your comment" }).click();
   const dialog = page.getByRole("dialog", { name: "Delete this comment?" });
   await dialog.waitFor();
   assertEquals(page.url(), url, "the link's page is not opened");
