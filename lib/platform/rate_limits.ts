@@ -58,28 +58,37 @@ export type PersonLimitName = typeof PERSON_LIMIT_NAMES[number];
  * The per-person limits, per 10 minutes: far above what a person does by hand, low enough that a script cannot turn a
  * route into a write flood. `reads` marks a limit that counts reads too (the data export, which reads everything).
  * Without a session a request counts against its client's address, or with `guestByPath` against its path (a link
- * whose token is the person: many people's one-click requests come from their mail provider's few addresses).
+ * whose token is the person: many people's one-click requests come from their mail provider's few addresses) and
+ * against its address under the `guestByPath` rule, far higher, so one address cannot write a counter for every
+ * random path it makes up.
  */
-export const PERSON_LIMITS: Record<PersonLimitName, RateLimitRule & { reads?: boolean; guestByPath?: boolean }> = {
-  reactions: { name: "person_reactions", limit: 300, windowMs: TEN_MINUTES, always: true },
-  saved: { name: "person_saved", limit: 600, windowMs: TEN_MINUTES, always: true },
-  alerts: { name: "person_alerts", limit: 120, windowMs: TEN_MINUTES, always: true },
-  settings: { name: "person_settings", limit: 60, windowMs: TEN_MINUTES, always: true },
-  notifications: { name: "person_notifications", limit: 300, windowMs: TEN_MINUTES, always: true },
-  push: { name: "person_push", limit: 60, windowMs: TEN_MINUTES, always: true },
-  profile: { name: "person_profile", limit: 60, windowMs: TEN_MINUTES, always: true },
-  comments: { name: "person_comment_edits", limit: 120, windowMs: TEN_MINUTES, always: true },
-  progress: { name: "person_progress", limit: 600, windowMs: TEN_MINUTES, always: true },
-  export: { name: "person_export", limit: 10, windowMs: TEN_MINUTES, reads: true, always: true },
-  /** "Your data" (`/me/data`): every section of the export read, most as counts of index entries. */
-  data: { name: "person_data_page", limit: 60, windowMs: TEN_MINUTES, reads: true, always: true },
-  unsubscribe: { name: "person_unsubscribe", limit: 60, windowMs: TEN_MINUTES, always: true, guestByPath: true },
-  submissions: { name: "person_submissions", limit: 30, windowMs: TEN_MINUTES, always: true },
-  checkout: { name: "person_checkout", limit: 60, windowMs: TEN_MINUTES, always: true },
-  resume: { name: "person_resume", limit: 30, windowMs: TEN_MINUTES, always: true },
-  applications: { name: "person_applications", limit: 60, windowMs: TEN_MINUTES, always: true },
-  pipeline: { name: "person_pipeline", limit: 1200, windowMs: TEN_MINUTES, always: true },
-};
+export const PERSON_LIMITS: Record<PersonLimitName, RateLimitRule & { reads?: boolean; guestByPath?: RateLimitRule }> =
+  {
+    reactions: { name: "person_reactions", limit: 300, windowMs: TEN_MINUTES, always: true },
+    saved: { name: "person_saved", limit: 600, windowMs: TEN_MINUTES, always: true },
+    alerts: { name: "person_alerts", limit: 120, windowMs: TEN_MINUTES, always: true },
+    settings: { name: "person_settings", limit: 60, windowMs: TEN_MINUTES, always: true },
+    notifications: { name: "person_notifications", limit: 300, windowMs: TEN_MINUTES, always: true },
+    push: { name: "person_push", limit: 60, windowMs: TEN_MINUTES, always: true },
+    profile: { name: "person_profile", limit: 60, windowMs: TEN_MINUTES, always: true },
+    comments: { name: "person_comment_edits", limit: 120, windowMs: TEN_MINUTES, always: true },
+    progress: { name: "person_progress", limit: 600, windowMs: TEN_MINUTES, always: true },
+    export: { name: "person_export", limit: 10, windowMs: TEN_MINUTES, reads: true, always: true },
+    /** "Your data" (`/me/data`): every section of the export read, most as counts of index entries. */
+    data: { name: "person_data_page", limit: 60, windowMs: TEN_MINUTES, reads: true, always: true },
+    unsubscribe: {
+      name: "person_unsubscribe",
+      limit: 60,
+      windowMs: TEN_MINUTES,
+      always: true,
+      guestByPath: { name: "person_unsubscribe_address", limit: 1_000, windowMs: TEN_MINUTES, always: true },
+    },
+    submissions: { name: "person_submissions", limit: 30, windowMs: TEN_MINUTES, always: true },
+    checkout: { name: "person_checkout", limit: 60, windowMs: TEN_MINUTES, always: true },
+    resume: { name: "person_resume", limit: 30, windowMs: TEN_MINUTES, always: true },
+    applications: { name: "person_applications", limit: 60, windowMs: TEN_MINUTES, always: true },
+    pipeline: { name: "person_pipeline", limit: 1200, windowMs: TEN_MINUTES, always: true },
+  };
 
 /** Counts hits against the rules of `RATE_LIMITS` and `PERSON_LIMITS`; one per process, in `Services`. */
 export class RateLimits {

@@ -99,3 +99,31 @@ Deno.test("one-click unsubscribes without a session count per link: many people'
   assertEquals(refused.status, 429);
   await refused.body?.cancel();
 });
+
+Deno.test("one address making up unsubscribe links is refused past its own cap, before a counter per path", async () => {
+  await using t = await createTestApp({ env: { TRUST_PROXY: "true" }, rateLimitClock: stillClock() });
+  const cap = PERSON_LIMITS.unsubscribe.guestByPath!.limit;
+  const made = (i: number) => `/unsubscribe/made-up-token-${String(i).padStart(6, "0")}`;
+  const post = (path: string, address: string) =>
+    t.fetch(path, { method: "POST", headers: { "x-forwarded-for": address } });
+  for (let i = 0; i < cap; i++) {
+    const res = await post(made(i), "198.51.100.7");
+    await res.body?.cancel();
+    assert(res.status !== 429, `${made(i)} is not refused yet`);
+  }
+  const counters = async () => (await Array.fromAsync(t.kv.list({ prefix: ["rate_limits"] }))).length;
+  const before = await counters();
+  const refused = await post(made(cap), "198.51.100.7");
+  await refused.body?.cancel();
+  assertEquals(refused.status, 429);
+  assertEquals(await counters(), before, "a refused request writes no counter");
+  // Another address's person is not held back by it.
+  const { user } = await createTestUser(t);
+  const link = await newUnsubscribeToken({ userId: user.id, kind: "reminders" });
+  const op = t.kv.atomic();
+  link.write(op);
+  assert((await op.commit()).ok);
+  const theirs = await post(`/unsubscribe/${link.token}`, "203.0.113.9");
+  await theirs.body?.cancel();
+  assertEquals(theirs.status, 200);
+});
