@@ -12,11 +12,13 @@ import type { ComponentChildren } from "preact";
 /**
  * A cell of a `STACKED_TABLE`. With `label` (its column's heading) the label leads the value where rows stack, beside
  * it when both fit and above it when not; screen readers hear the column heading instead. Without it (a comment's
- * text, a row's buttons) the value has the whole line.
+ * text, a row's buttons) the value has the whole line. `note`, a paragraph about the value (a refund request under a
+ * payment's status), follows on lines of its own, so that its length does not push the value under its label.
  */
-export function Cell({ label, class: className = "", children }: {
+export function Cell({ label, class: className = "", note, children }: {
   label?: string;
   class?: string;
+  note?: ComponentChildren;
   children?: ComponentChildren;
 }) {
   return (
@@ -29,6 +31,7 @@ export function Cell({ label, class: className = "", children }: {
           </div>
         )
         : children}
+      {note}
     </td>
   );
 }

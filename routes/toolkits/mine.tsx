@@ -78,7 +78,19 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
                   <time datetime={p.createdAt}>{t.date(p.createdAt)}</time>
                 </Cell>
                 <Cell label={t("toolkits.mine.amount")} class="whitespace-nowrap">{money(p.amountPaid)}</Cell>
-                <Cell label={t("toolkits.mine.status")}>
+                <Cell
+                  label={t("toolkits.mine.status")}
+                  note={
+                    <div class="mt-1">
+                      <RefundRequestPanel
+                        purchaseId={p.id}
+                        request={p.refundRequest ?? null}
+                        askable={isRefundable(p)}
+                        back="mine"
+                      />
+                    </div>
+                  }
+                >
                   {t(`toolkits.mine.status.${p.paymentStatus}`)}
                   {p.refund && (
                     <span class="block text-xs text-slate-700">
@@ -89,14 +101,6 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
                       })}
                     </span>
                   )}
-                  <div class="mt-1">
-                    <RefundRequestPanel
-                      purchaseId={p.id}
-                      request={p.refundRequest ?? null}
-                      askable={isRefundable(p)}
-                      back="mine"
-                    />
-                  </div>
                 </Cell>
                 <Cell label={t("toolkits.mine.receipt")} class="whitespace-nowrap">
                   {p.receiptUrl

@@ -1,12 +1,15 @@
 /**
  * "My toolkits" on a phone: the payment history's rows stack, so every column (the status among them) is on the
- * screen rather than scrolled off it, and the page passes the axe-core check.
+ * screen rather than scrolled off it, and the page passes the axe-core check. A refund request under a payment's status
+ * leaves the status on the line of its label, in English and Hindi.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 import { assertFitsPhone, PHONE, phoneContext } from "@/tests/helpers/phone.ts";
-import { addCoupon, addToolkit } from "@/tests/fixtures/toolkits.ts";
+import { addCoupon, addToolkit, addToolkitWithLessons, buy } from "@/tests/fixtures/toolkits.ts";
+import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 Deno.test("My toolkits on a 360 px phone stacks its payments table, every column on the screen", async () => {
   await using t = await createTestApp({ listen: true });
@@ -36,4 +39,53 @@ Deno.test("My toolkits on a 360 px phone stacks its payments table, every column
   assert(box && box.x + box.width <= PHONE.width, `the status is on the screen: ${JSON.stringify(box)}`);
   await assertFitsPhone(page, "/toolkits/mine");
   await assertAccessible(page, "/toolkits/mine on a phone");
+});
+
+Deno.test("on a 360 px phone, a refund request under a payment leaves its status beside the Status label", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const { toolkit } = await addToolkitWithLessons({ t, admin }, {
+    title: "SQL for Analyst Interviews",
+    description: "Joins and windows",
+    price: 799,
+    lessons: ["Joins"],
+  });
+  const { purchaseId } = await buy({ t, fake }, student, toolkit.id);
+  const asked = await t.json("POST", `/api/purchases/${purchaseId}/refund-request`, {
+    body: { reason: "Wrong toolkit" },
+    headers: student.headers,
+  });
+  assertEquals(asked.status, 200);
+  await asked.body?.cancel();
+
+  await using browser = await openBrowser();
+  const context = await phoneContext(browser);
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  for (const lang of ["en", "hi"] as const) {
+    const tr = translatorFor(lang);
+    await page.goto(`${t.origin}/toolkits/mine?lang=${lang}`);
+    const row = page.locator(`#purchase-${purchaseId}`);
+    await row.getByText(tr("toolkits.refundRequest.next")).waitFor();
+    const [label, status] = await row.evaluate((tr, words) => {
+      // The label's box and the status's words' own box (a text node: the cell may hold more beside it).
+      const walker = document.createTreeWalker(tr, NodeFilter.SHOW_TEXT);
+      const boxes: Record<string, DOMRect> = {};
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent?.trim() ?? "";
+        if (!words.includes(text) || boxes[text]) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        boxes[text] = range.getBoundingClientRect();
+      }
+      return words.map((word) => boxes[word] && { x: boxes[word].x, y: boxes[word].y, width: boxes[word].width });
+    }, [tr("toolkits.mine.status"), tr("toolkits.mine.status.paid")]);
+    assert(label && status, "the Status label and the status are drawn");
+    assertEquals(Math.round(status.y), Math.round(label.y), `${lang}: the status is on its label's line`);
+    assert(status.x > label.x + label.width, `${lang}: the status is beside its label`);
+    await assertFitsPhone(page, `/toolkits/mine with a refund request, ${lang}`);
+    await assertAccessible(page, `/toolkits/mine with a refund request on a phone, ${lang}`);
+  }
 });
