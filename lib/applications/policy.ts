@@ -130,11 +130,13 @@ export interface PipelineAccess {
 
 /**
  * Whether `user` is the poster of an internship (docs/decisions.md, Applications, "The poster"): its owner while they
- * may post (`canPost`: not once an admin made them a user again), a manager of its verified organization, or an admin.
+ * may post (`canPost`: not once an admin made them a user again, not even as a manager of its organization), a manager
+ * of its verified organization, or an admin.
  */
 export function isPoster(user: User | null | undefined, access: PipelineAccess): boolean {
   if (!user) return false;
-  if (isAdmin(user) || (user.id === access.ownerId && canPost(user))) return true;
+  if (isAdmin(user)) return true;
+  if (user.id === access.ownerId) return canPost(user);
   return access.verifiedOrganizationId !== null && access.manages;
 }
 

@@ -740,6 +740,39 @@ Deno.test("a poster made a user again: no applicants, resumes, edits or posts; t
   assertEquals((await get(t, member, path)).status, 200);
 });
 
+Deno.test("a poster made a user again who manages its verified organization: their listing's applicants are not theirs", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const internship = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Pipeline Co" });
+  const organizationId = internship.organization!.id;
+  // The poster and a colleague manage Pipeline Co, verified: the colleague answers the listing's applicants.
+  const manager = await createTestUser(t, "member");
+  const op = t.kv.atomic();
+  for (const who of [member, manager]) addManagerOps(op, organizationId, who.user.id, new Date().toISOString());
+  assert((await op.commit()).ok);
+  const verified = await t.json("PATCH", `/api/admin/organizations/${organizationId}`, {
+    body: { isVerified: true },
+    headers: admin.headers,
+  });
+  assertEquals(verified.status, 200);
+  await verified.body?.cancel();
+  const student = await applicant(t, "Kavya Menon");
+  const sent = await applyTo(t, student, internship);
+  const path = `/api/internships/${internship.id}/applications`;
+  assertEquals((await get(t, member, path)).status, 200);
+
+  const role = await t.json("PATCH", `/api/admin/users/${member.user.id}`, {
+    body: { role: "user" },
+    headers: admin.headers,
+  });
+  assertEquals([role.status, (await role.json()).closedListings], [200, 0], "the colleague answers: it stays open");
+  assertEquals((await get(t, member, path)).status, 404, "their listing's applicants, though they manage it");
+  assertEquals((await move(t, member, sent.id, { status: "shortlisted" })).status, 404, "a move");
+  await assertResumeWithheld(t, sent.id, { poster: member, readers: [admin, student, manager] });
+  assertEquals((await get(t, manager, path)).status, 200, "the colleague still reads them");
+  assertEquals((await move(t, manager, sent.id, { status: "shortlisted" })).status, 200, "and answers them");
+});
+
 Deno.test("a demotion whose request stopped before closing: the job closes them; a role given back first, none", async () => {
   await using t = await createTestApp();
   const { member, admin } = await people(t);
