@@ -1,7 +1,9 @@
 /**
- * The notice on a saved copy of a page (docs/decisions.md, Installable and offline, "Service worker"): every page
- * carries it hidden; the service worker shows it, with the time the copy was saved in its `<time data-saved>`, when
- * it answers with the copy because the network did not.
+ * The notices of a page without a connection (docs/decisions.md, Installable and offline): `OfflineNotice` is on a
+ * saved copy of a page: every page carries it hidden; the service worker shows it, with the time the copy was saved in
+ * its `<time data-saved>`, when it answers with the copy because the network did not. `OfflineUnsentNotice` is the
+ * sentence a plain form shows by its button when it was sent with no connection (`lib/web/client/busy_forms.ts`), kept
+ * in a `<template>` until then.
  */
 import { useT } from "@/lib/i18n/context.ts";
 
@@ -18,5 +20,23 @@ export function OfflineNotice() {
         <strong>{t("layout.offline.slow")}</strong> {t.rich("layout.offline.saved", { time: <time data-saved></time> })}
       </p>
     </div>
+  );
+}
+
+/** The id of `OfflineUnsentNotice`'s `<template>`, which `busy_forms.ts` copies from. */
+export const OFFLINE_UNSENT_ID = "offline-unsent";
+
+export function OfflineUnsentNotice() {
+  const t = useT();
+  return (
+    <template id={OFFLINE_UNSENT_ID}>
+      <p
+        role="alert"
+        data-offline-unsent
+        class="mt-3 w-full rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+      >
+        {t("layout.offline.unsent")}
+      </p>
+    </template>
   );
 }

@@ -8,7 +8,7 @@ import { TextContext } from "@/lib/i18n/context.ts";
 import { SiteHeader } from "@/components/SiteHeader.tsx";
 import { SiteFooter } from "@/components/SiteFooter.tsx";
 import { SiteContext } from "@/components/PageHead.tsx";
-import { OfflineNotice } from "@/components/OfflineNotice.tsx";
+import { OfflineNotice, OfflineUnsentNotice } from "@/components/OfflineNotice.tsx";
 import { selfLink } from "@/lib/auth/redirects.ts";
 import { webManifestPath } from "@/lib/offline/web_manifest.ts";
 
@@ -43,6 +43,7 @@ export default define.layout(function App({ Component, state, url }) {
             />
             <main id="main" class="flex-1 w-full max-w-6xl mx-auto px-4 py-8">
               <OfflineNotice />
+              <OfflineUnsentNotice />
               <Component />
             </main>
             <SiteFooter grievanceEmail={config.grievanceEmail} />

@@ -3,7 +3,8 @@
  * poster's list"): on a 360 px phone without JavaScript a student uploads a resume, applies (a missing answer shown at
  * its field first), and the internship page says "Applied on …"; the poster shortlists them with a message from the
  * applicants page; the student's tracker shows the move and the message, and, once the listing moved city, where it
- * was when they applied; the bell tells them. axe passes on every page.
+ * was when they applied; the bell tells them. axe passes on every page. A student who presses "Send application" with
+ * no connection keeps the page and what they typed, is told nothing was sent, and sends it once when back online.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -15,7 +16,7 @@ import {
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
 import { assertFitsPhone, PHONE } from "@/tests/helpers/phone.ts";
-import { platformInternship } from "@/tests/fixtures/applications.ts";
+import { applicant, platformInternship } from "@/tests/fixtures/applications.ts";
 import { pdfBytes } from "@/tests/fixtures/resumes.ts";
 import { Buffer } from "node:buffer";
 
@@ -99,4 +100,41 @@ Deno.test("a student applies on a phone without JavaScript; the poster shortlist
   await button.click();
   await bell.getByText("You are shortlisted for Data Intern at Apply Co").waitFor();
   await assertAccessible(bell, "the bell open");
+});
+
+Deno.test("sent with no connection, an application keeps the page and what was typed; sent once back online", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await applicant(t, "Sara Student");
+  const internship = await platformInternship(t, member, { title: "Data Intern" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  const applyUrl = `${t.origin}/internships/${internship.id}/apply`;
+  await page.goto(applyUrl);
+  await page.getByLabel("1. Why do you want this internship?").fill("I want to learn how real data teams work.");
+  const note = page.getByLabel("Why you, in a few lines (optional)");
+  await note.fill("I wrote this on the bus and the network went.");
+
+  await context.setOffline(true);
+  await page.getByRole("button", { name: "Send application" }).click();
+  const unsent = page.getByRole("alert").filter({ hasText: "You are offline: nothing was sent." });
+  await unsent.waitFor();
+  assertEquals(page.url(), applyUrl, "the page stays");
+  assertEquals(await note.inputValue(), "I wrote this on the bus and the network went.", "what was typed is kept");
+  await assertFitsPhone(page, "the apply form told it was not sent");
+  await assertAccessible(page, "the apply form told it was not sent");
+
+  await context.setOffline(false);
+  await unsent.waitFor({ state: "detached" });
+  await page.getByRole("button", { name: "Send application" }).click();
+  await page.waitForURL(`${t.origin}/internships/${internship.id}?applied=1`);
+  const mine = await t.fetch("/api/me/applications", { headers: student.headers });
+  const { applications } = await mine.json();
+  assertEquals(
+    applications.map((a: { coverNote: string }) => a.coverNote),
+    ["I wrote this on the bus and the network went."],
+    "sent once, with the note",
+  );
 });

@@ -6,8 +6,11 @@
  * hydrated in the meantime included, so a second tap on a slow connection sends nothing (it could undo the first). A
  * `GET` or `dialog` form and one sent to another window (`target`) stay as they are. The form is unmarked when the page
  * is shown again (Back restoring it from the back-forward cache), and `BUSY_MS` after its submit if the page is still
- * there: the person pressed Stop or the navigation was cancelled, and would otherwise never send it again. Without
- * JavaScript, forms post as always.
+ * there: the person pressed Stop or the navigation was cancelled, and would otherwise never send it again. A form
+ * sent while the browser knows it has no connection (`navigator.onLine` false) is not sent at all: the browser would
+ * replace the page by its error page and what was typed with it (a cover note, answers, a chosen file). The page stays
+ * as it is and the sentence of `OfflineUnsentNotice` (`components/OfflineNotice.tsx`, the page's language) shows by
+ * the form's button until the connection is back. Without JavaScript, forms post as always.
  */
 
 /** How long a form stays busy while its page stays (ms): longer than a slow phone's answer, short of giving up on it. */
@@ -31,9 +34,31 @@ addEventListener("submit", (event) => {
   event.stopImmediatePropagation();
 }, { capture: true });
 
+/** The id of the `<template>` holding the page's sentence for a form not sent offline (`OfflineUnsentNotice`). */
+const UNSENT_TEMPLATE = "offline-unsent";
+
+/** Shows the "not sent, you are offline" sentence after `submitter` (else at the end of `form`), once per form. */
+function tellUnsent(form: HTMLFormElement, submitter: HTMLElement | null): void {
+  const template = document.getElementById(UNSENT_TEMPLATE);
+  form.querySelector("[data-offline-unsent]")?.remove();
+  const notice = template instanceof HTMLTemplateElement ? template.content.firstElementChild?.cloneNode(true) : null;
+  if (!(notice instanceof HTMLElement)) return;
+  if (submitter && form.contains(submitter)) submitter.insertAdjacentElement("afterend", notice);
+  else form.append(notice);
+}
+
+addEventListener("online", () => {
+  for (const notice of document.querySelectorAll("form [data-offline-unsent]")) notice.remove();
+});
+
 addEventListener("submit", (event) => {
   const form = event.target;
   if (event.defaultPrevented || !(form instanceof HTMLFormElement) || form.method !== "post" || form.target) return;
+  if (!navigator.onLine) {
+    event.preventDefault();
+    tellUnsent(form, event.submitter instanceof HTMLElement ? event.submitter : null);
+    return;
+  }
   form.setAttribute("aria-busy", "true");
   form.style.cursor = "progress";
   if (event.submitter instanceof HTMLElement) event.submitter.style.opacity = "0.6";
