@@ -29,11 +29,13 @@ import { moderatedNotification } from "@/lib/moderation/notices.ts";
 import {
   getOrganization,
   hasManagerOtherThan,
+  isManager,
   organizationCounts,
   type OrganizationLink,
   organizationsForPoster,
 } from "@/lib/organizations/store.ts";
 import { countOps } from "@/lib/stats/counters.ts";
+import { linkVerdict } from "@/lib/organizations/link_verdict.ts";
 import { canManage, canModerate } from "./policy.ts";
 import { dayNumber, DELETED } from "./columns.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
@@ -537,7 +539,8 @@ export async function forgetInternshipOwner(
 
 /**
  * Closes the open listings of `userId` that take applications here and that nobody else answers (not linked to a
- * verified organization with a manager besides them, who would; nor rejected by moderation, as a suspension's hide
+ * verified organization with a manager besides them, who would, nor linked to one only until the
+ * `organizations-unlink` job takes it from that organization, `linkVerdict`; nor rejected by moderation, as a suspension's hide
  * rejects them first, whose applications no manager may move: `movesRefusal`), as their poster closing them does: `closedAt` now, to
  * the archive in the same write, their end recorded (`endedOps`) so their applicants hear back 15 days after. An admin
  * made them a user again, or suspended them with their listings hidden, so they no longer read or answer those
@@ -576,18 +579,31 @@ async function closeUnansweredOf(
   const organizationIds = new Set(
     (await store.model.recordsOf(slots)).flatMap((record) => record.organizationId ?? []),
   );
-  const verified = new Set<string>();
+  // The verified organizations: whether the leaving poster manages each now, and whether another manager answers.
+  const verified = new Map<string, { verifiedAt: string; ownerManages: boolean; others: boolean }>();
   for (const id of organizationIds) {
-    if ((await getOrganization(kv, id)).value?.verifiedAt && await hasManagerOtherThan(kv, id, userId)) {
-      verified.add(id);
-    }
+    const verifiedAt = (await getOrganization(kv, id)).value?.verifiedAt;
+    if (!verifiedAt) continue;
+    const [ownerManages, others] = await Promise.all([isManager(kv, id, userId), hasManagerOtherThan(kv, id, userId)]);
+    verified.set(id, { verifiedAt, ownerManages, others });
   }
   const today = istToday();
   let closed = 0;
-  const closeUnanswered = (record: Internship): Internship => {
-    // Nobody but an admin moves the applications of a listing an admin rejected (a suspension's hide among them).
-    const answered = record.organizationId !== undefined && verified.has(record.organizationId) &&
-      moderationOf(record).status !== "rejected";
+  /**
+   * `record` as the `organizations-unlink` job would leave it (marked its manager's when its owner manages the
+   * organization now, judged before they are forgotten), and whether another manager of that organization answers its
+   * applicants: it stays linked to a verified organization (`linkVerdict`) that has one, and no admin rejected it
+   * (nobody but an admin moves a rejected listing's applications; a suspension's hide among them).
+   */
+  const judged = (record: Internship): { record: Internship; answered: boolean } => {
+    const organization = record.organizationId === undefined ? undefined : verified.get(record.organizationId);
+    const verdict = organization ? linkVerdict(record, organization) : "unlink";
+    return {
+      record: verdict === "mark" ? { ...record, linkedByManager: true } : record,
+      answered: verdict !== "unlink" && organization!.others && moderationOf(record).status !== "rejected",
+    };
+  };
+  const closeUnanswered = (record: Internship, answered: boolean): Internship => {
     if (answered || (record.applyMode ?? "link") !== "platform" || !isLive(record, today)) return record;
     const now = new Date().toISOString();
     return { ...record, closedAt: now, updatedAt: now };
@@ -599,7 +615,8 @@ async function closeUnansweredOf(
         id,
         change: (record) => {
           if (record.userId !== userId) return record;
-          const next = closeUnanswered(change(record));
+          const { record: marked, answered } = judged(record);
+          const next = closeUnanswered(change(marked), answered);
           closes = !!next.closedAt && !record.closedAt;
           return next;
         },

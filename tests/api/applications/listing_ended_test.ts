@@ -233,16 +233,20 @@ Deno.test("a poster who deletes their account closes their listings nobody else 
   const alone = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Solo Co", deadline });
   const managed = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Big Co", deadline });
   const own = await platformInternship(t, member, { title: "Web Intern", hiringOrganization: "Own Co", deadline });
+  const stranger = await platformInternship(t, member, { title: "Art Intern", hiringOrganization: "Far Co", deadline });
   const elsewhere = await postInternship(t, member, { title: "Sales Intern", hiringOrganization: "Solo Co", deadline });
   // Big Co is verified and another manages it: they answer its listings' applicants after the poster leaves. Own Co
-  // is verified too, but its only manager was the poster: nobody answers its listing.
+  // is verified too, but its only manager was the poster: nobody answers its listing. Far Co was verified after the
+  // poster, who never managed it, listed under its name: the unlink job takes the listing from it, so nobody answers.
   const [manager, person] = [await createTestUser(t, "member"), await applicant(t, "Jai Singh")];
   await verify(t, managed, [member.user.id, manager.user.id]);
   await verify(t, own, [member.user.id]);
-  const [toAlone, toManaged, toOwn] = [
+  await verify(t, stranger, [manager.user.id]);
+  const [toAlone, toManaged, toOwn, toStranger] = [
     await applyTo(t, person, alone),
     await applyTo(t, person, managed),
     await applyTo(t, person, own),
+    await applyTo(t, person, stranger),
   ];
 
   await deleteAccount(t.services, { user: member.user, session: { createdAt: new Date().toISOString() } }, {
@@ -253,17 +257,22 @@ Deno.test("a poster who deletes their account closes their listings nobody else 
   await sweepDeletions(t);
   const read = async (id: string) => (await (await t.fetch(`/api/internships/${id}`)).json()).internship;
   assertEquals(
-    await Promise.all([alone, managed, own, elsewhere].map(async ({ id }) => (await read(id)).isClosed)),
-    [true, false, true, false],
+    await Promise.all([alone, managed, own, stranger, elsewhere].map(async ({ id }) => (await read(id)).isClosed)),
+    [true, false, true, true, false],
     "only the listings taking applications here that nobody answers close",
   );
+  const unlinked = await runAt(t, "organizations-unlink", Date.now());
+  assertEquals(unlinked.listings, 1, "the job took the listing from Far Co, which its poster never managed");
+  for (const { id } of [managed, own]) {
+    assert((await read(id)).organization, "Big Co's and Own Co's stay linked: their poster managed them when leaving");
+  }
   const run = await runAt(t, "applications-ended", Date.now());
-  assertEquals(run.moved, 2);
+  assertEquals(run.moved, 3);
   const later = await runAt(t, "applications-timeout", Date.now() + 16 * DAY);
-  assertEquals(later.rejected, 2);
+  assertEquals(later.rejected, 3);
   assertEquals(
-    [await statusOf(t, toAlone.id), await statusOf(t, toManaged.id), await statusOf(t, toOwn.id)],
-    ["rejected", "applied", "rejected"],
+    await Promise.all([toAlone, toManaged, toOwn, toStranger].map(({ id }) => statusOf(t, id))),
+    ["rejected", "applied", "rejected", "rejected"],
   );
 });
 
