@@ -168,28 +168,29 @@ import * as $164 from "./routes/profile/delete.tsx";
 import * as $165 from "./routes/profile/remove-provider.ts";
 import * as $166 from "./routes/profile/resume.ts";
 import * as $167 from "./routes/profile/sign-out-others.ts";
-import * as $168 from "./routes/purchases/[id]/receipt.tsx";
-import * as $169 from "./routes/purchases/[id]/refund-request.ts";
-import * as $170 from "./routes/refunds.tsx";
-import * as $171 from "./routes/report.tsx";
-import * as $172 from "./routes/reset-password.tsx";
-import * as $173 from "./routes/robots.txt.ts";
-import * as $174 from "./routes/sign-in.tsx";
-import * as $175 from "./routes/sign-out.ts";
-import * as $176 from "./routes/sign-up.tsx";
-import * as $177 from "./routes/sitemap.xml.ts";
-import * as $178 from "./routes/sitemap/[file].ts";
-import * as $179 from "./routes/terms.tsx";
-import * as $180 from "./routes/toolkits/[id]/index.tsx";
-import * as $181 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $182 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $183 from "./routes/toolkits/index.tsx";
-import * as $184 from "./routes/toolkits/mine.tsx";
-import * as $185 from "./routes/ungatekeep/[id].tsx";
-import * as $186 from "./routes/ungatekeep/index.tsx";
-import * as $187 from "./routes/ungatekeep/rss.xml.ts";
-import * as $188 from "./routes/unsubscribe/[token].tsx";
-import * as $189 from "./routes/verify-email.tsx";
+import * as $168 from "./routes/purchases/[id]/credit-notes/[number].tsx";
+import * as $169 from "./routes/purchases/[id]/receipt.tsx";
+import * as $170 from "./routes/purchases/[id]/refund-request.ts";
+import * as $171 from "./routes/refunds.tsx";
+import * as $172 from "./routes/report.tsx";
+import * as $173 from "./routes/reset-password.tsx";
+import * as $174 from "./routes/robots.txt.ts";
+import * as $175 from "./routes/sign-in.tsx";
+import * as $176 from "./routes/sign-out.ts";
+import * as $177 from "./routes/sign-up.tsx";
+import * as $178 from "./routes/sitemap.xml.ts";
+import * as $179 from "./routes/sitemap/[file].ts";
+import * as $180 from "./routes/terms.tsx";
+import * as $181 from "./routes/toolkits/[id]/index.tsx";
+import * as $182 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $183 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $184 from "./routes/toolkits/index.tsx";
+import * as $185 from "./routes/toolkits/mine.tsx";
+import * as $186 from "./routes/ungatekeep/[id].tsx";
+import * as $187 from "./routes/ungatekeep/index.tsx";
+import * as $188 from "./routes/ungatekeep/rss.xml.ts";
+import * as $189 from "./routes/unsubscribe/[token].tsx";
+import * as $190 from "./routes/verify-email.tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -403,28 +404,29 @@ const manifest: Manifest = {
     "./routes/profile/remove-provider.ts": $165,
     "./routes/profile/resume.ts": $166,
     "./routes/profile/sign-out-others.ts": $167,
-    "./routes/purchases/[id]/receipt.tsx": $168,
-    "./routes/purchases/[id]/refund-request.ts": $169,
-    "./routes/refunds.tsx": $170,
-    "./routes/report.tsx": $171,
-    "./routes/reset-password.tsx": $172,
-    "./routes/robots.txt.ts": $173,
-    "./routes/sign-in.tsx": $174,
-    "./routes/sign-out.ts": $175,
-    "./routes/sign-up.tsx": $176,
-    "./routes/sitemap.xml.ts": $177,
-    "./routes/sitemap/[file].ts": $178,
-    "./routes/terms.tsx": $179,
-    "./routes/toolkits/[id]/index.tsx": $180,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $181,
-    "./routes/toolkits/[id]/learn/index.tsx": $182,
-    "./routes/toolkits/index.tsx": $183,
-    "./routes/toolkits/mine.tsx": $184,
-    "./routes/ungatekeep/[id].tsx": $185,
-    "./routes/ungatekeep/index.tsx": $186,
-    "./routes/ungatekeep/rss.xml.ts": $187,
-    "./routes/unsubscribe/[token].tsx": $188,
-    "./routes/verify-email.tsx": $189,
+    "./routes/purchases/[id]/credit-notes/[number].tsx": $168,
+    "./routes/purchases/[id]/receipt.tsx": $169,
+    "./routes/purchases/[id]/refund-request.ts": $170,
+    "./routes/refunds.tsx": $171,
+    "./routes/report.tsx": $172,
+    "./routes/reset-password.tsx": $173,
+    "./routes/robots.txt.ts": $174,
+    "./routes/sign-in.tsx": $175,
+    "./routes/sign-out.ts": $176,
+    "./routes/sign-up.tsx": $177,
+    "./routes/sitemap.xml.ts": $178,
+    "./routes/sitemap/[file].ts": $179,
+    "./routes/terms.tsx": $180,
+    "./routes/toolkits/[id]/index.tsx": $181,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $182,
+    "./routes/toolkits/[id]/learn/index.tsx": $183,
+    "./routes/toolkits/index.tsx": $184,
+    "./routes/toolkits/mine.tsx": $185,
+    "./routes/ungatekeep/[id].tsx": $186,
+    "./routes/ungatekeep/index.tsx": $187,
+    "./routes/ungatekeep/rss.xml.ts": $188,
+    "./routes/unsubscribe/[token].tsx": $189,
+    "./routes/verify-email.tsx": $190,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

@@ -120,6 +120,7 @@ export const REFUSALS = {
   paymentNotFound: "Payment not found",
   notYourPurchase: "This is not your purchase",
   receiptNotFound: "Receipt not found",
+  creditNoteNotFound: "Credit note not found",
   /** 503: the gateway refunded, the refund's write kept losing races; a retry is not refunded twice and records it. */
   refundNotRecorded:
     "Refunded at the gateway, but the refund is not recorded yet: refund again to record it (the payment is not refunded twice)",

@@ -19,6 +19,7 @@ function purchase(): AdminPurchaseRow {
     paymentStatus: "paid",
     amountPaid: 29000,
     couponId: null,
+    creditNotes: [],
     createdAt: AT,
     updatedAt: AT,
     user: { id: "u1", name: "Rohan Mehta", email: "rohan@example.com" },

@@ -1,7 +1,8 @@
 /**
  * The demo's money (docs/decisions.md, Money operations): two paid purchases through the real checkout and
  * confirmation path, over an offline stand-in of the gateway that pays every order at once, so the demo shows a
- * receipt, a certificate (Rohan completes every lesson), a refunded purchase (Sara's, refunded by the admin) and a
+ * receipt, a certificate (Rohan completes every lesson), a refunded purchase (Sara's: ₹100 of it refunded in the
+ * gateway's dashboard first, then the rest by the admin, a credit note each against her tax invoice) and a
  * dashboard with revenue, refunds, top toolkits and a coupon's use; the month of `history.ts` comes before them, so
  * the dashboard's charts show 30 days. Idempotent: a buyer who has a purchase of the toolkit already is left alone.
  */
@@ -9,9 +10,9 @@ import type { PaymentGateway } from "@/lib/payments/gateway.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
 import { nowOf, type PaymentContext } from "@/lib/purchases/payment_context.ts";
 import { applyGatewayReport } from "@/lib/purchases/settlement.ts";
-import { listPurchaseRecords } from "@/lib/purchases/purchases.ts";
+import { getPurchaseEntry, listPurchaseRecords } from "@/lib/purchases/purchases.ts";
 import { listPurchasesForAdmin } from "@/lib/purchases/admin.ts";
-import { refundPayment } from "@/lib/purchases/refunds.ts";
+import { refundPayment, reportedRefundOps } from "@/lib/purchases/refunds.ts";
 import type { SellerConfig } from "@/lib/purchases/receipts.ts";
 import { listActiveToolkits, listContentItems } from "@/lib/toolkits/catalog.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
@@ -128,8 +129,26 @@ export async function seedMoney(
   }
   const refunded = await buy(ctx, { buyer: people.refunded, toolkit: salary });
   if (refunded) {
+    await refundPartAtGateway(ctx, { purchaseId: refunded, amount: 10000 });
     await refundPayment(ctx, { by: people.admin, target: { purchaseId: refunded }, reason: "Bought by mistake" });
-    lines.push(`${people.refunded.name}'s purchase of "${salary.title}" was refunded`);
+    lines.push(`${people.refunded.name}'s purchase of "${salary.title}" was refunded, ₹100 of it at the gateway first`);
   }
   return lines;
+}
+
+/**
+ * Applies a refund of `amount` (paise) of purchase `purchaseId`'s payment made in the gateway's dashboard, as its
+ * `refund.processed` would (`reportedRefundOps`): kept on the purchase with its credit note when the receipt is a tax
+ * invoice.
+ */
+async function refundPartAtGateway(
+  ctx: PaymentContext,
+  { purchaseId, amount }: { purchaseId: string; amount: number },
+): Promise<void> {
+  const entry = await getPurchaseEntry(ctx.kv, purchaseId);
+  const purchase = entry.value!;
+  const op = ctx.kv.atomic().check(entry);
+  const refund = { id: `rfnd_demo_part_${purchaseId.slice(0, 8)}`, paymentId: purchase.paymentId!, amount };
+  await reportedRefundOps(ctx, op, { purchase, refund, orderId: purchase.gatewayOrderId, at: nowOf(ctx) });
+  if (!(await op.commit()).ok) throw new Error("the demo's partial refund lost a race");
 }

@@ -35,7 +35,9 @@ import { CONTENT_TYPES, type ContentItem } from "@/lib/toolkits/schema.ts";
 import type { ProgressResult, PurchaseHistoryItem, ToolkitDetail } from "@/lib/toolkits/learning.ts";
 import {
   type BuyerRefund,
+  type CreditNote,
   EXTRA_PAYMENT_REASONS,
+  type IssuedCreditNote,
   PAYMENT_STATUSES,
   type Purchase,
   type PurchaseRecord,
@@ -550,6 +552,34 @@ export const ToolkitDetailSchema = z.strictObject({
   completedItemIds: z.array(z.string()),
 }) satisfies z.ZodType<ToolkitDetail>;
 
+/** A credit note as kept with the refund it is for; amounts in paise. */
+const CreditNoteSchema = z.strictObject({
+  number: z.string().describe("`CN-<yyyy>-<n>`, `yyyy` the year its financial year starts"),
+  issuedAt: timestamp,
+  amount: z.int().optional().describe(
+    "In paise, GST included: what it credits (absent on notes issued before refunds in parts had their own: all of " +
+      "its refund's `amount`)",
+  ),
+  creditedBefore: z.int().optional().describe(
+    "In paise: what the invoice's credit notes issued before it credit together (absent: none)",
+  ),
+  late: z.literal(true).optional().describe("Issued late, for a refund made before credit notes were issued"),
+}).meta({ id: "CreditNote" }) satisfies z.ZodType<CreditNote>;
+
+/** Every credit note issued against a purchase's tax invoice, with the refund each is for; amounts in paise. */
+const IssuedCreditNoteSchema = z.strictObject({
+  number: z.string().describe("`CN-<yyyy>-<n>`, `yyyy` the year its financial year starts"),
+  issuedAt: timestamp,
+  amount: z.int().describe("In paise, GST included: what it credits"),
+  creditedBefore: z.int().describe("In paise: what the invoice's credit notes issued before it credit together"),
+  late: z.literal(true).optional().describe("Issued late, for a refund made before credit notes were issued"),
+  refundId: z.string().describe(
+    "The gateway's id of the refund it is for: a part refunded at the gateway, or the refund",
+  ),
+  refundedAt: timestamp,
+  url: z.string().describe("Its printable page, for the buyer and admins"),
+}).meta({ id: "IssuedCreditNote" }) satisfies z.ZodType<IssuedCreditNote>;
+
 /** A refund made through the gateway; `amount` in paise. */
 export const RefundSchema = z.strictObject({
   id: z.string(),
@@ -563,10 +593,9 @@ export const RefundSchema = z.strictObject({
   at: timestamp,
   status: z.enum(["pending", "processed"]),
   processedAt: timestamp.nullable(),
-  creditNote: z.strictObject({
-    number: z.string().describe("`CN-<yyyy>-<n>`, `yyyy` the year its financial year starts"),
-    issuedAt: timestamp,
-  }).optional().describe("The credit note issued against the tax invoice for `amount` (absent: no tax invoice)"),
+  creditNote: CreditNoteSchema.optional().describe(
+    "The credit note this refund issued against the tax invoice (absent: no tax invoice, or an extra payment's)",
+  ),
 }).meta({ id: "Refund" }) satisfies z.ZodType<RefundRecord>;
 
 /** A refund as its buyer reads it: without the admin who made it. */
@@ -593,6 +622,10 @@ const purchaseFields = {
   couponId: nullableText,
   refund: BuyerRefundSchema.nullable().optional(),
   refundRequest: RefundRequestSchema.nullable().optional(),
+  creditNotes: z.array(IssuedCreditNoteSchema).describe(
+    "Every credit note issued against its tax invoice, in the order issued: one per refund, a part refunded at the " +
+      "gateway too (empty: none)",
+  ),
   createdAt: timestamp,
   updatedAt: timestamp,
 };
@@ -636,6 +669,7 @@ export const AdminPurchaseSchema = z.strictObject({
     paymentId: z.string(),
     amount: z.int().describe("In paise"),
     at: timestamp,
+    creditNote: CreditNoteSchema.optional().describe("The credit note it issued against the tax invoice"),
   })).describe("Refunds of part of a payment made at the gateway (its dashboard, a dispute)"),
   policy: z.strictObject({
     daysSincePaid: z.int().nullable().describe("Whole days since it was paid"),

@@ -68,14 +68,73 @@ export interface RefundRecord {
   at: string;
   status: "pending" | "processed";
   processedAt: string | null;
-  /** The credit note issued against the purchase's tax invoice for `amount` (absent: the receipt is no tax invoice). */
+  /**
+   * The credit note issued against the purchase's tax invoice for what this refund returned and the invoice's credit
+   * notes before it did not credit (absent: the receipt is no tax invoice, or the refund is an extra payment's).
+   */
   creditNote?: CreditNote;
 }
 
-/** A credit note (docs/decisions.md, Money operations, "Credit notes"): `CN-<yyyy>-<n>` and when it was issued (ISO). */
+/**
+ * A credit note (docs/decisions.md, Money operations, "Credit notes"): `CN-<yyyy>-<n>`, when it was issued (ISO) and
+ * what it credits, in paise, GST included.
+ */
 export interface CreditNote {
   number: string;
   issuedAt: string;
+  /** What it credits (absent on notes issued before refunds in parts had their own: all of its refund's `amount`). */
+  amount?: number;
+  /**
+   * What the invoice's credit notes issued before it credit together (absent: none). Its GST split is the split of
+   * `creditedBefore + amount` less that of `creditedBefore` (`creditNoteSplit`), so an invoice's credit notes add up to
+   * its own split at most, to the paisa.
+   */
+  creditedBefore?: number;
+  /** Issued late, for a refund made before credit notes were issued: dated when issued, not when refunded. */
+  late?: true;
+}
+
+/** A credit note of a purchase with its figures in paise and the refund it is for (its id and when it was made). */
+export interface IssuedCreditNote {
+  number: string;
+  issuedAt: string;
+  amount: number;
+  creditedBefore: number;
+  late?: true;
+  refundId: string;
+  refundedAt: string;
+  /** Its own printable page (`creditNotePath`). */
+  url: string;
+}
+
+/**
+ * Every credit note issued against `record`'s tax invoice, in the order they were issued: those of the parts refunded
+ * at the gateway, and the refund's (docs/decisions.md, Money operations, "Credit notes"). Empty when none was.
+ */
+export function creditNotesOf(
+  record: Pick<PurchaseRecord, "id" | "refund" | "gatewayPartialRefunds">,
+): IssuedCreditNote[] {
+  const issued = (note: CreditNote, refund: { id: string; at: string }, whole: number): IssuedCreditNote => ({
+    number: note.number,
+    issuedAt: note.issuedAt,
+    amount: note.amount ?? whole,
+    creditedBefore: note.creditedBefore ?? 0,
+    ...note.late ? { late: true as const } : {},
+    refundId: refund.id,
+    refundedAt: refund.at,
+    url: creditNotePath(record.id, note.number),
+  });
+  const notes = (record.gatewayPartialRefunds ?? []).flatMap((part) =>
+    part.creditNote ? [issued(part.creditNote, part, part.amount)] : []
+  );
+  const refund = record.refund;
+  if (refund?.creditNote) notes.push(issued(refund.creditNote, refund, refund.amount));
+  return notes.sort((a, b) => a.creditedBefore - b.creditedBefore);
+}
+
+/** What the credit notes of `record`'s tax invoice credit together, in paise. */
+export function creditedOf(record: Pick<PurchaseRecord, "id" | "refund" | "gatewayPartialRefunds">): number {
+  return creditNotesOf(record).reduce((sum, note) => sum + note.amount, 0);
 }
 
 /**
@@ -183,7 +242,7 @@ export interface PurchaseRecord {
    * unit, kept until together they come to the payment (docs/decisions.md, Money operations, "Refunds made at the
    * gateway"); absent until one is.
    */
-  gatewayPartialRefunds?: { id: string; paymentId: string; amount: number; at: string }[];
+  gatewayPartialRefunds?: GatewayPartialRefund[];
   /**
    * True on a record with `gatewayPartialRefunds` written since the dashboard counts them (absent on one written
    * before, which counted none: `storedPurchaseCounts`, `lib/stats/counters.ts`).
@@ -195,8 +254,26 @@ export interface PurchaseRecord {
   updatedAt: string;
 }
 
-/** A purchase in API responses (docs/api.md, Toolkits). */
-export type Purchase = Omit<PurchaseRecord, InternalField | "refund"> & { refund?: BuyerRefund | null };
+/**
+ * A refund of part of a payment made at the gateway (docs/decisions.md, Money operations, "Refunds made at the
+ * gateway"), its amount in that payment's unit; `creditNote` when one was issued against the tax invoice for it.
+ */
+export interface GatewayPartialRefund {
+  id: string;
+  paymentId: string;
+  amount: number;
+  at: string;
+  creditNote?: CreditNote;
+}
+
+/**
+ * A purchase in API responses (docs/api.md, Toolkits), with every credit note issued against its tax invoice
+ * (`creditNotesOf`).
+ */
+export type Purchase = Omit<PurchaseRecord, InternalField | "refund"> & {
+  refund?: BuyerRefund | null;
+  creditNotes: IssuedCreditNote[];
+};
 
 /** A refund as its buyer reads it: without the admin who made it. */
 export type BuyerRefund = Omit<RefundRecord, "by">;
@@ -230,6 +307,11 @@ export function receiptPath(purchaseId: string): string {
   return `/purchases/${purchaseId}/receipt`;
 }
 
+/** The path of the printable page of credit note `number` (`CN-<yyyy>-<n>`) of a purchase. */
+export function creditNotePath(purchaseId: string, number: string): string {
+  return `/purchases/${purchaseId}/credit-notes/${number}`;
+}
+
 /** The API shape of a purchase record, as its buyer reads it (the admin list adds the internal fields back). */
 export function purchaseView(record: PurchaseRecord): Purchase {
   const {
@@ -247,8 +329,9 @@ export function purchaseView(record: PurchaseRecord): Purchase {
     gatewayPartialRefunds: _g,
     partsCounted: _pc,
     refund,
-    ...view
+    ...rest
   } = record;
+  const view = { ...rest, creditNotes: creditNotesOf(record) };
   if (refund === undefined) return view;
   if (refund === null) return { ...view, refund };
   const { by: _b, ...buyerRefund } = refund;

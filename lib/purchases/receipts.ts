@@ -11,10 +11,11 @@
  * - Place of supply: the buyer's state as `place_of_supply.ts` finds it when the receipt is issued (kept with it),
  *   else the seller's state (docs/decisions.md, Money operations, "Place of supply").
  *
- * - Credit notes: a refund of a purchase whose receipt is a tax invoice issues a credit note for all that was refunded
- *   of its payment (`CN-<yyyy>-<n>`, its own sequence per financial year, taken in the refund's write as receipt
- *   numbers are), against the invoice, with the invoice's GST split of that amount (docs/decisions.md, Money
- *   operations, "Credit notes").
+ * - Credit notes: each refund of a purchase whose receipt is a tax invoice, a part refunded at the gateway too, issues
+ *   a credit note for what it returned (`CN-<yyyy>-<n>`, its own sequence per financial year, taken in the refund's
+ *   write as receipt numbers are), against the invoice, with the GST split of that amount under the invoice's place of
+ *   supply, taken so that the invoice's credit notes add up to its own split at most (`creditNoteSplit`;
+ *   docs/decisions.md, Money operations, "Credit notes").
  *
  * Keys (owned by this module only):
  * - `["receipt_sequence", yyyy]` → the last number issued in that financial year
@@ -29,7 +30,9 @@ import type { IndianState } from "./indian_states.ts";
 import { buyerStateOf, sellerStateOf, stateOfPlace } from "./place_of_supply.ts";
 import {
   type CreditNote,
+  creditNotesOf,
   getPurchaseEntry,
+  type IssuedCreditNote,
   type PurchaseRecord,
   type ReceiptRecord,
   type RefundRequest,
@@ -94,14 +97,20 @@ export function isTaxInvoice(receipt: ReceiptRecord, seller: SellerConfig | unde
 
 /**
  * Adds to `op` the taking of the next credit note number of the financial year of `at` (ISO), checked against the
- * sequence as read (a lost race is retried by the caller's loop), and returns the credit note: its number and `at`.
+ * sequence as read (a lost race is retried by the caller's loop), and returns the credit note: its number, `at`, the
+ * `amount` it credits and what the invoice's credit notes before it credited (`creditedBefore`), in paise, and `late`
+ * when it is issued for a refund made before credit notes were.
  */
-export async function issueCreditNoteOps(kv: Deno.Kv, op: Deno.AtomicOperation, at: string): Promise<CreditNote> {
+export async function issueCreditNoteOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  { at, amount, creditedBefore, late }: { at: string; amount: number; creditedBefore: number; late?: boolean },
+): Promise<CreditNote> {
   const year = financialYearOf(at);
   const sequence = await kv.get<number>(creditSequenceKey(year));
   const next = (sequence.value ?? 0) + 1;
   op.check(sequence).set(sequence.key, next);
-  return { number: `CN-${year}-${next}`, issuedAt: at };
+  return { number: `CN-${year}-${next}`, issuedAt: at, amount, creditedBefore, ...late ? { late: true as const } : {} };
 }
 
 /** The GST in an amount, in paise; `interState` when IGST applies. */
@@ -128,6 +137,31 @@ export function gstSplit(amountPaise: number, sellerState: string | null, buyerS
   return { taxable, cgst, sgst: tax - cgst, igst: 0, interState };
 }
 
+/**
+ * The GST split a credit note takes back (paise): the split of all that the invoice's credit notes credit up to and
+ * including it, less the split of what those before it credit (`gstSplit` of each; both states as for the invoice).
+ * Each part of the split only grows with the amount, so every figure is 0 or more, and the credit notes of one invoice
+ * add up to the split of what they credit together: to the invoice's own split, to the paisa, when that is all of it.
+ */
+export function creditNoteSplit(
+  { amount, creditedBefore }: { amount: number; creditedBefore: number },
+  sellerState: string | null,
+  buyerState: string | null,
+): GstSplit {
+  const upTo = gstSplit(creditedBefore + amount, sellerState, buyerState);
+  const before = gstSplit(creditedBefore, sellerState, buyerState);
+  return {
+    taxable: upTo.taxable - before.taxable,
+    cgst: upTo.cgst - before.cgst,
+    sgst: upTo.sgst - before.sgst,
+    igst: upTo.igst - before.igst,
+    interState: upTo.interState,
+  };
+}
+
+/** A credit note as the receipt page and its own page show it: its figures and GST split, in paise. */
+export type CreditNoteView = IssuedCreditNote & { gst: GstSplit };
+
 /** A purchase's receipt as its page shows it; money in paise. */
 export interface ReceiptView {
   purchaseId: string;
@@ -146,8 +180,8 @@ export interface ReceiptView {
   paymentId: string | null;
   orderId: string | null;
   refund: PurchaseRecord["refund"] | null;
-  /** The refund's credit note with the GST split of all that was refunded (paise); null without one. */
-  creditNote: (CreditNote & { amount: number; gst: GstSplit }) | null;
+  /** The credit notes issued against a tax invoice, in the order they were issued (`creditNotesOf`). */
+  creditNotes: CreditNoteView[];
   refundRequest: RefundRequest | null;
   /** The viewer is the buyer and may ask for a refund (`isRefundable`, nothing asked yet). */
   refundAskable: boolean;
@@ -187,14 +221,32 @@ export async function receiptFor(
     paymentId: record.paymentId,
     orderId: record.gatewayOrderId,
     refund: record.refund ?? null,
-    creditNote: record.refund?.creditNote
-      ? {
-        ...record.refund.creditNote,
-        amount: record.refund.amount,
-        gst: gstSplit(record.refund.amount, sellerState?.name ?? null, placeOfSupply?.name ?? null),
-      }
-      : null,
+    creditNotes: creditNotesOf(record).map((note) => ({
+      ...note,
+      gst: creditNoteSplit(note, sellerState?.name ?? null, placeOfSupply?.name ?? null),
+    })),
     refundRequest: record.refundRequest ?? null,
     refundAskable: record.userId === viewer.id && isRefundable(record) && !record.refundRequest,
   };
+}
+
+/** A credit note as its own page shows it: the receipt (tax invoice) it is against, and the note. */
+export interface CreditNotePage {
+  invoice: ReceiptView;
+  note: CreditNoteView;
+}
+
+/**
+ * The page of credit note `number` of purchase `purchaseId` for `viewer`, the buyer or an admin, as `receiptFor` reads
+ * the invoice it is against (docs/decisions.md, Money operations, "Credit notes").
+ * @throws NotFoundError "Receipt not found" as `receiptFor`; "Credit note not found" for no such note of the purchase.
+ */
+export async function creditNoteFor(
+  kv: Deno.Kv,
+  { seller, viewer, purchaseId, number }: { seller: SellerConfig; viewer: User; purchaseId: string; number: string },
+): Promise<CreditNotePage> {
+  const invoice = await receiptFor(kv, { seller, viewer, purchaseId });
+  const note = invoice.creditNotes.find((found) => found.number === number);
+  if (!note) throw new NotFoundError(REFUSALS.creditNoteNotFound);
+  return { invoice, note };
 }

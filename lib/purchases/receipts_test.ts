@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { financialYearOf, gstSplit } from "./receipts.ts";
+import { creditNoteSplit, financialYearOf, gstSplit } from "./receipts.ts";
 
 Deno.test("financialYearOf: the financial year runs April to March in IST", () => {
   assertEquals(financialYearOf("2026-03-31T18:29:59.000Z"), 2025);
@@ -58,4 +58,34 @@ Deno.test("gstSplit: inter-state only when both states are known and differ", ()
   assertEquals(gstSplit(11800, null, "Kerala").interState, false, "the seller's state unknown");
   assertEquals(gstSplit(11800, "Karnataka", null).interState, false, "the buyer's state unknown");
   assertEquals(gstSplit(11800, "Tamil  Nadu", "tamil nadu").interState, false, "spaces and case aside");
+});
+
+Deno.test("creditNoteSplit: credit notes in parts add up to the invoice's split, each figure 0 or more", () => {
+  // Splitting each part of 11 paise on its own would take 3 × round(1,100 / 118) = 27 paise of taxable value and 6 of
+  // tax, where the invoice of 33 paise has 28 and 5.
+  const rounds = (parts: number[], seller: string, buyer: string) => {
+    let before = 0;
+    const sum = { taxable: 0, cgst: 0, sgst: 0, igst: 0 };
+    for (const amount of parts) {
+      const split = creditNoteSplit({ amount, creditedBefore: before }, seller, buyer);
+      for (const key of ["taxable", "cgst", "sgst", "igst"] as const) {
+        assert(split[key] >= 0, `${key} of ${amount} after ${before}: ${split[key]}`);
+        sum[key] += split[key];
+      }
+      assertEquals(split.taxable + split.cgst + split.sgst + split.igst, amount);
+      before += amount;
+    }
+    return sum;
+  };
+  for (const [seller, buyer] of [["Karnataka", "Karnataka"], ["Karnataka", "Maharashtra"]]) {
+    for (const parts of [[11, 11, 11], [12345, 23456, 14099], [1, 1, 1, 1, 49896], [49900]]) {
+      const total = parts.reduce((a, b) => a + b, 0);
+      const { interState: _, ...invoice } = gstSplit(total, seller, buyer);
+      assertEquals(rounds(parts, seller, buyer), invoice, `${parts} ${seller}→${buyer}`);
+    }
+  }
+  // Part of the way, what was credited is at most the invoice's split.
+  const { interState: _, ...whole } = gstSplit(49900, "Karnataka", "Karnataka");
+  const some = rounds([7, 3333, 101], "Karnataka", "Karnataka");
+  for (const key of ["taxable", "cgst", "sgst", "igst"] as const) assert(some[key] <= whole[key]);
 });

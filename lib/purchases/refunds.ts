@@ -36,6 +36,8 @@ import { CURRENCY, PAYMENTS_NOT_CONFIGURED } from "./checkout.ts";
 import {
   type BuyerPurchase,
   checkoutGuards,
+  creditedOf,
+  type CreditNote,
   getPurchaseEntry,
   hasBuyer,
   otherPaidPurchase,
@@ -273,17 +275,42 @@ export async function refundPayment(
 }
 
 /**
- * `refund` of `target` on `current` (as read) with the credit note its write issues (`issueCreditNoteOps`, added to
- * `op`) when it refunds the purchase's own payment and the purchase's receipt is a tax invoice (`isTaxInvoice`); else
- * `refund` as it is (docs/decisions.md, Money operations, "Credit notes").
+ * The credit note for `amount` (paise, above 0) that a refund at `at` of `target` on `current` (as read) issues, its
+ * number taken in `op` (`issueCreditNoteOps`), after the invoice's credit notes kept on `current`: when it refunds the
+ * purchase's own payment and the purchase's receipt is a tax invoice (`isTaxInvoice`); else undefined
+ * (docs/decisions.md, Money operations, "Credit notes").
+ */
+async function creditNoteOps(
+  ctx: PaymentContext,
+  op: Deno.AtomicOperation,
+  { current, target, amount, at }: {
+    current: PurchaseRecord;
+    target: { paymentId?: string };
+    amount: number;
+    at: string;
+  },
+): Promise<CreditNote | undefined> {
+  if (target.paymentId !== undefined || !current.receipt || !isTaxInvoice(current.receipt, ctx.seller)) {
+    return undefined;
+  }
+  const creditedBefore = creditedOf(current);
+  if (amount <= 0) return undefined;
+  return await issueCreditNoteOps(ctx.kv, op, { at, amount, creditedBefore });
+}
+
+/**
+ * `refund` of `target` on `current` (as read) with the credit note its write issues (`creditNoteOps`) for what the
+ * invoice's credit notes do not credit yet of all that was refunded of the payment: this refund's part, and parts
+ * refunded at the gateway before that have none (kept from before they had their own).
  */
 async function withCreditNote(
   ctx: PaymentContext,
   op: Deno.AtomicOperation,
   { current, target, refund }: { current: PurchaseRecord; target: RefundTarget; refund: RefundRecord },
 ): Promise<RefundRecord> {
-  if (target.paymentId !== undefined || !current.receipt || !isTaxInvoice(current.receipt, ctx.seller)) return refund;
-  return { ...refund, creditNote: await issueCreditNoteOps(ctx.kv, op, refund.at) };
+  const amount = refund.amount - creditedOf(current);
+  const creditNote = await creditNoteOps(ctx, op, { current, target, amount, at: refund.at });
+  return creditNote ? { ...refund, creditNote } : refund;
 }
 
 /**
@@ -374,7 +401,19 @@ export async function reportedRefundOps(
   const refunded = refund.amount +
     partials.filter((p) => p.paymentId === refund.paymentId).reduce((sum, p) => sum + p.amount, 0);
   if (due.amount !== null && refunded < due.amount) {
-    const partial = { id: refund.id, paymentId: refund.paymentId, amount: refund.amount, at };
+    const creditNote = await creditNoteOps(ctx, op, {
+      current: purchase,
+      target: due.target,
+      amount: refund.amount,
+      at,
+    });
+    const partial = {
+      id: refund.id,
+      paymentId: refund.paymentId,
+      amount: refund.amount,
+      at,
+      ...creditNote ? { creditNote } : {},
+    };
     putPurchaseOps(op, purchase, { ...purchase, gatewayPartialRefunds: [...partials, partial], updatedAt: at });
     return { outcome: "partial", mails: [] };
   }

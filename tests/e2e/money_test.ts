@@ -412,7 +412,19 @@ Deno.test("on a 360 px phone, the receipt keeps each amount on one line, the cou
   // The discount, then the credit note's taxable value, CGST, SGST and amount credited.
   assertEquals(amounts.filter((a) => a.text?.startsWith("−")).length, 5, JSON.stringify(amounts));
   assert(amounts.every((a) => a.lines === 1), `an amount wraps: ${JSON.stringify(amounts)}`);
-  assert((await page.locator("#credit-note-heading").innerText()).match(/credit note/i));
+  assert((await page.locator("h2[id^='credit-note-']").innerText()).match(/credit note/i));
   assertEquals(await layoutDefects(page), []);
   await assertAccessibleWithoutScript(page, "receipt with a credit note at 360 px");
+  // The credit note's own page, followed from the receipt without JavaScript, in English and in Hindi.
+  await page.getByRole("link", { name: /Open credit note/ }).click();
+  await page.waitForURL(/\/credit-notes\/CN-/);
+  assert((await page.locator("h1").innerText()).match(/credit note/i));
+  assert((await page.locator("article").innerText()).includes(SELLER.SELLER_GSTIN), "it names the seller's GSTIN");
+  assertEquals(await layoutDefects(page), []);
+  await assertAccessibleWithoutScript(page, "credit note at 360 px");
+  await page.goto(`${page.url()}?lang=hi`);
+  assert((await page.locator("h1").innerText()).includes("क्रेडिट नोट"));
+  assertEquals(await layoutDefects(page), []);
+  await assertAccessibleWithoutScript(page, "credit note in Hindi at 360 px");
+  await page.screenshot({ path: `${SHOTS}/credit-note-360-hi.png`, fullPage: true });
 });

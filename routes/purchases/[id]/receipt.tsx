@@ -2,7 +2,8 @@
  * `/purchases/{id}/receipt`: the printable receipt of a paid purchase, for its buyer or an admin (others 404, a
  * guest is sent to sign in), with links back to "My toolkits" and to the toolkit (not printed), and the buyer's refund
  * request or its "Ask for a refund" form (`RefundRequestPanel`). With `SELLER_GSTIN` set it is a tax invoice with the GST split and
- * the place of supply, and once refunded it shows the credit note issued against it (docs/decisions.md, Money
+ * the place of supply, and once refunded, in full or in parts, it shows each credit note issued against it with a link
+ * to the note's own page (docs/decisions.md, Money
  * operations, "Receipts"; docs/decisions.md, Money operations, "Place of supply"; docs/decisions.md, Money operations,
  * "Credit notes").
  */
@@ -11,7 +12,8 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { toRupees } from "@/lib/money.ts";
 import { useT } from "@/lib/i18n/context.ts";
-import { GST_RATE_PERCENT, receiptFor, type ReceiptView } from "@/lib/purchases/receipts.ts";
+import { type CreditNoteView, GST_RATE_PERCENT, receiptFor, type ReceiptView } from "@/lib/purchases/receipts.ts";
+import { CreditNoteFigures, NumberAndDate, Parties, Row } from "@/components/purchases/TaxDocument.tsx";
 import { placeOfSupplyLabel } from "@/lib/purchases/place_of_supply.ts";
 import { returnedBy } from "@/lib/purchases/refund_policy.ts";
 import PrintButton from "@/islands/PrintButton.tsx";
@@ -27,61 +29,22 @@ export const handler = define.handlers<ReceiptView>({
   },
 });
 
-function Row({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
-  return (
-    <tr class={strong ? "font-semibold" : ""}>
-      <th scope="row" class="py-1.5 pr-4 text-left font-normal text-slate-700">{label}</th>
-      <td class="whitespace-nowrap py-1.5 text-right tabular-nums">{value}</td>
-    </tr>
-  );
-}
-
-/** A document's "No." and "Date:" lines: the receipt's, and its credit note's. */
-function NumberAndDate({ number, issuedAt }: { number: string; issuedAt: string }) {
+/** Each credit note issued against the invoice, printed with it, with a link to its own page (not printed). */
+function CreditNoteSection({ note, invoice }: { note: CreditNoteView; invoice: ReceiptView["receipt"] }) {
   const t = useT();
+  const heading = `credit-note-${note.number}`;
   return (
-    <>
-      <p class="text-slate-700">
-        {t.rich("toolkits.receipt.number", {
-          number,
-          mono: (chunks) => <span class="font-mono font-semibold text-slate-900">{chunks}</span>,
-        })}
-      </p>
-      <p class="text-slate-700">
-        {t.rich("toolkits.receipt.date", {
-          date: t.date(issuedAt),
-          time: (chunks) => <time datetime={issuedAt}>{chunks}</time>,
-        })}
-      </p>
-    </>
-  );
-}
-
-/** The credit note of a refunded tax invoice: its number and date, the invoice it is against, the GST taken back. */
-function CreditNoteSection(
-  { note, invoice }: { note: NonNullable<ReceiptView["creditNote"]>; invoice: ReceiptView["receipt"] },
-) {
-  const t = useT();
-  const money = (paise: number) => `− ${t.rupees(toRupees(paise))}`;
-  const half = GST_RATE_PERCENT / 2;
-  return (
-    <section aria-labelledby="credit-note-heading" class="space-y-2 border-t border-slate-200 pt-4">
-      <h2 id="credit-note-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">
+    <section aria-labelledby={heading} class="space-y-2 border-t border-slate-200 pt-4">
+      <h2 id={heading} class="text-sm font-semibold uppercase tracking-wide text-slate-700">
         {t("toolkits.receipt.creditNote")}
       </h2>
       <NumberAndDate number={note.number} issuedAt={note.issuedAt} />
-      <p class="text-slate-700">
-        {t("toolkits.receipt.creditNoteAgainst", { number: invoice.number, date: t.date(invoice.issuedAt) })}
+      <CreditNoteFigures note={note} invoice={invoice} />
+      <p class="print:hidden">
+        <a href={note.url} class="text-indigo-700 underline hover:text-indigo-900">
+          {t("toolkits.creditNote.open", { number: note.number })}
+        </a>
       </p>
-      <table class="w-full text-sm">
-        <tbody class="divide-y divide-slate-200">
-          <Row label={t("toolkits.receipt.taxable")} value={money(note.gst.taxable)} />
-          {!note.gst.interState && <Row label={`CGST ${half} %`} value={money(note.gst.cgst)} />}
-          {!note.gst.interState && <Row label={`SGST ${half} %`} value={money(note.gst.sgst)} />}
-          {note.gst.interState && <Row label={`IGST ${GST_RATE_PERCENT} %`} value={money(note.gst.igst)} />}
-          <Row label={t("toolkits.receipt.amountCredited")} value={money(note.amount)} strong />
-        </tbody>
-      </table>
     </section>
   );
 }
@@ -118,34 +81,7 @@ export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
         </div>
         <PrintButton label={t(gst ? "toolkits.receipt.printInvoice" : "toolkits.receipt.printReceipt")} />
       </header>
-      <div class="grid gap-6 sm:grid-cols-2 print:grid-cols-2">
-        <section aria-labelledby="seller-heading">
-          <h2 id="seller-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">
-            {t("toolkits.receipt.seller")}
-          </h2>
-          <p class="font-semibold text-slate-900">{seller.name ?? "Career Community"}</p>
-          {seller.address && <p class="text-slate-800">{seller.address}</p>}
-          {seller.state && <p class="text-slate-800">{t("toolkits.receipt.state", { state: seller.state })}</p>}
-          {seller.gstin && (
-            <p class="text-slate-800">
-              {t.rich("toolkits.receipt.gstin", {
-                id: seller.gstin,
-                mono: (chunks) => <span class="font-mono">{chunks}</span>,
-              })}
-            </p>
-          )}
-        </section>
-        <section aria-labelledby="buyer-heading">
-          <h2 id="buyer-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">
-            {t("toolkits.receipt.billedTo")}
-          </h2>
-          <p class="font-semibold text-slate-900">{receipt.name || t("toolkits.receipt.deletedUser")}</p>
-          {receipt.email && <p class="text-slate-800">{receipt.email}</p>}
-          {receipt.buyerState && (
-            <p class="text-slate-800">{t("toolkits.receipt.state", { state: receipt.buyerState })}</p>
-          )}
-        </section>
-      </div>
+      <Parties seller={seller} receipt={receipt} />
       <section aria-labelledby="items-heading" class="space-y-2">
         <h2 id="items-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">
           {t("toolkits.receipt.item")}
@@ -177,7 +113,7 @@ export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
           </tbody>
         </table>
       </section>
-      {r.creditNote && <CreditNoteSection note={r.creditNote} invoice={receipt} />}
+      {r.creditNotes.map((note) => <CreditNoteSection key={note.number} note={note} invoice={receipt} />)}
       <section aria-labelledby="payment-heading" class="text-sm text-slate-800">
         <h2 id="payment-heading" class="text-sm font-semibold uppercase tracking-wide text-slate-700">
           {t("toolkits.receipt.payment")}

@@ -344,3 +344,82 @@ Deno.test("a full refund at the gateway of a tax invoice issues its credit note,
   assertEquals([refund?.amount, refund?.creditNote?.number], [50000, `CN-${year}-1`]);
   assertEquals((await shop.t.kv.get<number>(["credit_note_sequence", year])).value, 1, "one number taken");
 });
+
+Deno.test("refunds in parts at the gateway of a tax invoice each issue a credit note for their own amount, once", async () => {
+  await using shop = await openShop();
+  const config = shop.t.services.config;
+  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 499 });
+  const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
+  // Three parts whose GST splits each round: they still add up to the invoice's, to the paisa.
+  const parts = [12345, 23456, 14099];
+  for (const amount of parts) {
+    const part = await shop.fake.refundInDashboard(payment.id, amount);
+    // Two deliveries of one refund under other event ids, at once: one credit note.
+    const answers = await Promise.all(
+      [0, 1].map(async () => {
+        const res = await deliver(shop, refundProcessedDelivery(part, { orderId }));
+        await res.body?.cancel();
+        return res.status;
+      }),
+    );
+    assertEquals(answers, [200, 200]);
+  }
+  const record = await purchaseRecord(shop, purchaseId);
+  const year = financialYearOf(record.refund!.at);
+  assertEquals(record.paymentStatus, "refunded");
+  assertEquals(
+    [...record.gatewayPartialRefunds!.map((p) => p.creditNote), record.refund?.creditNote].map((note) => [
+      note?.number,
+      note?.amount,
+      note?.creditedBefore,
+    ]),
+    [[`CN-${year}-1`, 12345, 0], [`CN-${year}-2`, 23456, 12345], [`CN-${year}-3`, 14099, 35801]],
+    "each part its own, the completing one for its own part only",
+  );
+  assertEquals((await shop.t.kv.get<number>(["credit_note_sequence", year])).value, 3, "three numbers taken");
+
+  const history = await (await shop.t.fetch("/api/purchases", { headers: buyer.headers })).json();
+  const notes = history.purchases.find((p: { id: string }) => p.id === purchaseId).creditNotes;
+  assertEquals(
+    notes.map((n: { number: string; amount: number; url: string }) => [n.number, n.amount, n.url]),
+    [1, 2, 3].map((n, i) => [
+      `CN-${year}-${n}`,
+      parts[i],
+      `/purchases/${purchaseId}/credit-notes/CN-${year}-${n}`,
+    ]),
+    "the API lists every credit note",
+  );
+  // Summed over the three pages, taxable value and taxes are the invoice's own: nothing credited twice.
+  const figures = async (path: string) => {
+    const html = await (await shop.t.fetch(path, { headers: buyer.headers })).text();
+    return [...html.matchAll(/<td[^>]*>− ₹([\d,.]+)<\/td>/g)].map((m) =>
+      Math.round(Number(m[1].replace(/,/g, "")) * 100)
+    );
+  };
+  const sums = [0, 0, 0, 0];
+  for (const { url } of notes) (await figures(url)).forEach((paise, i) => sums[i] += paise);
+  const taxable = Math.round(49900 * 100 / 118);
+  const cgst = Math.round((49900 - taxable) / 2);
+  assertEquals(sums, [taxable, cgst, 49900 - taxable - cgst, 49900]);
+});
+
+Deno.test("after a part refunded at the gateway of a tax invoice, the admin's refund credits only what is left", async () => {
+  await using shop = await openShop();
+  const config = shop.t.services.config;
+  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
+  const part = await shop.fake.refundInDashboard(payment.id, 10000);
+  const res = await deliver(shop, refundProcessedDelivery(part, { orderId }));
+  await res.body?.cancel();
+  const done = await refund(shop, purchaseId, "Asked by the buyer");
+  assertEquals(done.status, 200);
+  const year = financialYearOf(done.body.purchase.refund.at);
+  assertEquals(
+    done.body.purchase.creditNotes.map((n: { number: string; amount: number }) => [n.number, n.amount]),
+    [[`CN-${year}-1`, 10000], [`CN-${year}-2`, 40000]],
+  );
+});

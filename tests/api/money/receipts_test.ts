@@ -1,9 +1,9 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
-import { signedPayment } from "@/tests/fakes/razorpay.ts";
+import { refundProcessedDelivery, signedPayment } from "@/tests/fakes/razorpay.ts";
 import { financialYearOf } from "@/lib/purchases/receipts.ts";
 import { addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
-import { purchaseRecord, refund } from "./helpers.ts";
+import { deliver, purchaseRecord, refund } from "./helpers.ts";
 
 Deno.test("receipts: 50 confirmations at once take the numbers 1..50 of the financial year, no gap, no repeat", async () => {
   await using shop = await openShop();
@@ -276,4 +276,87 @@ Deno.test("credit notes: a refunded tax invoice shows one for all refunded, numb
   assert(mailTo(first).includes(`credit note CN-${year}-1`), mailTo(first));
   assert(mailTo(first).includes(`/purchases/${bought[0]}/receipt`), "the e-mail links the invoice");
   assert(!mailTo(third).includes("credit note"), "no credit note, none in the e-mail");
+});
+
+Deno.test("credit notes: each is a page of its own for the buyer and admins, in English and Hindi; others get 404", async () => {
+  await using shop = await openShop();
+  const config = shop.t.services.config;
+  config.seller = {
+    ...config.seller,
+    name: "Career Community LLP",
+    address: "12 MG Road, Bengaluru",
+    state: "Karnataka",
+    gstin: "29ABCDE1234F1Z5",
+  };
+  const buyer = await createTestUser(shop.t, "user", { name: "Rohan Mehta" });
+  const otherBuyer = await createTestUser(shop.t);
+  const stranger = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 499 });
+  const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
+  const others = await buy(shop, otherBuyer, kit.id);
+  const part = await shop.fake.refundInDashboard(payment.id, 10000);
+  const res = await deliver(shop, refundProcessedDelivery(part, { orderId }));
+  await res.body?.cancel();
+  assertEquals((await refund(shop, purchaseId, "Asked by the buyer")).status, 200);
+  const record = await purchaseRecord(shop, purchaseId);
+  const year = financialYearOf(record.refund!.at);
+  const [first, second] = [`CN-${year}-1`, `CN-${year}-2`];
+  const open = (path: string, headers: Record<string, string> = {}) =>
+    shop.t.fetch(path, { headers, redirect: "manual" });
+  const article = async (response: Response) => {
+    const html = await response.text();
+    return html.slice(html.indexOf("<article"), html.indexOf("</article>"));
+  };
+
+  const receipt = await article(await open(`/purchases/${purchaseId}/receipt`, buyer.headers));
+  for (const number of [first, second]) {
+    assert(receipt.includes(`href="/purchases/${purchaseId}/credit-notes/${number}"`), `the receipt links ${number}`);
+  }
+  const path = `/purchases/${purchaseId}/credit-notes/${first}`;
+  const own = await open(path, buyer.headers);
+  assertEquals(own.status, 200);
+  const page = await article(own);
+  const invoice = record.receipt!;
+  for (
+    const words of [
+      "<h1",
+      "Credit note",
+      first,
+      `Against tax invoice ${invoice.number} of`,
+      "for its refund of",
+      "29ABCDE1234F1Z5",
+      "Career Community LLP",
+      "Rohan Mehta",
+      buyer.user.email,
+      "Place of supply: Karnataka (29)",
+      "Reason: refund",
+      "− ₹84.75", // the taxable value of the ₹100 part: round(10,000 × 100 / 118) paise
+      "− ₹7.62", // CGST (the odd paisa) and SGST, 9 % each
+      "− ₹7.63",
+      "− ₹100",
+      `href="/purchases/${purchaseId}/receipt"`,
+    ]
+  ) assert(page.includes(words), `${words} in ${page}`);
+  assert(!page.includes(second) && !page.includes("− ₹400"), "only its own note");
+  const hindi = await article(await open(`${path}?lang=hi`, buyer.headers));
+  for (const words of ["क्रेडिट नोट", "कारण: रिफ़ंड", "वापस की गई रकम (GST सहित)", "सप्लाई की जगह"]) {
+    assert(hindi.includes(words), `${words} in ${hindi}`);
+  }
+  assertEquals((await open(path, shop.admin.headers)).status, 200, "an admin reads it");
+  for (
+    const [who, asked] of [
+      [otherBuyer.headers, path],
+      [stranger.headers, path],
+      [otherBuyer.headers, `/purchases/${others.purchaseId}/credit-notes/${first}`],
+      [buyer.headers, `/purchases/${purchaseId}/credit-notes/CN-${year}-9`],
+      [buyer.headers, `/purchases/${purchaseId}/credit-notes/${"x".repeat(300)}`],
+    ] as const
+  ) {
+    const answer = await open(asked, who);
+    assertEquals(answer.status, 404, asked);
+    await answer.body?.cancel();
+  }
+  const guest = await open(path);
+  assert([302, 303].includes(guest.status), "a guest is sent to sign in");
+  await guest.body?.cancel();
 });

@@ -14,7 +14,7 @@ import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { capturedPayments } from "@/lib/demo/money.ts";
 import { listPurchasesForAdmin } from "@/lib/purchases/admin.ts";
-import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
+import { creditNotesOf, type PurchaseRecord } from "@/lib/purchases/purchases.ts";
 import { page } from "@/tests/fixtures/html.ts";
 
 const ask = async (shop: Shop, who: TestUser, id: string, body: Record<string, unknown> = {}) => {
@@ -377,10 +377,14 @@ Deno.test("demo: as the demo seller, the seeded refunds issue credit notes, show
   const purchases = await Array.fromAsync(t.kv.list<PurchaseRecord>({ prefix: ["purchases"] }));
   const refunded = purchases.map(({ value }) => value).filter((p) => p.refund);
   assertEquals(refunded.length, 2, "the month's refund and Sara's");
-  const numbers = refunded.map((p) => p.refund!.creditNote?.number);
-  assert(numbers.every((n) => n?.startsWith("CN-")), `each refund has its credit note: ${numbers}`);
-  assertEquals(new Set(numbers).size, 2, "numbered apart");
+  assert(refunded.every((p) => p.refund!.creditNote?.number.startsWith("CN-")), "each refund has its credit note");
+  const numbers = refunded.flatMap((p) => creditNotesOf(p).map((note) => note.number));
+  assertEquals(new Set(numbers).size, 3, `the month's refund's, Sara's part's and her refund's, apart: ${numbers}`);
   const sara = refunded.find((p) => p.refund!.reason === "Bought by mistake")!;
-  const { html } = await page(t, `/purchases/${sara.id}/receipt`, await createTestUser(t, "admin"));
-  assert(html.includes("Credit note") && html.includes(sara.refund!.creditNote!.number), "her invoice shows it");
+  const notes = creditNotesOf(sara);
+  assertEquals(notes.map((note) => note.amount), [10000, sara.amountPaid - 10000], "₹100 at the gateway, the rest");
+  const admin = await createTestUser(t, "admin");
+  const { html } = await page(t, `/purchases/${sara.id}/receipt`, admin);
+  assert(notes.every((note) => html.includes(note.number)), "her invoice shows both");
+  assert((await page(t, notes[0].url, admin)).html.includes(notes[0].number), "the part's credit note has its page");
 });

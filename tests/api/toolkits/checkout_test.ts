@@ -43,6 +43,7 @@ Deno.test("POST /api/toolkits/{id}: every field of the purchase initiation respo
     paymentStatus: "pending",
     amountPaid: 49900,
     couponId: null,
+    creditNotes: [],
     createdAt: "",
     updatedAt: "",
   });
