@@ -561,8 +561,9 @@ export async function closeUnansweredInternships(
 
 /**
  * Writes each listing of `userId` in the read model as `change` makes it, closing it when it is still open, takes
- * applications here and nobody else answers (`closeUnansweredInternships`); one write per listing,
- * each checking `guard` when given (stopping once it changed), `renew` after every 50.
+ * applications here and nobody else answers (`closeUnansweredInternships`); one write per listing this changes as the
+ * read model has it (the others are not read again), each checking `guard` when given (stopping once it changed),
+ * `renew` after every 50.
  */
 async function closeUnansweredOf(
   kv: Deno.Kv,
@@ -574,20 +575,21 @@ async function closeUnansweredOf(
     guard?: Deno.KvEntry<unknown>;
   },
 ): Promise<{ closed: number; stopped: boolean }> {
-  const slots = store.model.columns.ownerOrder(userId);
-  const ids = slots.map((slot) => store.model.slots.ids[slot]);
-  const organizationIds = new Set(
-    (await store.model.recordsOf(slots)).flatMap((record) => record.organizationId ?? []),
-  );
+  const today = istToday();
+  const takes = (record: Internship) => (record.applyMode ?? "link") === "platform" && isLive(record, today);
+  // Only listings `change` changes or that may close can need a write: a feed's hundreds of listings that take
+  // applications elsewhere cost a demotion's request no round trip (each is two or three to a far KV).
+  const candidates = (await store.model.recordsOf(store.model.columns.ownerOrder(userId)))
+    .filter((record) => change(record) !== record || takes(record));
+  const organizationIds = [...new Set(candidates.flatMap((record) => record.organizationId ?? []))];
   // The verified organizations: whether the leaving poster manages each now, and whether another manager answers.
   const verified = new Map<string, { verifiedAt: string; ownerManages: boolean; others: boolean }>();
-  for (const id of organizationIds) {
+  await Promise.all(organizationIds.map(async (id) => {
     const verifiedAt = (await getOrganization(kv, id)).value?.verifiedAt;
-    if (!verifiedAt) continue;
+    if (!verifiedAt) return;
     const [ownerManages, others] = await Promise.all([isManager(kv, id, userId), hasManagerOtherThan(kv, id, userId)]);
     verified.set(id, { verifiedAt, ownerManages, others });
-  }
-  const today = istToday();
+  }));
   let closed = 0;
   /**
    * `record` as the `organizations-unlink` job would leave it (marked its manager's when its owner manages the
@@ -604,10 +606,17 @@ async function closeUnansweredOf(
     };
   };
   const closeUnanswered = (record: Internship, answered: boolean): Internship => {
-    if (answered || (record.applyMode ?? "link") !== "platform" || !isLive(record, today)) return record;
+    if (answered || !takes(record)) return record;
     const now = new Date().toISOString();
     return { ...record, closedAt: now, updatedAt: now };
   };
+  /** `record` as its write makes it (`record` itself when the write changes nothing). */
+  const written = (record: Internship): Internship => {
+    const { record: marked, answered } = judged(record);
+    return closeUnanswered(change(marked), answered);
+  };
+  // Those the write changes as the read model has them are read again and written; the others are left unread.
+  const ids = candidates.filter((record) => written(record) !== record).map((record) => record.id);
   for (const [i, id] of ids.entries()) {
     let closes = false;
     const write = () =>
@@ -615,8 +624,7 @@ async function closeUnansweredOf(
         id,
         change: (record) => {
           if (record.userId !== userId) return record;
-          const { record: marked, answered } = judged(record);
-          const next = closeUnanswered(change(marked), answered);
+          const next = written(record);
           closes = !!next.closedAt && !record.closedAt;
           return next;
         },

@@ -14,7 +14,9 @@ import { answersFor, applicant, applyTo, platformInternship, sendApplication } f
 import { addManagerOps } from "@/lib/organizations/store.ts";
 import { forgetPipelines } from "@/lib/applications/pipeline.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
-import { kvReads } from "@/tests/helpers/kv_reads.ts";
+import { kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { changeUserRole } from "@/lib/users/admin.ts";
 import { closeUnansweredInternships } from "@/lib/internships/writes.ts";
@@ -796,6 +798,22 @@ Deno.test("a demotion whose request stopped before closing: the job closes them;
   const again = await runJob(findJob("demotion-closes")!, t.services, new Date(Date.now() + 3 * 60_000));
   assertEquals(again.closed, 0, "done once");
   assertEquals((await Array.fromAsync(t.kv.list({ prefix: ["demotion_closes"] }))).length, 0);
+});
+
+Deno.test("a demotion's close reads none of the listings it leaves open: a feed's forty, one taking applications", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const feed = Array.from({ length: 40 }, (_, i) => ({ title: `Feed Intern ${i}` }));
+  assertEquals((await addInternships(t, member, feed)).length, 40);
+  const here = await platformInternship(t, member, { title: "Data Intern" });
+  await changeUserRole(t.kv, { actorId: admin.user.id, targetId: member.user.id, role: "user" });
+  const reads = kvReads();
+  const kv = recordingReads(t.kv, reads);
+  await internshipStore(kv);
+  reads.keys.length = 0;
+  assertEquals(await closeUnansweredInternships(kv, member.user.id), { closed: 1, stopped: false });
+  assert(reads.keys.length < 10, `${reads.keys.length} keys read for one listing to close`);
+  assert((await t.kv.get(["internships_closed", here.id])).versionstamp, "closed, it went to the archive");
 });
 
 Deno.test("a role given back while the demotion's close runs: no listing closes after that write", async () => {
