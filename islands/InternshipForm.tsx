@@ -7,7 +7,9 @@
  * each. The call and its refusals go through `fetchJson` and `useFormSubmit` as every form's do.
  * Success goes to the internship's page, which says it was posted (`?posted=1`) or saved (`?saved=1`). "How students apply" chooses the organization's site (`link`) or this
  * platform (`platform`) with up to five screening questions, each kept with its server-made id when edited
- * (docs/decisions.md, Applications, "Apply mode"). Its words come in the page's language as its `text`
+ * (docs/decisions.md, Applications, "Apply mode"). The question slots are always in the page, hidden by CSS while the
+ * organization's site is chosen, so that choosing this platform shows them without JavaScript too; a `link` listing
+ * sends none of them. Its words come in the page's language as its `text`
  * (`INTERNSHIP_FORM_TEXT`), field sentences included (docs/decisions.md, Languages, "Field errors").
  */
 import { useState } from "preact/hooks";
@@ -301,7 +303,7 @@ function Form({ id, values: initial, apply: initialApply, errors, formError }: O
           <TextField {...input("tags")} type="text" hint={t("internships.form.tagsHint")} />
         </div>
       </fieldset>
-      <fieldset class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+      <fieldset class="group space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <legend class="px-1 text-lg font-semibold text-slate-900">{labels.applyMode}</legend>
         <ChoiceGroup
           id={f.idOf("applyMode")}
@@ -316,39 +318,37 @@ function Form({ id, values: initial, apply: initialApply, errors, formError }: O
           error={f.errors.applyMode}
           onChange={(chosen) => chosen[0] && setApply((a) => ({ ...a, mode: chosen[0] as ApplyFormValues["mode"] }))}
         />
-        {apply.mode === "platform" && (
-          <div class="space-y-4">
-            <p class="text-sm text-slate-700">{t("internships.form.questionsHelp")}</p>
-            {QUESTION_SLOTS.map((slot) => {
-              const question = apply.questions[slot];
-              const field: QuestionField = `question${slot}`;
-              return (
-                <div key={slot} class="rounded-md border border-slate-200 p-3">
-                  <TextField
-                    id={f.idOf(field)}
-                    name={field}
-                    label={labels[field]}
-                    type="text"
-                    maxLength={300}
-                    value={question.text}
-                    error={f.errors[field]}
-                    onInput={(e) => setQuestion(slot, { text: e.currentTarget.value })}
+        <div class="space-y-4 group-has-[input[value=link]:checked]:hidden">
+          <p class="text-sm text-slate-700">{t("internships.form.questionsHelp")}</p>
+          {QUESTION_SLOTS.map((slot) => {
+            const question = apply.questions[slot];
+            const field: QuestionField = `question${slot}`;
+            return (
+              <div key={slot} class="rounded-md border border-slate-200 p-3">
+                <TextField
+                  id={f.idOf(field)}
+                  name={field}
+                  label={labels[field]}
+                  type="text"
+                  maxLength={300}
+                  value={question.text}
+                  error={f.errors[field]}
+                  onInput={(e) => setQuestion(slot, { text: e.currentTarget.value })}
+                />
+                <label class="mt-2 inline-flex items-center gap-2 text-sm text-slate-800">
+                  <input
+                    type="checkbox"
+                    name={`${field}Required`}
+                    checked={question.required}
+                    class="h-4 w-4 accent-indigo-700"
+                    onChange={(e) => setQuestion(slot, { required: e.currentTarget.checked })}
                   />
-                  <label class="mt-2 inline-flex items-center gap-2 text-sm text-slate-800">
-                    <input
-                      type="checkbox"
-                      name={`${field}Required`}
-                      checked={question.required}
-                      class="h-4 w-4 accent-indigo-700"
-                      onChange={(e) => setQuestion(slot, { required: e.currentTarget.checked })}
-                    />
-                    {t("internships.form.required")}
-                  </label>
-                </div>
-              );
-            })}
-          </div>
-        )}
+                  {t("internships.form.required")}
+                </label>
+              </div>
+            );
+          })}
+        </div>
       </fieldset>
       <div class="flex flex-wrap items-center gap-4">
         <SubmitButton

@@ -269,6 +269,32 @@ Deno.test("without JavaScript a member posts an internship, fixes what was refus
   await page.getByRole("heading", { level: 1, name: "Field Research Intern (Odisha)" }).waitFor();
 });
 
+Deno.test("without JavaScript a member posts an internship that takes applications here, with a question", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  await using browser = await openBrowser();
+  const context = await browser.newContext(PHONE);
+  await signInBrowser(context, t.origin, member);
+  const page = await context.newPage();
+  await page.goto(`${t.origin}/internships/new`);
+  await page.getByLabel("Title").fill("Survey Intern");
+  await page.getByLabel("Hiring organization").fill("Gram Vikas Trust");
+  const question = page.getByLabel("Question 1");
+  assert(!(await question.isVisible()), "no question slot while students apply on the organization's site");
+  await page.getByLabel("Here on Career Community, with screening questions").check();
+  await question.fill("Which district do you know best?");
+  await page.getByLabel("An answer is required").first().uncheck();
+  await assertAccessibleWithoutScript(page, "the internship form with its question slots");
+  await page.getByRole("button", { name: "Post internship" }).click();
+  await page.waitForURL((u) => /^\/internships\/[^/]+$/.test(u.pathname));
+  const id = new URL(page.url()).pathname.split("/")[2];
+  const posted = await getInternship(t.kv, { id, viewer: member.user, audience: "owner" });
+  assertEquals(posted.applyMode, "platform");
+  assertEquals(posted.questions.map(({ text, required }) => ({ text, required })), [
+    { text: "Which district do you know best?", required: false },
+  ]);
+});
+
 Deno.test("without JavaScript Mark all read marks every notification read; the bell shows the count on that page", async () => {
   await using t = await createTestApp({ listen: true });
   const student = await createTestUser(t, "user");
