@@ -461,30 +461,38 @@ async function recordsOf(kv: Deno.Kv, userId: string): Promise<ApplicationRecord
 }
 
 /**
- * `records` as their applicant reads them, each with its internship as the public reads it and the terms it was made
- * under (null when not kept).
+ * `records` as their applicant reads them, each with its internship as the public reads it, the terms it was made
+ * under (null when not kept), and while it waits when it is answered at the latest (`answerBy`; by its listing in any
+ * state, as the timeout job judges it: one the public no longer reads, held or taken down or deleted, is read for it).
  */
 async function withInternships(kv: Deno.Kv, records: ApplicationRecord[]): Promise<MyApplication[]> {
   const internships = await publicInternshipsById(kv, records.map((record) => record.internshipId));
+  const unread = new Set(
+    records.filter((record) => WAITING.includes(record.status) && !internships.has(record.internshipId))
+      .map((record) => record.internshipId),
+  );
+  const ends = new Map(
+    await Promise.all([...unread].map(async (id) => [id, (await internshipRecord(kv, id))?.record ?? null] as const)),
+  );
   return records.map((record) => {
     const internship = internships.get(record.internshipId) ?? null;
     return {
       ...applicationView(record),
       internship,
       appliedTerms: record.appliedTerms ? keptTerms(record.appliedTerms) : null,
-      answerBy: answerBy(record, internship),
+      answerBy: answerBy(record, internship ?? ends.get(record.internshipId) ?? null),
     };
   });
 }
 
 /**
  * When waiting application `record` is answered at the latest, by the timeout job if nobody answers it first
- * (`answeredByTimeoutAt`): from its due time by `internship` as it reads now (its deadline and close; the timeout job
- * judges so when it meets it), or its stored due time when the public can no longer read it; null once answered.
+ * (`answeredByTimeoutAt`): from its due time by `listing` as it is now (its deadline, close and deletion; the timeout
+ * job judges so when it meets it), or its stored due time for a listing gone from the store; null once answered.
  */
-function answerBy(record: ApplicationRecord, internship: InternshipView | null): string | null {
+function answerBy(record: ApplicationRecord, listing: ListingEnd | null): string | null {
   if (!WAITING.includes(record.status) || !record.dueAt) return null;
-  const dueAt = internship ? timeoutDueAt(internship, record.createdAt) : record.dueAt;
+  const dueAt = listing ? timeoutDueAt(listing, record.createdAt) : record.dueAt;
   return answeredByTimeoutAt(dueAt);
 }
 

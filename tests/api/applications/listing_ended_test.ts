@@ -356,6 +356,30 @@ Deno.test("tracker and poster say until when a waiting application waits at most
   assert(!(await applicants()).includes("Answer by"), "nothing for the poster either");
 });
 
+Deno.test("a listing held from students with its deadline moved later: the tracker says the day the job keeps", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const listing = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline });
+  const person = await applicant(t, "Jai Singh");
+  const sent = await applyTo(t, person, listing);
+  // The poster moves the deadline later and asks for a fee in the same edit: the listing is held from the public.
+  const later = istToday(new Date(Date.now() + 200 * DAY));
+  const held = await editInternship(t, member, listing.id, {
+    deadline: later,
+    description: "Pay a registration fee of Rs 500 to take part.",
+  });
+  assertEquals(held.moderation.status, "held");
+  const res = await t.fetch("/api/me/applications", { headers: person.headers });
+  const [mine] = (await res.json()).applications;
+  assertEquals(mine.internship, null, "the public no longer reads it");
+  assertEquals(mine.answerBy, answeredByTimeoutAt(timeoutDueAt({ deadline: later, closedAt: null }, sent.createdAt)));
+
+  // On the day it said before, the timeout job moves the application on rather than answer it.
+  const run = await runAt(t, "applications-timeout", Date.now() + 116 * DAY);
+  assertEquals([run.rejected, run.postponed], [0, 1]);
+});
+
 Deno.test("the timeout job answers at its first daily run (09:00 IST) at or after the due time", () => {
   assertEquals(answeredByTimeoutAt("2026-12-01T03:30:00.000Z"), "2026-12-01T03:30:00.000Z");
   assertEquals(answeredByTimeoutAt("2026-12-01T03:30:00.001Z"), "2026-12-02T03:30:00.000Z");
