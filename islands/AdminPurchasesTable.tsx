@@ -27,6 +27,8 @@ import { refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 export const ADMIN_PURCHASES_TEXT = [
   "admin.purchases.",
   "admin.refund.",
+  // A decline's note left empty is told at its field.
+  "fields.required",
   ...ADMIN_LIST_TEXT,
   ...refusalPrefixes(
     "onlyPaidRefundable",

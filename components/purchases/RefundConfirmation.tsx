@@ -7,19 +7,22 @@
  */
 import { RefundFailure } from "./RefundFailure.tsx";
 import { type PendingRefund, REFUND_CONFIRMATION_ID } from "@/lib/browser/pending_refund.ts";
-import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { CONTROL, INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { FieldError } from "@/components/forms.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 import { REFUND_TEXT_MAX } from "@/lib/purchases/refund_policy.ts";
 import { RefundSummary } from "./RefundSummary.tsx";
 
 /**
- * Props: what to confirm, the text typed before a refused post and why it was refused (`unconfirmed` when the refund
- * may have been made all the same: `refundUnconfirmed`), and the list's tab (kept by the post's answer and by Cancel).
+ * Props: what to confirm, the text typed before a refused post and why it was refused (`error`, the refusal, with
+ * `unconfirmed` when the refund may have been made all the same: `refundUnconfirmed`; `fieldError`, what is wrong with
+ * the text, shown at its field), and the list's tab (kept by the post's answer and by Cancel).
  */
-export function RefundConfirmation({ pending, text = "", error, unconfirmed = false, tab }: {
+export function RefundConfirmation({ pending, text = "", error, fieldError, unconfirmed = false, tab }: {
   pending: PendingRefund;
   text?: string;
   error?: string;
+  fieldError?: string;
   unconfirmed?: boolean;
   tab: string;
 }) {
@@ -53,14 +56,16 @@ export function RefundConfirmation({ pending, text = "", error, unconfirmed = fa
           maxLength={REFUND_TEXT_MAX}
           rows={2}
           required={decline}
-          aria-describedby={`${field}-hint`}
-          class={INPUT}
+          aria-invalid={fieldError ? "true" : undefined}
+          aria-describedby={fieldError ? `${field}-hint ${field}-error` : `${field}-hint`}
+          class={fieldError ? `${CONTROL} border-red-700` : INPUT}
         >
           {text}
         </textarea>
         <p id={`${field}-hint`} class="text-xs text-slate-700">
           {t(decline ? "admin.refund.noteHint" : "admin.refund.reasonHint")}
         </p>
+        <FieldError id={field} error={fieldError} />
         {error && <RefundFailure decline={decline} unconfirmed={unconfirmed} error={error} />}
         <div class="flex flex-wrap items-center gap-3">
           <button

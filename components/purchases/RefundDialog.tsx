@@ -1,12 +1,13 @@
 /**
  * The confirmation of an admin's refund (`useRefund`), hydrated: what the refund does (`RefundSummary`), an optional
  * reason the buyer is told, and the refusal when nothing was refunded; or of declining the buyer's request, with the
- * note the buyer is told. The purchases island loads it on demand, when a payment is first picked; without JavaScript
- * the page's `RefundConfirmation` asks instead.
+ * note the buyer is told (left empty, told at its field before anything is sent). The purchases island loads it on
+ * demand, when a payment is first picked; without JavaScript the page's `RefundConfirmation` asks instead.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { RefundFailure } from "./RefundFailure.tsx";
-import { INPUT } from "@/lib/browser/styles.ts";
+import { CONTROL, INPUT } from "@/lib/browser/styles.ts";
+import { FieldError } from "@/components/forms.tsx";
 import type { PendingRefund } from "@/lib/browser/pending_refund.ts";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 import { useRefund } from "@/lib/browser/use_refund.ts";
@@ -42,14 +43,16 @@ export function RefundDialog({ list, pending, close }: {
             maxLength={500}
             rows={2}
             required={decline}
-            aria-describedby="refund-reason-hint"
+            aria-invalid={refund.fieldError ? "true" : undefined}
+            aria-describedby={refund.fieldError ? "refund-reason-hint refund-reason-error" : "refund-reason-hint"}
             value={refund.reason}
             onInput={(e) => refund.setReason(e.currentTarget.value)}
-            class={INPUT}
+            class={refund.fieldError ? `${CONTROL} border-red-700` : INPUT}
           />
           <p id="refund-reason-hint" class="text-xs text-slate-700">
             {t(decline ? "admin.refund.noteHint" : "admin.refund.reasonHint")}
           </p>
+          <FieldError id="refund-reason" error={refund.fieldError} />
           {refund.error && <RefundFailure decline={decline} unconfirmed={refund.unconfirmed} error={refund.error} />}
         </>
       }

@@ -15,12 +15,14 @@ import type { AdminPurchasePage, AdminPurchaseRow } from "@/lib/purchases/admin.
 import { type PendingRefund, refundUnconfirmed } from "@/lib/browser/pending_refund.ts";
 
 /**
- * A refund being confirmed: what is picked, the reason typed, whether it is being sent, and the refusal, if any, with
- * whether the refund may have been made all the same (`refundUnconfirmed`).
+ * A refund being confirmed: what is picked, the reason typed, what is wrong with it (`fieldError`: a decline's note
+ * left empty, told before anything is sent), whether it is being sent, and the refusal, if any, with whether the refund
+ * may have been made all the same (`refundUnconfirmed`).
  */
 export interface Refund {
   pending: PendingRefund | null;
   reason: string;
+  fieldError: string;
   saving: boolean;
   error: string;
   unconfirmed: boolean;
@@ -50,6 +52,7 @@ export function useRefund(
 ): Refund {
   const t = useT();
   const [reason, setReason] = useState("");
+  const [fieldError, setFieldError] = useState("");
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState("");
   const [unconfirmed, setUnconfirmed] = useState(false);
@@ -57,11 +60,15 @@ export function useRefund(
   const cancel = () => {
     close();
     setError("");
+    setFieldError("");
     setReason("");
   };
 
   const confirm = async () => {
     if (!pending) return;
+    const text = reason.trim();
+    setFieldError(pending.decline && !text ? t("fields.required") : "");
+    if (pending.decline && !text) return;
     setSaving(true);
     setError("");
     const id = encodeURIComponent(pending.row.id);
@@ -70,7 +77,6 @@ export function useRefund(
       : pending.extraPaymentId
       ? `/api/admin/purchases/${id}/extra-payments/${encodeURIComponent(pending.extraPaymentId)}/refund`
       : `/api/admin/purchases/${id}/refund`;
-    const text = reason.trim();
     const result = await fetchJson<{ purchase: AdminPurchaseRow }>(path, {
       method: "POST",
       body: pending.decline ? { note: text } : text ? { reason: text } : {},
@@ -91,5 +97,5 @@ export function useRefund(
     list.reload();
   };
 
-  return { pending, reason, saving, error, unconfirmed, setReason, cancel, confirm };
+  return { pending, reason, fieldError, saving, error, unconfirmed, setReason, cancel, confirm };
 }

@@ -28,6 +28,8 @@ import { errorResponse } from "@/lib/http/errors.ts";
 import { adminAudit } from "@/lib/http/admin_audit.ts";
 import { formFields, readForm, seeOther } from "@/lib/http/form_posts.ts";
 import { validate } from "@/lib/http/json.ts";
+import { type FieldProblem, fieldProblems, issueField, PARSE_WITH_INPUT } from "@/lib/field_messages.ts";
+import { fieldText } from "@/lib/i18n/field_text.ts";
 import { refundAsAdmin, RefundBodySchema } from "@/lib/http/refund_request.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
@@ -51,10 +53,10 @@ interface Data {
   /** The refund or decline to confirm without JavaScript. */
   confirming: PendingRefund | null;
   /**
-   * What a refused post had typed, why it was refused, in the page's language, and whether the refund may have been
-   * made all the same (`refundUnconfirmed`).
+   * What a refused post had typed, why it was refused (`error`, the refusal; `fieldError`, what is wrong with the typed
+   * text), in the page's language, and whether the refund may have been made all the same (`refundUnconfirmed`).
    */
-  refused?: { text: string; error: string; unconfirmed: boolean };
+  refused?: { text: string; error?: string; fieldError?: string; unconfirmed: boolean };
   /** The sentence saying what was done (after `?refunded=` or `?declined=`). */
   done: string | null;
 }
@@ -80,9 +82,20 @@ function back(tab: PurchaseTab, params: Record<string, string>): URLSearchParams
   return new URLSearchParams({ ...tab === "all" ? {} : { tab }, ...params });
 }
 
-/** The tab `url` names (`?tab=`), else all. */
-function tabOf(url: URL): PurchaseTab {
-  return PURCHASE_TABS.find((value) => value === url.searchParams.get("tab")) ?? "all";
+/** The tab `tab` names (`?tab=`, or the form's field), else all. */
+function tabOf(tab: string | null): PurchaseTab {
+  return PURCHASE_TABS.find((value) => value === tab) ?? "all";
+}
+
+/**
+ * The problem of a posted form whose only fault is its typed text (the note or the reason: empty, too long), or null
+ * when anything else is wrong too (a form no page of ours sends).
+ */
+function textProblem(issues: readonly z.core.$ZodIssue[]): FieldProblem | null {
+  const problems = fieldProblems(issues);
+  const [problem] = problems;
+  const typed = problems.length === 1 && (problem.field === "note" || problem.field === "reason");
+  return typed && issues.every((issue) => issueField(issue) === problem.field) ? problem : null;
 }
 
 /**
@@ -132,7 +145,7 @@ export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const { kv } = ctx.state.services;
     const params = ctx.url.searchParams;
-    const tab = tabOf(ctx.url);
+    const tab = tabOf(params.get("tab"));
     const query = pageQuery(tab, params);
     const [page, confirming, done] = await Promise.all([
       listPurchasesForAdmin(kv, query),
@@ -146,11 +159,33 @@ export const handler = define.handlers<Data>({
     return ctx.render({ tab, search: query.search ?? "", page, confirming, done });
   },
   async POST(req, ctx) {
-    const { services } = ctx.state;
-    const form = validate(
-      PurchaseFormSchema,
-      formFields(await readForm(req), ["intent", "tab", "purchaseId", "paymentId", "reason", "note"]),
-    );
+    const { services, t } = ctx.state;
+    const fields = formFields(await readForm(req), ["intent", "tab", "purchaseId", "paymentId", "reason", "note"]);
+    /** The page again on `tab` with the confirmation of `pending` open and why the post was refused. */
+    const again = async (
+      status: number,
+      tab: PurchaseTab,
+      pending: { purchaseId: string; paymentId: string | null; decline: boolean },
+      refused: NonNullable<Data["refused"]>,
+    ) => {
+      const [confirming, page] = await Promise.all([
+        confirmingOf(services.kv, pending),
+        listPurchasesForAdmin(services.kv, pageQuery(tab, new URLSearchParams())),
+      ]);
+      return ctx.render({ tab, search: "", page, confirming, refused, done: null }, { status });
+    };
+    const parsed = PurchaseFormSchema.safeParse(fields, PARSE_WITH_INPUT);
+    const typed = parsed.success ? null : textProblem(parsed.error.issues);
+    if (typed) {
+      // Only the note or reason is wrong (an empty note sent past the browser's check): the form again, told at it.
+      const decline = fields.intent === "decline";
+      return await again(400, tabOf(fields.tab), {
+        purchaseId: fields.purchaseId,
+        paymentId: decline ? null : fields.paymentId || null,
+        decline,
+      }, { text: decline ? fields.note : fields.reason, fieldError: fieldText(t, typed), unconfirmed: false });
+    }
+    const form = validate(PurchaseFormSchema, fields);
     try {
       if (form.intent === "decline") {
         const audit = adminAudit(ctx.state, {
@@ -167,17 +202,14 @@ export const handler = define.handlers<Data>({
       return seeOther(`/admin/purchases?${back(form.tab, done)}`);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      const confirming = await confirmingOf(services.kv, {
-        purchaseId: form.purchaseId,
-        paymentId: form.intent === "refund" ? form.paymentId ?? null : null,
-        decline: form.intent === "decline",
-      });
       const text = form.intent === "decline" ? form.note : form.reason ?? "";
       const { status } = errorResponse(error);
       const unconfirmed = form.intent === "refund" && refundUnconfirmed(status);
-      const refused = { text, error: refusalText(ctx.state.t, error), unconfirmed };
-      const page = await listPurchasesForAdmin(services.kv, pageQuery(form.tab, new URLSearchParams()));
-      return ctx.render({ tab: form.tab, search: "", page, confirming, refused, done: null }, { status });
+      return await again(status, form.tab, {
+        purchaseId: form.purchaseId,
+        paymentId: form.intent === "refund" ? form.paymentId ?? null : null,
+        decline: form.intent === "decline",
+      }, { text, error: refusalText(t, error), unconfirmed });
     }
   },
 });
@@ -198,6 +230,7 @@ export default define.page<Data>(function AdminPurchasesPage({ data }) {
           pending={confirming}
           text={refused?.text}
           error={refused?.error}
+          fieldError={refused?.fieldError}
           unconfirmed={refused?.unconfirmed}
           tab={tab}
         />

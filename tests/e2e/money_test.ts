@@ -3,7 +3,8 @@
  * the buyer loses the lesson and sees the refund in "My toolkits"; the receipt prints as a tax invoice with the
  * seller's GSTIN; a learner completes the last lesson and opens their certificate; the dashboard draws its charts; on
  * a phone the admin's rows say a request gave no reason, that a refund replaced a decline (the note is the decline's),
- * and warn of the policy only on a purchase with a payment to refund. Every page is checked with axe.
+ * and warn of the policy only on a purchase with a payment to refund; an empty decline note, sent with or without
+ * JavaScript, is told at its field in the page's language, the confirmation kept. Every page is checked with axe.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -16,7 +17,8 @@ import {
 } from "@/tests/helpers/browser.ts";
 import { refundProcessedDelivery, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkitWithLessons, buy, checkout } from "@/tests/fixtures/toolkits.ts";
-import { layoutDefects, phoneContext } from "@/tests/helpers/phone.ts";
+import { assertFitsPhone, layoutDefects, PHONE, phoneContext } from "@/tests/helpers/phone.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 /** Where screenshots go, to look at (`SCREENSHOTS_DIR`, default the system's temp folder). */
 const SHOTS = Deno.env.get("SCREENSHOTS_DIR") ?? Deno.makeTempDirSync({ prefix: "money-e2e-" });
@@ -229,6 +231,60 @@ Deno.test("without JavaScript, on a 360 px phone, the admin declines one refund 
   assertEquals(fake.refunds.map((r) => [r.amount, r.notes]), [[79900, { purchaseId: purchaseIds[1] }]]);
   assert(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), "no sideways scroll at 360 px");
   await assertAccessibleWithoutScript(page, "admin purchases without JavaScript");
+});
+
+Deno.test("on a 360 px phone, in English and Hindi, with and without JavaScript, an empty decline note is told at its field", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
+  const rohan = await createTestUser(t, "user", { name: "Rohan Mehta" });
+  const { toolkit } = await addToolkitWithLessons({ t, admin }, { ...TOOLKIT, lessons: ["Joins"] });
+  const { purchaseId } = await buy({ t, fake }, rohan, toolkit.id);
+  const asked = await t.json("POST", `/api/purchases/${purchaseId}/refund-request`, {
+    body: { reason: "Wrong toolkit" },
+    headers: rohan.headers,
+  });
+  assertEquals(asked.status, 200);
+  await asked.body?.cancel();
+  await using browser = await openBrowser();
+
+  for (const lang of ["en", "hi"] as const) {
+    const tr = translatorFor(lang);
+    for (const javaScript of [true, false]) {
+      const label = `${lang}, ${javaScript ? "with" : "without"} JavaScript`;
+      const context = await browser.newContext({
+        viewport: PHONE,
+        isMobile: true,
+        hasTouch: true,
+        javaScriptEnabled: javaScript,
+      });
+      await signInBrowser(context, t.origin, admin);
+      const page = await context.newPage();
+      const url = `${t.origin}/admin/purchases?tab=asked&lang=${lang}`;
+      if (javaScript) await openHydrated(page, url);
+      else await page.goto(url);
+      await page.getByRole("row", { name: /Rohan Mehta/ }).getByRole("button", {
+        name: new RegExp(`^${[tr.rich("admin.purchases.decline", { who: () => "" })].flat().join("")}`),
+      }).click();
+      const box = javaScript
+        ? page.getByRole("dialog", { name: tr("admin.refund.declineTitle") })
+        : page.getByRole("region", { name: tr("admin.refund.declineTitle") });
+      const note = box.getByLabel(tr("admin.refund.note"));
+      await note.fill("   ");
+      await box.getByRole("button", { name: tr("admin.refund.declineConfirm") }).click();
+      await box.getByText(tr("fields.required")).waitFor();
+      assertEquals(
+        await page.getByText(tr("common.refusalPage.invalid.title")).count(),
+        0,
+        `${label}: not the generic page`,
+      );
+      assertEquals(await note.getAttribute("aria-invalid"), "true", `${label}: the note is marked`);
+      assert((await note.getAttribute("aria-describedby"))?.includes("-error"), `${label}: the error names the note`);
+      await assertFitsPhone(page, `the refused decline, ${label}`);
+      await (javaScript ? assertAccessible : assertAccessibleWithoutScript)(page, `the refused decline, ${label}`);
+      await context.close();
+    }
+  }
 });
 
 Deno.test("a learner completes the last lesson and opens their certificate; it prints on one page", async () => {
