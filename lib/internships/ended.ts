@@ -90,5 +90,5 @@ export const ENDED_BACKFILL: Backfill<Internship> = {
     const at = endedAt(record);
     return at !== null && Date.parse(at) > Date.now() - LONGEST_WAIT_MS;
   },
-  write: (op, { value }) => op.set(endedKey(value.id), { at: endedAt(value)! } satisfies EndedMarker),
+  write: (op, { value }) => void op.set(endedKey(value.id), { at: endedAt(value)! } satisfies EndedMarker),
 };

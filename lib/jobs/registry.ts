@@ -10,6 +10,7 @@ import { alertsDigestJob } from "@/lib/alerts/digest.ts";
 import { deadlineRemindersJob } from "@/lib/alerts/reminders.ts";
 import { reconcilePaymentsJob } from "@/lib/purchases/reconcile.ts";
 import { purchaseCountsJob } from "@/lib/purchases/purchases.ts";
+import { creditNotesLateJob } from "@/lib/purchases/late_credit_notes.ts";
 import { organizationsLinkJob } from "@/lib/organizations/link.ts";
 import { organizationsUnlinkJob } from "@/lib/organizations/unlink.ts";
 import { closeListingsJob } from "./close_listings.ts";
@@ -49,6 +50,7 @@ export const JOBS: readonly Job[] = [
   postsAdminIndexJob,
   postsAuthorIndexJob,
   purchaseCountsJob,
+  creditNotesLateJob,
   posterHidesJob,
   demotionClosesJob,
   commentPurgesJob,

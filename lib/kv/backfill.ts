@@ -32,8 +32,12 @@ export interface Backfill<T> {
   needs?(record: T): boolean;
   /** How many mutations `write` makes for `record`, where it varies: a commit stops short of `MAX_MUTATIONS`. */
   mutations?(record: T): number;
-  /** Adds to `op` what `entry` needs written (the index entries); the runner checks the entry in the same `op`. */
-  write(op: Deno.AtomicOperation, entry: Deno.KvEntry<T>): void;
+  /**
+   * Adds to `op` what `entry` needs written (the index entries); the runner checks the entry in the same `op`. One that
+   * reads first (a sequence it takes a number of, checked in `op`) returns a promise, and is given one record a commit
+   * (`perCommit` 1) unless what it reads differs per record.
+   */
+  write(op: Deno.AtomicOperation, entry: Deno.KvEntry<T>): void | Promise<void>;
   /** Adds to `op` what the commit that ends the backfill also does. */
   finish?(op: Deno.AtomicOperation): void;
 }
@@ -116,7 +120,7 @@ export async function runBackfill<T>(kv: Deno.Kv, backfill: Backfill<T>, run: Ba
       };
       // Checked against the progress as read too: a run behind another never moves its cursor back or undoes done.
       const op = kv.atomic().check(entry);
-      for (const record of writes) backfill.write(op.check(record), record);
+      for (const record of writes) await backfill.write(op.check(record), record);
       op.set(progressKey, next);
       if (done) backfill.finish?.(op);
       const committed = await op.commit();

@@ -106,11 +106,36 @@ export async function issueCreditNoteOps(
   op: Deno.AtomicOperation,
   { at, amount, creditedBefore, late }: { at: string; amount: number; creditedBefore: number; late?: boolean },
 ): Promise<CreditNote> {
+  const [note] = await issueCreditNotesOps(kv, op, { at, amounts: [amount], creditedBefore, late });
+  return note;
+}
+
+/**
+ * Adds to `op` the taking of the next numbers of the financial year of `at` (ISO) for credit notes of `amounts` (paise)
+ * against one invoice, in turn after its notes that credit `creditedBefore` (paise) together, as `issueCreditNoteOps`
+ * does for one; returns the notes, in the order of `amounts`.
+ */
+export async function issueCreditNotesOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  { at, amounts, creditedBefore, late }: { at: string; amounts: number[]; creditedBefore: number; late?: boolean },
+): Promise<CreditNote[]> {
   const year = financialYearOf(at);
   const sequence = await kv.get<number>(creditSequenceKey(year));
-  const next = (sequence.value ?? 0) + 1;
-  op.check(sequence).set(sequence.key, next);
-  return { number: `CN-${year}-${next}`, issuedAt: at, amount, creditedBefore, ...late ? { late: true as const } : {} };
+  const last = sequence.value ?? 0;
+  op.check(sequence).set(sequence.key, last + amounts.length);
+  let credited = creditedBefore;
+  return amounts.map((amount, i) => {
+    const note = {
+      number: `CN-${year}-${last + i + 1}`,
+      issuedAt: at,
+      amount,
+      creditedBefore: credited,
+      ...late ? { late: true as const } : {},
+    };
+    credited += amount;
+    return note;
+  });
 }
 
 /** The GST in an amount, in paise; `interState` when IGST applies. */

@@ -10,7 +10,7 @@ import { addCoupon, addLesson, addToolkit, buy, checkout, openShop } from "@/tes
 import { deliver, purchaseRecord, recount, refund, stored } from "./helpers.ts";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
-import { countExistingParts } from "@/lib/purchases/purchases.ts";
+import { countExistingParts, creditNotesOf } from "@/lib/purchases/purchases.ts";
 import { financialYearOf } from "@/lib/purchases/receipts.ts";
 import type { InFlightRequests } from "@/lib/platform/in_flight.ts";
 
@@ -422,4 +422,80 @@ Deno.test("after a part refunded at the gateway of a tax invoice, the admin's re
     done.body.purchase.creditNotes.map((n: { number: string; amount: number }) => [n.number, n.amount]),
     [[`CN-${year}-1`, 10000], [`CN-${year}-2`, 40000]],
   );
+});
+
+Deno.test("refunds of tax invoices made before credit notes get theirs late, once, dated when issued", async () => {
+  await using shop = await openShop();
+  const config = shop.t.services.config;
+  const plainSeller = config.seller;
+  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  const kit = await addToolkit(shop, { price: 500 });
+  const buyers = await Promise.all([0, 1, 2, 3, 4].map(() => createTestUser(shop.t)));
+  const [noted, full, parts, partly, plain] = buyers;
+  const bought = new Map<typeof buyers[number], Awaited<ReturnType<typeof buy>>>();
+  for (const buyer of buyers.slice(0, 4)) bought.set(buyer, await buy(shop, buyer, kit.id));
+  config.seller = plainSeller;
+  bought.set(plain, await buy(shop, plain, kit.id));
+  config.seller = { ...plainSeller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  const id = (buyer: typeof buyers[number]) => bought.get(buyer)!.purchaseId;
+  // Refunded since credit notes: CN-1, kept as it is.
+  assertEquals((await refund(shop, id(noted))).status, 200);
+  // Refunded before: in full; in a part at the gateway and the rest by the admin; in a part only, still paid; a plain
+  // receipt's. Their credit notes are taken off, as the code before wrote them.
+  for (const buyer of [parts, partly]) {
+    const part = await shop.fake.refundInDashboard(bought.get(buyer)!.payment.id, 10000);
+    const res = await deliver(shop, refundProcessedDelivery(part, { orderId: bought.get(buyer)!.orderId }));
+    await res.body?.cancel();
+  }
+  for (const buyer of [full, parts, plain]) assertEquals((await refund(shop, id(buyer))).status, 200);
+  const year = financialYearOf(new Date().toISOString());
+  for (const buyer of [full, parts, partly]) {
+    const record = await purchaseRecord(shop, id(buyer));
+    const { creditNote: _r, ...refundBefore } = record.refund ?? {};
+    await shop.t.kv.set(["purchases", id(buyer)], {
+      ...record,
+      ...record.refund ? { refund: refundBefore } : {},
+      ...record.gatewayPartialRefunds
+        ? { gatewayPartialRefunds: record.gatewayPartialRefunds.map(({ creditNote: _p, ...part }) => part) }
+        : {},
+    });
+  }
+  await shop.t.kv.set(["credit_note_sequence", year], 1);
+
+  const now = new Date();
+  const run = () => runJob(findJob("credit-notes-late")!, shop.t.services, now);
+  assertEquals(await run(), { job: "credit-notes-late", written: 3 });
+  const notes = async (buyer: typeof buyers[number]) =>
+    creditNotesOf(await purchaseRecord(shop, id(buyer))).map(({ number, issuedAt, amount, creditedBefore, late }) => ({
+      number: number.replace(/\d+$/, "n"),
+      issuedAt,
+      amount,
+      creditedBefore,
+      late,
+    }));
+  const late = (amount: number, creditedBefore = 0) => ({
+    number: `CN-${year}-n`,
+    issuedAt: now.toISOString(),
+    amount,
+    creditedBefore,
+    late: true,
+  });
+  assertEquals(await notes(full), [late(50000)]);
+  assertEquals(await notes(parts), [late(10000), late(40000, 10000)], "the part's, then the refund's own part");
+  assertEquals(await notes(partly), [late(10000)]);
+  assertEquals((await notes(noted)).map((n) => [n.number, n.late]), [[`CN-${year}-n`, undefined]]);
+  assertEquals(await notes(plain), [], "a plain receipt has none");
+  const numbers =
+    (await Promise.all([full, parts, partly].map(async (b) => creditNotesOf(await purchaseRecord(shop, id(b))))))
+      .flat().map((n) => n.number).sort();
+  assertEquals(numbers, [2, 3, 4, 5].map((n) => `CN-${year}-${n}`), "numbered on from the sequence, none twice");
+  assertEquals(await stored(shop.t.kv), await recount(shop.t.kv), "the counters untouched");
+
+  const before = await Promise.all(buyers.map((b) => purchaseRecord(shop, id(b))));
+  assertEquals(await run(), { job: "credit-notes-late", written: 0 });
+  assertEquals(await Promise.all(buyers.map((b) => purchaseRecord(shop, id(b)))), before, "a second run issues none");
+  assertEquals((await shop.t.kv.get<number>(["credit_note_sequence", year])).value, 5);
+  const [note] = creditNotesOf(before[1]);
+  const html = await (await shop.t.fetch(note.url, { headers: full.headers })).text();
+  assert(html.includes("Issued late, on the date above, for a refund made before we issued credit notes."), html);
 });

@@ -31,6 +31,8 @@ export const apiDocs = describeRoute({
       "`posts-author-index` `{job, indexed}` (posts stored before the index of posts by author, indexed), " +
       "`purchase-counts` `{job, written}` (purchases with gateway partial refunds written before the dashboard " +
       "counted them, written again with their counters moved), " +
+      "`credit-notes-late` `{job, written}` (purchases whose tax invoice's refunds, made before credit notes were " +
+      "issued, got theirs, late), " +
       "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by hides that had stopped midway), " +
       "`demotion-closes` `{job, closed}` (listings of posters made users closed after the request that changed the " +
       "role stopped midway), " +
