@@ -9,7 +9,7 @@
  * platform (`platform`) with up to five screening questions, each kept with its server-made id when edited
  * (docs/decisions.md, Applications, "Apply mode"). The question slots are always in the page, hidden by CSS while the
  * organization's site is chosen, so that choosing this platform shows them without JavaScript too; a `link` listing
- * sends none of them. Its words come in the page's language as its `text`
+ * sends none of them. A deadline already past is refused before sending (`deadlinePassed`). Its words come in the page's language as its `text`
  * (`INTERNSHIP_FORM_TEXT`), field sentences included (docs/decisions.md, Languages, "Field errors").
  */
 import { useState } from "preact/hooks";
@@ -21,6 +21,8 @@ import { ChoiceGroup } from "@/components/ChoiceGroup.tsx";
 import { TIMING_KEYS, TYPE_KEYS } from "@/lib/browser/internship_format.ts";
 import {
   type ApplyFormValues,
+  DEADLINE_PASSED,
+  deadlinePassed,
   EMPTY_FORM,
   type InternshipFormValues,
   QUESTION_SLOTS,
@@ -193,7 +195,8 @@ function Form({ id, values: initial, apply: initialApply, errors, formError }: O
       return;
     }
     const result = await f.submit(event, {
-      check: () => ({}),
+      check: () =>
+        deadlinePassed(values.deadline, editing ? initial.deadline : "") ? { deadline: t(DEADLINE_PASSED) } : {},
       call: () =>
         fetchJson<Saved>(editing ? `/api/internships/${id}` : "/api/internships", {
           method: editing ? "PUT" : "POST",

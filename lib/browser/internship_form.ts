@@ -3,6 +3,8 @@
  * its five question slots (docs/decisions.md, Applications, "Apply mode").
  */
 import type { InternshipView } from "@/lib/internships/internships.ts";
+import type { MessageKey } from "@/lib/i18n/translator.ts";
+import { describeDeadline } from "./internship_format.ts";
 
 /** The form's values, as typed. */
 export interface InternshipFormValues {
@@ -55,6 +57,19 @@ export function formValuesOf(internship: InternshipView): InternshipFormValues {
     hiringManager: internship.hiringManager ?? "",
     tags: internship.tags.join(", "),
   };
+}
+
+/** The sentence beside a deadline that has passed. */
+export const DEADLINE_PASSED: MessageKey = "internships.form.error.deadlinePassed";
+
+/**
+ * Whether the form's `deadline` as typed (`YYYY-MM-DD`) is a day before today in India (docs/decisions.md,
+ * Internships, "A deadline already passed"): the form refuses it, as the listing would be closed the moment it is
+ * saved. `start` is the deadline the form started with (an edit): a deadline left as it was is not judged.
+ */
+export function deadlinePassed(deadline: string, start = "", now = new Date()): boolean {
+  const value = deadline.trim();
+  return value !== "" && value !== start.trim() && describeDeadline(value, now)?.closed === true;
 }
 
 /** The indexes of the question slots: as many as a listing may have questions. */

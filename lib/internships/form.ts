@@ -12,6 +12,8 @@ import { rupeesOrText, withScheme } from "@/lib/browser/input_formats.ts";
 import {
   type ApplyFormValues,
   applyValuesOf,
+  DEADLINE_PASSED,
+  deadlinePassed,
   EMPTY_FORM,
   type InternshipFormValues,
   QUESTION_SLOTS,
@@ -116,27 +118,45 @@ function bodyOf(posted: PostedInternship, start?: InternshipFormStart): Record<s
 /** The outcome of checking a submitted form: the body to save, or a problem per field of the form. */
 export type CheckedForm<T> = { ok: true; input: T } | { ok: false; problems: FieldProblem[] };
 
-function check<S extends z.ZodType>(schema: S, body: Record<string, unknown>): CheckedForm<z.infer<S>> {
+/**
+ * `body` checked by `schema`, and its deadline by `deadlinePassed` against the one the form started with (`start`,
+ * an edit's): the form refuses a day already past, which the API would save as a listing closed at once.
+ */
+function check<S extends z.ZodType>(
+  schema: S,
+  body: Record<string, unknown>,
+  posted: PostedInternship,
+  start: string,
+): CheckedForm<z.infer<S>> {
   const parsed = schema.safeParse(body, PARSE_WITH_INPUT);
-  if (parsed.success) return { ok: true, input: parsed.data };
-  const problems = fieldProblems(parsed.error.issues).map((problem) =>
-    problem.field.startsWith("questions") ? { ...problem, field: "applyMode" } : problem
-  );
+  const passed: FieldProblem[] = deadlinePassed(posted.values.deadline, start)
+    ? [{ field: "deadline", message: DEADLINE_PASSED, messageKey: DEADLINE_PASSED }]
+    : [];
+  if (parsed.success && passed.length === 0) return { ok: true, input: parsed.data };
+  const problems = [
+    ...parsed.success
+      ? []
+      : fieldProblems(parsed.error.issues).map((problem) =>
+        problem.field.startsWith("questions") ? { ...problem, field: "applyMode" } : problem
+      ),
+    ...passed,
+  ];
   return { ok: false, problems: problems.filter((p, i) => problems.findIndex((q) => q.field === p.field) === i) };
 }
 
-/** A new listing's form as `POST /api/internships` checks it (`InternshipCreateSchema`). */
+/** A new listing's form as `POST /api/internships` checks it (`InternshipCreateSchema`), a past deadline refused. */
 export function checkInternshipCreate(posted: PostedInternship): CheckedForm<InternshipCreate> {
-  return check(InternshipCreateSchema, bodyOf(posted));
+  return check(InternshipCreateSchema, bodyOf(posted), posted, "");
 }
 
 /**
  * An edit's form against the listing's values (`start`) as `PUT /api/internships/{id}` checks it
- * (`InternshipUpdateSchema`): only the changed fields; an empty patch when nothing changed.
+ * (`InternshipUpdateSchema`): only the changed fields; an empty patch when nothing changed; a deadline moved to a day
+ * already past refused.
  */
 export function checkInternshipEdit(
   posted: PostedInternship,
   start: InternshipFormStart,
 ): CheckedForm<InternshipUpdate> {
-  return check(InternshipUpdateSchema, bodyOf(posted, start));
+  return check(InternshipUpdateSchema, bodyOf(posted, start), posted, start.values.deadline);
 }

@@ -200,9 +200,17 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
   await page.getByLabel("Timing").selectOption("part_time");
   await page.getByLabel("Monthly stipend (₹)").fill("18000");
   await page.getByLabel("Location").fill("Chennai");
-  await page.getByLabel("Application deadline").fill("2099-06-30");
+  await page.getByLabel("Application deadline").fill("2020-06-30");
   await page.getByLabel("Tags").fill("go, postgres");
   await page.getByLabel("Description").fill("Write APIs in Go.");
+  await page.getByRole("button", { name: "Post internship" }).click();
+  await page.locator("#internship-deadline-error").waitFor();
+  assertEquals(
+    await page.locator("#internship-deadline-error").innerText(),
+    "This day has passed, so students could no longer apply. Choose today or a later day.",
+    "a deadline already past is refused, not posted closed",
+  );
+  await page.getByLabel("Application deadline").fill("2099-06-30");
   await page.getByRole("button", { name: "Post internship" }).click();
   await page.waitForURL(/\/internships\/[0-9a-f-]{36}\?posted=1$/);
   const id = new URL(page.url()).pathname.split("/").pop()!;

@@ -124,6 +124,35 @@ Deno.test("a refused plain post comes back with what was typed and a sentence at
   );
 });
 
+Deno.test("a plain post or edit to a deadline already past is refused at the deadline; one left as it was saves", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const past = await postForm(t, member, "/internships/new", { ...NEW, deadline: "2020-06-30" });
+  assertEquals(past.status, 400);
+  assertEquals(
+    errorAt(await past.text(), "internship-deadline"),
+    "This day has passed, so students could no longer apply. Choose today or a later day.",
+  );
+  assertEquals(await owned(t, member), [], "nothing posted closed");
+  const hindi = await postForm(t, member, "/internships/new?lang=hi", { ...NEW, deadline: "2020-06-30", stipend: "x" });
+  const html = await hindi.text();
+  assert(errorAt(html, "internship-deadline")?.includes("आज या आगे"), "in Hindi, beside the stipend's problem");
+  assert(errorAt(html, "internship-stipend"));
+
+  const [listing] = await addInternships(t, member, [{ title: "Archive Intern", deadline: "2099-06-30" }]);
+  const fields = { ...NEW, title: "Archive Intern", deadline: "2099-06-30" };
+  const moved = await postForm(t, member, `/internships/${listing.id}/edit`, { ...fields, deadline: "2020-06-30" });
+  assertEquals(moved.status, 400);
+  assert(errorAt(await moved.text(), "internship-deadline"), "moving the deadline into the past is refused");
+  const [closed] = await addInternships(t, member, [{ title: "Old Intern", deadline: "2020-06-30" }]);
+  const kept = await postForm(t, member, `/internships/${closed.id}/edit`, {
+    ...NEW,
+    title: "Old Intern (2020)",
+    deadline: "2020-06-30",
+  });
+  assertEquals(kept.status, 303, "a deadline that passed long ago, left as it was, does not stop an edit");
+});
+
 Deno.test("a plain post with screening questions needs the platform mode, as the API", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
