@@ -1,12 +1,15 @@
 /**
  * Opportunities in Chromium: a user submits one and sees it awaiting review under "My
  * submissions"; the admin approves it from the review queue without a reload; it then appears
- * in the public list and its page offers "Add to calendar". axe-core checks every page.
+ * in the public list and its page offers "Add to calendar". Once closed, its page at 360 px offers neither the calendar
+ * entry nor the link, in English and Hindi. axe-core checks every page.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
-import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
+import { NEXT_YEAR, submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { assertFitsPhone, phoneContext } from "@/tests/helpers/phone.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 Deno.test("a user submits an opportunity, the admin approves it from the queue, and it is published", async () => {
   await using t = await createTestApp({ listen: true });
@@ -61,4 +64,27 @@ Deno.test("a user submits an opportunity, the admin approves it from the queue, 
   assertEquals(await calendar.getAttribute("href"), `${new URL(page.url()).pathname}/calendar.ics`);
   await page.goto(`${t.origin}/opportunities/mine`);
   await page.getByRole("article").filter({ hasText: "Campus Climate Ideathon" }).getByText("Published").waitFor();
+});
+
+Deno.test("on a 360 px phone, in English and Hindi, a closed opportunity offers no calendar entry", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const closed = await submitOpportunity(t, admin, {
+    title: "Winter Hack",
+    startDate: "2024-01-10",
+    endDate: "2024-01-12",
+    link: "https://hack.example.com/register",
+  });
+  await using browser = await openBrowser();
+  const page = await (await phoneContext(browser)).newPage();
+  for (const lang of ["en", "hi"] as const) {
+    const tr = translatorFor(lang);
+    await page.goto(`${t.origin}/opportunities/${closed.id}?lang=${lang}`);
+    await page.getByRole("heading", { level: 1, name: "Winter Hack" }).waitFor();
+    await page.getByText(tr("opportunities.timing.closed"), { exact: true }).first().waitFor();
+    assertEquals(await page.getByRole("link", { name: tr("opportunities.detail.calendar") }).count(), 0, lang);
+    assertEquals(await page.locator('a[href$="/calendar.ics"]').count(), 0, `${lang}: no calendar link`);
+    await assertFitsPhone(page, `a closed opportunity, ${lang}`);
+    await assertAccessible(page, `a closed opportunity at 360 px, ${lang}`);
+  }
 });

@@ -1,7 +1,7 @@
 /**
  * `/opportunities/{id}`: one opportunity with its dates, place, organizer, who posted it, the
- * link (new tab, no referrer or opener, `nofollow`; none once it is closed), and "Add to calendar" (`calendar.ics`),
- * those two only once it is published: one awaiting review or rejected is not open to apply.
+ * link (new tab, no referrer or opener, `nofollow`) and "Add to calendar" (`calendar.ics`), those two only once it is
+ * published (one awaiting review or rejected is not open to apply) and while it is not closed.
  * Unpublished ones only for their owner and admins, with the review state shown; else 404, or 410 with a page saying
  * an admin removed it when review rejected it or a report's resolution took it down. Its submitter reads why
  * review rejected it and may edit it and submit it again (docs/decisions.md, Opportunities, "Reject with a reason,
@@ -151,9 +151,9 @@ export default define.page<OpportunityPageData | RemovedPageData>(function Oppor
         </div>
       </dl>
       {o.description && <p class="mt-6 whitespace-pre-line text-slate-800">{o.description}</p>}
-      {status === "approved" && (
+      {status === "approved" && !o.isClosed && (
         <div class="mt-8 flex flex-wrap gap-3">
-          {o.link && !o.isClosed && (
+          {o.link && (
             <a
               href={o.link}
               target="_blank"

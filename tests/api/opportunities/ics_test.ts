@@ -2,7 +2,8 @@
  * "Add to calendar": `GET /opportunities/{id}/calendar.ics` is a valid RFC 5545 file, checked by
  * parsing it (unfold, split properties, unescape): CRLF line ends, lines of at most 75 octets,
  * one all-day VEVENT whose DTEND is the day after the end date, and text fields that survive
- * commas, semicolons, backslashes, line breaks and non-ASCII text.
+ * commas, semicolons, backslashes, line breaks and non-ASCII text. A closed opportunity has no calendar entry: its file's
+ * address answers 303 to its page.
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -125,4 +126,23 @@ Deno.test("the calendar file follows the page's read rule: an unpublished one on
   const props = parseIcs(await own.text());
   assertEquals(props.find((p) => p.name === "DTEND")?.value, `${NEXT_YEAR}0102`);
   assertEquals(props.find((p) => p.name === "LOCATION"), undefined);
+});
+
+Deno.test("a closed opportunity has no calendar file: its address leads to its page, which says it closed", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const closed = await submitOpportunity(t, admin, {
+    title: "Winter Hack",
+    startDate: "2024-01-10",
+    endDate: "2024-01-12",
+  });
+  for (const headers of [{}, admin.headers]) {
+    const file = await t.fetch(`/opportunities/${closed.id}/calendar.ics`, { headers, redirect: "manual" });
+    assertEquals(file.status, 303);
+    assertEquals(file.headers.get("location"), `/opportunities/${closed.id}`);
+    await file.body?.cancel();
+  }
+  const page = await t.fetch(`/opportunities/${closed.id}`);
+  assertEquals(page.status, 200);
+  assert(!(await page.text()).includes("calendar.ics"), "the page offers no calendar entry");
 });
