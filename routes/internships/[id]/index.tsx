@@ -302,9 +302,12 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
               {t("internships.detail.applyOn", { host: hostOf(internship.link) })} {newTab}
             </a>
           )}
-        <p class="text-slate-700">
-          <Deadline deadline={internship.deadline} closedAt={internship.closedAt} />
-        </p>
+        {!(internship.closedAt && !withdrawnAt && !appliedAt) && (
+          // Closed by its poster, the line above already says so with the day.
+          <p class="text-slate-700">
+            <Deadline deadline={internship.deadline} closedAt={internship.closedAt} />
+          </p>
+        )}
         {poster && (
           <a
             href={`/internships/${internship.id}/applicants`}

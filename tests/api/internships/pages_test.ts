@@ -444,9 +444,10 @@ Deno.test("the poster closes applications from My internships and reopens them o
   assert(after.includes("Applications closed"), "the card says applications are closed");
   const shown = (await page(t, `/internships/${listing.id}`, member)).html;
   assertMatch(shown, /Applications closed on \d+ \w+ 2\d{3}\./);
+  assertEquals(shown.match(/Applications closed/g)?.length, 1, "said once, with its day");
   assert(!shown.includes("Apply by"), "no deadline the poster never meant");
   const hindi = (await page(t, `/internships/${listing.id}?lang=hi`)).html;
-  assert(hindi.includes("आवेदन बंद हैं"), "in Hindi too");
+  assertMatch(hindi, /\d+ \S+ 2\d{3} को आवेदन बंद कर दिए गए।/, "in Hindi too");
 
   const reopened = await send(member, listing.id, { intent: "reopen", from: "" });
   assertEquals([reopened.status, reopened.headers.get("location")], [303, `/internships/${listing.id}`]);
