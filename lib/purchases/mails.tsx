@@ -52,8 +52,8 @@ export function receiptMail(input: MoneyMailInput & { receiptNumber: string }): 
  * given) and, when parts of the payment were refunded before, the payment's `totalPaise` refunded in all; linking
  * "My toolkits"; `accessEnded` when the refund took the toolkit away (the purchase's own payment),
  * else the payment granted nothing and the access stays; `afterDecline` when the buyer was told their refund request
- * was declined: this refund replaces that answer; `creditNote` when the refund issued one (its number and the receipt
- * page that shows it).
+ * was declined: this refund replaces that answer; `creditNote` when the refund issued one (its number and its own
+ * page).
  */
 export function refundMail(
   input: MoneyMailInput & {
@@ -62,7 +62,7 @@ export function refundMail(
     reason?: string | null;
     totalPaise?: number;
     afterDecline?: boolean;
-    /** The refund's credit note: its number and the receipt page that shows it. */
+    /** The refund's credit note: its number and its own page (`creditNotePath`). */
     creditNote?: { number: string; url: string };
   },
 ): Mail {

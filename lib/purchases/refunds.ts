@@ -38,6 +38,7 @@ import {
   checkoutGuards,
   creditedOf,
   type CreditNote,
+  creditNotePath,
   getPurchaseEntry,
   hasBuyer,
   otherPaidPurchase,
@@ -218,7 +219,10 @@ async function tellBuyerOps(
     reason: refund.reason,
     afterDecline,
     creditNote: refund.creditNote &&
-      { number: refund.creditNote.number, url: `${ctx.appUrl}/purchases/${purchase.id}/receipt` },
+      {
+        number: refund.creditNote.number,
+        url: `${ctx.appUrl}${creditNotePath(purchase.id, refund.creditNote.number)}`,
+      },
   });
   return [queueMailOps(op, { ...mail, userId: buyer.id, retryable: true }, Date.parse(refund.at))];
 }

@@ -12,6 +12,7 @@ import { certificatesOf } from "@/lib/certificates/certificates.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { countExistingParts, creditNotesOf } from "@/lib/purchases/purchases.ts";
 import { financialYearOf } from "@/lib/purchases/receipts.ts";
+import { reconcilePayments } from "@/lib/purchases/reconcile.ts";
 import type { InFlightRequests } from "@/lib/platform/in_flight.ts";
 
 Deno.test("a full refund in the gateway's dashboard ends access, frees the coupon use, revokes the certificate, once", async () => {
@@ -498,4 +499,36 @@ Deno.test("refunds of tax invoices made before credit notes get theirs late, onc
   const [note] = creditNotesOf(before[1]);
   const html = await (await shop.t.fetch(note.url, { headers: full.headers })).text();
   assert(html.includes("Issued late, on the date above, for a refund made before we issued credit notes."), html);
+});
+
+Deno.test("a refund reconciliation applies while the admin retries it issues one credit note, whichever writes", async () => {
+  await using shop = await openShop();
+  const config = shop.t.services.config;
+  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
+  const part = await shop.fake.refundInDashboard(payment.id, 10000);
+  await (await deliver(shop, refundProcessedDelivery(part, { orderId }))).body?.cancel();
+  // The admin refunds the rest; the gateway's answer is lost, its refund.processed (our notes) comes.
+  shop.fake.mode = "lose";
+  assertEquals((await refund(shop, purchaseId, "Asked within 7 days")).status, 502);
+  shop.fake.mode = "ok";
+  const made = shop.fake.refunds.at(-1)!;
+  await (await deliver(shop, refundProcessedDelivery(made))).body?.cancel();
+  // An hour on, reconciliation applies it while the admin refunds again: the same gateway refund, written once.
+  await Promise.all([
+    reconcilePayments(shop.t.services, Date.now() + 2 * 60 * 60_000),
+    refund(shop, purchaseId, "Asked within 7 days"),
+  ]);
+  const record = await purchaseRecord(shop, purchaseId);
+  const year = financialYearOf(record.refund!.at);
+  assertEquals([record.paymentStatus, record.refund?.id], ["refunded", made.id]);
+  assertEquals(
+    creditNotesOf(record).map((note) => [note.refundId, note.amount]),
+    [[part.id, 10000], [made.id, 40000]],
+  );
+  assertEquals((await shop.t.kv.get<number>(["credit_note_sequence", year])).value, 2, "two numbers taken, no more");
+  await reconcilePayments(shop.t.services, Date.now() + 3 * 60 * 60_000);
+  assertEquals(await purchaseRecord(shop, purchaseId), record, "and nothing later");
 });

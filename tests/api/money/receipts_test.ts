@@ -274,7 +274,7 @@ Deno.test("credit notes: a refunded tax invoice shows one for all refunded, numb
   const mailTo = (who: { user: { email: string } }) =>
     shop.t.mails.find((m) => m.to === who.user.email && m.subject.includes("refund"))!.text;
   assert(mailTo(first).includes(`credit note CN-${year}-1`), mailTo(first));
-  assert(mailTo(first).includes(`/purchases/${bought[0]}/receipt`), "the e-mail links the invoice");
+  assert(mailTo(first).includes(`/purchases/${bought[0]}/credit-notes/CN-${year}-1`), "the e-mail links the note");
   assert(!mailTo(third).includes("credit note"), "no credit note, none in the e-mail");
 });
 
