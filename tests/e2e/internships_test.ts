@@ -188,6 +188,11 @@ Deno.test("a member posts an internship, edits it and deletes it", async () => {
   }
   assertEquals(await page.evaluate(() => document.activeElement?.id), "internship-title", "the first field in error");
   assertEquals(
+    await page.locator("#internship-title-error").innerText(),
+    "Enter a title, at most 200 characters.",
+    "an empty title is asked for, not told its length",
+  );
+  assertEquals(
     await page.locator("#internship-link-error").innerText(),
     "Enter the application link as a full web address starting with https:// or http://.",
   );
