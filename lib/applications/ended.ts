@@ -6,9 +6,11 @@
  * them 15 days after the listing ended rather than after the deadline it had. A due time never moves later here (the
  * timeout job postpones one whose listing opened again when it meets it).
  *
- * A run takes up to `LISTINGS_PER_RUN` markers in key order and walks each listing's waiting applications in the order
- * they were sent (`sentPage`), `PAGE` a write, at most `PER_LISTING` a run (a listing with more goes on at the next
- * run, the others get their turn meanwhile), and no new page after `BUDGET_MS`. Each write moves the applications that
+ * A run takes up to `LISTINGS_PER_RUN` markers in key order, from the one after the marker the last run looked at last
+ * (`SCAN_KEY`), coming round to the first, and walks each listing's waiting applications in the order they were sent
+ * (`sentPage`), `PAGE` a write, at most `PER_LISTING` a run (a listing with more goes on at its next turn, the others
+ * get theirs meanwhile), and no new page after `BUDGET_MS`: a listing with thousands of applications, or thousands of
+ * markers after the backfill, never keep a new close waiting behind them for more than a round. Each write moves the applications that
  * need it (their records and due entries, checked as read, so a poster's move in between wins and the page is read
  * again) and stores the walk's place in the marker, checked as read too: a newer end of the listing (a new marker)
  * starts the walk again from the start, and two runs at once cannot both write a page. The last write drops the
@@ -28,6 +30,8 @@ import { applicationOps, batchOps, BatchWrites, readApplications, sentPage } fro
 
 /** Applications read and written per write: ten records of up to 64 KiB stay under KV's 800 KiB a commit. */
 const PAGE = 10;
+/** Where the next run starts: after the listing whose marker the last run looked at last. */
+const SCAN_KEY: Deno.KvKey = ["listing_ended_meta", "scan"];
 /** Most applications of one listing walked per run. */
 const PER_LISTING = 500;
 /** Most listings one run walks (most have no application waiting: a read, two short lists and a write each). */
@@ -73,12 +77,30 @@ export async function bringDueTimesForward(
   },
 ): Promise<EndedCounts> {
   const counts: EndedCounts = { walked: 0, moved: 0, listings: 0 };
-  const markers = await Array.fromAsync(kv.list<EndedMarker>({ prefix: ENDED_PREFIX }, { limit: LISTINGS_PER_RUN }));
+  const place = await kv.get<{ after: string }>(SCAN_KEY);
+  const after = place.value?.after ?? null;
+  // From the marker after the one the last run looked at last, coming round to the first ones.
+  const markers = await Array.fromAsync(
+    kv.list<EndedMarker>(
+      after === null ? { prefix: ENDED_PREFIX } : { prefix: ENDED_PREFIX, start: [...ENDED_PREFIX, after, ""] },
+      { limit: LISTINGS_PER_RUN },
+    ),
+  );
+  if (after !== null && markers.length < LISTINGS_PER_RUN) {
+    const first = kv.list<EndedMarker>({ prefix: ENDED_PREFIX, end: [...ENDED_PREFIX, after, ""] }, {
+      limit: LISTINGS_PER_RUN - markers.length,
+    });
+    markers.push(...await Array.fromAsync(first));
+  }
   const run: EndedRun = { giveWay, now, until, pages: 0 };
+  let last: string | null = null;
   for (const marker of markers) {
     if (spent(run)) break;
+    last = marker.key[1] as string;
     await walkListing(kv, marker, counts, run);
   }
+  // Two runs at once may both store theirs: either place is one a run reached, and every marker still comes round.
+  if (last !== null && last !== after) await kv.set(SCAN_KEY, { after: last });
   return counts;
 }
 

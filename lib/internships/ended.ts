@@ -10,7 +10,8 @@
  * Listings closed or deleted before ends were recorded get their markers once from the archive (`ENDED_BACKFILL`).
  *
  * Keys: `["listing_ended", internshipId]` → `EndedMarker`, set here (a new end drops the walk's place), its place and
- * its removal written by the job; `["listing_ended_meta", "backfill"]` → the backfill's progress.
+ * its removal written by the job; `["listing_ended_meta", "backfill"]` → the backfill's progress;
+ * `["listing_ended_meta", "scan"]` → `{after}`, the listing the job's last run looked at last.
  */
 import type { Backfill } from "@/lib/kv/backfill.ts";
 import type { Internship } from "./schema.ts";

@@ -197,6 +197,30 @@ Deno.test("a run whose time is up writes no new page: the next goes on from the 
   assertEquals([next.walked, next.moved, next.listings, await markers(t)], [2, 2, 1, 0]);
 });
 
+Deno.test("a long walk does not keep a later close waiting: each run starts after the listing the last one left", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const listings = [
+    await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline }),
+    await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Slow Co", deadline }),
+  ];
+  const sent: string[][] = [[], []];
+  for (let i = 0; i < 24; i++) {
+    sent[i % 2].push((await applyTo(t, await applicant(t, `Student ${i}`), listings[i % 2])).id);
+  }
+  const dueOf = async (id: string) => (await t.kv.get<ApplicationRecord>(recordKey(id))).value!.dueAt!;
+  const before = await Promise.all(sent.flat().map(dueOf));
+  for (const listing of listings) await editInternship(t, member, listing.id, { closed: true });
+  // Runs given no time write one page each: the first a page of one listing, the second a page of the other.
+  const spent = () => bringDueTimesForward(t.kv, { giveWay: () => Promise.resolve(), until: 0 });
+  assertEquals([(await spent()).walked, (await spent()).walked], [10, 10]);
+  const moved = async (ids: string[]) =>
+    (await Promise.all(ids.map(dueOf))).filter((due) => !before.includes(due)).length;
+  assertEquals([await moved(sent[0]), await moved(sent[1])], [10, 10], "each listing had its turn");
+  assertEquals([(await spent()).walked, (await spent()).walked, await markers(t)], [2, 2, 0]);
+});
+
 Deno.test("a listing closed before ends were recorded is found in the archive once, and its applicants moved", async () => {
   await using t = await createTestApp();
   const { member } = await people(t);
