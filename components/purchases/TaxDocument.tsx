@@ -1,7 +1,7 @@
 /**
  * The pieces the receipt (tax invoice) page and a credit note's page share (docs/decisions.md, Money operations,
- * "Receipts", "Credit notes"): a row of amounts, a document's number and date lines, the seller and the buyer, and a
- * credit note's figures. Money in paise.
+ * "Receipts"; docs/decisions.md, Money operations, "Credit notes"): a row of amounts, a document's number and date
+ * lines, the seller and the buyer, and a credit note's figures. Money in paise.
  */
 import { useT } from "@/lib/i18n/context.ts";
 import { toRupees } from "@/lib/money.ts";
