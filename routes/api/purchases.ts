@@ -15,7 +15,8 @@ export const apiDocs = describeRoute({
     summary: "The caller's purchases, newest first",
     description: "Each with `toolkit {id, title}` (null once deleted), `receiptUrl` (`/purchases/{id}/receipt`, null " +
       "without a receipt) and, once refunded, its `refund` (`amount` in paise; `status` `pending` until the gateway " +
-      "reports it `processed`).",
+      "reports it `processed`); `creditNotes` lists every credit note issued against its tax invoice, one per " +
+      "refund (a part refunded at the gateway too), each with its amount in paise and its printable page (`url`).",
     access: ["session"],
     responses: {
       200: {

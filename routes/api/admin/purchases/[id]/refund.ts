@@ -13,7 +13,9 @@ export const apiDocs = describeRoute({
   POST: {
     summary: "Refund a purchase in full",
     description: "Through the gateway, with an optional `reason` (blank counts as none). The buyer loses access, " +
-      "and gets the `purchase_refunded` notification and the refund e-mail.",
+      "and gets the `purchase_refunded` notification and the refund e-mail. A tax invoice's refund issues a credit " +
+      "note for what it returned (`refund.creditNote`, listed in the purchase's `creditNotes` after those of parts " +
+      "refunded at the gateway before).",
     access: ["admin"],
     body: RefundBodySchema,
     responses: {
