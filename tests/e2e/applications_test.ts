@@ -4,7 +4,9 @@
  * its field first), and the internship page says "Applied on …"; the poster shortlists them with a message from the
  * applicants page; the student's tracker shows the move and the message, and, once the listing moved city, where it
  * was when they applied; the bell tells them. axe passes on every page. A student who presses "Send application" with
- * no connection keeps the page and what they typed, is told nothing was sent, and sends it once when back online.
+ * no connection keeps the page and what they typed, is told nothing was sent, and sends it once when back online. A
+ * poster made a user again who follows an earlier "new applicants" notice lands on the listing in "My internships",
+ * which says why its applicants are no longer theirs, in English and Hindi at 360 px.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -16,7 +18,8 @@ import {
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
 import { assertFitsPhone, PHONE } from "@/tests/helpers/phone.ts";
-import { applicant, platformInternship } from "@/tests/fixtures/applications.ts";
+import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { pdfBytes } from "@/tests/fixtures/resumes.ts";
 import { Buffer } from "node:buffer";
 
@@ -137,4 +140,32 @@ Deno.test("sent with no connection, an application keeps the page and what was t
     ["I wrote this on the bus and the network went."],
     "sent once, with the note",
   );
+});
+
+Deno.test("a poster made a user again follows an old new-applicants notice to My internships, told why", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member", { name: "Meera Member" });
+  const internship = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Apply Co" });
+  await applyTo(t, await applicant(t, "Sara Student"), internship);
+  const demoted = await t.json("PATCH", `/api/admin/users/${member.user.id}`, {
+    body: { role: "user" },
+    headers: admin.headers,
+  });
+  assertEquals(demoted.status, 200);
+  await demoted.body?.cancel();
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await signInBrowser(context, t.origin, member);
+  const phone = await context.newPage();
+  for (const lang of ["en", "hi"] as const) {
+    const tr = translatorFor(lang);
+    await phone.goto(`${t.origin}/me/notifications?lang=${lang}`);
+    await phone.getByRole("link", { name: tr("applications.daily.title", { count: 1, title: "Data Intern" }) }).click();
+    await phone.waitForURL((url) => url.pathname === "/internships/mine");
+    await phone.getByText(tr("internships.mine.noLongerPosting")).waitFor();
+    await phone.locator(`#internship-${internship.id}`).getByText("Data Intern").first().waitFor();
+    await assertFitsPhone(phone, `My internships after an old notice, ${lang}`);
+    await assertAccessible(phone, `My internships after an old notice, ${lang}`);
+  }
 });

@@ -3,7 +3,10 @@
  * "The poster's list"), for its owner, the managers of its verified organization and admins (anyone else: 404). Status
  * tabs with counts, a search over the applicants, pages of 20, each application with its answers and resume; one plain
  * form (no JavaScript needed) moves the selected applications (at most 100) with an optional message, as
- * `POST /api/internships/{id}/applications/bulk` does, and answers 303 back to the same tab with how many moved.
+ * `POST /api/internships/{id}/applications/bulk` does, and answers 303 back to the same tab with how many moved. Its
+ * owner made a user again (docs/decisions.md, Internships, "A poster made a user again"), following an earlier "new
+ * applicants" notice, is sent to the listing on "My internships" (303), which says why its applicants are no longer
+ * theirs, rather than to a bare 404.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -32,6 +35,9 @@ import {
 import { checkMovesAllowed, messageAsksToPay, movesRefusal } from "@/lib/applications/policy.ts";
 import { refusalText } from "@/lib/refusals.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import { internshipRecord } from "@/lib/internships/internships.ts";
+import { canPost } from "@/lib/internships/policy.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
@@ -128,7 +134,16 @@ function problemsOf(t: Translate, form: MoveForm): Record<string, string> {
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     assertSignedIn(ctx.state);
-    return ctx.render(await pageData(ctx.state, ctx.params.id, ctx.url));
+    try {
+      return ctx.render(await pageData(ctx.state, ctx.params.id, ctx.url));
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      const listing = await internshipRecord(ctx.state.services.kv, ctx.params.id);
+      const formerPoster = listing !== null && !listing.record.deletedAt &&
+        listing.record.userId === ctx.state.user.id && !canPost(ctx.state.user);
+      if (!formerPoster) throw error;
+      return seeOther(`/internships/mine#internship-${listing.record.id}`);
+    }
   },
 
   async POST(req, ctx) {

@@ -692,9 +692,13 @@ Deno.test("a poster made a user again: no applicants, resumes, edits or posts; t
   // Every way in, with the session they already had: as anyone else, or refused.
   const path = `/api/internships/${here.id}/applications`;
   assertEquals((await get(t, member, path)).status, 404, "their applicants' list");
-  const page = await t.fetch(`/internships/${here.id}/applicants`, { headers: member.headers });
+  const page = await t.fetch(`/internships/${here.id}/applicants`, { headers: member.headers, redirect: "manual" });
   await page.body?.cancel();
-  assertEquals(page.status, 404, "the applicants page");
+  // Their earlier "new applicants" notices lead here: to the listing on My internships, which says why.
+  assertEquals([page.status, page.headers.get("location")], [303, `/internships/mine#internship-${here.id}`]);
+  const stranger = await t.fetch(`/internships/${here.id}/applicants`, { headers: student.headers });
+  await stranger.body?.cancel();
+  assertEquals(stranger.status, 404, "anyone else's way in is still a 404");
   assertEquals((await move(t, member, sent.id, { status: "interview" })).status, 404, "a move");
   assertEquals((await bulk(t, member, here.id, { ids: [sent.id], status: "interview" })).status, 404, "a bulk move");
   await assertResumeWithheld(t, sent.id, { poster: member, readers: [admin, student] });
