@@ -3,7 +3,7 @@
  * saved copy of a page: every page carries it hidden; the service worker shows it, with the time the copy was saved in
  * its `<time data-saved>`, when it answers with the copy because the network did not. `OfflineUnsentNotice` is the
  * sentence a plain form shows by its button when it was sent with no connection (`lib/web/client/busy_forms.ts`), kept
- * in a `<template>` until then.
+ * in a `<template>` until then (its `role="alert"` is set as it shows, so a page without it has no alert).
  */
 import { useT } from "@/lib/i18n/context.ts";
 
@@ -24,14 +24,13 @@ export function OfflineNotice() {
 }
 
 /** The id of `OfflineUnsentNotice`'s `<template>`, which `busy_forms.ts` copies from. */
-export const OFFLINE_UNSENT_ID = "offline-unsent";
+const OFFLINE_UNSENT_ID = "offline-unsent";
 
 export function OfflineUnsentNotice() {
   const t = useT();
   return (
     <template id={OFFLINE_UNSENT_ID}>
       <p
-        role="alert"
         data-offline-unsent
         class="mt-3 w-full rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900"
       >

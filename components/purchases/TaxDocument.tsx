@@ -5,7 +5,8 @@
  */
 import { useT } from "@/lib/i18n/context.ts";
 import { toRupees } from "@/lib/money.ts";
-import { type CreditNoteView, GST_RATE_PERCENT, type ReceiptView } from "@/lib/purchases/receipts.ts";
+import type { CreditNoteView, ReceiptView } from "@/lib/purchases/receipts.ts";
+import { GST_RATE_PERCENT } from "@/lib/purchases/gst.ts";
 
 /** One line of a document's table: its label and amount (kept on one line), bold for a total. */
 export function Row({ label, value, strong }: { label: string; value: string; strong?: boolean }) {

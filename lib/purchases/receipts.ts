@@ -39,10 +39,8 @@ import {
 } from "./purchases.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { isRefundable } from "./refund_policy.ts";
+import { GST_RATE_PERCENT } from "./gst.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
-
-/** The GST rate included in every price, in percent. */
-export const GST_RATE_PERCENT = 18;
 
 /** The year (yyyy) the financial year of moment `at` (ISO) starts, April to March in IST. */
 export function financialYearOf(at: string): number {

@@ -43,6 +43,7 @@ function tellUnsent(form: HTMLFormElement, submitter: HTMLElement | null): void 
   form.querySelector("[data-offline-unsent]")?.remove();
   const notice = template instanceof HTMLTemplateElement ? template.content.firstElementChild?.cloneNode(true) : null;
   if (!(notice instanceof HTMLElement)) return;
+  notice.setAttribute("role", "alert");
   if (submitter && form.contains(submitter)) submitter.insertAdjacentElement("afterend", notice);
   else form.append(notice);
 }
