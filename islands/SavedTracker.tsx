@@ -4,7 +4,8 @@
  * items with a "Show N more" link (a plain link to the page showing more of that group, so it works without
  * JavaScript; docs/decisions.md, Student space, "The tracker"), each item with its last day and a
  * "closes in N days" warning, a status select and a note that are saved in place (`PUT /api/me/saved/{kind}/{id}`),
- * and a remove button (`DELETE`). Outcomes are announced in a live region. Without JavaScript each item is a plain form
+ * and a remove button (`DELETE`). The live region says a change is being saved while its call is out (a slow
+ * connection shows it for seconds), then its outcome. Without JavaScript each item is a plain form
  * posting to `/me/tracker` ("Save" sends the status and the note, "Remove" removes it; docs/decisions.md, Islands,
  * "Forms work without JavaScript"), and the line above the board says so until the island hydrates.
  */
@@ -167,6 +168,7 @@ export default function SavedTracker({ items: initial, totals: initialTotals, mo
   const count = (status: SavedStatus, by: number) => setTotals((all) => ({ ...all, [status]: all[status] + by }));
 
   const onChange = async (item: TrackerItem, change: { status?: SavedStatus; note?: string }) => {
+    setMessage(t("me.tracker.saving", { title: titleOf(t, item) }));
     const res = await fetchJson<{ item: SavedItem }>(`/api/me/saved/${item.kind}/${item.id}`, {
       method: "PUT",
       body: change,
@@ -191,6 +193,7 @@ export default function SavedTracker({ items: initial, totals: initialTotals, mo
   };
 
   const onRemove = async (item: TrackerItem) => {
+    setMessage(t("me.tracker.removing", { title: titleOf(t, item) }));
     const res = await fetchJson(`/api/me/saved/${item.kind}/${item.id}`, { method: "DELETE" });
     if (!res.ok) {
       setMessage(t("me.tracker.notRemoved", { error: failureMessage(t, res) }));

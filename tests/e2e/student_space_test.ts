@@ -31,7 +31,7 @@ const listing = (title: string, deadline: string) => ({
   deadline,
 });
 
-Deno.test("a student saves two internships, moves one to applied, and sees both on the tracker", async () => {
+Deno.test("a student saves two internships, moves one to applied, and sees both on the tracker (saving said)", async () => {
   await using t = await createTestApp({ listen: true });
   const member = await createTestUser(t, "member");
   const student = await createTestUser(t, "user", { name: "Sara Student" });
@@ -72,8 +72,18 @@ Deno.test("a student saves two internships, moves one to applied, and sees both 
   await applied.getByRole("link", { name: "Data Intern", exact: true }).waitFor();
   const appliedRow = page.locator("li", { has: page.getByRole("heading", { name: "Data Intern" }) });
   await appliedRow.getByLabel("Note").fill("Sent through the careers page");
+  // A slow connection: the answer is held until the page has said the note is being saved.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => release = resolve);
+  await page.route("**/api/me/saved/**", async (route) => {
+    await held;
+    await route.continue();
+  });
   await appliedRow.getByRole("button", { name: "Save note for Data Intern" }).click();
+  await page.getByRole("status").getByText("Saving “Data Intern”…").waitFor();
+  release();
   await page.getByRole("status").getByText("Saved the note for “Data Intern”.").waitFor();
+  await page.unrouteAll();
 
   await page.reload();
   await openHydrated(page, `${t.origin}/me/tracker`);
