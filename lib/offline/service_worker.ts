@@ -298,7 +298,10 @@ async function remember(url: string, res: Response): Promise<void> {
   if (scope === "guest") return;
   for (const path of ALWAYS_OFFLINE) {
     const target = new URL(path, origin).href;
-    if (target !== key && !(await pages.match(target))) await save(pages, target, scope, null);
+    if (target === key || await pages.match(target)) continue;
+    const html = await save(pages, target, scope, null);
+    // With its built files: a tracker never opened on this phone would otherwise open offline without its islands.
+    if (html !== null) await keepAssets(await caches.open(ASSETS), referencedAssets(html, target));
   }
 }
 
@@ -319,7 +322,10 @@ function referencedAssets(text: string, base: string): string[] {
   return [...found];
 }
 
-/** Puts in `kept` each of the built files `assets` and, for a module, the modules it imports, unless kept already. */
+/**
+ * Puts in `kept` (the kept lessons' cache, or the assets cache for a page warmed unvisited) each of the built files
+ * `assets` and, for a module, the modules it imports, unless kept already.
+ */
 async function keepAssets(kept: Cache, assets: string[]): Promise<void> {
   const seen = new Set<string>();
   while (assets.length > 0) {

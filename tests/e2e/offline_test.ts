@@ -123,6 +123,7 @@ Deno.test("offline: visited pages with a notice, the tracker and kept lessons op
   await page.goto(`${t.origin}/me/tracker`);
   await page.getByRole("heading", { name: "My applications" }).waitFor();
   await notice.waitFor();
+  await hydrated(page); // never opened online here: its islands were kept with it
 
   await page.goto(`${t.origin}/toolkits/${toolkit.id}/learn/${toolkit.lessons[1]}`);
   await page.getByRole("heading", { name: "Second wind" }).waitFor();
