@@ -1,9 +1,9 @@
 /**
  * When a listing stops taking applications, as its waiting applicants' answer is timed (docs/decisions.md,
  * Applications, "Every applicant hears back"): the end of its deadline (the end of its IST day for a calendar date),
- * the moment its poster closed it, or the moment it was deleted, whichever comes first (`applicationsEndMs`). A write
- * that brings that end forward (a close, a deletion, a deadline brought forward) records so in its own write
- * (`endedOps`); the `applications-ended` job (`lib/applications/ended.ts`) then brings the due times of the listing's
+ * the moment its poster closed it, the moment it was deleted, or the moment an admin rejected it, whichever comes first
+ * (`applicationsEndMs`). A write that brings that end forward (a close, a deletion, a rejection, a deadline brought
+ * forward) records so in its own write (`endedOps`); the `applications-ended` job (`lib/applications/ended.ts`) then brings the due times of the listing's
  * waiting applications forward to match, so the timeout job answers them 15 days after the end, not 15 days after the
  * deadline the listing had when they applied.
  *
@@ -15,6 +15,7 @@
  */
 import type { Backfill } from "@/lib/kv/backfill.ts";
 import type { Internship } from "./schema.ts";
+import type { Moderation } from "@/lib/moderation/moderation.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The longest an application waits for its answer (a deadline counts as at most 365 days after applying, + 15). */
@@ -44,20 +45,28 @@ export function deadlineEndMs(deadline: string): number {
     : Date.parse(deadline);
 }
 
-/** What tells when a listing stops taking applications: a listing's record, or its public view (never deleted). */
+/**
+ * What tells when a listing stops taking applications: a listing's record (with its moderation: an admin's rejection
+ * ends it), or its public view (never deleted nor rejected).
+ */
 export interface ListingEnd {
   deadline: string | null;
   closedAt?: string | null;
   deletedAt?: string | null;
+  moderation?: { status: Moderation["status"]; decidedAt?: string | null } | null;
 }
 
-/** When (ISO) `record` was closed by its poster or deleted, the earlier, or null when neither. */
-export function endedAt(record: Pick<ListingEnd, "closedAt" | "deletedAt">): string | null {
+/**
+ * When (ISO) `record` was closed by its poster, deleted, or rejected by an admin (a scam taken down, a suspended
+ * poster's hide: only admins move its applications then), the earliest, or null when none.
+ */
+export function endedAt(record: Pick<ListingEnd, "closedAt" | "deletedAt" | "moderation">): string | null {
+  const rejectedAt = record.moderation?.status === "rejected" ? record.moderation.decidedAt ?? null : null;
   // ISO times of the same form sort as strings.
-  return [record.closedAt, record.deletedAt].filter((at): at is string => !!at).sort()[0] ?? null;
+  return [record.closedAt, record.deletedAt, rejectedAt].filter((at): at is string => !!at).sort()[0] ?? null;
 }
 
-/** When (ms) `record` stops taking applications: its deadline's end, its close or its deletion, the earliest. */
+/** When (ms) `record` stops taking applications: its deadline's end, its close, deletion or rejection, the earliest. */
 export function applicationsEndMs(record: ListingEnd): number {
   const ended = endedAt(record);
   return Math.min(

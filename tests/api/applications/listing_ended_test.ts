@@ -96,6 +96,35 @@ Deno.test("a listing closed or deleted months before its deadline: its waiting a
   assertEquals(await statusOf(t, toOpen.id), "applied", "an open listing's applicant waits for its deadline");
 });
 
+Deno.test("a listing an admin rejected: its waiting applicants hear back 15 days after, unless it is approved again", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const [rejected, approved] = [
+    await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline }),
+    await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Slow Co", deadline }),
+  ];
+  const person = await applicant(t, "Jai Singh");
+  const [toRejected, toApproved] = [await applyTo(t, person, rejected), await applyTo(t, person, approved)];
+  const decide = async (id: string, decision: string) => {
+    const res = await t.json("POST", `/api/admin/moderation/internships/${id}`, {
+      body: { decision },
+      headers: admin.headers,
+    });
+    assertEquals(res.status, 200, await res.clone().text());
+    await res.body?.cancel();
+  };
+  await decide(rejected.id, "reject");
+  await decide(approved.id, "reject");
+  await decide(approved.id, "approve");
+
+  const run = await runAt(t, "applications-ended", Date.now());
+  assertEquals(run.moved, 1, "the one approved again before the run keeps its due time");
+  const later = await runAt(t, "applications-timeout", Date.now() + 16 * DAY);
+  assertEquals(later.rejected, 1);
+  assertEquals([await statusOf(t, toRejected.id), await statusOf(t, toApproved.id)], ["rejected", "applied"]);
+});
+
 Deno.test("a listing without a deadline closed a week after applying: its applicants hear back 15 days after", async () => {
   await using t = await createTestApp();
   const { member } = await people(t);
