@@ -115,6 +115,7 @@ Deno.test("with the demo's member, admin and buyer deleted, every page renders a
     "/toolkits/mine",
     `/certificates/${certificate.id}`,
     refunded[0].receiptUrl,
+    refunded[0].receiptUrl.replace(/\/receipt$/, "/credit-notes/an-unknown-credit-note"),
     "/ungatekeep",
     "/ungatekeep/rss.xml",
     ...posts.map((p) => `/ungatekeep/${p.id}`),
