@@ -69,7 +69,8 @@ export const MyApplicationSchema = z.strictObject({
   ),
   answerBy: timestamp.nullable().describe(
     "While it waits (applied, shortlisted): when it is answered at the latest, closed for you with a notice if the " +
-      "organization has not answered (15 days after the deadline or close, 30 after applying without a deadline); " +
+      "organization has not answered (15 days after applications close: the deadline, a close, a deletion or an " +
+      "admin's rejection; at most 30 days after applying without a deadline); " +
       "null otherwise",
   ),
 }) satisfies z.ZodType<MyApplication>;

@@ -394,6 +394,11 @@ Deno.test("tracker and poster say until when a waiting application waits at most
   assertEquals(await posters(), await mine(), "the poster reads the same day");
   assert((await tracker()).includes("No answer by"), "the tracker says it");
   assert((await applicants()).includes("Answer by"), "the poster's list says it");
+  // Both say the rule as the jobs keep it: 15 days after applications close, whenever that is.
+  assert(
+    (await page(t, `/internships/${listing.id}`)).html.includes("or we tell you 15 days after applications close"),
+  );
+  assert((await applicants()).includes("15 days after applications close (at the deadline, or when you close the"));
   const closed = await editInternship(t, member, listing.id, { closed: true });
   const sooner = await mine();
   assertEquals(sooner, answeredByTimeoutAt(timeoutDueAt({ deadline, closedAt: closed.closedAt }, sent.createdAt)));
