@@ -19,6 +19,7 @@ import {
 } from "@/tests/helpers/browser.ts";
 import { layoutDefects, lazyFirstScreenImages, PHONE, phoneContext } from "@/tests/helpers/phone.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
+import { withDemoSeller } from "@/lib/demo/seller.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { issueTokenOps } from "@/lib/auth/verification.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
@@ -52,6 +53,8 @@ interface DemoIds {
   ownedToolkit: string;
   lesson: string;
   receipt: string;
+  /** Sara's credit note (the demo seller's receipts are tax invoices). */
+  creditNote: string;
   certificate: string;
   organization: string;
   organizationId: string;
@@ -130,6 +133,7 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
     "/profile": student("/profile"),
     "/profile/delete": student("/profile/delete"),
     "/purchases/:id/receipt": { paths: [ids.receipt], by: ["learner"] },
+    "/purchases/:id/credit-notes/:number": { paths: [ids.creditNote], by: ["student"] },
     "/refunds": student("/refunds"),
     "/report": student(`/report?kind=internship&id=${ids.internship}`),
     "/reset-password": student("/reset-password", "/reset-password?done=1"),
@@ -208,6 +212,8 @@ async function demoIds(t: TestApp, cookies: Record<Person, string>): Promise<Dem
     ownedToolkit,
     lesson: lesson.id,
     receipt: owned.receiptUrl,
+    creditNote: (await json(t, "/api/purchases", cookies.student)).purchases
+      .flatMap((p: { creditNotes: { url: string }[] }) => p.creditNotes)[0].url,
     certificate: (await json(t, "/api/me/certificates", cookies.learner)).certificates[0].id,
     organization: organization.slug,
     organizationId: organization.id,
@@ -230,8 +236,8 @@ async function problems(page: Page, label: string): Promise<string[]> {
 }
 
 Deno.test("every signed-in page fits a 360 px phone, with the menu, the bell and a delete dialog open", async (t) => {
-  await using app = await createTestApp({ listen: true });
-  await seedDemoData(app.kv);
+  await using app = await createTestApp({ listen: true, env: withDemoSeller({}) });
+  await seedDemoData(app.kv, undefined, app.services.config.seller);
   const cookies = {} as Record<Person, string>;
   for (const [person, email] of Object.entries(PEOPLE) as [Person, string][]) {
     const user = await getUserByEmail(app.kv, email);
