@@ -16,7 +16,7 @@ import { deleteAccount } from "@/lib/account/deletion.ts";
 import { addManagerOps, getOrganization, replaceOrganization } from "@/lib/organizations/store.ts";
 import type { Organization } from "@/lib/organizations/schema.ts";
 import type { Internship, InternshipView } from "@/lib/internships/schema.ts";
-import { applicant, applyTo, editInternship, platformInternship } from "@/tests/fixtures/applications.ts";
+import { applicant, applyTo, editInternship, moderate, platformInternship } from "@/tests/fixtures/applications.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { bringDueTimesForward } from "@/lib/applications/ended.ts";
 import { recordKey } from "@/lib/applications/store.ts";
@@ -106,17 +106,9 @@ Deno.test("a listing an admin rejected: its waiting applicants hear back 15 days
   ];
   const person = await applicant(t, "Jai Singh");
   const [toRejected, toApproved] = [await applyTo(t, person, rejected), await applyTo(t, person, approved)];
-  const decide = async (id: string, decision: string) => {
-    const res = await t.json("POST", `/api/admin/moderation/internships/${id}`, {
-      body: { decision },
-      headers: admin.headers,
-    });
-    assertEquals(res.status, 200, await res.clone().text());
-    await res.body?.cancel();
-  };
-  await decide(rejected.id, "reject");
-  await decide(approved.id, "reject");
-  await decide(approved.id, "approve");
+  await moderate(t, admin, rejected.id, "reject");
+  await moderate(t, admin, approved.id, "reject");
+  await moderate(t, admin, approved.id, "approve");
 
   const run = await runAt(t, "applications-ended", Date.now());
   assertEquals(run.moved, 1, "the one approved again before the run keeps its due time");

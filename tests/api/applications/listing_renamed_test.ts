@@ -13,6 +13,7 @@ import {
   applicant,
   applyTo,
   editInternship,
+  moderate,
   platformInternship,
   recordedChanges,
   toldOf,
@@ -206,16 +207,8 @@ Deno.test("a change the never-pay rule holds is told nobody while held; approved
   assertEquals((await runChanges(t)).told, 0, "what a held listing says reaches none of its applicants");
   assertEquals(await toldOf(t, sara), []);
 
-  const decide = async (id: string, decision: string) => {
-    const res = await t.json("POST", `/api/admin/moderation/internships/${id}`, {
-      body: { decision },
-      headers: admin.headers,
-    });
-    assertEquals(res.status, 200, await res.clone().text());
-    await res.body?.cancel();
-  };
-  await decide(held.id, "approve");
-  await decide(rejected.id, "reject");
+  await moderate(t, admin, held.id, "approve");
+  await moderate(t, admin, rejected.id, "reject");
   assertEquals((await runChanges(t)).told, 1, "approved, it is told; rejected, never");
   assertEquals((await toldOf(t, sara)).map(([title]) => title), [
     `Acme changed Data Intern, ${scam} after you applied`,
