@@ -488,12 +488,13 @@ async function withInternships(kv: Deno.Kv, records: ApplicationRecord[]): Promi
 /**
  * When waiting application `record` is answered at the latest, by the timeout job if nobody answers it first
  * (`answeredByTimeoutAt`): from its due time by `listing` as it is now (its deadline, close and deletion; the timeout
- * job judges so when it meets it), or its stored due time for a listing gone from the store; null once answered.
+ * job judges so when it meets it), or its stored due time for a listing gone from the store, and never before now (a
+ * deadline removed 40 days after applying: the job's next run answers it); null once answered.
  */
 function answerBy(record: ApplicationRecord, listing: ListingEnd | null): string | null {
   if (!WAITING.includes(record.status) || !record.dueAt) return null;
   const dueAt = listing ? timeoutDueAt(listing, record.createdAt) : record.dueAt;
-  return answeredByTimeoutAt(dueAt);
+  return answeredByTimeoutAt(new Date(Math.max(Date.parse(dueAt), Date.now())).toISOString());
 }
 
 /** A page of a person's applications: the applications, and where the next page starts (null on the last). */

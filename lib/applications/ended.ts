@@ -1,9 +1,10 @@
 /**
  * The `applications-ended` job (docs/decisions.md, Applications, "Every applicant hears back"): every 5 minutes it
  * brings forward the due times of the waiting applications (`applied`, `shortlisted`) of each listing whose end came
- * forward (closed, deleted or its deadline brought forward: the markers of `lib/internships/ended.ts`), to the time the
- * timeout job would now give them (`timeoutDueAt` by the listing as it is), so the `applications-timeout` job answers
- * them 15 days after the listing ended rather than after the deadline it had. A due time never moves later here (the
+ * forward (closed, deleted, its deadline brought forward or removed: the markers of `lib/internships/ended.ts`), to
+ * the time the timeout job would now give them (`timeoutDueAt` by the listing as it is), so the `applications-timeout`
+ * job answers them 15 days after the listing ended (30 after applying without a deadline) rather than after the
+ * deadline it had. A due time never moves later here (the
  * timeout job postpones one whose listing opened again when it meets it).
  *
  * A run takes up to `LISTINGS_PER_RUN` markers in key order, from the one after the marker the last run looked at last

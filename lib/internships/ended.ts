@@ -3,7 +3,8 @@
  * Applications, "Every applicant hears back"): the end of its deadline (the end of its IST day for a calendar date),
  * the moment its poster closed it, the moment it was deleted, or the moment an admin rejected it, whichever comes first
  * (`applicationsEndMs`). A write that brings that end forward (a close, a deletion, a rejection, a deadline brought
- * forward) records so in its own write (`endedOps`); the `applications-ended` job (`lib/applications/ended.ts`) then brings the due times of the listing's
+ * forward), or removes the deadline (a listing without one answers 30 days after applying at the latest), records so
+ * in its own write (`endedOps`); the `applications-ended` job (`lib/applications/ended.ts`) then brings the due times of the listing's
  * waiting applications forward to match, so the timeout job answers them 15 days after the end, not 15 days after the
  * deadline the listing had when they applied.
  *
@@ -77,11 +78,13 @@ export function applicationsEndMs(record: ListingEnd): number {
 
 /**
  * Adds to `op` (the write of `next`, which was `previous`) the marker of an end brought forward when `next` stops taking
- * applications earlier than `previous` did (`applicationsEndMs`), stamped with `next.updatedAt`; nothing otherwise (an
- * end moved later leaves a marker as it is: the job brings due times forward only, so it moves nothing then).
+ * applications earlier than `previous` did (`applicationsEndMs`), or lost its deadline (its applicants then wait at
+ * most 30 days after applying, not up to 380), stamped with `next.updatedAt`; nothing otherwise (an end moved later
+ * leaves a marker as it is: the job brings due times forward only, so it moves nothing then).
  */
 export function endedOps(op: Deno.AtomicOperation, previous: Internship, next: Internship): void {
-  if (applicationsEndMs(next) >= applicationsEndMs(previous)) return;
+  const deadlineRemoved = !!previous.deadline && !next.deadline;
+  if (!deadlineRemoved && applicationsEndMs(next) >= applicationsEndMs(previous)) return;
   op.set(endedKey(next.id), { at: next.updatedAt } satisfies EndedMarker);
 }
 

@@ -19,7 +19,7 @@ import type { Internship, InternshipView } from "@/lib/internships/schema.ts";
 import { applicant, applyTo, editInternship, moderate, platformInternship } from "@/tests/fixtures/applications.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { bringDueTimesForward } from "@/lib/applications/ended.ts";
-import { recordKey } from "@/lib/applications/store.ts";
+import { applicationOps, recordKey } from "@/lib/applications/store.ts";
 import { answeredByTimeoutAt, type ApplicationRecord, timeoutDueAt } from "@/lib/applications/applications.ts";
 import { page } from "@/tests/fixtures/html.ts";
 import { istToday } from "@/lib/dates.ts";
@@ -140,6 +140,45 @@ Deno.test("a listing without a deadline closed a week after applying: its applic
   const later = await runAt(t, "applications-timeout", Date.now() + 16 * DAY);
   assertEquals([later.rejected, later.postponed], [1, 0]);
   assertEquals(await statusOf(t, sent.id), "rejected", "answered 15 days after the close, not 30 after applying");
+});
+
+Deno.test("a deadline removed: its applicants hear back 30 days after applying at the latest, as the tracker says", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const listing = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Slow Co", deadline });
+  const [recent, early] = [await applicant(t, "Jai Singh"), await applicant(t, "Isha Paul")];
+  const toRecent = await applyTo(t, recent, listing);
+  const toEarly = await applyTo(t, early, listing);
+  // Isha applied 40 days ago (her due time still by the deadline, as the job keeps it).
+  const entry = await t.kv.get<ApplicationRecord>(recordKey(toEarly.id));
+  const createdAt = new Date(Date.now() - 40 * DAY).toISOString();
+  const op = t.kv.atomic().check(entry);
+  applicationOps(op, entry.value!, {
+    ...entry.value!,
+    createdAt,
+    history: [{ ...entry.value!.history[0], at: createdAt }],
+  });
+  assert((await op.commit()).ok);
+  await editInternship(t, member, listing.id, { deadline: null });
+  const answerBy = async (who: typeof recent) => {
+    const res = await t.fetch("/api/me/applications", { headers: who.headers });
+    return (await res.json()).applications[0].answerBy as string;
+  };
+  assertEquals(await answerBy(recent), answeredByTimeoutAt(timeoutDueAt({ deadline: null }, toRecent.createdAt)));
+  const past = Date.parse(await answerBy(early));
+  assert(
+    past >= Date.now() - 60_000 && past < Date.now() + DAY,
+    "past its 30 days: the job's next run, not a day gone",
+  );
+
+  const run = await runAt(t, "applications-ended", Date.now());
+  assertEquals([run.moved, run.listings], [2, 1], "both due times come forward from 15 days after the old deadline");
+  const next = await runAt(t, "applications-timeout", Date.now() + DAY);
+  assertEquals([next.rejected, next.postponed], [1, 0]);
+  const later = await runAt(t, "applications-timeout", Date.now() + 31 * DAY);
+  assertEquals([later.rejected, later.postponed], [1, 0]);
+  assertEquals([await statusOf(t, toEarly.id), await statusOf(t, toRecent.id)], ["rejected", "rejected"]);
 });
 
 Deno.test("a deadline brought forward brings the due times forward; a listing opened again keeps them", async () => {
