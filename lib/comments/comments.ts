@@ -49,6 +49,7 @@ import {
   type ThreadRead,
 } from "./store.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { finishRemoval, openReportsOf, removalOps } from "@/lib/reports/removals.ts";
 
 export * from "./schema.ts";
 
@@ -393,34 +394,48 @@ export async function editComment(
  * Deletes a comment: its author or an admin. One with replies stays as a placeholder (`isDeleted`, no content, no
  * author); one without is removed. An admin's deletion of another person's comment (also when resolving reports) is
  * logged in the same write (`comment.delete`, docs/decisions.md, Admin, "Audit log"), and so are `audit`'s mutations
- * (and checks). A lost race is tried again, or with `onLostRace` "give-up" ends the call.
+ * (and checks). The same write resolves the comment's first open reports as removed by its author or an admin, and the
+ * rest follow it (`removalOps`, `finishRemoval`; docs/decisions.md, Trust, "Reports of what is removed"), unless
+ * `reportsResolved` (the caller resolves them: `resolveTarget`). A lost race is tried again, or with `onLostRace`
+ * "give-up" ends the call.
  * @throws NotFoundError "Comment not found" (also an already deleted one); ForbiddenError for anyone else;
- *   BusyError after 30 s of lost races; RaceLost for a lost race with `onLostRace` "give-up" (nothing changed).
+ *   BusyError after 30 s of lost races, or of its reports' writes; RaceLost for a lost race with `onLostRace` "give-up"
+ *   (nothing changed).
  */
 export async function removeComment(
   kv: Deno.Kv,
   id: string,
   actor: User,
-  { audit, onLostRace }: { audit?: AuditHook; onLostRace?: OnLostRace } = {},
+  { audit, onLostRace, reportsResolved = false }: {
+    audit?: AuditHook;
+    onLostRace?: OnLostRace;
+    reportsResolved?: boolean;
+  } = {},
 ): Promise<void> {
+  let reportsLeft = false;
   await retrying(
     async () => {
-      const entry = await liveComment(kv, id);
+      const [entry, reports] = await Promise.all([
+        liveComment(kv, id),
+        reportsResolved ? null : openReportsOf(kv, { kind: "comment", targetId: id }),
+      ]);
       if (!canDelete(actor, entry.value)) throw new ForbiddenError(DELETE_OTHERS);
-      const logged = entry.value.userId === actor.id
-        ? undefined
-        : auditOps({ adminId: actor.id, action: "comment.delete", targetKind: "comment" });
+      const own = entry.value.userId === actor.id;
+      const logged = own ? undefined : auditOps({ adminId: actor.id, action: "comment.delete", targetKind: "comment" });
+      const now = new Date().toISOString();
       return await deleteComment(kv, entry, {
-        now: new Date().toISOString(),
+        now,
         also: (op) => {
           logged?.(op, id);
           audit?.(op, id);
+          if (reports) reportsLeft = removalOps(op, reports, { by: own ? "author" : "admin", at: now });
         },
       });
     },
     RETRY_BUDGET_MS,
     onLostRace,
   );
+  if (reportsLeft) await finishRemoval(kv, "comment", id);
 }
 
 /**

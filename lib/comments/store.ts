@@ -48,6 +48,7 @@ import {
   type ReactionType,
 } from "./schema.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import { reportedIds, resolveRemoved } from "@/lib/reports/removals.ts";
 
 const ONE = 1n;
 /** −1 as KV's wrapping 64-bit sum sees it. */
@@ -483,10 +484,14 @@ export async function deleteComment(
  * redacted and their pending e-mails and push messages deleted, one checked write each (read again after a lost race,
  * for up to 30 s: `retrying`): they keep no words of a deleted reply and link to the feed instead of the post
  * (docs/decisions.md, Notifications, "Redaction"). So a run stopped midway leaves counters that count what is left and
- * no notification quoting a reply that is gone, and running it again finishes the work.
- * @throws BusyError when a reply's notifications kept changing for 30 s (the run stops; running it again goes on).
+ * no notification quoting a reply that is gone, and running it again finishes the work. Before a comment with open
+ * reports goes (the open view's entries, read once), its reports are resolved as removed with the post
+ * (`resolveRemoved`; docs/decisions.md, Trust, "Reports of what is removed"): none can be filed once the post is gone.
+ * @throws BusyError when a reply's notifications kept changing for 30 s, or a comment's reports' writes kept losing
+ *   races (the run stops; running it again goes on).
  */
 export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<void> {
+  const reported = await reportedIds(kv, "comment");
   let op = kv.atomic();
   let size = 0;
   let live = 0n;
@@ -521,6 +526,7 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
   const gated = new Set<string>();
   for await (const entry of kv.list<Comment>({ prefix: ["comment_threads", postId] }, { batchSize: 500 })) {
     const c = entry.value;
+    if (reported.has(c.id)) await resolveRemoved(kv, { kind: "comment", targetId: c.id, by: "post" });
     const counted: CountName[] = [];
     if (!c.isDeleted) {
       live++;

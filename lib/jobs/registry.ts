@@ -26,6 +26,7 @@ import { posterHidesJob } from "@/lib/moderation/poster_hides.ts";
 import { demotionClosesJob } from "@/lib/internships/demotion_closes.ts";
 import { commentPurgesJob } from "@/lib/moderation/comment_purges.ts";
 import { reportTargetsIndexJob } from "@/lib/reports/reports.ts";
+import { reportRemovalsJob } from "@/lib/reports/removals.ts";
 import { adminLogIndexJob } from "@/lib/admin_log/admin_log.ts";
 import { moderationCountsJob } from "@/lib/moderation/queue.ts";
 import type { Services } from "@/lib/platform/state.ts";
@@ -55,6 +56,7 @@ export const JOBS: readonly Job[] = [
   demotionClosesJob,
   commentPurgesJob,
   reportTargetsIndexJob,
+  reportRemovalsJob,
   adminLogIndexJob,
   moderationCountsJob,
   closedOwnersIndexJob,

@@ -3,8 +3,9 @@
  * "Also remove their comments", the suspension's write records a removal (`commentPurgeOps`) with how many comments
  * they had, and `purgeComments` deletes each of them as an admin's removal of a comment does (`deleteComment`: one with
  * replies stays as a placeholder, the counters move, a reply's notification is redacted and its pending e-mail and push
- * message dropped), one write each with the audit log's `comment.delete` in the name of the admin who suspended them
- * and a check of the removal, walking their comments through their index (`commentPageOf`), `BATCH` at a time with
+ * message dropped), one write each with the audit log's `comment.delete` in the name of the admin who suspended them,
+ * a check of the removal and its open reports resolved as removed by the suspension (docs/decisions.md, Trust,
+ * "Reports of what is removed"), walking their comments through their index (`commentPageOf`), `BATCH` at a time with
  * the progress written after each batch. The request that suspends removes the first batch; the `comment-purges` job
  * goes on with the rest. Lifting the suspension ends a removal still under way; the comments removed stay removed.
  *
@@ -24,6 +25,8 @@ import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 import { type AuthoredComment, commentPageOf, deleteComment } from "@/lib/comments/store.ts";
 import type { Comment } from "@/lib/comments/schema.ts";
+import { finishRemoval, openReportsOf, removalOps, summaryKeys } from "@/lib/reports/removals.ts";
+import type { TargetSummary } from "@/lib/reports/store.ts";
 
 /** A removal of a person's comments: who asked it, how far it is, its lease. */
 export interface CommentPurge {
@@ -136,9 +139,12 @@ export async function purgeComments(
     // One more than a batch: the batch that leaves none after it is the last, and marks the removal done.
     const read = await commentPageOf(kv, userId, { after, limit: BATCH + 1 });
     const page = read.slice(0, BATCH);
+    // Their reports' summaries, read at once: a comment nobody reported costs its removal no read more.
+    const ids = page.map(({ entry, indexKey }) => entry.value?.id ?? indexKey[3] as string);
+    const summaries = await getManyChunked<TargetSummary>(kv, summaryKeys("comment", ids));
     let inBatch = 0;
-    for (const comment of page) {
-      const outcome = await removeOne(kv, { comment, userId, held });
+    for (const [i, comment] of page.entries()) {
+      const outcome = await removeOne(kv, { comment, userId, held, summary: summaries[i] });
       if (outcome === "stopped") return removed + inBatch;
       if (outcome === "removed") inBatch++;
     }
@@ -158,30 +164,42 @@ export async function purgeComments(
 }
 
 /**
- * Removes one `comment` of `userId` under the removal `held` (as read), in one write with the audit log's entry and a
- * check of the removal, so a lift (`cancelCommentPurgeOps`) stops it at once; after a lost race the comment and the
- * removal are read again. @returns "removed"; "skipped" for a comment gone, a placeholder, or no longer theirs (their
- * account deleted meanwhile); "stopped" when the removal changed.
- * @throws BusyError after 30 s of races lost by the comment's write while the removal stands.
+ * Removes one `comment` of `userId` under the removal `held` (as read), in one write with the audit log's entry, a
+ * check of the removal, so a lift (`cancelCommentPurgeOps`) stops it at once, and the first of its open reports
+ * resolved as removed by the suspension (`removalOps`, from its reports' `summary` as read; the rest right after,
+ * `finishRemoval`); after a lost race the comment, its reports and the removal are read again. @returns "removed";
+ * "skipped" for a comment gone, a placeholder, or no longer theirs (their account deleted meanwhile); "stopped" when the
+ * removal changed.
+ * @throws BusyError after 30 s of races lost by the comment's write while the removal stands, or by its reports'.
  */
 async function removeOne(
   kv: Deno.Kv,
-  { comment, userId, held }: { comment: AuthoredComment; userId: string; held: Deno.KvEntry<CommentPurge> },
+  { comment, userId, held, summary }: {
+    comment: AuthoredComment;
+    userId: string;
+    held: Deno.KvEntry<CommentPurge>;
+    summary: Deno.KvEntryMaybe<TargetSummary>;
+  },
 ): Promise<"removed" | "skipped" | "stopped"> {
   const audit = auditOps({ adminId: held.value.adminId, action: "comment.delete", targetKind: "comment" });
   let entry = comment.entry;
+  let read: Deno.KvEntryMaybe<TargetSummary> | undefined = summary;
   let outcome: "removed" | "skipped" | "stopped" = "removed";
+  let reportsLeft = false;
   await retrying(async () => {
     if (!entry.value || entry.value.isDeleted || entry.value.userId !== userId) {
       outcome = "skipped";
       return true;
     }
     const id = entry.value.id;
+    const reports = await openReportsOf(kv, { kind: "comment", targetId: id, summary: read });
+    const now = new Date().toISOString();
     const deleted = await deleteComment(kv, entry as Deno.KvEntry<Comment>, {
-      now: new Date().toISOString(),
+      now,
       also: (op) => {
         audit(op, id);
         op.check(held);
+        reportsLeft = removalOps(op, reports, { by: "suspension", at: now });
       },
     });
     if (deleted) return true;
@@ -190,8 +208,10 @@ async function removeOne(
       return true;
     }
     entry = await kv.get(entry.key);
+    read = undefined;
     return false;
   }, RETRY_BUDGET_MS);
+  if (outcome === "removed" && reportsLeft) await finishRemoval(kv, "comment", entry.value!.id);
   return outcome;
 }
 

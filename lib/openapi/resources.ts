@@ -68,6 +68,7 @@ import {
   type AdminReportView,
   RECENT_DETAILS_LENGTH,
   RECENT_DETAILS_MAX,
+  REMOVERS,
   REPORT_KINDS,
   REPORT_REASONS,
   type ReportedTarget,
@@ -239,7 +240,17 @@ export const AdminReportSchema = ReportSchema.extend({
       "same mailbox counts already",
   ),
   resolvedAt: timestamp.nullable(),
-  resolution: z.strictObject({ action: z.enum(RESOLVE_ACTIONS), note: nullableText, at: timestamp }).nullable(),
+  resolution: z.strictObject({
+    action: z.enum([...RESOLVE_ACTIONS, "removed"]).describe(
+      "An admin's action on the reports, or `removed`: what was reported was removed by other means",
+    ),
+    by: z.enum(REMOVERS).optional().describe(
+      "With `removed` only: who removed it (its author, an admin, the suspension of its author, or the deletion of " +
+        "the post it was under)",
+    ),
+    note: nullableText,
+    at: timestamp,
+  }).nullable(),
 }) satisfies z.ZodType<AdminReportView>;
 
 /** A reported target of the admin list. */

@@ -1,10 +1,10 @@
 /**
  * The notifications of a resolved report (docs/decisions.md, Trust, "Reports"): `report_resolved` tells a reporter what
- * was done about what they reported (never who else reported it), `content_removed` tells the owner of what was hidden
- * or deleted, and why.
+ * was done about what they reported (never who else reported it), or that it was removed by other means
+ * (`targetRemovedNotification`), `content_removed` tells the owner of what was hidden or deleted, and why.
  */
 import type { NotificationInput } from "@/lib/notifications/notifications.ts";
-import type { ReportKind, ResolveAction } from "./schema.ts";
+import type { Remover, ReportKind, ResolveAction } from "./schema.ts";
 import type { Target } from "./targets.ts";
 
 /**
@@ -107,5 +107,30 @@ export function removedNotification(
       body: { key: "notifications.text.contentRemoved.body", values },
     },
     url: kind === "internship" ? "/internships/mine" : kind === "opportunity" ? "/opportunities/mine" : "/",
+  };
+}
+
+/**
+ * The notification telling a reporter that the `kind` made of `words` they reported was removed by other means than
+ * their report's resolution (docs/decisions.md, Trust, "Reports of what is removed"): deleted by its author, removed by
+ * an admin (a suspension's removal reads so too: the reporter is not told of another person's suspension), or removed
+ * with the post it was under. A comment is never quoted to them; it links to the list of its kind, its page being gone.
+ */
+export function targetRemovedNotification(
+  { userId, kind, words, by }: { userId: string; kind: ReportKind; words: Target["words"]; by: Remover },
+): NotificationInput {
+  const values = {
+    kind,
+    by: by === "suspension" ? "admin" : by,
+    ...targetValues(kind, kind === "comment" ? { name: "" } : words),
+  };
+  return {
+    userId,
+    type: "report_resolved",
+    message: {
+      title: { key: "notifications.text.reportRemoved.title", values },
+      body: { key: "notifications.text.reportRemoved.body", values },
+    },
+    url: LIST_PAGES[kind],
   };
 }

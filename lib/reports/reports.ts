@@ -6,23 +6,8 @@
  * dismissed someone's reports of a target, their later reports of it are filed but hold nothing. The routes count
  * new reports against the person's daily limit (`RATE_LIMITS.reportsPerPerson`) between `checkReport` and
  * `createReport`.
- *
- * Keys (owned by this module only):
- * - `["reports", id]` → `Report`
- * - `["reports_by_target", kind, targetId, id]` → true
- * - `["reports_by_reporter", userId, id]` → true (the export, account deletion)
- * - `["reports_open", userId, kind, targetId]` → id, while that person's report of that target is open (one at a time)
- * - `["report_targets", kind, targetId]` → `TargetSummary`, kept by every write of its reports (the admin list, with
- *   the newest reports' own words cut short, so the list reads no report)
- * - `["report_targets_open", kind, targetId]` → `{open, lastReportedAt}` while the target has open reports: the open
- *   view reads only these, not every summary ever kept
- * - `["report_targets_resolved", scope, resolvedAt, kind, targetId]` → null while none of its reports is open, `scope`
- *   `all` and its kind, and `["report_targets_resolved_count", scope]` → `Deno.KvU64` of them: the resolved view, the
- *   latest resolved first, reads a page of these and its summaries
- * - `["report_targets_meta", "index"]` → where the `report-targets-index` job stands (`{after, indexed, done}`)
- * Every write of a summary changes its entries and counts in the same atomic operation (`indexOps`); summaries kept
- * before them are indexed once by the `report-targets-index` job (`indexExistingTargets`; docs/decisions.md, Trust,
- * "The reports list reads its page").
+ * The keys, and the write that resolves a batch of a target's reports, are in `store.ts`; the reports of a post or
+ * comment removed by other means are resolved by `removals.ts`.
  */
 import { auditOps } from "@/lib/admin_log/admin_log.ts";
 import { type Backfill, backfillDone, runBackfill } from "@/lib/kv/backfill.ts";
@@ -35,18 +20,15 @@ import {
   type AdminReportQuery,
   type AdminReportView,
   countsToHold,
-  DISMISSED_REPORTERS_MAX,
   HOLD_REASONS,
   HOLD_REPORTERS,
   notCounted,
   RECENT_DETAILS_LENGTH,
   RECENT_DETAILS_MAX,
-  type RecentDetails,
   type Report,
   type ReportCreate,
   type ReportedTarget,
   type ReportKind,
-  type ReportReason,
   type ReportView,
   reportView,
   type ResolveAction,
@@ -63,132 +45,30 @@ import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { mailboxId } from "./mailbox.ts";
 import { counterValue } from "@/lib/stats/counters.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
+import {
+  byReporterKey,
+  byTargetKey,
+  counted,
+  indexOps,
+  openKey,
+  type OpenTarget,
+  reportKey,
+  reportsOfTarget,
+  RESOLVE_BATCH,
+  resolveBatchOps,
+  resolvedCountKey,
+  type Scope,
+  summaryKey,
+  type TargetSummary,
+  without,
+} from "./store.ts";
 
 export * from "./schema.ts";
 
-/** What the admin list keeps of a reported target, kept by every write of its reports. */
-interface TargetSummary {
-  kind: ReportKind;
-  targetId: string;
-  /** Its title in English, as summaries written before `words` was kept have only this. */
-  title: string;
-  /** What its title is made of (`Target.words`), worded in each reader's language (`targetTitle`); absent before. */
-  words?: Target["words"];
-  open: number;
-  openReasons: Partial<Record<ReportReason, number>>;
-  /** Open reports that count toward the hold (`countsToHold`; one per person, so the people who sent them). */
-  holdReports: number;
-  /**
-   * The people whose reports of `HOLD_REASONS` an admin dismissed, the latest last, at most `DISMISSED_REPORTERS_MAX`:
-   * their later reports of the target are filed and shown but do not count toward the hold (absent: nobody yet).
-   */
-  dismissedReporters?: string[];
-  /** The mailboxes (`mailboxId`) of those people, kept the same way: an alias of a dismissed reporter counts no more. */
-  dismissedMailboxes?: string[];
-  /** The mailboxes of the open reports that count toward the hold, one each (absent: none, or kept before this). */
-  holdMailboxes?: string[];
-  /**
-   * When `holdReports` last reached `HOLD_REPORTERS`; absent below it (and in summaries written before it was kept).
-   * While set, every report of the listing holds it again unless an admin decided on it since (a lost hold is redone).
-   */
-  thresholdAt?: string;
-  resolved: number;
-  resolvedReasons: Partial<Record<ReportReason, number>>;
-  lastReportedAt: string;
-  /**
-   * The newest reports with `details`, newest first, at most `RECENT_DETAILS_MAX`, their words cut short
-   * (`recentDetails`), each marked open until resolved: the admin list shows the open ones, or in the resolved view
-   * those resolved. Absent: none yet (or a summary kept before them).
-   */
-  recentDetails?: (RecentDetails & { id: string; open: boolean })[];
-  /**
-   * When its last open report was resolved (ISO), while none is open: its entries of the resolved view are keyed by it.
-   * Absent while reports are open, and on a summary kept before the index that `indexExistingTargets` has not reached.
-   */
-  resolvedAt?: string;
-  /**
-   * The admin resolving its open reports now, with what and since when (ISO): other admins are refused until the
-   * resolution's last write drops it, or `CLAIM_MS` after it (a resolution that crashed). Absent: nobody.
-   */
-  resolving?: { adminId: string; action: ResolveAction; at: string };
-}
-
-const reportKey = (id: string): Deno.KvKey => ["reports", id];
-const byTargetKey = (kind: ReportKind, targetId: string, id: string): Deno.KvKey => [
-  "reports_by_target",
-  kind,
-  targetId,
-  id,
-];
-const byReporterKey = (userId: string, id: string): Deno.KvKey => ["reports_by_reporter", userId, id];
-const openKey = (userId: string, kind: ReportKind, targetId: string): Deno.KvKey => [
-  "reports_open",
-  userId,
-  kind,
-  targetId,
-];
-const summaryKey = (kind: ReportKind, targetId: string): Deno.KvKey => ["report_targets", kind, targetId];
-const openTargetKey = (kind: ReportKind, targetId: string): Deno.KvKey => ["report_targets_open", kind, targetId];
-/** The scopes of the resolved view: every kind, and each kind alone. */
-type Scope = ReportKind | "all";
-const resolvedKey = (scope: Scope, summary: TargetSummary): Deno.KvKey => [
-  "report_targets_resolved",
-  scope,
-  summary.resolvedAt!,
-  summary.kind,
-  summary.targetId,
-];
-const resolvedCountKey = (scope: Scope): Deno.KvKey => ["report_targets_resolved_count", scope];
-
-/** What the open view sorts by, kept in a target's entry of `["report_targets_open"]`. */
-interface OpenTarget {
-  open: number;
-  lastReportedAt: string;
-}
-
-/** −1 as KV's wrapping 64-bit sum sees it. */
-const MINUS_ONE = 0xffffffffffffffffn;
-
-/**
- * Adds to `op` (the write of a summary) the change of its view entries from `before` (null: a new summary) to
- * `after`: the open entry set while reports are open and deleted once none is; the resolved entries and counts moved
- * when `resolvedAt` changes. At most 7 mutations.
- */
-function indexOps(op: Deno.AtomicOperation, before: TargetSummary | null, after: TargetSummary): void {
-  const open = openTargetKey(after.kind, after.targetId);
-  if (after.open > 0) op.set(open, { open: after.open, lastReportedAt: after.lastReportedAt } satisfies OpenTarget);
-  else op.delete(open);
-  if (before?.resolvedAt === after.resolvedAt) return;
-  for (const scope of ["all", after.kind] as const) {
-    if (before?.resolvedAt) op.delete(resolvedKey(scope, before)).sum(resolvedCountKey(scope), MINUS_ONE);
-    if (after.resolvedAt) op.set(resolvedKey(scope, after), null).sum(resolvedCountKey(scope), 1n);
-  }
-}
-
-/** Reports resolved per atomic write (each: the report, its open key, a notification: within KV's limits). */
-const RESOLVE_BATCH = 50;
 /** Attempts of a write that loses races. */
 const ATTEMPTS = 20;
 /** How long an admin's claim on a target's open reports keeps other admins out, in milliseconds. */
 const CLAIM_MS = 2 * 60_000;
-
-/** `counts` with `reason` moved by `by`, without zero entries. */
-function counted(counts: Partial<Record<ReportReason, number>>, reason: ReportReason, by: number) {
-  const next = { ...counts, [reason]: (counts[reason] ?? 0) + by };
-  if (next[reason]! <= 0) delete next[reason];
-  return next;
-}
-
-/** `people` with `userId` added last (moved there when it was in), the oldest dropped past `DISMISSED_REPORTERS_MAX`. */
-function remembered(people: string[] | undefined, userId: string): string[] {
-  return [...(people ?? []).filter((id) => id !== userId), userId].slice(-DISMISSED_REPORTERS_MAX);
-}
-
-/** `list` without `item`; `undefined` for an empty result, so a summary does not keep an empty list. */
-function without(list: string[] | undefined, item: string | undefined): string[] | undefined {
-  const rest = (list ?? []).filter((entry) => entry !== item);
-  return rest.length > 0 ? rest : undefined;
-}
 
 /** `details` as the admin list shows them: on one line, at most `RECENT_DETAILS_LENGTH` characters. */
 function recentDetails(details: string): string {
@@ -230,16 +110,20 @@ export async function checkReport(kv: Deno.Kv, user: User, input: ReportCreate):
 }
 
 /**
- * Files `user`'s report of `target` (as `checkReport` found it): the report, its indexes and the target's summary are
- * one write (another report of theirs made meanwhile is answered instead); when it makes three different people's
- * open reports of money or impersonation on a listing, the listing is held, and so is it by every later report while
- * they stay three unless an admin decided on it since (so a hold lost to a crash after the report's write is redone).
+ * Files `user`'s report of `found` (the target as `checkReport` found it): the report, its indexes and the target's
+ * summary are one write (another report of theirs made meanwhile is answered instead); when it makes three different
+ * people's open reports of money or impersonation on a listing, the listing is held, and so is it by every later report
+ * while they stay three unless an admin decided on it since (so a hold lost to a crash after the report's write is
+ * redone).
  * A report from someone whose reports of the target an admin dismissed before (by account or mailbox) does not count
  * toward the three, nor one from a mailbox another open counting report came from (docs/decisions.md, Trust, "One
- * mailbox, one reporter").
- * @throws BusyError after lost races.
+ * mailbox, one reporter"). The write also checks the records `found` was read from (`Target.records`): after a lost
+ * race the target is read again, so a post or comment removed meanwhile is not reported (docs/decisions.md, Trust,
+ * "Reports of what is removed").
+ * @throws BusyError after lost races; NotFoundError when the target is gone (or hidden from `user`) since it was read.
  */
-export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate, target: Target): Promise<Filed> {
+export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate, found: Target): Promise<Filed> {
+  let target = found;
   const mailbox = await mailboxId(user.email);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const [open, summaryEntry] = await kv.getMany<[string, TargetSummary]>([
@@ -297,7 +181,7 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
     }
     delete summary.resolvedAt;
     if (before.holdReports < HOLD_REPORTERS && summary.holdReports >= HOLD_REPORTERS) summary.thresholdAt = now;
-    const op = kv.atomic().check(open, summaryEntry)
+    const op = kv.atomic().check(open, summaryEntry, ...target.records)
       .set(reportKey(report.id), report)
       .set(byTargetKey(report.kind, report.targetId, report.id), true)
       .set(byReporterKey(user.id, report.id), true)
@@ -305,7 +189,10 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       .set(summaryKey(report.kind, report.targetId), summary);
     indexOps(op, summaryEntry.value, summary);
     const result = await op.commit();
-    if (!result.ok) continue;
+    if (!result.ok) {
+      if (target.records.length > 0) target = await findTarget(kv, input.kind, input.id, user);
+      continue;
+    }
     // The hold is a write of its own (a listing is written by its store), so a hold lost after this commit is redone
     // by the next report; holding is idempotent and gives way to an admin's decision since the threshold.
     if (target.holdable && summary.thresholdAt) await holdTarget(kv, target.kind, target.id, summary.thresholdAt);
@@ -430,16 +317,6 @@ async function summariesPage(kv: Deno.Kv, query: AdminReportQuery): Promise<{ ke
   return { keys: page.map((summary) => summaryKey(summary.kind, summary.targetId)), total: found.length };
 }
 
-/** Every report of a target, newest first. */
-async function reportsOfTarget(kv: Deno.Kv, kind: ReportKind, targetId: string): Promise<Deno.KvEntry<Report>[]> {
-  const ids: string[] = [];
-  for await (const entry of kv.list({ prefix: ["reports_by_target", kind, targetId] })) {
-    ids.push(entry.key[3] as string);
-  }
-  const reports = (await getManyChunked<Report>(kv, ids.map(reportKey))).filter((entry) => entry.value !== null);
-  return (reports as Deno.KvEntry<Report>[]).sort((a, b) => b.value.createdAt.localeCompare(a.value.createdAt));
-}
-
 /** A target with its reports, as the admin reads them. */
 export interface TargetReports {
   target: ReportedTarget & { url: string | null; status: "open" | "resolved" };
@@ -528,53 +405,14 @@ export async function resolveTarget(
     batch: Deno.KvEntry<Report>[],
     last: boolean,
   ) => {
-    op.check(summary);
-    let next = summary.value;
-    for (const entry of batch) {
-      const report = entry.value;
-      op.check(entry).set(entry.key, { ...report, status: "resolved", resolvedAt: now, resolution });
-      if (report.userId) {
-        op.delete(openKey(report.userId, kind, targetId));
-        addNotification(
-          op,
-          resolvedNotification({
-            userId: report.userId,
-            kind,
-            words,
-            action: body.action,
-            note: body.note,
-            url: target?.url ?? null,
-          }),
-        );
-      }
-      next = {
-        ...next,
-        open: next.open - 1,
-        openReasons: counted(next.openReasons, report.reason, -1),
-        holdReports: next.holdReports - (countsToHold(report) ? 1 : 0),
-        holdMailboxes: countsToHold(report) ? without(next.holdMailboxes, report.mailbox) : next.holdMailboxes,
-        resolved: next.resolved + 1,
-        resolvedReasons: counted(next.resolvedReasons, report.reason, 1),
-      };
-      if (body.action === "dismiss" && report.userId && HOLD_REASONS.has(report.reason)) {
-        next.dismissedReporters = remembered(next.dismissedReporters, report.userId);
-        if (report.mailbox) next.dismissedMailboxes = remembered(next.dismissedMailboxes, report.mailbox);
-      }
-    }
-    const resolvedNow = new Set(batch.map((entry) => entry.value.id));
-    if (next.recentDetails) {
-      next.recentDetails = next.recentDetails.map((words) =>
-        resolvedNow.has(words.id) ? { ...words, open: false } : words
-      );
-    }
-    // A report kept without its mailbox (its reporter deleted their account) cannot take its entry off: none is left
-    // once nothing is open.
-    if (next.open === 0 || !next.holdMailboxes) delete next.holdMailboxes;
-    if (next.holdReports < HOLD_REPORTERS) delete next.thresholdAt;
-    if (next.open === 0) next.resolvedAt = now;
-    if (last) delete next.resolving;
-    op.set(summaryKey(kind, targetId), next);
-    indexOps(op, summary.value, next);
+    const url = target?.url ?? null;
+    resolveBatchOps(op, {
+      summary,
+      batch,
+      resolution,
+      notice: (userId) => resolvedNotification({ userId, kind, words, action: body.action, note: body.note, url }),
+      last,
+    });
     if (!ownerTold) {
       addNotification(
         op,

@@ -50,9 +50,21 @@ export const RECENT_DETAILS_LENGTH = 280;
 export const RESOLVE_ACTIONS = ["dismiss", "hide", "delete"] as const;
 export type ResolveAction = typeof RESOLVE_ACTIONS[number];
 
-/** How a report was resolved. */
+/**
+ * Who removed a reported post or comment other than by resolving its reports (docs/decisions.md, Trust, "Reports of
+ * what is removed"): its author, an admin (admin moderation), a suspension's removal of the author's comments, or the
+ * deletion of the post a comment was under.
+ */
+export const REMOVERS = ["author", "admin", "suspension", "post"] as const;
+export type Remover = typeof REMOVERS[number];
+
+/**
+ * How a report was resolved: an admin's action on its reports, or `removed` when what it reported was removed by other
+ * means, with who removed it (`by`, only then) and no note.
+ */
 export interface Resolution {
-  action: ResolveAction;
+  action: ResolveAction | "removed";
+  by?: Remover;
   note: string | null;
   at: string;
 }

@@ -48,6 +48,12 @@ export interface Target {
   ownerId: string | null;
   /** Whether reports can hold it (a listing). */
   holdable: boolean;
+  /**
+   * The records it was read from that the report's write checks, so that nothing is reported of what was removed
+   * meanwhile (docs/decisions.md, Trust, "Reports of what is removed"): a post's, a comment's and its post's, as the
+   * person reporting read them; none for other kinds, or when admins read it.
+   */
+  records: { key: Deno.KvKey; versionstamp: string }[];
 }
 
 /** `text` cut to `max` characters with an ellipsis. */
@@ -95,6 +101,7 @@ async function locateTarget(
           url: `/internships/${id}`,
           ownerId: internship.userId,
           holdable: true,
+          records: [],
         };
       }
       case "opportunity": {
@@ -106,6 +113,7 @@ async function locateTarget(
           url: `/opportunities/${id}`,
           ownerId: opportunity.userId,
           holdable: true,
+          records: [],
         };
       }
       case "organization": {
@@ -118,10 +126,12 @@ async function locateTarget(
           url: `/organizations/${organization.slug}`,
           ownerId: null,
           holdable: false,
+          records: [],
         };
       }
       case "post": {
-        const post = viewer ? (await readablePost(kv, { id, viewer })).value : await getPostForAdmin(kv, id);
+        const entry = viewer ? await readablePost(kv, { id, viewer }) : null;
+        const post = entry?.value ?? await getPostForAdmin(kv, id);
         return {
           kind,
           id,
@@ -129,11 +139,15 @@ async function locateTarget(
           url: `/ungatekeep/${id}`,
           ownerId: post.userId,
           holdable: false,
+          records: entry ? [entry] : [],
         };
       }
       case "comment": {
-        const comment = (await getComment(kv, id))?.value;
+        const entry = await getComment(kv, id);
+        const comment = entry?.value;
         if (!comment || comment.isDeleted) break;
+        // A comment is seen under its post: one whose post is gone (its comments going after it) is not reported.
+        const post = viewer ? await readablePost(kv, { id: comment.postId, viewer }) : null;
         return {
           kind,
           id,
@@ -141,6 +155,7 @@ async function locateTarget(
           url: commentPath(comment),
           ownerId: comment.userId,
           holdable: false,
+          records: post ? [entry, post] : [],
         };
       }
     }
@@ -228,10 +243,10 @@ export async function actOn(
         return false;
       case "post":
         if (action === "hide") await updatePost(kv, { files, id, patch: { isPublished: false }, ...joined });
-        else await deletePost(kv, { files, log, id, ...joined });
+        else await deletePost(kv, { files, log, id, ...joined, reportsResolved: true });
         return false;
       case "comment":
-        await removeComment(kv, id, admin, joined);
+        await removeComment(kv, id, admin, { ...joined, reportsResolved: true });
         return false;
     }
   } catch (error) {

@@ -58,6 +58,7 @@ import { claim, type Claimable, claimTime, HOLDER, isLeased } from "@/lib/jobs/l
 import { LRUCache } from "lru-cache";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
+import { finishRemoval, openReportsOf, removalOps } from "@/lib/reports/removals.ts";
 
 export * from "./schema.ts";
 
@@ -709,23 +710,32 @@ const DELETIONS_PER_RUN = 20;
  * `post-deletions` job once a lease ran out (the process gone). While another deletion of the post holds the lease,
  * this one does nothing and throws as for a post already gone, so two at once never move its counters twice.
  * `audit`'s entry (and checks) is in the write that removes the post (none when finishing a deletion under way); that
- * write is tried again after a lost race, or with `onLostRace` "give-up" the call ends.
+ * write is tried again after a lost race, or with `onLostRace` "give-up" the call ends. The same write resolves the
+ * post's first open reports as removed by an admin, the rest right after it (`removalOps`, `finishRemoval`), unless
+ * `reportsResolved` (the caller resolves them: `resolveTarget`); the reports of its comments are resolved as removed
+ * with the post before they go (`deleteConversation`; docs/decisions.md, Trust, "Reports of what is removed").
  * @throws NotFoundError "Post not found" (no post, and no stopped deletion of it to finish); RaceLost for a lost race of
- *   the write that removes the post with `onLostRace` "give-up" (nothing changed).
+ *   the write that removes the post with `onLostRace` "give-up" (nothing changed); BusyError when its reports' writes
+ *   kept losing races (the `post-deletions` and `report-removals` jobs go on).
  */
 export async function deletePost(
   kv: Deno.Kv,
-  { files, log, id, audit, onLostRace }: {
+  { files, log, id, audit, onLostRace, reportsResolved = false }: {
     files: ObjectStore;
     log: Logger;
     id: string;
     audit?: AuditHook;
     onLostRace?: OnLostRace;
+    reportsResolved?: boolean;
   },
 ): Promise<void> {
   let claimed: Deno.KvEntry<PostDeletion> | null = null;
+  let reportsLeft = false;
   for (let attempt = 0; attempt < MAX_RETRIES && claimed === null; attempt++) {
-    const [entry, pending] = await kv.getMany<[Post, PostDeletion]>([recordKey(id), deletionKey(id)]);
+    const [[entry, pending], reports] = await Promise.all([
+      kv.getMany<[Post, PostDeletion]>([recordKey(id), deletionKey(id)]),
+      reportsResolved ? null : openReportsOf(kv, { kind: "post", targetId: id }),
+    ]);
     const now = claimTime(Date.now());
     if (entry.value) {
       const deletion: PostDeletion = {
@@ -734,6 +744,7 @@ export async function deletePost(
       };
       const op = postOps(kv, entry, null).set(deletionKey(id), deletion);
       audit?.(op, id, entry.value.title);
+      if (reports) reportsLeft = removalOps(op, reports, { by: "admin", at: new Date(now).toISOString() });
       const result = await op.commit();
       if (result.ok) claimed = { key: deletionKey(id), value: deletion, versionstamp: result.versionstamp };
       else if (onLostRace === "give-up") throw new RaceLost();
@@ -743,6 +754,7 @@ export async function deletePost(
   }
   if (claimed === null) throw new Error("Post delete lost too many races");
   try {
+    if (reportsLeft) await finishRemoval(kv, "post", id);
     await finishDeletion(kv, { files, log, claimed });
   } catch (error) {
     // Given back so that deleting again finishes it at once; a write that fails too leaves the lease to run out.

@@ -67,7 +67,9 @@ export default define.page<TargetReports>(function AdminTargetReportsPage({ data
                     note: report.resolution.note,
                   })
                   : t("admin.reports.resolution", {
-                    action: t.dynamic(`admin.reports.action.${report.resolution.action}`),
+                    action: report.resolution.by
+                      ? t.dynamic(`admin.reports.removedBy.${report.resolution.by}`)
+                      : t.dynamic(`admin.reports.action.${report.resolution.action}`),
                   }))}
               </p>
               {report.notCounted && <p class="mt-1 text-sm text-amber-800">{t("admin.reports.notCounted")}</p>}

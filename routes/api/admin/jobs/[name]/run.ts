@@ -38,7 +38,8 @@ export const apiDocs = describeRoute({
       "role stopped midway), " +
       "`comment-purges` `{job, removed}` (comments of suspended people removed after the suspension's first batch), " +
       "`report-targets-index` `{job, indexed}` (report summaries kept before the admin list's open and resolved " +
-      "entries, indexed), `admin-log-index` `{job, indexed}` (audit log entries appended before the index of an " +
+      "entries, indexed), `report-removals` `{job, resolved}` (reports of removed posts and comments resolved after " +
+      "the removal's request stopped), `admin-log-index` `{job, indexed}` (audit log entries appended before the index of an " +
       "admin's entries by action, indexed), `moderation-counts` `{job, counted}` (moderation queue entries kept " +
       "before its counters, counted), `closed-owners-index` `{job, internships, opportunities}` (listings archived " +
       "before the archives' index by owner, indexed), `applications-sent-index` `{job, indexed}` (applications sent " +
