@@ -487,9 +487,9 @@ async function withInternships(kv: Deno.Kv, records: ApplicationRecord[]): Promi
 
 /**
  * When waiting application `record` is answered at the latest, by the timeout job if nobody answers it first
- * (`answeredByTimeoutAt`): from its due time by `listing` as it is now (its deadline, close and deletion; the timeout
- * job judges so when it meets it), or its stored due time for a listing gone from the store, and never before now (a
- * deadline removed 40 days after applying: the job's next run answers it); null once answered.
+ * (`answeredByTimeoutAt`): from its due time by `listing` as it is now (its deadline, close, deletion and rejection;
+ * the timeout job judges so when it meets it), or its stored due time for a listing gone from the store, and never
+ * before now (a deadline removed 40 days after applying: the job's next run answers it); null once answered.
  */
 function answerBy(record: ApplicationRecord, listing: ListingEnd | null): string | null {
   if (!WAITING.includes(record.status) || !record.dueAt) return null;
@@ -628,7 +628,12 @@ export async function posterApplications(
     const { stipendReport: _, ...view } = applicationView(entry.value);
     // A withdrawn application takes back what it sent (docs/decisions.md, Applications, "Status changes").
     const sent = view.status === "withdrawn" ? { answers: [], coverNote: "", resume: null } : {};
-    return [{ ...view, ...sent, applicant: applicantView(entry.value), answerBy: answerBy(entry.value, listing.view) }];
+    return [{
+      ...view,
+      ...sent,
+      applicant: applicantView(entry.value),
+      answerBy: answerBy(entry.value, listing.record),
+    }];
   });
   const { limit, offset } = query;
   const pagination = { limit, offset, total: page.total, hasMore: offset + page.ids.length < page.total };

@@ -109,6 +109,14 @@ Deno.test("a listing an admin rejected: its waiting applicants hear back 15 days
   await moderate(t, admin, rejected.id, "reject");
   await moderate(t, admin, approved.id, "reject");
   await moderate(t, admin, approved.id, "approve");
+  // The tracker and the poster's list (its poster's, an admin's) say the day the rejection gives.
+  const mine = await (await t.fetch("/api/me/applications", { headers: person.headers })).json();
+  const told = mine.applications.find((a: { id: string }) => a.id === toRejected.id).answerBy;
+  assert(Date.parse(told) < Date.now() + 17 * DAY, "15 days after the rejection, not after the deadline");
+  for (const reader of [member, admin]) {
+    const res = await t.fetch(`/api/internships/${rejected.id}/applications`, { headers: reader.headers });
+    assertEquals((await res.json()).applications[0].answerBy, told);
+  }
 
   const run = await runAt(t, "applications-ended", Date.now());
   assertEquals(run.moved, 1, "the one approved again before the run keeps its due time");
