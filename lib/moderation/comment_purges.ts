@@ -48,7 +48,8 @@ export type CommentRemoval = Pick<CommentPurge, "total" | "removed" | "done">;
 const LEASE_MS = 2 * 60_000;
 /**
  * Comments removed between two writes of the progress (each is one write), and by the request that suspends: one after
- * another, a comment is 2 to 4 round trips to KV (some 40 for the batch, about 3.5 s at Deploy's 90 ms; 50 took 17 s).
+ * another, a comment is 2 to 4 round trips to KV (some 40 for the batch, about 3.5 s at Deploy's 90 ms; 50 took 17 s),
+ * and the batch's report summaries one more (a reported comment's reports two more).
  */
 export const BATCH = 10;
 /** How long (ms) a run of the job works before it leaves the rest to the next run. */
