@@ -88,109 +88,110 @@ import * as $84 from "./routes/api/files/[id].ts";
 import * as $85 from "./routes/api/health.ts";
 import * as $86 from "./routes/api/internships/[id].ts";
 import * as $87 from "./routes/api/internships/[id]/applications/bulk.ts";
-import * as $88 from "./routes/api/internships/[id]/applications/index.ts";
-import * as $89 from "./routes/api/internships/index.ts";
-import * as $90 from "./routes/api/me/alerts/[id].ts";
-import * as $91 from "./routes/api/me/alerts/index.ts";
-import * as $92 from "./routes/api/me/applications/[id]/stipend-report.ts";
-import * as $93 from "./routes/api/me/applications/[id]/withdraw.ts";
-import * as $94 from "./routes/api/me/applications/index.ts";
-import * as $95 from "./routes/api/me/certificates.ts";
-import * as $96 from "./routes/api/me/export.ts";
-import * as $97 from "./routes/api/me/index.ts";
-import * as $98 from "./routes/api/me/notifications/index.ts";
-import * as $99 from "./routes/api/me/notifications/read.ts";
-import * as $100 from "./routes/api/me/push-subscriptions.ts";
-import * as $101 from "./routes/api/me/recommendations.ts";
-import * as $102 from "./routes/api/me/resume/file.ts";
-import * as $103 from "./routes/api/me/resume/index.ts";
-import * as $104 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $105 from "./routes/api/me/saved/ids.ts";
-import * as $106 from "./routes/api/me/saved/index.ts";
-import * as $107 from "./routes/api/me/settings.ts";
-import * as $108 from "./routes/api/onboarding.ts";
-import * as $109 from "./routes/api/openapi.json.ts";
-import * as $110 from "./routes/api/opportunities/[id].ts";
-import * as $111 from "./routes/api/opportunities/index.ts";
-import * as $112 from "./routes/api/organizations/[slug]/claim.ts";
-import * as $113 from "./routes/api/organizations/[slug]/index.ts";
-import * as $114 from "./routes/api/profile.ts";
-import * as $115 from "./routes/api/purchases.ts";
-import * as $116 from "./routes/api/purchases/[id]/refund-request.ts";
-import * as $117 from "./routes/api/push/key.ts";
-import * as $118 from "./routes/api/reports/index.ts";
-import * as $119 from "./routes/api/toolkits/[id]/index.ts";
-import * as $120 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $121 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $122 from "./routes/api/toolkits/index.ts";
-import * as $123 from "./routes/api/ungatekeep/[id].ts";
-import * as $124 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $125 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $126 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $127 from "./routes/api/ungatekeep/index.ts";
-import * as $128 from "./routes/api/webhooks/razorpay.ts";
-import * as $129 from "./routes/certificates/[id].tsx";
-import * as $130 from "./routes/check-inbox.tsx";
-import * as $131 from "./routes/contact.tsx";
-import * as $132 from "./routes/forgot-password.tsx";
-import * as $133 from "./routes/index.tsx";
-import * as $134 from "./routes/internships/[id]/applicants.tsx";
-import * as $135 from "./routes/internships/[id]/applications.ts";
-import * as $136 from "./routes/internships/[id]/apply.tsx";
-import * as $137 from "./routes/internships/[id]/edit.tsx";
-import * as $138 from "./routes/internships/[id]/index.tsx";
-import * as $139 from "./routes/internships/index.tsx";
-import * as $140 from "./routes/internships/mine.tsx";
-import * as $141 from "./routes/internships/new.tsx";
-import * as $142 from "./routes/internships/rss.xml.ts";
-import * as $143 from "./routes/language.ts";
-import * as $144 from "./routes/manifest.webmanifest.ts";
-import * as $145 from "./routes/me/alerts.tsx";
-import * as $146 from "./routes/me/applications/[id]/stipend-report.ts";
-import * as $147 from "./routes/me/applications/[id]/withdraw.ts";
-import * as $148 from "./routes/me/data.tsx";
-import * as $149 from "./routes/me/notifications.tsx";
-import * as $150 from "./routes/me/settings.tsx";
-import * as $151 from "./routes/me/tracker.tsx";
-import * as $152 from "./routes/offline.tsx";
-import * as $153 from "./routes/onboarding.tsx";
-import * as $154 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $155 from "./routes/opportunities/[id]/edit.tsx";
-import * as $156 from "./routes/opportunities/[id]/index.tsx";
-import * as $157 from "./routes/opportunities/index.tsx";
-import * as $158 from "./routes/opportunities/mine.tsx";
-import * as $159 from "./routes/opportunities/new.tsx";
-import * as $160 from "./routes/organizations/[slug].tsx";
-import * as $161 from "./routes/organizations/claim/[token].tsx";
-import * as $162 from "./routes/privacy.tsx";
-import * as $163 from "./routes/profile.tsx";
-import * as $164 from "./routes/profile/delete.tsx";
-import * as $165 from "./routes/profile/remove-provider.ts";
-import * as $166 from "./routes/profile/resume.ts";
-import * as $167 from "./routes/profile/sign-out-others.ts";
-import * as $168 from "./routes/purchases/[id]/credit-notes/[number].tsx";
-import * as $169 from "./routes/purchases/[id]/receipt.tsx";
-import * as $170 from "./routes/purchases/[id]/refund-request.ts";
-import * as $171 from "./routes/refunds.tsx";
-import * as $172 from "./routes/report.tsx";
-import * as $173 from "./routes/reset-password.tsx";
-import * as $174 from "./routes/robots.txt.ts";
-import * as $175 from "./routes/sign-in.tsx";
-import * as $176 from "./routes/sign-out.ts";
-import * as $177 from "./routes/sign-up.tsx";
-import * as $178 from "./routes/sitemap.xml.ts";
-import * as $179 from "./routes/sitemap/[file].ts";
-import * as $180 from "./routes/terms.tsx";
-import * as $181 from "./routes/toolkits/[id]/index.tsx";
-import * as $182 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $183 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $184 from "./routes/toolkits/index.tsx";
-import * as $185 from "./routes/toolkits/mine.tsx";
-import * as $186 from "./routes/ungatekeep/[id].tsx";
-import * as $187 from "./routes/ungatekeep/index.tsx";
-import * as $188 from "./routes/ungatekeep/rss.xml.ts";
-import * as $189 from "./routes/unsubscribe/[token].tsx";
-import * as $190 from "./routes/verify-email.tsx";
+import * as $88 from "./routes/api/internships/[id]/applications/export.ts";
+import * as $89 from "./routes/api/internships/[id]/applications/index.ts";
+import * as $90 from "./routes/api/internships/index.ts";
+import * as $91 from "./routes/api/me/alerts/[id].ts";
+import * as $92 from "./routes/api/me/alerts/index.ts";
+import * as $93 from "./routes/api/me/applications/[id]/stipend-report.ts";
+import * as $94 from "./routes/api/me/applications/[id]/withdraw.ts";
+import * as $95 from "./routes/api/me/applications/index.ts";
+import * as $96 from "./routes/api/me/certificates.ts";
+import * as $97 from "./routes/api/me/export.ts";
+import * as $98 from "./routes/api/me/index.ts";
+import * as $99 from "./routes/api/me/notifications/index.ts";
+import * as $100 from "./routes/api/me/notifications/read.ts";
+import * as $101 from "./routes/api/me/push-subscriptions.ts";
+import * as $102 from "./routes/api/me/recommendations.ts";
+import * as $103 from "./routes/api/me/resume/file.ts";
+import * as $104 from "./routes/api/me/resume/index.ts";
+import * as $105 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $106 from "./routes/api/me/saved/ids.ts";
+import * as $107 from "./routes/api/me/saved/index.ts";
+import * as $108 from "./routes/api/me/settings.ts";
+import * as $109 from "./routes/api/onboarding.ts";
+import * as $110 from "./routes/api/openapi.json.ts";
+import * as $111 from "./routes/api/opportunities/[id].ts";
+import * as $112 from "./routes/api/opportunities/index.ts";
+import * as $113 from "./routes/api/organizations/[slug]/claim.ts";
+import * as $114 from "./routes/api/organizations/[slug]/index.ts";
+import * as $115 from "./routes/api/profile.ts";
+import * as $116 from "./routes/api/purchases.ts";
+import * as $117 from "./routes/api/purchases/[id]/refund-request.ts";
+import * as $118 from "./routes/api/push/key.ts";
+import * as $119 from "./routes/api/reports/index.ts";
+import * as $120 from "./routes/api/toolkits/[id]/index.ts";
+import * as $121 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $122 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $123 from "./routes/api/toolkits/index.ts";
+import * as $124 from "./routes/api/ungatekeep/[id].ts";
+import * as $125 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $126 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $127 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $128 from "./routes/api/ungatekeep/index.ts";
+import * as $129 from "./routes/api/webhooks/razorpay.ts";
+import * as $130 from "./routes/certificates/[id].tsx";
+import * as $131 from "./routes/check-inbox.tsx";
+import * as $132 from "./routes/contact.tsx";
+import * as $133 from "./routes/forgot-password.tsx";
+import * as $134 from "./routes/index.tsx";
+import * as $135 from "./routes/internships/[id]/applicants.tsx";
+import * as $136 from "./routes/internships/[id]/applications.ts";
+import * as $137 from "./routes/internships/[id]/apply.tsx";
+import * as $138 from "./routes/internships/[id]/edit.tsx";
+import * as $139 from "./routes/internships/[id]/index.tsx";
+import * as $140 from "./routes/internships/index.tsx";
+import * as $141 from "./routes/internships/mine.tsx";
+import * as $142 from "./routes/internships/new.tsx";
+import * as $143 from "./routes/internships/rss.xml.ts";
+import * as $144 from "./routes/language.ts";
+import * as $145 from "./routes/manifest.webmanifest.ts";
+import * as $146 from "./routes/me/alerts.tsx";
+import * as $147 from "./routes/me/applications/[id]/stipend-report.ts";
+import * as $148 from "./routes/me/applications/[id]/withdraw.ts";
+import * as $149 from "./routes/me/data.tsx";
+import * as $150 from "./routes/me/notifications.tsx";
+import * as $151 from "./routes/me/settings.tsx";
+import * as $152 from "./routes/me/tracker.tsx";
+import * as $153 from "./routes/offline.tsx";
+import * as $154 from "./routes/onboarding.tsx";
+import * as $155 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $156 from "./routes/opportunities/[id]/edit.tsx";
+import * as $157 from "./routes/opportunities/[id]/index.tsx";
+import * as $158 from "./routes/opportunities/index.tsx";
+import * as $159 from "./routes/opportunities/mine.tsx";
+import * as $160 from "./routes/opportunities/new.tsx";
+import * as $161 from "./routes/organizations/[slug].tsx";
+import * as $162 from "./routes/organizations/claim/[token].tsx";
+import * as $163 from "./routes/privacy.tsx";
+import * as $164 from "./routes/profile.tsx";
+import * as $165 from "./routes/profile/delete.tsx";
+import * as $166 from "./routes/profile/remove-provider.ts";
+import * as $167 from "./routes/profile/resume.ts";
+import * as $168 from "./routes/profile/sign-out-others.ts";
+import * as $169 from "./routes/purchases/[id]/credit-notes/[number].tsx";
+import * as $170 from "./routes/purchases/[id]/receipt.tsx";
+import * as $171 from "./routes/purchases/[id]/refund-request.ts";
+import * as $172 from "./routes/refunds.tsx";
+import * as $173 from "./routes/report.tsx";
+import * as $174 from "./routes/reset-password.tsx";
+import * as $175 from "./routes/robots.txt.ts";
+import * as $176 from "./routes/sign-in.tsx";
+import * as $177 from "./routes/sign-out.ts";
+import * as $178 from "./routes/sign-up.tsx";
+import * as $179 from "./routes/sitemap.xml.ts";
+import * as $180 from "./routes/sitemap/[file].ts";
+import * as $181 from "./routes/terms.tsx";
+import * as $182 from "./routes/toolkits/[id]/index.tsx";
+import * as $183 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $184 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $185 from "./routes/toolkits/index.tsx";
+import * as $186 from "./routes/toolkits/mine.tsx";
+import * as $187 from "./routes/ungatekeep/[id].tsx";
+import * as $188 from "./routes/ungatekeep/index.tsx";
+import * as $189 from "./routes/ungatekeep/rss.xml.ts";
+import * as $190 from "./routes/unsubscribe/[token].tsx";
+import * as $191 from "./routes/verify-email.tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -324,109 +325,110 @@ const manifest: Manifest = {
     "./routes/api/health.ts": $85,
     "./routes/api/internships/[id].ts": $86,
     "./routes/api/internships/[id]/applications/bulk.ts": $87,
-    "./routes/api/internships/[id]/applications/index.ts": $88,
-    "./routes/api/internships/index.ts": $89,
-    "./routes/api/me/alerts/[id].ts": $90,
-    "./routes/api/me/alerts/index.ts": $91,
-    "./routes/api/me/applications/[id]/stipend-report.ts": $92,
-    "./routes/api/me/applications/[id]/withdraw.ts": $93,
-    "./routes/api/me/applications/index.ts": $94,
-    "./routes/api/me/certificates.ts": $95,
-    "./routes/api/me/export.ts": $96,
-    "./routes/api/me/index.ts": $97,
-    "./routes/api/me/notifications/index.ts": $98,
-    "./routes/api/me/notifications/read.ts": $99,
-    "./routes/api/me/push-subscriptions.ts": $100,
-    "./routes/api/me/recommendations.ts": $101,
-    "./routes/api/me/resume/file.ts": $102,
-    "./routes/api/me/resume/index.ts": $103,
-    "./routes/api/me/saved/[kind]/[id].ts": $104,
-    "./routes/api/me/saved/ids.ts": $105,
-    "./routes/api/me/saved/index.ts": $106,
-    "./routes/api/me/settings.ts": $107,
-    "./routes/api/onboarding.ts": $108,
-    "./routes/api/openapi.json.ts": $109,
-    "./routes/api/opportunities/[id].ts": $110,
-    "./routes/api/opportunities/index.ts": $111,
-    "./routes/api/organizations/[slug]/claim.ts": $112,
-    "./routes/api/organizations/[slug]/index.ts": $113,
-    "./routes/api/profile.ts": $114,
-    "./routes/api/purchases.ts": $115,
-    "./routes/api/purchases/[id]/refund-request.ts": $116,
-    "./routes/api/push/key.ts": $117,
-    "./routes/api/reports/index.ts": $118,
-    "./routes/api/toolkits/[id]/index.ts": $119,
-    "./routes/api/toolkits/[id]/progress.ts": $120,
-    "./routes/api/toolkits/[id]/verify.ts": $121,
-    "./routes/api/toolkits/index.ts": $122,
-    "./routes/api/ungatekeep/[id].ts": $123,
-    "./routes/api/ungatekeep/[id]/comments.ts": $124,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $125,
-    "./routes/api/ungatekeep/comments/[id].ts": $126,
-    "./routes/api/ungatekeep/index.ts": $127,
-    "./routes/api/webhooks/razorpay.ts": $128,
-    "./routes/certificates/[id].tsx": $129,
-    "./routes/check-inbox.tsx": $130,
-    "./routes/contact.tsx": $131,
-    "./routes/forgot-password.tsx": $132,
-    "./routes/index.tsx": $133,
-    "./routes/internships/[id]/applicants.tsx": $134,
-    "./routes/internships/[id]/applications.ts": $135,
-    "./routes/internships/[id]/apply.tsx": $136,
-    "./routes/internships/[id]/edit.tsx": $137,
-    "./routes/internships/[id]/index.tsx": $138,
-    "./routes/internships/index.tsx": $139,
-    "./routes/internships/mine.tsx": $140,
-    "./routes/internships/new.tsx": $141,
-    "./routes/internships/rss.xml.ts": $142,
-    "./routes/language.ts": $143,
-    "./routes/manifest.webmanifest.ts": $144,
-    "./routes/me/alerts.tsx": $145,
-    "./routes/me/applications/[id]/stipend-report.ts": $146,
-    "./routes/me/applications/[id]/withdraw.ts": $147,
-    "./routes/me/data.tsx": $148,
-    "./routes/me/notifications.tsx": $149,
-    "./routes/me/settings.tsx": $150,
-    "./routes/me/tracker.tsx": $151,
-    "./routes/offline.tsx": $152,
-    "./routes/onboarding.tsx": $153,
-    "./routes/opportunities/[id]/calendar.ics.ts": $154,
-    "./routes/opportunities/[id]/edit.tsx": $155,
-    "./routes/opportunities/[id]/index.tsx": $156,
-    "./routes/opportunities/index.tsx": $157,
-    "./routes/opportunities/mine.tsx": $158,
-    "./routes/opportunities/new.tsx": $159,
-    "./routes/organizations/[slug].tsx": $160,
-    "./routes/organizations/claim/[token].tsx": $161,
-    "./routes/privacy.tsx": $162,
-    "./routes/profile.tsx": $163,
-    "./routes/profile/delete.tsx": $164,
-    "./routes/profile/remove-provider.ts": $165,
-    "./routes/profile/resume.ts": $166,
-    "./routes/profile/sign-out-others.ts": $167,
-    "./routes/purchases/[id]/credit-notes/[number].tsx": $168,
-    "./routes/purchases/[id]/receipt.tsx": $169,
-    "./routes/purchases/[id]/refund-request.ts": $170,
-    "./routes/refunds.tsx": $171,
-    "./routes/report.tsx": $172,
-    "./routes/reset-password.tsx": $173,
-    "./routes/robots.txt.ts": $174,
-    "./routes/sign-in.tsx": $175,
-    "./routes/sign-out.ts": $176,
-    "./routes/sign-up.tsx": $177,
-    "./routes/sitemap.xml.ts": $178,
-    "./routes/sitemap/[file].ts": $179,
-    "./routes/terms.tsx": $180,
-    "./routes/toolkits/[id]/index.tsx": $181,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $182,
-    "./routes/toolkits/[id]/learn/index.tsx": $183,
-    "./routes/toolkits/index.tsx": $184,
-    "./routes/toolkits/mine.tsx": $185,
-    "./routes/ungatekeep/[id].tsx": $186,
-    "./routes/ungatekeep/index.tsx": $187,
-    "./routes/ungatekeep/rss.xml.ts": $188,
-    "./routes/unsubscribe/[token].tsx": $189,
-    "./routes/verify-email.tsx": $190,
+    "./routes/api/internships/[id]/applications/export.ts": $88,
+    "./routes/api/internships/[id]/applications/index.ts": $89,
+    "./routes/api/internships/index.ts": $90,
+    "./routes/api/me/alerts/[id].ts": $91,
+    "./routes/api/me/alerts/index.ts": $92,
+    "./routes/api/me/applications/[id]/stipend-report.ts": $93,
+    "./routes/api/me/applications/[id]/withdraw.ts": $94,
+    "./routes/api/me/applications/index.ts": $95,
+    "./routes/api/me/certificates.ts": $96,
+    "./routes/api/me/export.ts": $97,
+    "./routes/api/me/index.ts": $98,
+    "./routes/api/me/notifications/index.ts": $99,
+    "./routes/api/me/notifications/read.ts": $100,
+    "./routes/api/me/push-subscriptions.ts": $101,
+    "./routes/api/me/recommendations.ts": $102,
+    "./routes/api/me/resume/file.ts": $103,
+    "./routes/api/me/resume/index.ts": $104,
+    "./routes/api/me/saved/[kind]/[id].ts": $105,
+    "./routes/api/me/saved/ids.ts": $106,
+    "./routes/api/me/saved/index.ts": $107,
+    "./routes/api/me/settings.ts": $108,
+    "./routes/api/onboarding.ts": $109,
+    "./routes/api/openapi.json.ts": $110,
+    "./routes/api/opportunities/[id].ts": $111,
+    "./routes/api/opportunities/index.ts": $112,
+    "./routes/api/organizations/[slug]/claim.ts": $113,
+    "./routes/api/organizations/[slug]/index.ts": $114,
+    "./routes/api/profile.ts": $115,
+    "./routes/api/purchases.ts": $116,
+    "./routes/api/purchases/[id]/refund-request.ts": $117,
+    "./routes/api/push/key.ts": $118,
+    "./routes/api/reports/index.ts": $119,
+    "./routes/api/toolkits/[id]/index.ts": $120,
+    "./routes/api/toolkits/[id]/progress.ts": $121,
+    "./routes/api/toolkits/[id]/verify.ts": $122,
+    "./routes/api/toolkits/index.ts": $123,
+    "./routes/api/ungatekeep/[id].ts": $124,
+    "./routes/api/ungatekeep/[id]/comments.ts": $125,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $126,
+    "./routes/api/ungatekeep/comments/[id].ts": $127,
+    "./routes/api/ungatekeep/index.ts": $128,
+    "./routes/api/webhooks/razorpay.ts": $129,
+    "./routes/certificates/[id].tsx": $130,
+    "./routes/check-inbox.tsx": $131,
+    "./routes/contact.tsx": $132,
+    "./routes/forgot-password.tsx": $133,
+    "./routes/index.tsx": $134,
+    "./routes/internships/[id]/applicants.tsx": $135,
+    "./routes/internships/[id]/applications.ts": $136,
+    "./routes/internships/[id]/apply.tsx": $137,
+    "./routes/internships/[id]/edit.tsx": $138,
+    "./routes/internships/[id]/index.tsx": $139,
+    "./routes/internships/index.tsx": $140,
+    "./routes/internships/mine.tsx": $141,
+    "./routes/internships/new.tsx": $142,
+    "./routes/internships/rss.xml.ts": $143,
+    "./routes/language.ts": $144,
+    "./routes/manifest.webmanifest.ts": $145,
+    "./routes/me/alerts.tsx": $146,
+    "./routes/me/applications/[id]/stipend-report.ts": $147,
+    "./routes/me/applications/[id]/withdraw.ts": $148,
+    "./routes/me/data.tsx": $149,
+    "./routes/me/notifications.tsx": $150,
+    "./routes/me/settings.tsx": $151,
+    "./routes/me/tracker.tsx": $152,
+    "./routes/offline.tsx": $153,
+    "./routes/onboarding.tsx": $154,
+    "./routes/opportunities/[id]/calendar.ics.ts": $155,
+    "./routes/opportunities/[id]/edit.tsx": $156,
+    "./routes/opportunities/[id]/index.tsx": $157,
+    "./routes/opportunities/index.tsx": $158,
+    "./routes/opportunities/mine.tsx": $159,
+    "./routes/opportunities/new.tsx": $160,
+    "./routes/organizations/[slug].tsx": $161,
+    "./routes/organizations/claim/[token].tsx": $162,
+    "./routes/privacy.tsx": $163,
+    "./routes/profile.tsx": $164,
+    "./routes/profile/delete.tsx": $165,
+    "./routes/profile/remove-provider.ts": $166,
+    "./routes/profile/resume.ts": $167,
+    "./routes/profile/sign-out-others.ts": $168,
+    "./routes/purchases/[id]/credit-notes/[number].tsx": $169,
+    "./routes/purchases/[id]/receipt.tsx": $170,
+    "./routes/purchases/[id]/refund-request.ts": $171,
+    "./routes/refunds.tsx": $172,
+    "./routes/report.tsx": $173,
+    "./routes/reset-password.tsx": $174,
+    "./routes/robots.txt.ts": $175,
+    "./routes/sign-in.tsx": $176,
+    "./routes/sign-out.ts": $177,
+    "./routes/sign-up.tsx": $178,
+    "./routes/sitemap.xml.ts": $179,
+    "./routes/sitemap/[file].ts": $180,
+    "./routes/terms.tsx": $181,
+    "./routes/toolkits/[id]/index.tsx": $182,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $183,
+    "./routes/toolkits/[id]/learn/index.tsx": $184,
+    "./routes/toolkits/index.tsx": $185,
+    "./routes/toolkits/mine.tsx": $186,
+    "./routes/ungatekeep/[id].tsx": $187,
+    "./routes/ungatekeep/index.tsx": $188,
+    "./routes/ungatekeep/rss.xml.ts": $189,
+    "./routes/unsubscribe/[token].tsx": $190,
+    "./routes/verify-email.tsx": $191,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

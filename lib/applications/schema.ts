@@ -273,3 +273,6 @@ export const PipelineQuerySchema = z.strictObject({
   offset: integer(0, Number.MAX_SAFE_INTEGER).default(0),
 });
 export type PipelineQuery = z.infer<typeof PipelineQuerySchema>;
+
+/** `GET /api/internships/{id}/applications/export?status=&search=`: the tab and search of the list, every page. */
+export const PipelineExportQuerySchema = PipelineQuerySchema.pick({ status: true, search: true });

@@ -152,7 +152,9 @@ Deno.test("the tracker's columns and an application's statuses name a status the
  * (addresses and paths are told apart by their `://`, `@`, `.` or `/`).
  */
 const LATIN_IN_HINDI = new Set([
-  ..."Career Community Ungatekeep Google LinkedIn Razorpay UPI GST GSTIN PDF RSS API JSON HTML IST URL ID".split(" "),
+  ..."Career Community Ungatekeep Google LinkedIn Razorpay UPI GST GSTIN PDF CSV RSS API JSON HTML IST URL ID".split(
+    " ",
+  ),
   ..."Markdown JavaScript PNG JPEG WebP GIF KB MB UG PG AI http https YYYY-MM-DD".split(" "),
 ]);
 

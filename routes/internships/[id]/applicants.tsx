@@ -3,7 +3,8 @@
  * "The poster's list"), for its owner, the managers of its verified organization and admins (anyone else: 404). Status
  * tabs with counts, a search over the applicants, pages of 20, each application with its answers and resume; one plain
  * form (no JavaScript needed) moves the selected applications (at most 100) with an optional message, as
- * `POST /api/internships/{id}/applications/bulk` does, and answers 303 back to the same tab with how many moved. Its
+ * `POST /api/internships/{id}/applications/bulk` does, and answers 303 back to the same tab with how many moved; a link
+ * downloads the tab and search as a CSV file (`GET /api/internships/{id}/applications/export`). Its
  * owner made a user again (docs/decisions.md, Internships, "A poster made a user again"), following an earlier "new
  * applicants" notice, is sent to the listing on "My internships" (303), which says why its applicants are no longer
  * theirs, rather than to a bare 404.
@@ -217,6 +218,28 @@ function Tabs({ data }: { data: Data }) {
   );
 }
 
+/** The link to the CSV of this tab and search (`GET /api/internships/{id}/applications/export`), with what it holds. */
+function ExportLink({ data }: { data: Data }) {
+  const t = useT();
+  const query = new URLSearchParams();
+  if (data.status) query.set("status", data.status);
+  if (data.search) query.set("search", data.search);
+  const text = query.toString();
+  return (
+    <p class="mt-3 text-sm text-slate-700">
+      <a
+        href={`/api/internships/${data.internship.id}/applications/export${text ? `?${text}` : ""}`}
+        download
+        aria-describedby="export-hint"
+        class="font-medium text-indigo-700 underline hover:text-indigo-900"
+      >
+        {t("applications.export.link")}
+      </a>{" "}
+      <span id="export-hint">{t("applications.export.hint")}</span>
+    </p>
+  );
+}
+
 function MoveFields({ data }: { data: Data }) {
   const t = useT();
   const { form } = data;
@@ -305,6 +328,7 @@ export default define.page<Data>(function ApplicantsPage({ data }) {
         </div>
         <button type="submit" class={PRIMARY_BUTTON}>{t("applications.pipeline.searchButton")}</button>
       </form>
+      {total > 0 && !data.stopped && <ExportLink data={data} />}
       <div id="results" class="mt-6 space-y-3">
         {data.stopped && <Notice kind="error">{refusalText(t, data.stopped)}</Notice>}
         {data.moved !== null && (

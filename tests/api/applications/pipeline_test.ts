@@ -383,6 +383,12 @@ Deno.test("the applicants page: tabs and counts, and the move form without JavaS
   assert(html.includes("Gauri Menon") && html.includes("Harsh Vora"));
   assert(html.includes("All (2)") && html.includes("Applied (2)"));
   assert(html.includes(`href="/api/applications/${first.id}/resume"`));
+  assert(html.includes(`href="/api/internships/${internship.id}/applications/export"`), "the spreadsheet link");
+  html = await (await t.fetch(`${path}?status=applied&search=gauri`, { headers: member.headers })).text();
+  assert(
+    html.includes(`href="/api/internships/${internship.id}/applications/export?status=applied&amp;search=gauri"`),
+    "the spreadsheet of the tab and search",
+  );
 
   const form = (fields: [string, string][]) => {
     const body = new URLSearchParams(fields);
@@ -541,6 +547,7 @@ Deno.test("a listing an admin rejected: its poster moves none of its application
   // Nor its resumes: most carry the e-mail and phone number the list keeps back until shortlisting.
   assert(!page.includes(`/api/applications/${sent.id}/resume`), "no resume link");
   assert(page.includes("Resume withheld: this listing's applications can no longer be moved"), "the card says why");
+  assert(!page.includes("/applications/export"), "nor a spreadsheet of them");
   await assertResumeWithheld(t, sent.id, { poster: member, readers: [admin, student] });
 
   assertEquals((await move(t, admin, sent.id, { status: "rejected" })).status, 200, "an admin closes it");
