@@ -1,12 +1,15 @@
 /**
  * The close of a demoted poster's listings, kept until it is done (docs/decisions.md, Internships, "A poster made a
  * user again"): the write that makes a member or admin a user records the close (`demotionCloseOps`), the request that
- * changed the role runs it at once (`closeDemotedListings`), and the `demotion-closes` job finishes one whose request
- * stopped before the end (a process evicted, a request cut off). A write that gives the role back drops the close
+ * changed the role runs it at once (`closeDemotedListings`), and the `demotion-closes` job runs it once more when the
+ * request's time is past, then drops it: it finishes a close whose request stopped before the end (a process evicted, a
+ * request cut off), and closes a listing that a request which read the poster before the demotion posted or opened
+ * again after the request's run (a listing's write does not check its poster's role; the read model the close walks
+ * may lag another process's write by a second). A write that gives the role back drops the close
  * (`cancelDemotionCloseOps`), and each listing's close checks the record, so nothing closes after the role came back.
  *
- * Keys (owned by this module only): `["demotion_closes", userId]` → `DemotionClose`, from the role's change until every
- * listing it closes is closed.
+ * Keys (owned by this module only): `["demotion_closes", userId]` → `DemotionClose`, from the role's change until the
+ * job's run after `REQUEST_MS`.
  */
 import type { Job } from "@/lib/jobs/job.ts";
 import { closeUnansweredInternships } from "./writes.ts";
@@ -16,7 +19,10 @@ export interface DemotionClose {
   at: string;
 }
 
-/** How long (ms) the job leaves a close to the request that recorded it before taking it over. */
+/**
+ * How long (ms) the job leaves a close to the request that recorded it: longer than a request that read the poster
+ * before the demotion may take to commit its listing's write (lost races are tried again for `RETRY_BUDGET_MS`, 30 s).
+ */
 const REQUEST_MS = 2 * 60_000;
 
 const closeKey = (userId: string): Deno.KvKey => ["demotion_closes", userId];
@@ -33,24 +39,29 @@ export function cancelDemotionCloseOps(op: Deno.AtomicOperation, userId: string)
 
 /**
  * Runs the close recorded for `userId`, if any: closes their listings nobody else answers
- * (`closeUnansweredInternships`, each listing's write checking the record), then drops the record, checked as read (a
- * newer demotion's record stays for its own run). Idempotent: two runs at once close each listing once. A close the role
- * came back during stops at the next listing and leaves the rest open.
+ * (`closeUnansweredInternships`, each listing's write checking the record); with `last` (the job's run, once
+ * `REQUEST_MS` passed) then drops the record, checked as read (a newer demotion's record stays for its own runs), which
+ * the request's own run leaves for the job. Idempotent: two runs at once close each listing once. A close the role came
+ * back during stops at the next listing and leaves the rest open.
  * @returns how many listings this run closed.
  * @throws BusyError after 30 s of races lost on one listing (the record stays, and the job goes on later).
  */
-export async function closeDemotedListings(kv: Deno.Kv, userId: string): Promise<number> {
+export async function closeDemotedListings(
+  kv: Deno.Kv,
+  userId: string,
+  { last = false }: { last?: boolean } = {},
+): Promise<number> {
   const entry = await kv.get<DemotionClose>(closeKey(userId));
   if (entry.value === null) return 0;
   const guard = entry as Deno.KvEntry<DemotionClose>;
   const { closed, stopped } = await closeUnansweredInternships(kv, userId, { guard });
-  if (!stopped) await kv.atomic().check(guard).delete(guard.key).commit();
+  if (last && !stopped) await kv.atomic().check(guard).delete(guard.key).commit();
   return closed;
 }
 
 /**
- * The `demotion-closes` job (every 5 minutes): finishes each close its request left (recorded more than
- * `REQUEST_MS` before). Counts the `closed` listings.
+ * The `demotion-closes` job (every 5 minutes): runs each close recorded more than `REQUEST_MS` before a last time and
+ * drops it (`closeDemotedListings` with `last`). Counts the `closed` listings.
  */
 export const demotionClosesJob: Job = {
   name: "demotion-closes",
@@ -59,7 +70,7 @@ export const demotionClosesJob: Job = {
     let closed = 0;
     for await (const { key, value } of kv.list<DemotionClose>({ prefix: ["demotion_closes"] })) {
       if (Date.parse(value.at) > now.getTime() - REQUEST_MS) continue;
-      closed += await closeDemotedListings(kv, key[1] as string);
+      closed += await closeDemotedListings(kv, key[1] as string, { last: true });
     }
     return { closed };
   },

@@ -10,16 +10,24 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { people } from "@/tests/fixtures/people.ts";
-import { answersFor, applicant, applyTo, platformInternship, sendApplication } from "@/tests/fixtures/applications.ts";
+import {
+  answersFor,
+  applicant,
+  applyTo,
+  platformInternship,
+  QUESTIONS,
+  sendApplication,
+} from "@/tests/fixtures/applications.ts";
 import { addManagerOps } from "@/lib/organizations/store.ts";
 import { forgetPipelines } from "@/lib/applications/pipeline.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
-import { addInternships } from "@/tests/fixtures/internships.ts";
+import { addInternships, internshipInput } from "@/tests/fixtures/internships.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { changeUserRole } from "@/lib/users/admin.ts";
-import { closeUnansweredInternships } from "@/lib/internships/writes.ts";
+import { getUser } from "@/lib/users/users.ts";
+import { closeUnansweredInternships, createInternships } from "@/lib/internships/writes.ts";
 
 async function answer(res: Response) {
   const text = await res.text();
@@ -809,6 +817,28 @@ Deno.test("a demotion whose request stopped before closing: the job closes them;
   const again = await runJob(findJob("demotion-closes")!, t.services, new Date(Date.now() + 3 * 60_000));
   assertEquals(again.closed, 0, "done once");
   assertEquals((await Array.fromAsync(t.kv.list({ prefix: ["demotion_closes"] }))).length, 0);
+});
+
+Deno.test("a listing a request posts after the demotion's close, having read the poster before: the job closes it", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const first = await platformInternship(t, member, { title: "Data Intern" });
+  const asRead = (await getUser(t.kv, member.user.id))!;
+  const role = await t.json("PATCH", `/api/admin/users/${member.user.id}`, {
+    body: { role: "user" },
+    headers: admin.headers,
+  });
+  assertEquals([role.status, (await role.json()).closedListings], [200, 1]);
+  // The post's request read them as a member before the role's write; its listing's write lands after the close.
+  const input = internshipInput({ title: "Ops Intern", applyMode: "platform", questions: QUESTIONS });
+  const [late] = await createInternships(t.kv, asRead, [input]);
+  const isClosed = async (id: string) => (await get(t, undefined, `/api/internships/${id}`)).body.internship.isClosed;
+  assertEquals([await isClosed(first.id), await isClosed(late.id)], [true, false]);
+
+  const run = await runJob(findJob("demotion-closes")!, t.services, new Date(Date.now() + 3 * 60_000));
+  assertEquals(run.closed, 1, "the job's last run closes the listing that landed after the request's");
+  assertEquals(await isClosed(late.id), true);
+  assertEquals((await Array.fromAsync(t.kv.list({ prefix: ["demotion_closes"] }))).length, 0, "then the close goes");
 });
 
 Deno.test("a demotion's close reads none of the listings it leaves open: a feed's forty, one taking applications", async () => {

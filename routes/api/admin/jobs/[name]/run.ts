@@ -34,8 +34,8 @@ export const apiDocs = describeRoute({
       "`credit-notes-late` `{job, written}` (purchases whose tax invoice's refunds, made before credit notes were " +
       "issued, got theirs, late), " +
       "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by hides that had stopped midway), " +
-      "`demotion-closes` `{job, closed}` (listings of posters made users closed after the request that changed the " +
-      "role stopped midway), " +
+      "`demotion-closes` `{job, closed}` (listings of posters made users closed by each close's last run, 2 minutes " +
+      "on: those the request that changed the role left open, stopped midway or posted meanwhile), " +
       "`comment-purges` `{job, removed}` (comments of suspended people removed after the suspension's first batch), " +
       "`report-targets-index` `{job, indexed}` (report summaries kept before the admin list's open and resolved " +
       "entries, indexed), `report-removals` `{job, resolved}` (reports of removed posts and comments resolved after " +
