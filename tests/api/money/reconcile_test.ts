@@ -87,7 +87,9 @@ Deno.test("reconcile: a run racing the webhook confirms the purchase once", asyn
     ...started.map((s) => deliver(shop, webhookDelivery({ event: "payment.captured", orderId: s.body.order.id }))),
   ]);
   assert(hooks.every((res) => res.status === 200));
-  assertEquals(counts.checked, 5);
+  // How many the run still found pending depends on how far the webhooks got first (on a loaded machine, all but one);
+  // whichever confirmed a purchase, each is paid once.
+  assert(counts.paid <= counts.checked && counts.checked <= 5, JSON.stringify(counts));
   const numbers = new Set<string>();
   for (const s of started) {
     const record = await purchaseRecord(shop, s.body.purchase.id);
