@@ -28,6 +28,7 @@ import { deleteUserTokens } from "@/lib/auth/verification.ts";
 import { deleteApiKeysOf } from "@/lib/api_keys/api_keys.ts";
 import { ForbiddenError, InvalidInputError, UnauthenticatedError } from "@/lib/errors.ts";
 import { forgetInternshipOwner } from "@/lib/internships/writes.ts";
+import { dropDemotionClose } from "@/lib/internships/demotion_closes.ts";
 import { deleteOnboardingOps } from "@/lib/onboarding/onboarding.ts";
 import { forgetOpportunityOwner } from "@/lib/opportunities/opportunities.ts";
 import { forgetBuyer } from "@/lib/purchases/purchases.ts";
@@ -88,6 +89,7 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "purchases", run: (kv, userId, _files, renew) => forgetBuyer(kv, userId, { renew }) },
   { name: "certificates", run: deleteCertificatesOf },
   { name: "internships", run: (kv, userId, _files, renew) => forgetInternshipOwner(kv, userId, { renew }) },
+  { name: "demotion close", run: dropDemotionClose },
   { name: "opportunities", run: (kv, userId, _files, renew) => forgetOpportunityOwner(kv, userId, { renew }) },
   { name: "posts", run: (kv, userId, _files, renew) => forgetPostAuthor(kv, userId, { renew }) },
   { name: "toolkits", run: forgetToolkitCreator },

@@ -9,7 +9,7 @@
  * (`cancelDemotionCloseOps`), and each listing's close checks the record, so nothing closes after the role came back.
  *
  * Keys (owned by this module only): `["demotion_closes", userId]` → `DemotionClose`, from the role's change until the
- * job's run after `REQUEST_MS`.
+ * job's run after `REQUEST_MS` (or the person's account deletion).
  */
 import type { Job } from "@/lib/jobs/job.ts";
 import { closeUnansweredInternships } from "./writes.ts";
@@ -35,6 +35,15 @@ export function demotionCloseOps(op: Deno.AtomicOperation, userId: string, at: s
 /** Adds to `op` (a write that gives `userId` a posting role again) the end of a close still to do. */
 export function cancelDemotionCloseOps(op: Deno.AtomicOperation, userId: string): void {
   op.delete(closeKey(userId));
+}
+
+/**
+ * Drops the close recorded for `userId`, if any, at their account's deletion (docs/decisions.md, Data rights,
+ * "Deletion"), whose `internships` step closes what the close would, and whose second pass what a request wrote
+ * meanwhile.
+ */
+export async function dropDemotionClose(kv: Deno.Kv, userId: string): Promise<void> {
+  await kv.delete(closeKey(userId));
 }
 
 /**

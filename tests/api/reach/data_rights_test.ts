@@ -499,6 +499,25 @@ Deno.test("the last admin cannot delete their account; with another admin they c
   await last.body?.cancel();
 });
 
+Deno.test("a poster made a user who deletes their account before the demotion's last close: nothing names them", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const role = await t.json("PATCH", `/api/admin/users/${member.user.id}`, {
+    body: { role: "user" },
+    headers: admin.headers,
+  });
+  assertEquals(role.status, 200);
+  await role.body?.cancel();
+  assert((await t.kv.get(["demotion_closes", member.user.id])).value, "the close waits for the job's last run");
+  const res = await t.json("DELETE", "/api/me", { body: { confirm: member.user.email }, headers: member.headers });
+  assertEquals(res.status, 200);
+  await res.body?.cancel();
+  await t.settled();
+  await sweepDeletions(t);
+  assertEquals(await traces(t.kv, [member.user.id, member.user.email]), []);
+});
+
 Deno.test("deletion removes every trace of the person and keeps exactly what the law and accounting need", async () => {
   await using t = await createTestApp();
   const other = await createTestUser(t, "admin");
