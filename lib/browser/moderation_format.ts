@@ -32,11 +32,15 @@ export function moderationReasons(t: Translate, reasons: readonly string[]): str
   }).join("; ");
 }
 
-/** A never-pay phrase's label in words: its amount placeholder ("(an amount)") in the reader's language. */
+/**
+ * A never-pay phrase's label in words: a phrase with an amount as its words up to the currency and an ellipsis for the
+ * amount ("pay ₹…"), the currency named once ("a fee of ₹…", where the label says "₹/Rs"), as the reader's language
+ * writes it.
+ */
 function phraseText(t: Translate, label: string): string {
-  return label.endsWith(AMOUNT_SUFFIX)
-    ? t("trust.moderation.reason.withAmount", { phrase: label.slice(0, -AMOUNT_SUFFIX.length) })
-    : label;
+  if (!label.endsWith(AMOUNT_SUFFIX)) return label;
+  const phrase = label.slice(0, -AMOUNT_SUFFIX.length).replace("₹/Rs", "₹");
+  return t("trust.moderation.reason.withAmount", { phrase });
 }
 
 /**

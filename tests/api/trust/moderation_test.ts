@@ -312,12 +312,15 @@ Deno.test("an opportunity that asks for money is held even from a member; approv
 Deno.test("the reasons in the reader's language: the owner's pages and the admin queues in Hindi", async () => {
   await using t = await createTestApp();
   const { admin, member } = await people(t);
-  const held = await postInternship(t, member, { title: "Data intern", description: "Training fee, pay ₹499 first" });
+  const held = await postInternship(t, member, {
+    title: "Data intern",
+    description: "Training fee, pay ₹499 first, then a fee of Rs 200",
+  });
   const clean = await postInternship(t, member, { title: "Design intern" });
   await call(t, admin, "POST", `/api/admin/moderation/internships/${clean.id}`, { decision: "reject" });
   const opportunity = await submitOpportunity(t, member, { title: "Paid hack", description: "Entry fee ₹100" });
 
-  const why = "आवेदन करने वालों से पैसे माँगे गए हैं (इसमें “training fee”, “pay ₹ (कोई रकम)” लिखा है)।";
+  const why = "आवेदन करने वालों से पैसे माँगे गए हैं (इसमें “training fee”, “pay ₹… (कोई रकम)”, “a fee of ₹… (कोई रकम)” लिखा है)।";
   const own = (await page(t, `/internships/${held.id}?lang=hi`, member)).html;
   assert(own.includes("यह इंटर्नशिप जाँच के लिए रोकी गई है") && own.includes(why), "the owner's page says why");
   assert(!own.includes("Asks applicants to pay") && !own.includes("an amount"), "no English reason");
@@ -330,7 +333,7 @@ Deno.test("the reasons in the reader's language: the owner's pages and the admin
   const queue = (await page(t, "/admin/moderation?lang=hi", admin)).html;
   assert(queue.includes(why) && queue.includes("एडमिन ने इसे नामंज़ूर किया।"), "the admin queue in Hindi");
   const english = (await page(t, "/admin/moderation?lang=en", admin)).html;
-  assert(english.includes("Asks applicants to pay (it mentions “training fee”, “pay ₹ (an amount)”)."));
+  assert(english.includes("Asks applicants to pay (it mentions “training fee”, “pay ₹…”, “a fee of ₹…”)."));
   const review = (await page(t, "/admin/opportunities?lang=hi", admin)).html;
   assert(review.includes("आवेदन करने वालों से पैसे माँगे गए हैं"), "the review queue island gets the reasons' words");
   assertEquals(opportunity.moderation.reasons, ["Asks applicants to pay"], "the API keeps the reason's code");
