@@ -438,6 +438,11 @@ Deno.test("tracker and poster say until when a waiting application waits at most
     (await page(t, `/internships/${listing.id}`)).html.includes("or we tell you 15 days after applications close"),
   );
   assert((await applicants()).includes("15 days after applications close (at the deadline, or when you close the"));
+  // And the bound without a deadline, which holds while the listing stays open.
+  assert(
+    (await page(t, `/internships/${listing.id}`)).html.includes("(30 days after you apply when there is no deadline)"),
+  );
+  assert((await applicants()).includes("without a deadline, 30 days after applying at the latest"));
   const closed = await editInternship(t, member, listing.id, { closed: true });
   const sooner = await mine();
   assertEquals(sooner, answeredByTimeoutAt(timeoutDueAt({ deadline, closedAt: closed.closedAt }, sent.createdAt)));
