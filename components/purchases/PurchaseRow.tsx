@@ -3,7 +3,8 @@
  * status with its refund, what was refunded in part at the gateway ("Partly refunded ₹X"), each extra payment (money due back) with why it is owed and its refund, the buyer's refund
  * request and the refund policy's facts (`RefundPolicyFacts`), and the actions: refund the purchase or an extra payment
  * not refunded yet, decline an open refund request (each a GET form opening the page's confirmation without
- * JavaScript, the island's dialog when hydrated), and the receipt (docs/decisions.md, Money operations).
+ * JavaScript, the island's dialog when hydrated), the receipt and each credit note (number, amount and date, linking
+ * its page), or why refunds have none past GST's time limit (docs/decisions.md, Money operations).
  */
 import { Cell } from "@/components/StackedTable.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
@@ -50,6 +51,7 @@ export function PurchaseRow({ p, busy, onRefund, tab = "all" }: {
     </span>
   );
   const partly = p.paymentStatus === "paid" ? refundedAtGateway(p, null) : 0;
+  const lapsed = [p.refund, ...p.gatewayPartialRefunds].find((refund) => refund?.creditNoteLapsed)?.creditNoteLapsed;
   const partlyLine = (amount: number, currency?: string) =>
     amount > 0 && (
       <span class="block text-xs font-semibold text-amber-900">
@@ -145,6 +147,20 @@ export function PurchaseRow({ p, busy, onRefund, tab = "all" }: {
                 number: () => <span class="sr-only">{` ${p.receiptNumber}`}</span>,
               })}
             </a>
+          )}
+          {p.creditNotes.map((note) => (
+            <a key={note.number} href={note.url} class="px-1 py-1.5 text-sm text-indigo-700 underline">
+              {t("admin.purchases.creditNote", {
+                number: note.number,
+                amount: t.minorUnits(note.amount),
+                date: t.date(note.issuedAt),
+              })}
+            </a>
+          ))}
+          {lapsed && (
+            <span class="basis-full text-xs font-semibold text-amber-900">
+              {t("admin.purchases.creditNoteLapsed", { date: t.date(lapsed.lastDay) })}
+            </span>
           )}
         </div>
       </Cell>

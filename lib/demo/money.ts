@@ -139,7 +139,7 @@ export async function seedMoney(
 /**
  * Applies a refund of `amount` (paise) of purchase `purchaseId`'s payment made in the gateway's dashboard, as its
  * `refund.processed` would (`reportedRefundOps`): kept on the purchase with its credit note when the receipt is a tax
- * invoice.
+ * invoice, and the buyer's e-mail queued.
  */
 async function refundPartAtGateway(
   ctx: PaymentContext,

@@ -36,6 +36,7 @@ import type { ProgressResult, PurchaseHistoryItem, ToolkitDetail } from "@/lib/t
 import {
   type BuyerRefund,
   type CreditNote,
+  type CreditNoteLapsed,
   EXTRA_PAYMENT_REASONS,
   type IssuedCreditNote,
   PAYMENT_STATUSES,
@@ -577,6 +578,11 @@ const CreditNoteSchema = z.strictObject({
   late: z.literal(true).optional().describe("Issued late, for a refund made before credit notes were issued"),
 }).meta({ id: "CreditNote" }) satisfies z.ZodType<CreditNote>;
 
+/** Why a refund of a tax invoice has no credit note: GST's time limit for the invoice had passed. */
+const CreditNoteLapsedSchema = z.strictObject({
+  lastDay: z.string().describe("`yyyy-mm-dd` (IST): the last day GST allowed a credit note against the invoice"),
+}).meta({ id: "CreditNoteLapsed" }) satisfies z.ZodType<CreditNoteLapsed>;
+
 /** Every credit note issued against a purchase's tax invoice, with the refund each is for; amounts in paise. */
 const IssuedCreditNoteSchema = z.strictObject({
   number: z.string().describe("`CN-<yyyy>-<n>`, `yyyy` the year its financial year starts"),
@@ -606,6 +612,9 @@ export const RefundSchema = z.strictObject({
   processedAt: timestamp.nullable(),
   creditNote: CreditNoteSchema.optional().describe(
     "The credit note this refund issued against the tax invoice (absent: no tax invoice, or an extra payment's)",
+  ),
+  creditNoteLapsed: CreditNoteLapsedSchema.optional().describe(
+    "Why this refund of a tax invoice has no credit note: it came past GST's time limit",
   ),
 }).meta({ id: "Refund" }) satisfies z.ZodType<RefundRecord>;
 
@@ -681,6 +690,9 @@ export const AdminPurchaseSchema = z.strictObject({
     amount: z.int().describe("In paise"),
     at: timestamp,
     creditNote: CreditNoteSchema.optional().describe("The credit note it issued against the tax invoice"),
+    creditNoteLapsed: CreditNoteLapsedSchema.optional().describe(
+      "Why it has no credit note though the receipt is a tax invoice: it came past GST's time limit",
+    ),
   })).describe("Refunds of part of a payment made at the gateway (its dashboard, a dispute)"),
   policy: z.strictObject({
     daysSincePaid: z.int().nullable().describe("Whole days since it was paid"),

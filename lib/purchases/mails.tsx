@@ -52,8 +52,8 @@ export function receiptMail(input: MoneyMailInput & { receiptNumber: string }): 
  * given) and, when parts of the payment were refunded before, the payment's `totalPaise` refunded in all; linking
  * "My toolkits"; `accessEnded` when the refund took the toolkit away (the purchase's own payment),
  * else the payment granted nothing and the access stays; `afterDecline` when the buyer was told their refund request
- * was declined: this refund replaces that answer; `creditNote` when the refund issued one (its number and its own
- * page).
+ * was declined: this refund replaces that answer; `part` when it refunded part of the purchase's payment at the
+ * gateway: the rest and the access stay; `creditNote` when the refund issued one (its number and its own page).
  */
 export function refundMail(
   input: MoneyMailInput & {
@@ -62,6 +62,7 @@ export function refundMail(
     reason?: string | null;
     totalPaise?: number;
     afterDecline?: boolean;
+    part?: boolean;
     /** The refund's credit note: its number and its own page (`creditNotePath`). */
     creditNote?: { number: string; url: string };
   },
@@ -81,7 +82,13 @@ export function refundMail(
         })]
         : [],
       ...input.reason ? [t("mail.refund.reason", { reason: input.reason })] : [],
-      input.accessEnded ? t("mail.refund.accessEnded") : t("mail.refund.accessStays"),
+      t(
+        input.accessEnded
+          ? "mail.refund.accessEnded"
+          : input.part
+          ? "mail.refund.partStays"
+          : "mail.refund.accessStays",
+      ),
       ...input.creditNote ? [t("mail.refund.creditNote", input.creditNote)] : [],
     ], { label: t("mail.refund.link"), url: input.url }),
     to: input.to,

@@ -73,6 +73,16 @@ export interface RefundRecord {
    * notes before it did not credit (absent: the receipt is no tax invoice, or the refund is an extra payment's).
    */
   creditNote?: CreditNote;
+  /** Why this refund has no credit note though its receipt is a tax invoice: GST's time limit had passed. */
+  creditNoteLapsed?: CreditNoteLapsed;
+}
+
+/**
+ * Why a refund of a tax invoice has no credit note (docs/decisions.md, Money operations, "Time limit of credit notes"):
+ * it was due after `lastDay` (`yyyy-mm-dd`, IST), the last day GST allows one against that invoice.
+ */
+export interface CreditNoteLapsed {
+  lastDay: string;
 }
 
 /**
@@ -256,7 +266,8 @@ export interface PurchaseRecord {
 
 /**
  * A refund of part of a payment made at the gateway (docs/decisions.md, Money operations, "Refunds made at the
- * gateway"), its amount in that payment's unit; `creditNote` when one was issued against the tax invoice for it.
+ * gateway"), its amount in that payment's unit; `creditNote` when one was issued against the tax invoice for it,
+ * `creditNoteLapsed` when GST's time limit had passed.
  */
 export interface GatewayPartialRefund {
   id: string;
@@ -264,6 +275,7 @@ export interface GatewayPartialRefund {
   amount: number;
   at: string;
   creditNote?: CreditNote;
+  creditNoteLapsed?: CreditNoteLapsed;
 }
 
 /**

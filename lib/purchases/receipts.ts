@@ -136,6 +136,20 @@ export async function issueCreditNotesOps(
   });
 }
 
+/**
+ * The last day (`yyyy-mm-dd`, IST) a credit note may be issued against a tax invoice issued at `invoiceIssuedAt` (ISO):
+ * 30 November after the end of the financial year of the supply, the invoice's (docs/decisions.md, Money operations,
+ * "Time limit of credit notes").
+ */
+export function creditNoteLastDay(invoiceIssuedAt: string): string {
+  return `${financialYearOf(invoiceIssuedAt) + 1}-11-30`;
+}
+
+/** Whether a credit note issued at `at` (ISO) against an invoice issued at `invoiceIssuedAt` is in time (`creditNoteLastDay`). */
+export function creditNoteInTime(invoiceIssuedAt: string, at: string): boolean {
+  return istDayOf(at)! <= creditNoteLastDay(invoiceIssuedAt);
+}
+
 /** The GST in an amount, in paise; `interState` when IGST applies. */
 export interface GstSplit {
   taxable: number;

@@ -37,8 +37,8 @@ import {
   type BuyerPurchase,
   checkoutGuards,
   creditedOf,
-  type CreditNote,
   creditNotePath,
+  type GatewayPartialRefund,
   getPurchaseEntry,
   hasBuyer,
   otherPaidPurchase,
@@ -51,7 +51,7 @@ import {
 } from "./purchases.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { refundedAtGateway, returnedBy } from "./refund_policy.ts";
-import { issueCreditNoteOps, isTaxInvoice } from "./receipts.ts";
+import { creditNoteInTime, creditNoteLastDay, issueCreditNoteOps, isTaxInvoice } from "./receipts.ts";
 import { buyerToTell, withRequestRefunded } from "./refund_requests.ts";
 
 /** The refusal of a purchase that is not paid (pending, failed, or refunded already). */
@@ -228,6 +228,46 @@ async function tellBuyerOps(
 }
 
 /**
+ * Adds to `op` the refund e-mail (through the outbox, so it goes once with the write that keeps `part`) telling the
+ * buyer of `purchase` of `part`, a part of a payment refunded at the gateway (docs/decisions.md, Money operations,
+ * "Refunds made at the gateway"): what it returned, what was refunded of the payment in all (`refunded`, paise) when
+ * parts came before, that the rest of the purchase's `own` payment and the access stay (or, for an extra payment, that
+ * it granted nothing), and the part's credit note when it issued one, linking its page. Returns the outbox ids queued:
+ * none once the buyer deleted their account.
+ */
+async function tellPartOps(
+  ctx: PaymentContext,
+  op: Deno.AtomicOperation,
+  { purchase, part, refunded, own, currency }: {
+    purchase: PurchaseRecord;
+    part: GatewayPartialRefund;
+    refunded: number;
+    own: boolean;
+    currency: string;
+  },
+): Promise<string[]> {
+  if (!hasBuyer(purchase)) return [];
+  const { title, buyer } = await buyerToTell(ctx.kv, purchase);
+  if (!buyer) return [];
+  const t = translatorOfPerson(buyer);
+  const note = part.creditNote;
+  const mail = refundMail({
+    to: buyer.email,
+    name: buyer.name,
+    toolkitTitle: title ?? t("mail.receipt.item"),
+    amountPaise: part.amount,
+    totalPaise: refunded,
+    t,
+    currency,
+    url: `${ctx.appUrl}/toolkits/mine`,
+    accessEnded: false,
+    part: own,
+    creditNote: note && { number: note.number, url: `${ctx.appUrl}${creditNotePath(purchase.id, note.number)}` },
+  });
+  return [queueMailOps(op, { ...mail, userId: buyer.id, retryable: true }, Date.parse(part.at))];
+}
+
+/**
  * Refunds `target` in full on behalf of `by` (see the module docstring) with the admin's `reason`: the gateway is
  * asked for the payment's amount less what was refunded of it at the gateway in parts (`refundedAtGateway`), and the
  * refund kept counts both; `audit` adds the admin log's entry to the refund's write, so the two are kept together.
@@ -279,10 +319,12 @@ export async function refundPayment(
 }
 
 /**
- * The credit note for `amount` (paise, above 0) that a refund at `at` of `target` on `current` (as read) issues, its
- * number taken in `op` (`issueCreditNoteOps`), after the invoice's credit notes kept on `current`: when it refunds the
- * purchase's own payment and the purchase's receipt is a tax invoice (`isTaxInvoice`); else undefined
- * (docs/decisions.md, Money operations, "Credit notes").
+ * The credit note for `amount` (paise) that a refund at `at` of `target` on `current` (as read) issues, its number
+ * taken in `op` (`issueCreditNoteOps`), after the invoice's credit notes kept on `current`: when it refunds the
+ * purchase's own payment, for more than 0, and the purchase's receipt is a tax invoice (`isTaxInvoice`); past GST's
+ * time limit for that invoice (`creditNoteInTime`), none but why (`creditNoteLapsed`); else nothing
+ * (docs/decisions.md, Money operations, "Credit notes"; docs/decisions.md, Money operations, "Time limit of credit
+ * notes").
  */
 async function creditNoteOps(
   ctx: PaymentContext,
@@ -293,13 +335,13 @@ async function creditNoteOps(
     amount: number;
     at: string;
   },
-): Promise<CreditNote | undefined> {
-  if (target.paymentId !== undefined || !current.receipt || !isTaxInvoice(current.receipt, ctx.seller)) {
-    return undefined;
+): Promise<Pick<RefundRecord, "creditNote" | "creditNoteLapsed">> {
+  const receipt = current.receipt;
+  if (target.paymentId !== undefined || !receipt || !isTaxInvoice(receipt, ctx.seller) || amount <= 0) return {};
+  if (!creditNoteInTime(receipt.issuedAt, at)) {
+    return { creditNoteLapsed: { lastDay: creditNoteLastDay(receipt.issuedAt) } };
   }
-  const creditedBefore = creditedOf(current);
-  if (amount <= 0) return undefined;
-  return await issueCreditNoteOps(ctx.kv, op, { at, amount, creditedBefore });
+  return { creditNote: await issueCreditNoteOps(ctx.kv, op, { at, amount, creditedBefore: creditedOf(current) }) };
 }
 
 /**
@@ -313,8 +355,7 @@ async function withCreditNote(
   { current, target, refund }: { current: PurchaseRecord; target: RefundTarget; refund: RefundRecord },
 ): Promise<RefundRecord> {
   const amount = refund.amount - creditedOf(current);
-  const creditNote = await creditNoteOps(ctx, op, { current, target, amount, at: refund.at });
-  return creditNote ? { ...refund, creditNote } : refund;
+  return { ...refund, ...await creditNoteOps(ctx, op, { current, target, amount, at: refund.at }) };
 }
 
 /**
@@ -371,8 +412,9 @@ export type ReportedRefundOutcome = "known" | "applied" | "partial" | "unmatched
  * the purchase's own payment while it is paid refunds the purchase by `GATEWAY_REFUNDER` as an admin's refund does
  * (the toolkit, the certificate and the coupon use given up, the buyer notified and e-mailed, the counters moved); one
  * of an extra payment not refunded yet is kept on it and the buyer told. A partial refund is kept on the purchase
- * (`gatewayPartialRefunds`, once per refund id) and changes nothing else until the payment's partial refunds come to
- * the whole payment: the one that completes it is applied as a full refund of their sum. What a partial refund means
+ * (`gatewayPartialRefunds`, once per refund id, with its credit note) and the buyer e-mailed (`tellPartOps`), and it
+ * changes nothing else until the payment's partial refunds come to the whole payment: the one that completes it is
+ * applied as a full refund of their sum. What a partial refund means
  * (a goodwill discount, or part of a dispute) is for an admin to decide. Returns the outcome and the outbox ids of the
  * e-mails queued.
  */
@@ -405,21 +447,17 @@ export async function reportedRefundOps(
   const refunded = refund.amount +
     partials.filter((p) => p.paymentId === refund.paymentId).reduce((sum, p) => sum + p.amount, 0);
   if (due.amount !== null && refunded < due.amount) {
-    const creditNote = await creditNoteOps(ctx, op, {
-      current: purchase,
-      target: due.target,
-      amount: refund.amount,
-      at,
-    });
-    const partial = {
+    const partial: GatewayPartialRefund = {
       id: refund.id,
       paymentId: refund.paymentId,
       amount: refund.amount,
       at,
-      ...creditNote ? { creditNote } : {},
+      ...await creditNoteOps(ctx, op, { current: purchase, target: due.target, amount: refund.amount, at }),
     };
     putPurchaseOps(op, purchase, { ...purchase, gatewayPartialRefunds: [...partials, partial], updatedAt: at });
-    return { outcome: "partial", mails: [] };
+    const own = due.target.paymentId === undefined;
+    const mails = await tellPartOps(ctx, op, { purchase, part: partial, refunded, own, currency: due.currency });
+    return { outcome: "partial", mails };
   }
   const record: RefundRecord = {
     id: refund.id,

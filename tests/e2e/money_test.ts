@@ -188,6 +188,8 @@ Deno.test("without JavaScript, on a 360 px phone, the admin declines one refund 
   const rohan = await createTestUser(t, "user", { name: "Rohan Mehta" });
   const sara = await createTestUser(t, "user", { name: "Sara Khan" });
   const { toolkit } = await addToolkitWithLessons({ t, admin }, { ...TOOLKIT, lessons: ["Joins"] });
+  // Tax invoices: Sara's refund issues a credit note, which her row then lists.
+  t.services.config.seller = { ...t.services.config.seller, state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
   const purchaseIds: string[] = [];
   for (const buyer of [rohan, sara]) {
     const { purchaseId } = await buy({ t, fake }, buyer, toolkit.id);
@@ -231,6 +233,17 @@ Deno.test("without JavaScript, on a 360 px phone, the admin declines one refund 
   assertEquals(fake.refunds.map((r) => [r.amount, r.notes]), [[79900, { purchaseId: purchaseIds[1] }]]);
   assert(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), "no sideways scroll at 360 px");
   await assertAccessibleWithoutScript(page, "admin purchases without JavaScript");
+  // Her row lists the refund's credit note, its number, amount and date linking its page; her status stays one line.
+  await page.goto(`${t.origin}/admin/purchases?tab=refunded`);
+  const saraRow = page.getByRole("row", { name: /Sara Khan/ });
+  const status = saraRow.getByText("Refunded", { exact: true });
+  const lines = await status.evaluate((badge) => Math.round(badge.getBoundingClientRect().height / 16));
+  assertEquals(lines, 1, "the status does not wrap");
+  const note = saraRow.getByRole("link", { name: /^Credit note CN-\d{4}-1: ₹799, / });
+  await note.click();
+  await page.getByRole("heading", { level: 1, name: "Credit note" }).waitFor();
+  assert((await page.innerText("main")).includes("₹799"), await page.innerText("main"));
+  await assertFitsPhone(page, "the credit note opened from the admin's list");
 });
 
 Deno.test("on a 360 px phone, in English and Hindi, with and without JavaScript, an empty decline note is told at its field", async () => {

@@ -32,7 +32,7 @@ export const apiDocs = describeRoute({
       "`purchase-counts` `{job, written}` (purchases with gateway partial refunds written before the dashboard " +
       "counted them, written again with their counters moved), " +
       "`credit-notes-late` `{job, written}` (purchases whose tax invoice's refunds, made before credit notes were " +
-      "issued, got theirs, late), " +
+      "issued, got theirs, late, or past GST's time limit why they have none: `creditNoteLapsed`), " +
       "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by hides that had stopped midway), " +
       "`demotion-closes` `{job, closed}` (listings of posters made users closed by each close's last run, 2 minutes " +
       "on: those the request that changed the role left open, stopped midway or posted meanwhile), " +

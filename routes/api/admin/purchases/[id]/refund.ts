@@ -15,7 +15,8 @@ export const apiDocs = describeRoute({
     description: "Through the gateway, with an optional `reason` (blank counts as none). The buyer loses access, " +
       "and gets the `purchase_refunded` notification and the refund e-mail. A tax invoice's refund issues a credit " +
       "note for what it returned (`refund.creditNote`, listed in the purchase's `creditNotes` after those of parts " +
-      "refunded at the gateway before).",
+      "refunded at the gateway before); past GST's time limit for the invoice, none, and `refund.creditNoteLapsed` " +
+      "says so.",
     access: ["admin"],
     body: RefundBodySchema,
     responses: {
