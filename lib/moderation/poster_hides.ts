@@ -5,11 +5,13 @@
  * does (the audit log's `moderation.decide` in each listing's write), with the note the hide carries; then those that
  * take applications here close (`closeUnansweredInternships`: rejected, their applications are moved by an admin only,
  * not by a verified organization's other managers), so their applicants hear back 15 days later, not after a deadline
- * nobody answers for. The request that
- * suspends runs it at once; the `poster-hides` job finishes a hide whose run stopped (its lease ran out).
+ * nobody answers for. The request that suspends runs it at once and leaves it; once its lease ran out the `poster-hides`
+ * job runs it a last time and drops it: that finishes a hide whose run stopped, and hides a listing that a request
+ * which read the poster before the suspension posted or opened again after the request's run (a listing's write does
+ * not check its poster's suspension).
  *
  * Keys (owned by this module only):
- * - `["poster_hides", userId]` → `PosterHide`, from the suspension's write until every open listing is hidden (or the
+ * - `["poster_hides", userId]` → `PosterHide`, from the suspension's write until the job's last run of it (or the
  *   suspension is lifted: `cancelPosterHideOps`); `adminId` null once that admin's account is gone (`forgetHideAdmin`)
  */
 import { claim, claimTime, HOLDER, type Lease } from "@/lib/jobs/lease.ts";
@@ -33,7 +35,11 @@ export interface PosterHide {
   lease: Lease | null;
 }
 
-/** How long a run holds a hide (ms); renewed after every `BATCH` listings. */
+/**
+ * How long a run holds a hide (ms); renewed after every `BATCH` listings. Longer than a request that read the poster
+ * before the suspension may take to commit its listing's write (lost races are tried again for 30 s), so the job's last
+ * run comes after it.
+ */
 const LEASE_MS = 2 * 60_000;
 /** Listings hidden between two renewals of the lease (each is one write). */
 const BATCH = 20;
@@ -102,15 +108,15 @@ async function openListingsOf(kv: Deno.Kv, userId: string) {
  * suspended them and a check of the hide (`hideListing`), renewing the lease after every 20; then, the hide still
  * standing (its lease renewed), closes their internships that take applications here, which nobody but an admin answers
  * once rejected (`closeUnansweredInternships`, each write checking the hide: `closedAt` now and the end recorded for the
- * applicants' due times, one write each) and deletes the hide.
- * Stops early, leaving the rest to the holder, when another process took the hide over or the suspension was lifted
- * meanwhile (at once: no listing is hidden after the lift's write). A listing gone meanwhile is
- * skipped. Returns how many listings this run hid.
+ * applicants' due times, one write each); with `last` (the job's run) then deletes the hide, which the request's run
+ * leaves, its lease running out, for the job. Stops early, leaving the rest to the holder, when another process took
+ * the hide over or the suspension was lifted meanwhile (at once: no listing is hidden after the lift's write). A
+ * listing gone meanwhile is skipped. Returns how many listings this run hid.
  * @throws BusyError after 30 s of races lost on one listing (the hide stays, and the `poster-hides` job goes on later).
  */
 export async function hidePosterListings(
   kv: Deno.Kv,
-  { userId, now }: { userId: string; now: number },
+  { userId, now, last = false }: { userId: string; now: number; last?: boolean },
 ): Promise<number> {
   const entry = await kv.get<PosterHide>(hideKey(userId));
   if (!entry.value) return 0;
@@ -133,7 +139,7 @@ export async function hidePosterListings(
   held = await renew(kv, held);
   if (!held) return hidden;
   const { stopped } = await closeUnansweredInternships(kv, userId, { guard: held });
-  if (!stopped) await kv.atomic().check(held).delete(held.key).commit();
+  if (last && !stopped) await kv.atomic().check(held).delete(held.key).commit();
   return hidden;
 }
 
@@ -189,8 +195,8 @@ async function renew(kv: Deno.Kv, held: Deno.KvEntry<PosterHide>): Promise<Deno.
 }
 
 /**
- * The `poster-hides` job (every 5 minutes): finishes each hide whose run stopped before the end (its lease ran out).
- * Counts `hidden` listings.
+ * The `poster-hides` job (every 5 minutes): runs each hide whose lease ran out a last time and drops it
+ * (`hidePosterListings` with `last`). Counts `hidden` listings.
  */
 export const posterHidesJob: Job = {
   name: "poster-hides",
@@ -199,7 +205,7 @@ export const posterHidesJob: Job = {
     let hidden = 0;
     for await (const { key, value } of kv.list<PosterHide>({ prefix: ["poster_hides"] })) {
       if (value.lease && value.lease.until > now.getTime()) continue;
-      hidden += await hidePosterListings(kv, { userId: key[1] as string, now: now.getTime() });
+      hidden += await hidePosterListings(kv, { userId: key[1] as string, now: now.getTime(), last: true });
     }
     return { hidden };
   },

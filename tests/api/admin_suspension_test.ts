@@ -15,7 +15,8 @@ import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { lastMailTo } from "./auth/helpers.ts";
 import { signInSocially, socialSetup } from "./auth/social_helpers.ts";
-import { postInternship } from "@/tests/fixtures/internships.ts";
+import { internshipInput, postInternship } from "@/tests/fixtures/internships.ts";
+import { createInternships } from "@/lib/internships/writes.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { notificationsOf } from "@/lib/notifications/notifications.ts";
@@ -308,6 +309,29 @@ Deno.test("a hide whose run stopped is finished by the poster-hides job; the pag
   assertEquals((await t.fetch(`/api/internships/${listing.id}`)).status, 404);
   assertEquals((await t.kv.get(["poster_hides", other.user.id])).value, null, "done: the hide is gone");
   assertEquals(await runJob(findJob("poster-hides")!, t.services), { job: "poster-hides", hidden: 0 });
+});
+
+Deno.test("a listing a request posts after the hide's run, having read the poster before the suspension: the job hides it", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const scammer = await createTestUser(t, "member");
+  const first = await postInternship(t, scammer, { title: "Scam Intern" });
+  const asRead = (await getUser(t.kv, scammer.user.id))!;
+  const res = await suspend(t, admin, scammer.user.id, { reason: REASON, hideListings: true });
+  assertEquals([res.status, (await res.json()).hiddenListings], [200, 1]);
+  // The post's request read them before the suspension's write; its listing's write lands after the hide's run.
+  const [late] = await createInternships(t.kv, asRead, [internshipInput({ title: "Late Scam Intern" })]);
+  const status = async (id: string) => {
+    const read = await t.fetch(`/api/internships/${id}`);
+    await read.body?.cancel();
+    return read.status;
+  };
+  assertEquals([await status(first.id), await status(late.id)], [404, 200]);
+
+  const run = await runJob(findJob("poster-hides")!, t.services, new Date(Date.now() + 3 * 60_000));
+  assertEquals(run, { job: "poster-hides", hidden: 1 }, "the job's last run hides the listing that landed late");
+  assertEquals(await status(late.id), 404);
+  assertEquals((await t.kv.get(["poster_hides", scammer.user.id])).value, null, "then the hide goes");
 });
 
 Deno.test("a lift that lands while a hide runs stops it at once: the listing being written stays listed", async () => {

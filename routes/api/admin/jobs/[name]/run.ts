@@ -33,7 +33,8 @@ export const apiDocs = describeRoute({
       "counted them, written again with their counters moved), " +
       "`credit-notes-late` `{job, written}` (purchases whose tax invoice's refunds, made before credit notes were " +
       "issued, got theirs, late, or past GST's time limit why they have none: `creditNoteLapsed`), " +
-      "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by hides that had stopped midway), " +
+      "`poster-hides` `{job, hidden}` (listings of suspended posters hidden by each hide's last run, its lease run " +
+      "out: those the suspension's request left listed, stopped midway or posted meanwhile), " +
       "`demotion-closes` `{job, closed}` (listings of posters made users closed by each close's last run, 2 minutes " +
       "on: those the request that changed the role left open, stopped midway or posted meanwhile), " +
       "`comment-purges` `{job, removed}` (comments of suspended people removed after the suspension's first batch), " +
