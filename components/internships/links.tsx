@@ -1,11 +1,13 @@
 /**
  * The action links the internship pages share: "Post an internship" (for those `canPost`
  * allows), a listing's "Edit" link and its "Close applications" or "Reopen applications" button, whose accessible names
- * carry the title so a list of them reads as "Edit <title>" to screen readers.
+ * carry the title so a list of them reads as "Edit <title>" to screen readers, and the confirmation the page shows
+ * after that button (`ApplicationsChangedNotice`).
  */
 import { useT } from "@/lib/i18n/context.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
-import { describeDeadline } from "@/lib/browser/internship_format.ts";
+import { APPLICATIONS_CHANGED_PARAM, describeDeadline } from "@/lib/browser/internship_format.ts";
+import { Notice } from "@/components/forms.tsx";
 
 /** The "Post an internship" button-styled link to `/internships/new`. */
 export function PostInternshipLink() {
@@ -62,4 +64,38 @@ export function ApplicationsToggle(
       </button>
     </form>
   );
+}
+
+/**
+ * The confirmation after "Close applications" or "Reopen applications", when `url` carries `APPLICATIONS_CHANGED_PARAM` (and, on a
+ * page of many listings, `id` names this one): closed says that applicants still hear back, within `answerDays` days
+ * (`TIMEOUT_AFTER_DEADLINE_DAYS`) or from the platform, for a listing that takes applications here; nothing when the
+ * listing's state no longer matches (another tab undid it).
+ */
+export function ApplicationsChangedNotice(
+  { internship, url, answerDays, many = false }: {
+    internship: Pick<InternshipView, "id" | "applyMode" | "closedAt">;
+    url: URL;
+    answerDays: number;
+    many?: boolean;
+  },
+) {
+  const t = useT();
+  const changed = url.searchParams.get(APPLICATIONS_CHANGED_PARAM);
+  if (many && url.searchParams.get("id") !== internship.id) return null;
+  if (changed === "closed" && internship.closedAt) {
+    return (
+      <Notice kind="success" title={t("internships.links.closedTitle")}>
+        {internship.applyMode === "platform"
+          ? t("internships.links.closedBody", { days: answerDays })
+          : t("internships.links.closedBodyLink")}
+      </Notice>
+    );
+  }
+  if (changed === "reopened" && !internship.closedAt) {
+    return (
+      <Notice kind="success" title={t("internships.links.reopenedTitle")}>{t("internships.links.reopenedBody")}</Notice>
+    );
+  }
+  return null;
 }

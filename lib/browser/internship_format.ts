@@ -1,11 +1,17 @@
 /**
  * Display rules for internships, shared by the pages and the islands (so it must stay free of server-only imports):
- * deadlines as days left (stipends: `lib/internships/stipend.ts`), and the catalogue messages of the `type` and `timing`
- * values (docs/api.md, Internships).
+ * deadlines as days left (stipends: `lib/internships/stipend.ts`), the catalogue messages of the `type` and `timing`
+ * values (docs/api.md, Internships), and the parameter that confirms a close or a reopen.
  */
 import { istDayOf, istToday } from "@/lib/dates.ts";
 import type { InternshipView } from "@/lib/internships/internships.ts";
 import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
+
+/**
+ * The query parameter with which "Close applications" and "Reopen applications" answer back to their page (`closed` or
+ * `reopened`), which the page confirms (`ApplicationsChangedNotice`).
+ */
+export const APPLICATIONS_CHANGED_PARAM = "applications";
 
 /** The catalogue messages of the work-place types, in the order the filters show them. */
 export const TYPE_KEYS: Record<NonNullable<InternshipView["type"]>, MessageKey> = {

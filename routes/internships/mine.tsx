@@ -15,12 +15,18 @@ import { InternshipCard } from "@/components/internships/InternshipCard.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { PageHead } from "@/components/PageHead.tsx";
-import { ApplicationsToggle, EditInternshipLink, PostInternshipLink } from "@/components/internships/links.tsx";
+import {
+  ApplicationsChangedNotice,
+  ApplicationsToggle,
+  EditInternshipLink,
+  PostInternshipLink,
+} from "@/components/internships/links.tsx";
 import InternshipDeleteButton, { INTERNSHIP_DELETE_TEXT } from "@/islands/InternshipDeleteButton.tsx";
 import { moderationReasonText } from "@/lib/browser/moderation_format.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { type InternshipPage, InternshipQuerySchema, listInternships } from "@/lib/internships/internships.ts";
 import { applicationCount } from "@/lib/applications/pipeline.ts";
+import { TIMEOUT_AFTER_DEADLINE_DAYS } from "@/lib/applications/applications.ts";
 
 /** Listings per page. */
 const PAGE_SIZE = 20;
@@ -47,7 +53,7 @@ export const handler = define.handlers<Data>({
   },
 });
 
-export default define.page<Data>(function MyInternshipsPage({ data, state }) {
+export default define.page<Data>(function MyInternshipsPage({ data, state, url }) {
   const { internships, pagination: { offset, total } } = data;
   const prev = offset > 0 && total > 0 ? Math.max(0, Math.min(offset, total) - PAGE_SIZE) : null;
   const next = offset + PAGE_SIZE < total ? offset + PAGE_SIZE : null;
@@ -86,6 +92,12 @@ export default define.page<Data>(function MyInternshipsPage({ data, state }) {
                   </p>
                 )}
               </InternshipCard>
+              <ApplicationsChangedNotice
+                internship={internship}
+                url={url}
+                answerDays={TIMEOUT_AFTER_DEADLINE_DAYS}
+                many
+              />
               {canPost(state.user) && (
                 <div class="flex flex-wrap gap-3">
                   <EditInternshipLink id={internship.id} title={internship.title} />

@@ -2,8 +2,9 @@
  * `POST /internships/{id}/applications`: "Close applications" and "Reopen applications" as plain forms, from
  * `/internships/mine` and the listing's page (docs/decisions.md, Open and closed listings, "Closed by the poster"): the
  * field `intent` (`close` or `reopen`) changes the listing as `PUT /api/internships/{id}` with `closed` does (owner or
- * admin), then 303 back to the page the form was on (`from=mine`: `/internships/mine`, else the listing). A bad field
- * is 400; anyone else 403; an unknown listing 404.
+ * admin), then 303 back to the page the form was on (`from=mine`: `/internships/mine`, else the listing) with
+ * `?applications=closed` or `reopened`, which that page confirms beside the listing (`ApplicationsChangedNotice`). A
+ * bad field is 400; anyone else 403; an unknown listing 404.
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -11,6 +12,7 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { validate } from "@/lib/http/json.ts";
 import { updateInternship } from "@/lib/internships/writes.ts";
+import { APPLICATIONS_CHANGED_PARAM } from "@/lib/browser/internship_format.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
 /** Writes fall under the per-person limit `submissions`, as the listing's edit form. */
@@ -28,6 +30,11 @@ export const handler = define.handlers({
     const { intent, from } = validate(ApplicationsFormSchema, await readFormFields(req, ["intent", "from"]));
     const { id } = ctx.params;
     await updateInternship(ctx.state.services.kv, { id, actor: ctx.state.user, patch: { closed: intent === "close" } });
-    return seeOther(from === "mine" ? `/internships/mine#internship-${id}` : `/internships/${id}`);
+    const changed = intent === "close" ? "closed" : "reopened";
+    return seeOther(
+      from === "mine"
+        ? `/internships/mine?${APPLICATIONS_CHANGED_PARAM}=${changed}&id=${id}#internship-${id}`
+        : `/internships/${id}?${APPLICATIONS_CHANGED_PARAM}=${changed}`,
+    );
   },
 });

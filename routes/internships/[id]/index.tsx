@@ -17,7 +17,7 @@ import { Deadline, InternshipBadges, OrganizationLink, TagList } from "@/compone
 import { RoleBadge } from "@/components/RoleBadge.tsx";
 import { UnverifiedBadge, VerifiedBadge } from "@/components/organizations/OrganizationBadge.tsx";
 import { isVerifiedListing, verifiedBy } from "@/lib/browser/organization_format.ts";
-import { ApplicationsToggle, EditInternshipLink } from "@/components/internships/links.tsx";
+import { ApplicationsChangedNotice, ApplicationsToggle, EditInternshipLink } from "@/components/internships/links.tsx";
 import { TIMING_KEYS, TYPE_KEYS } from "@/lib/browser/internship_format.ts";
 import { stipendText } from "@/lib/internships/stipend.ts";
 import { Notice } from "@/components/forms.tsx";
@@ -40,7 +40,7 @@ import { canManage, canModerate } from "@/lib/internships/policy.ts";
 import { servePublicPage } from "@/lib/platform/state.ts";
 import { jobPosting } from "@/lib/seo/json_ld.ts";
 import { istToday } from "@/lib/dates.ts";
-import { applicationTo, isPosterOfInternship } from "@/lib/applications/applications.ts";
+import { applicationTo, isPosterOfInternship, TIMEOUT_AFTER_DEADLINE_DAYS } from "@/lib/applications/applications.ts";
 import { openReportOf } from "@/lib/reports/reports.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
@@ -243,6 +243,11 @@ export default define.page<InternshipPageData | RemovedPageData>(function Intern
               </p>
             )}
           </Notice>
+        </div>
+      )}
+      {manage && (
+        <div class="mt-4 empty:hidden">
+          <ApplicationsChangedNotice internship={internship} url={url} answerDays={TIMEOUT_AFTER_DEADLINE_DAYS} />
         </div>
       )}
       {appliedAt && url.searchParams.get("applied") === "1" && (

@@ -434,7 +434,23 @@ Deno.test("the poster closes applications from My internships and reopens them o
   await bad.body?.cancel();
 
   const closed = await send(member, listing.id, { intent: "close", from: "mine" });
-  assertEquals([closed.status, closed.headers.get("location")], [303, `/internships/mine#internship-${listing.id}`]);
+  const back = `/internships/mine?applications=closed&id=${listing.id}#internship-${listing.id}`;
+  assertEquals([closed.status, closed.headers.get("location")], [303, back]);
+  const told = htmlDocument((await page(t, back, member)).html);
+  const notice = told.querySelector(`#internship-${listing.id} [role="status"]`)?.textContent ?? "";
+  assert(notice.includes("You closed applications to this internship"), notice);
+  assert(notice.includes("Students see that applications are closed"), "a listing that takes applications elsewhere");
+  const notices = [...told.querySelectorAll('[role="status"]')].filter((n) => n.textContent?.includes("You closed"));
+  assertEquals(notices.length, 1, "beside that listing only");
+  const [here] = await addInternships(t, member, [{
+    title: "Here Intern",
+    deadline: "2099-01-31",
+    applyMode: "platform",
+  }]);
+  const closedHere = await send(member, here.id, { intent: "close", from: "" });
+  const hereText = (await page(t, closedHere.headers.get("location")!, member)).html;
+  assert(hereText.includes("answer them within 15 days, or they are told that you did not respond"), "its applicants");
+  await closedHere.body?.cancel();
   const { internship } = await (await t.fetch(`/api/internships/${listing.id}`)).json();
   assertEquals([internship.isClosed, typeof internship.closedAt, internship.deadline], [true, "string", "2099-01-31"]);
   const open = await (await t.fetch("/api/internships")).json();
@@ -450,7 +466,12 @@ Deno.test("the poster closes applications from My internships and reopens them o
   assertMatch(hindi, /\d+ \S+ 2\d{3} को आवेदन बंद कर दिए गए।/, "in Hindi too");
 
   const reopened = await send(member, listing.id, { intent: "reopen", from: "" });
-  assertEquals([reopened.status, reopened.headers.get("location")], [303, `/internships/${listing.id}`]);
+  const location = `/internships/${listing.id}?applications=reopened`;
+  assertEquals([reopened.status, reopened.headers.get("location")], [303, location]);
+  assert((await page(t, location, member)).html.includes("You reopened applications"), "the listing confirms it");
+  assert(!(await page(t, location, stranger)).html.includes("You reopened"), "to its poster only");
+  const stale = (await page(t, `/internships/${listing.id}?applications=closed`, member)).html;
+  assert(!stale.includes("You closed applications"), "not a close it no longer has");
   const again = await (await t.fetch(`/api/internships/${listing.id}`)).json();
   assertEquals([again.internship.isClosed, again.internship.closedAt], [false, null]);
   const listed = await (await t.fetch("/api/internships")).json();
