@@ -17,6 +17,8 @@ import { lastMailTo } from "./auth/helpers.ts";
 import { signInSocially, socialSetup } from "./auth/social_helpers.ts";
 import { internshipInput, postInternship } from "@/tests/fixtures/internships.ts";
 import { createInternships } from "@/lib/internships/writes.ts";
+import { currentInternshipRecord } from "@/lib/internships/internships.ts";
+import { platformInternship } from "@/tests/fixtures/applications.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { notificationsOf } from "@/lib/notifications/notifications.ts";
@@ -358,6 +360,33 @@ Deno.test("a lift that lands while a hide runs stops it at once: the listing bei
   });
   assertEquals(await hidePosterListings(kv, { userId: poster.user.id, now: Date.now() }), 0);
   for (const listing of listings) assertEquals((await t.fetch(`/api/internships/${listing.id}`)).status, 200);
+});
+
+Deno.test("a lift that lands while the hide closes its listings: none closes after the lift's write", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const poster = await createTestUser(t, "member");
+  const listing = await platformInternship(t, poster, { title: "Ops Intern" });
+  await t.kv.set(["poster_hides", poster.user.id], {
+    adminId: admin.user.id,
+    note: "Hidden because the poster's account was suspended: test",
+    lease: { holder: "gone", until: 0 },
+  });
+  // The lift's write lands just before the close's write (the one that moves the listing to the archive).
+  let lifted = false;
+  const kv = kvWithCommits(t.kv, async (_n, apply, sets) => {
+    if (!lifted && sets.some((key) => key[0] === "internships_closed")) {
+      lifted = true;
+      const lift = t.kv.atomic();
+      cancelPosterHideOps(lift, poster.user.id);
+      await lift.commit();
+    }
+    return await apply();
+  });
+  assertEquals(await hidePosterListings(kv, { userId: poster.user.id, now: Date.now(), last: true }), 1);
+  assert(lifted, "the close was about to write");
+  const record = await currentInternshipRecord(t.kv, listing.id);
+  assertEquals([record!.record.moderation?.status, record!.record.closedAt], ["rejected", undefined]);
 });
 
 Deno.test("a suspended account is never made admin (409), and a suspended admin is no other admin for the last one", async () => {
