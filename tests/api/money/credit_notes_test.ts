@@ -8,17 +8,11 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { refundProcessedDelivery } from "@/tests/fakes/razorpay.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
-import { addToolkit, buy, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
+import { addToolkit, buy, openShop, registerForGst, type Shop } from "@/tests/fixtures/toolkits.ts";
 import { deliver, purchaseRecord, refund } from "./helpers.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { creditNotesOf } from "@/lib/purchases/purchases.ts";
 import { financialYearOf } from "@/lib/purchases/receipts.ts";
-
-/** Makes the shop's seller one with a GSTIN, so its receipts are tax invoices. */
-function taxInvoices(shop: Shop) {
-  const config = shop.t.services.config;
-  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
-}
 
 /** Delivers the gateway's `refund.processed` of `part` twice at once, under two event ids. */
 async function deliverTwice(shop: Shop, part: Parameters<typeof refundProcessedDelivery>[0], orderId: string) {
@@ -39,7 +33,7 @@ async function receiptIssuedAt(shop: Shop, id: string, issuedAt: string) {
 Deno.test("each part refunded at the gateway e-mails its buyer once, linking its credit note", async () => {
   await using smtp = await startFakeSmtp();
   await using shop = await openShop({ smtpUrl: smtp.url });
-  taxInvoices(shop);
+  registerForGst(shop);
   const buyer = await createTestUser(shop.t, "user", { name: "Sara Khan" });
   const kit = await addToolkit(shop, { price: 499 });
   const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
@@ -65,7 +59,7 @@ Deno.test("each part refunded at the gateway e-mails its buyer once, linking its
 Deno.test("a part refunded at the gateway e-mails a Hindi buyer in Hindi; a deleted buyer none", async () => {
   await using smtp = await startFakeSmtp();
   await using shop = await openShop({ smtpUrl: smtp.url });
-  taxInvoices(shop);
+  registerForGst(shop);
   const hindi = await createTestUser(shop.t, "user", { name: "Priya" });
   const gone = await createTestUser(shop.t, "user", { name: "Gone" });
   const setting = await shop.t.json("PATCH", "/api/me/settings", { body: { language: "hi" }, headers: hindi.headers });
@@ -92,7 +86,7 @@ Deno.test("a part refunded at the gateway e-mails a Hindi buyer in Hindi; a dele
 
 Deno.test("past GST's time limit a refund or part issues no credit note but says why, to the admin too", async () => {
   await using shop = await openShop();
-  taxInvoices(shop);
+  registerForGst(shop);
   const buyer = await createTestUser(shop.t);
   const kit = await addToolkit(shop, { price: 500 });
   const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
@@ -118,7 +112,7 @@ Deno.test("past GST's time limit a refund or part issues no credit note but says
 
 Deno.test("the credit-notes-late job issues none past GST's time limit, to the last day in India, and says why", async () => {
   await using shop = await openShop();
-  taxInvoices(shop);
+  registerForGst(shop);
   const kit = await addToolkit(shop, { price: 500 });
   const buyers = await Promise.all([0, 1, 2].map(() => createTestUser(shop.t)));
   const ids: string[] = [];

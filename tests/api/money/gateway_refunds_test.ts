@@ -6,7 +6,15 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { refundProcessedDelivery, signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
-import { addCoupon, addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
+import {
+  addCoupon,
+  addLesson,
+  addToolkit,
+  buy,
+  checkout,
+  openShop,
+  registerForGst,
+} from "@/tests/fixtures/toolkits.ts";
 import { deliver, purchaseRecord, recount, refund, stored } from "./helpers.ts";
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
@@ -335,8 +343,7 @@ Deno.test("the purchase-counts job reads a page at least, gives way after each, 
 
 Deno.test("a full refund at the gateway of a tax invoice issues its credit note, once", async () => {
   await using shop = await openShop();
-  const config = shop.t.services.config;
-  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  registerForGst(shop);
   const buyer = await createTestUser(shop.t);
   const kit = await addToolkit(shop, { price: 500 });
   const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
@@ -354,8 +361,7 @@ Deno.test("a full refund at the gateway of a tax invoice issues its credit note,
 
 Deno.test("refunds in parts at the gateway of a tax invoice each issue a credit note for their own amount, once", async () => {
   await using shop = await openShop();
-  const config = shop.t.services.config;
-  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  registerForGst(shop);
   const buyer = await createTestUser(shop.t);
   const kit = await addToolkit(shop, { price: 499 });
   const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
@@ -414,8 +420,7 @@ Deno.test("refunds in parts at the gateway of a tax invoice each issue a credit 
 
 Deno.test("after a part refunded at the gateway of a tax invoice, the admin's refund credits only what is left", async () => {
   await using shop = await openShop();
-  const config = shop.t.services.config;
-  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  registerForGst(shop);
   const buyer = await createTestUser(shop.t);
   const kit = await addToolkit(shop, { price: 500 });
   const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
@@ -433,17 +438,15 @@ Deno.test("after a part refunded at the gateway of a tax invoice, the admin's re
 
 Deno.test("refunds of tax invoices made before credit notes get theirs late, once, dated when issued", async () => {
   await using shop = await openShop();
-  const config = shop.t.services.config;
-  const plainSeller = config.seller;
-  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  const plainSeller = registerForGst(shop);
   const kit = await addToolkit(shop, { price: 500 });
   const buyers = await Promise.all([0, 1, 2, 3, 4].map(() => createTestUser(shop.t)));
   const [noted, full, parts, partly, plain] = buyers;
   const bought = new Map<typeof buyers[number], Awaited<ReturnType<typeof buy>>>();
   for (const buyer of buyers.slice(0, 4)) bought.set(buyer, await buy(shop, buyer, kit.id));
-  config.seller = plainSeller;
+  shop.t.services.config.seller = plainSeller;
   bought.set(plain, await buy(shop, plain, kit.id));
-  config.seller = { ...plainSeller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  registerForGst(shop);
   const id = (buyer: typeof buyers[number]) => bought.get(buyer)!.purchaseId;
   // Refunded since credit notes: CN-1, kept as it is.
   assertEquals((await refund(shop, id(noted))).status, 200);
@@ -509,8 +512,7 @@ Deno.test("refunds of tax invoices made before credit notes get theirs late, onc
 
 Deno.test("a refund reconciliation applies while the admin retries it issues one credit note, whichever writes", async () => {
   await using shop = await openShop();
-  const config = shop.t.services.config;
-  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  registerForGst(shop);
   const buyer = await createTestUser(shop.t);
   const kit = await addToolkit(shop, { price: 500 });
   const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { refundProcessedDelivery, signedPayment } from "@/tests/fakes/razorpay.ts";
 import { financialYearOf } from "@/lib/purchases/receipts.ts";
-import { addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
+import { addToolkit, buy, checkout, openShop, registerForGst } from "@/tests/fixtures/toolkits.ts";
 import { deliver, purchaseRecord, refund } from "./helpers.ts";
 
 Deno.test("receipts: 50 confirmations at once take the numbers 1..50 of the financial year, no gap, no repeat", async () => {
@@ -83,7 +83,7 @@ Deno.test("receipts and refunds: only the buyer and admins see a receipt; ids of
 Deno.test("receipts: an invoice keeps the seller as it was issued when the seller's settings change", async () => {
   await using shop = await openShop();
   const config = shop.t.services.config;
-  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  registerForGst(shop);
   const buyer = await createTestUser(shop.t);
   const kit = await addToolkit(shop);
   const { purchaseId } = await buy(shop, buyer, kit.id);
@@ -102,8 +102,7 @@ Deno.test("receipts: an invoice keeps the seller as it was issued when the selle
 
 Deno.test("tax invoice: the place of supply is the checkout's state, else the onboarding city's, else the seller's", async () => {
   await using shop = await openShop();
-  const config = shop.t.services.config;
-  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  registerForGst(shop);
   const invoice = async (purchaseId: string, buyer: { headers: Record<string, string> }, query = "") => {
     const path = `/purchases/${purchaseId}/receipt${query}`;
     const html = await (await shop.t.fetch(path, { headers: buyer.headers })).text();
@@ -228,7 +227,7 @@ Deno.test("toolkit page: with a GSTIN and no known state the buy form asks for i
 Deno.test("credit notes: a refunded tax invoice shows one for all refunded, numbered in turn; a plain receipt none", async () => {
   await using shop = await openShop();
   const config = shop.t.services.config;
-  config.seller = { ...config.seller, name: "Career Community LLP", state: "Karnataka", gstin: "29ABCDE1234F1Z5" };
+  registerForGst(shop);
   const kit = await addToolkit(shop, { price: 499 });
   const [first, second, third] = [
     await createTestUser(shop.t),
