@@ -70,16 +70,22 @@ export async function closeDemotedListings(
 
 /**
  * The `demotion-closes` job (every 5 minutes): runs each close recorded more than `REQUEST_MS` before a last time and
- * drops it (`closeDemotedListings` with `last`). Counts the `closed` listings.
+ * drops it (`closeDemotedListings` with `last`). A close that fails is logged and kept for the next run; the others go
+ * on. Counts the `closed` listings.
  */
 export const demotionClosesJob: Job = {
   name: "demotion-closes",
   schedule: "*/5 * * * *",
-  async run({ kv, now }) {
+  async run({ kv, log, now }) {
     let closed = 0;
     for await (const { key, value } of kv.list<DemotionClose>({ prefix: ["demotion_closes"] })) {
       if (Date.parse(value.at) > now.getTime() - REQUEST_MS) continue;
-      closed += await closeDemotedListings(kv, key[1] as string, { last: true });
+      const userId = key[1] as string;
+      try {
+        closed += await closeDemotedListings(kv, userId, { last: true });
+      } catch (error) {
+        log.error("demotion close failed; the next run tries again", { userId, error: String(error) });
+      }
     }
     return { closed };
   },

@@ -196,16 +196,22 @@ async function renew(kv: Deno.Kv, held: Deno.KvEntry<PosterHide>): Promise<Deno.
 
 /**
  * The `poster-hides` job (every 5 minutes): runs each hide whose lease ran out a last time and drops it
- * (`hidePosterListings` with `last`). Counts `hidden` listings.
+ * (`hidePosterListings` with `last`). A hide that fails is logged and kept for the next run; the others go on. Counts
+ * `hidden` listings.
  */
 export const posterHidesJob: Job = {
   name: "poster-hides",
   schedule: "*/5 * * * *",
-  async run({ kv, now }) {
+  async run({ kv, log, now }) {
     let hidden = 0;
     for await (const { key, value } of kv.list<PosterHide>({ prefix: ["poster_hides"] })) {
       if (value.lease && value.lease.until > now.getTime()) continue;
-      hidden += await hidePosterListings(kv, { userId: key[1] as string, now: now.getTime(), last: true });
+      const userId = key[1] as string;
+      try {
+        hidden += await hidePosterListings(kv, { userId, now: now.getTime(), last: true });
+      } catch (error) {
+        log.error("listing hide failed; the next run tries again", { userId, error: String(error) });
+      }
     }
     return { hidden };
   },

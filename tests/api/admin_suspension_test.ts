@@ -336,6 +336,38 @@ Deno.test("a listing a request posts after the hide's run, having read the poste
   assertEquals((await t.kv.get(["poster_hides", scammer.user.id])).value, null, "then the hide goes");
 });
 
+Deno.test("a hide that fails in the job is kept for its next run; the others go on", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const posters = [await createTestUser(t, "member"), await createTestUser(t, "member")];
+  const listings = new Map<string, string>();
+  for (const poster of posters) {
+    listings.set(poster.user.id, (await postInternship(t, poster, { title: "Scam Intern" })).id);
+    await t.kv.set(["poster_hides", poster.user.id], {
+      adminId: admin.user.id,
+      note: "Hidden because the poster's account was suspended: test",
+      lease: { holder: "gone", until: 0 },
+    });
+  }
+  // The job meets the first hide in key order first: each write of its listing fails.
+  const [first, second] = [...listings.keys()].sort();
+  const failing = listings.get(first)!;
+  const kv = kvWithCommits(t.kv, (_n, apply, sets) => {
+    if (sets.some((key) => key.includes(failing))) throw new Error("KV unavailable");
+    return apply();
+  });
+  assertEquals(await runJob(findJob("poster-hides")!, { ...t.services, kv }), { job: "poster-hides", hidden: 1 });
+  const left = await Array.fromAsync(t.kv.list({ prefix: ["poster_hides"] }));
+  assertEquals(left.map((entry) => entry.key[1]), [first], "the failed hide waits for the next run");
+  assertEquals(
+    (await currentInternshipRecord(t.kv, listings.get(second)!))!.record.moderation?.status,
+    "rejected",
+    "the other's listing is hidden",
+  );
+  const later = new Date(Date.now() + 3 * 60_000); // once the failed run's lease ran out
+  assertEquals(await runJob(findJob("poster-hides")!, t.services, later), { job: "poster-hides", hidden: 1 });
+});
+
 Deno.test("a lift that lands while a hide runs stops it at once: the listing being written stays listed", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");

@@ -27,6 +27,8 @@ import { internshipStore } from "@/lib/internships/store.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { changeUserRole } from "@/lib/users/admin.ts";
 import { getUser } from "@/lib/users/users.ts";
+import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
+import { currentInternshipRecord } from "@/lib/internships/internships.ts";
 import { closeUnansweredInternships, createInternships } from "@/lib/internships/writes.ts";
 
 async function answer(res: Response) {
@@ -839,6 +841,35 @@ Deno.test("a listing a request posts after the demotion's close, having read the
   assertEquals(run.closed, 1, "the job's last run closes the listing that landed after the request's");
   assertEquals(await isClosed(late.id), true);
   assertEquals((await Array.fromAsync(t.kv.list({ prefix: ["demotion_closes"] }))).length, 0, "then the close goes");
+});
+
+Deno.test("a demotion's close that fails in the job is kept for its next run; the others go on", async () => {
+  await using t = await createTestApp();
+  const { admin } = await people(t);
+  const [one, two] = [await createTestUser(t, "member"), await createTestUser(t, "member")];
+  const listings = new Map([
+    [one.user.id, await platformInternship(t, one, { title: "Data Intern" })],
+    [two.user.id, await platformInternship(t, two, { title: "Ops Intern" })],
+  ]);
+  for (const who of [one, two]) {
+    await changeUserRole(t.kv, { actorId: admin.user.id, targetId: who.user.id, role: "user" });
+  }
+  // The job meets the first close in key order first: each write of its listing fails.
+  const [first, second] = [one.user.id, two.user.id].sort();
+  const failing = listings.get(first)!.id;
+  const kv = kvWithCommits(t.kv, (_n, apply, sets) => {
+    if (sets.some((key) => key.includes(failing))) throw new Error("KV unavailable");
+    return apply();
+  });
+  const run = await runJob(findJob("demotion-closes")!, { ...t.services, kv }, new Date(Date.now() + 3 * 60_000));
+  assertEquals(run.closed, 1, "the second close went on");
+  // Read from KV: the job wrote through a KV handle of its own, whose writes this process's read model takes in later.
+  const isClosed = async (id: string) => !!(await currentInternshipRecord(t.kv, id))!.record.closedAt;
+  assertEquals([await isClosed(failing), await isClosed(listings.get(second)!.id)], [false, true]);
+  const left = await Array.fromAsync(t.kv.list({ prefix: ["demotion_closes"] }));
+  assertEquals(left.map((entry) => entry.key[1]), [first], "the failed close waits for the next run");
+  const next = await runJob(findJob("demotion-closes")!, t.services, new Date(Date.now() + 3 * 60_000));
+  assertEquals(next.closed, 1);
 });
 
 Deno.test("a demotion's close reads none of the listings it leaves open: a feed's forty, one taking applications", async () => {
