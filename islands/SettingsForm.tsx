@@ -92,7 +92,7 @@ export default function SettingsForm({ initial, pushAvailable, saved, text }: Se
                     <span>
                       {t("me.channels.email")}
                       <span class="sr-only">: {name}</span>
-                      {always && <span class="text-slate-700">{t("me.channels.always")}</span>}
+                      {always && <span class="text-slate-700">{` ${t("me.channels.always")}`}</span>}
                     </span>
                   </label>
                   {pushAvailable && (

@@ -37,6 +37,8 @@ Deno.test("POST /me/settings: the ticked switches are on, the others off, receip
   assertMatch(page, /<button type="submit"[^>]*>Save notifications<\/button>/);
   assertMatch(page, /<p role="status"[^>]*>Your notification settings are saved.<\/p>/);
   assert(!page.includes('name="comment_reply.email" checked'), "the page shows what was saved");
+  // Read aloud or seen, "E-mail (always)": the fixed switch's word is apart from its label.
+  assertMatch(page, /E-mail<span class="sr-only">: Payments<\/span><span class="text-slate-700"> \(always\)<\/span>/);
   const hindi = await (await t.fetch("/me/settings?saved=1&lang=hi", { headers: me.headers })).text();
   assertMatch(hindi, /<button type="submit"[^>]*>सूचनाएँ सेव करें<\/button>/);
   assertMatch(hindi, /<p role="status"[^>]*>सूचनाओं की आपकी सेटिंग सेव हो गई।<\/p>/);
