@@ -6,7 +6,9 @@
  * checks and checks it in its own commit, so a close or a deletion that lands between the application's read of the
  * listing and its write makes that write fail; the listing it judged by is the read model's copy only while that copy
  * has the entry's fields, and otherwise the record read from KV itself. A listing not written since the entries were
- * kept has none: its read-model copy is as written then.
+ * kept has none: its read-model copy is as written then. A report's write checks the entry the same way, so a listing
+ * deleted or rejected meanwhile is not reported (`removedPerIntake`; docs/decisions.md, Trust, "Reports of what is
+ * removed").
  *
  * Keys: `["internship_intake", internshipId]` → `string` (`intakeOf`).
  */
@@ -30,6 +32,13 @@ export function intakeOf(record: Internship): string {
     record.applyMode ?? "link",
     record.deadline ?? null,
   ]);
+}
+
+/** Whether the intake entry `intake` (null: none kept) is of a deleted or rejected listing: gone, for a report. */
+export function removedPerIntake(intake: string | null): boolean {
+  if (intake === null) return false;
+  const [, deletedAt, , , status] = JSON.parse(intake);
+  return deletedAt !== null || status === "rejected";
 }
 
 /** Adds to `op` (the write of `next`) its intake entry. */

@@ -10,6 +10,8 @@ import { istToday } from "@/lib/dates.ts";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors.ts";
 import { updateEither } from "@/lib/kv/chunked/archive.ts";
 import { type OnLostRace, RaceLost, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
+import type { Remover } from "@/lib/reports/schema.ts";
+import { removingListing } from "@/lib/reports/removals.ts";
 import { getUser, type User } from "@/lib/users/users.ts";
 import {
   heldByReports,
@@ -381,41 +383,56 @@ async function ownerAsPoster(
 
 /**
  * Soft-deletes internship `id` as `actor`, its owner or an admin: sets `deletedAt` (and `updatedAt`), with `audit`'s
- * entry (and checks) in the same write. A lost race is tried again, or with `onLostRace` "give-up" ends the call.
+ * entry (and checks) in the same write. The same write resolves its open reports as removed by its author or an admin,
+ * the rest after it (`removingListing`; docs/decisions.md, Trust, "Reports of what is removed"), unless
+ * `reportsResolved` (the caller resolves them: `resolveTarget`). A lost race is tried again, or with `onLostRace`
+ * "give-up" ends the call.
  * @throws NotFoundError for an unknown or already deleted id; ForbiddenError for anyone else;
- * BusyError after 30 s of races lost to other processes (nothing is changed); RaceLost for a lost race with
- * `onLostRace` "give-up" (nothing is changed).
+ * BusyError after 30 s of races lost to other processes (nothing is changed), or of its reports' writes; RaceLost for a
+ * lost race with `onLostRace` "give-up" (nothing is changed).
  */
 export async function deleteInternship(
   kv: Deno.Kv,
-  { id, actor, audit, onLostRace }: { id: string; actor: User; audit?: AuditHook; onLostRace?: OnLostRace },
+  { id, actor, audit, onLostRace, reportsResolved = false }: {
+    id: string;
+    actor: User;
+    audit?: AuditHook;
+    onLostRace?: OnLostRace;
+    reportsResolved?: boolean;
+  },
 ): Promise<void> {
-  await writeInternship(kv, {
-    id,
-    actor,
-    audit,
-    onLostRace,
-    change: (record) => {
-      const now = new Date().toISOString();
-      return { ...record, deletedAt: now, updatedAt: now };
-    },
-  });
+  await removingListing(kv, { kind: "internship", targetId: id, onLostRace }, (join) =>
+    writeInternship(kv, {
+      id,
+      actor,
+      audit,
+      onLostRace: "give-up",
+      change: (record) => {
+        const now = new Date().toISOString();
+        return { ...record, deletedAt: now, updatedAt: now };
+      },
+      also: (op, next) => {
+        if (!reportsResolved) join(op, { by: next.userId === actor.id ? "author" : "admin", at: next.deletedAt! });
+      },
+    }));
 }
 
 /**
  * An admin's moderation `decision` on internship `id` with `note` (docs/decisions.md, Trust, "Moderation"): approve
  * lists it (`clear`), reject keeps it out for good (`rejected`). One write, which also moves it in the queue and, when
  * the state changed, sets `updatedAt` (`decidedVersion`: a page read before it is refused after it) and tells the owner
- * if any (`listing_moderated`, with the note). Returns the internship as admins read it, and when it was held.
- * `audit`'s entry (and checks), when given, is in the same write.
+ * if any (`listing_moderated`, with the note). A reject that rejects it resolves its open reports as removed by
+ * `removedBy` in the same write, the rest after it (`removingListing`; docs/decisions.md, Trust, "Reports of what is
+ * removed"), unless `removedBy` is null (the caller resolves them: `resolveTarget`). Returns the internship as admins
+ * read it, and when it was held. `audit`'s entry (and checks), when given, is in the same write.
  * A lost race is tried again, or with `onLostRace` "give-up" ends the call (a caller that reads its checks again).
  * @throws NotFoundError for an unknown or deleted id; ConflictError (`listingChanged`) when `updatedAt` is given and
- *   the record changed since; BusyError after 30 s of lost races (nothing changed); RaceLost for a lost race with
- *   `onLostRace` "give-up" (nothing changed).
+ *   the record changed since; BusyError after 30 s of lost races (nothing changed), or of its reports' writes;
+ *   RaceLost for a lost race with `onLostRace` "give-up" (nothing changed).
  */
 export async function moderateInternship(
   kv: Deno.Kv,
-  { id, admin, decision, note, updatedAt, notify = true, audit, onLostRace }: {
+  { id, admin, decision, note, updatedAt, notify = true, removedBy = "moderation", audit, onLostRace }: {
     id: string;
     admin: User;
     decision: ModerationDecision;
@@ -424,31 +441,41 @@ export async function moderateInternship(
     updatedAt?: string;
     /** False when the caller tells the owner itself (a listing hidden after reports). */
     notify?: boolean;
+    /** Who a reject removes it as, for its open reports; null when the caller resolves them. */
+    removedBy?: Remover | null;
     audit?: AuditHook;
     onLostRace?: OnLostRace;
   },
 ): Promise<{ internship: InternshipView; heldAt: string | null }> {
-  const { store, record } = await writeInternship(kv, {
-    id,
-    actor: admin,
-    audit,
-    onLostRace,
-    change: (record) => {
-      assertUnchangedSince(record, updatedAt);
-      const current = moderationOf(record);
-      if (decision === "approve" && current.status === "clear") return record;
-      if (decision === "reject" && current.status === "rejected") return record;
-      const now = new Date().toISOString();
-      // A new version, so a page read before this decision cannot decide again (docs/decisions.md, Trust, "Decide what
-      // you read").
-      const version = decidedVersion(record.updatedAt, now);
-      return { ...record, moderation: moderationDecided(current, { decision, note, now }), updatedAt: version };
-    },
-    also: (op, next) => {
-      if (next.userId === null || !notify) return;
-      addNotification(op, moderatedNotification({ kind: "internship", listing: next, userId: next.userId }));
-    },
-  });
+  const { store, record } = await removingListing(
+    kv,
+    { kind: "internship", targetId: id, onLostRace },
+    (join) =>
+      writeInternship(kv, {
+        id,
+        actor: admin,
+        audit,
+        onLostRace: "give-up",
+        change: (record) => {
+          assertUnchangedSince(record, updatedAt);
+          const current = moderationOf(record);
+          if (decision === "approve" && current.status === "clear") return record;
+          if (decision === "reject" && current.status === "rejected") return record;
+          const now = new Date().toISOString();
+          // A new version, so a page read before this decision cannot decide again (docs/decisions.md, Trust, "Decide what
+          // you read").
+          const version = decidedVersion(record.updatedAt, now);
+          return { ...record, moderation: moderationDecided(current, { decision, note, now }), updatedAt: version };
+        },
+        also: (op, next, previous) => {
+          if (removedBy && moderationOf(next).status === "rejected" && moderationOf(previous).status !== "rejected") {
+            join(op, { by: removedBy, at: new Date().toISOString() });
+          }
+          if (next.userId === null || !notify) return;
+          addNotification(op, moderatedNotification({ kind: "internship", listing: next, userId: next.userId }));
+        },
+      }),
+  );
   const [internship] = await viewsOf(store, [record], istToday());
   return { internship, heldAt: moderationOf(record).heldAt };
 }

@@ -169,7 +169,15 @@ async function hideListing(
     logged(op, id, summary);
     op.check(held);
   };
-  const write = { id: listing.id, decision: "reject", note, notify: false, audit, onLostRace: "give-up" } as const;
+  const write = {
+    id: listing.id,
+    decision: "reject",
+    note,
+    notify: false,
+    removedBy: "suspension",
+    audit,
+    onLostRace: "give-up",
+  } as const;
   let outcome: "hidden" | "gone" | "lifted" = "hidden";
   await retrying(async () => {
     try {

@@ -246,8 +246,8 @@ export const AdminReportSchema = ReportSchema.extend({
       "An admin's action on the reports, or `removed`: what was reported was removed by other means",
     ),
     by: z.enum(REMOVERS).optional().describe(
-      "With `removed` only: who removed it (its author, an admin, the suspension of its author, or the deletion of " +
-        "the post it was under)",
+      "With `removed` only: who removed it (its author, an admin, the suspension of its author, the deletion of " +
+        "the post it was under, or an admin's reject of a listing in moderation)",
     ),
     note: nullableText,
     at: timestamp,

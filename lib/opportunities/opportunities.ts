@@ -62,6 +62,8 @@ import {
   updateEither,
 } from "@/lib/kv/chunked/archive.ts";
 import type { OnLostRace } from "@/lib/kv/retry.ts";
+import type { Remover } from "@/lib/reports/schema.ts";
+import { removingListing } from "@/lib/reports/removals.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { assertUnchangedSince } from "@/lib/moderation/seen_version.ts";
 
@@ -574,16 +576,19 @@ export async function reviewOpportunity(
 /**
  * An admin's moderation `decision` on opportunity `id` with `note` (docs/decisions.md, Trust, "Moderation"): approve
  * publishes it and clears its reasons, reject hides it for good. One write, which also moves it in the queue and, when
- * it changed and it has a submitter, tells them (`listing_moderated`, with the note). Returns the opportunity as admins
- * read it, and when it was held. `audit`'s entry (and checks), when given, is in the same write. A lost race is tried
- * again, or with `onLostRace` "give-up" ends the call (a caller that reads its checks again).
+ * it changed and it has a submitter, tells them (`listing_moderated`, with the note). A reject that rejects it
+ * resolves its open reports as removed by `removedBy` in the same write, the rest after it (`removingListing`;
+ * docs/decisions.md, Trust, "Reports of what is removed"), unless `removedBy` is null (the caller resolves them:
+ * `resolveTarget`). Returns the opportunity as admins read it, and when it was held. `audit`'s entry (and checks), when
+ * given, is in the same write. A lost race is tried again, or with `onLostRace` "give-up" ends the call (a caller that
+ * reads its checks again).
  * @throws NotFoundError for an unknown id; ConflictError (`listingChanged`) when `updatedAt` is given and the record
- *   changed since; BusyError after 30 s of lost races (nothing changed); RaceLost for a lost race with `onLostRace`
- *   "give-up" (nothing changed).
+ *   changed since; BusyError after 30 s of lost races (nothing changed), or of its reports' writes; RaceLost for a lost
+ *   race with `onLostRace` "give-up" (nothing changed).
  */
 export async function moderateOpportunity(
   kv: Deno.Kv,
-  { id, decision, note, updatedAt, notify = true, audit, onLostRace }: {
+  { id, decision, note, updatedAt, notify = true, removedBy = "moderation", audit, onLostRace }: {
     id: string;
     decision: ModerationDecision;
     note: string | null;
@@ -591,31 +596,41 @@ export async function moderateOpportunity(
     updatedAt?: string;
     /** False when the caller tells the submitter itself (a listing hidden after reports). */
     notify?: boolean;
+    /** Who a reject removes it as, for its open reports; null when the caller resolves them. */
+    removedBy?: Remover | null;
     audit?: AuditHook;
     onLostRace?: OnLostRace;
   },
 ): Promise<{ opportunity: OpportunityView; heldAt: string | null }> {
-  const record = await updateOpportunity(kv, {
-    id,
-    change: (current) => {
-      assertUnchangedSince(current, updatedAt);
-      const now = new Date().toISOString();
-      const next = reviewed(current, { action: decision, reason: note }, now);
-      if (decision === "reject" && moderationOf(next).status !== "rejected") {
-        const moderation = moderationDecided(moderationOf(current), { decision, note, now });
-        return { ...next, moderation, updatedAt: now };
-      }
-      return next;
-    },
-    also: (op, next, previous) => {
-      moderationQueueOps(op, "opportunities", previous, next);
-      if (next.userId !== null && notify) {
-        addNotification(op, moderatedNotification({ kind: "opportunity", listing: next, userId: next.userId }));
-      }
-      audit?.(op, id);
-    },
-    onLostRace,
-  });
+  const record = await removingListing(
+    kv,
+    { kind: "opportunity", targetId: id, onLostRace },
+    (join) =>
+      updateOpportunity(kv, {
+        id,
+        change: (current) => {
+          assertUnchangedSince(current, updatedAt);
+          const now = new Date().toISOString();
+          const next = reviewed(current, { action: decision, reason: note }, now);
+          if (decision === "reject" && moderationOf(next).status !== "rejected") {
+            const moderation = moderationDecided(moderationOf(current), { decision, note, now });
+            return { ...next, moderation, updatedAt: now };
+          }
+          return next;
+        },
+        also: (op, next, previous) => {
+          moderationQueueOps(op, "opportunities", previous, next);
+          if (next.userId !== null && notify) {
+            addNotification(op, moderatedNotification({ kind: "opportunity", listing: next, userId: next.userId }));
+          }
+          if (removedBy && moderationOf(next).status === "rejected" && moderationOf(previous).status !== "rejected") {
+            join(op, { by: removedBy, at: new Date().toISOString() });
+          }
+          audit?.(op, id);
+        },
+        onLostRace: "give-up",
+      }),
+  );
   if (!record) throw new NotFoundError(NOT_FOUND);
   return { opportunity: (await withPostedBy(kv, [record]))[0], heldAt: moderationOf(record).heldAt };
 }

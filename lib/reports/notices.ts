@@ -17,6 +17,9 @@ function targetValues(kind: ReportKind, words: Target["words"]) {
   return { what, title: words.name, organization: words.organization ?? "" };
 }
 
+/** The kinds that are listings, whose author is their poster. */
+const LISTINGS: ReadonlySet<ReportKind> = new Set(["internship", "opportunity"]);
+
 /** Where a notice about each kind of reported thing links once its page is gone: the list of its kind, or home. */
 const LIST_PAGES: Record<ReportKind, string> = {
   internship: "/internships",
@@ -113,15 +116,16 @@ export function removedNotification(
 /**
  * The notification telling a reporter that the `kind` made of `words` they reported was removed by other means than
  * their report's resolution (docs/decisions.md, Trust, "Reports of what is removed"): deleted by its author, removed by
- * an admin (a suspension's removal reads so too: the reporter is not told of another person's suspension), or removed
- * with the post it was under. A comment is never quoted to them; it links to the list of its kind, its page being gone.
+ * an admin (a suspension's removal and a reject in moderation read so too: the reporter is not told of another
+ * person's suspension), or removed with the post it was under; a listing deleted by its poster says so ("the person
+ * who posted it"). A comment is never quoted to them; it links to the list of its kind, its page being gone.
  */
 export function targetRemovedNotification(
   { userId, kind, words, by }: { userId: string; kind: ReportKind; words: Target["words"]; by: Remover },
 ): NotificationInput {
   const values = {
     kind,
-    by: by === "suspension" ? "admin" : by,
+    by: by === "suspension" || by === "moderation" ? "admin" : by === "author" && LISTINGS.has(kind) ? "poster" : by,
     ...targetValues(kind, kind === "comment" ? { name: "" } : words),
   };
   return {

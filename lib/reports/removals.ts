@@ -1,14 +1,16 @@
 /**
- * The reports of a post or comment removed by other means than their resolution (docs/decisions.md, Trust, "Reports of
- * what is removed"): its author's deletion, an admin's removal in moderation, a suspension's removal of its author's
- * comments, the deletion of the post a comment was under. The write that removes the target also checks its summary
- * as read (a report filed meanwhile makes the removal read again) and resolves its first `RESOLVE_BATCH` open reports
- * as `removed`, with who removed it (`removalOps`), telling their reporters (`targetRemovedNotification`); with more
- * open, the same write records the rest (`["report_removals", kind, targetId]` → `Removal`), which the request
- * resolves next (`finishRemoval`, a write per `RESOLVE_BATCH`) and the `report-removals` job finishes should the
- * request stop. Nothing new can be reported of a removed target: `createReport` checks what it read of it.
+ * The reports of a post, comment or listing removed by other means than their resolution (docs/decisions.md, Trust,
+ * "Reports of what is removed"): its author's deletion, an admin's removal, a suspension's removal of its author's
+ * comments or hide of their listings, the deletion of the post a comment was under, an admin's reject of a listing in
+ * the moderation queue (a listing's store retries its own writes: `removingListing`). The write that removes the
+ * target also checks its summary as read (a report filed meanwhile makes the removal read again) and resolves its first
+ * `RESOLVE_BATCH` open reports as `removed`, with who removed it (`removalOps`), telling their reporters
+ * (`targetRemovedNotification`); with more open, the same write records the rest (`["report_removals", kind, targetId]`
+ * → `Removal`), which the request resolves next (`finishRemoval`, a write per `RESOLVE_BATCH`) and the
+ * `report-removals` job finishes should the request stop. Nothing new can be reported of a removed target: `createReport` checks what it read of it.
  */
 import { BusyError } from "@/lib/errors.ts";
+import { type OnLostRace, RaceLost, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import type { Remover, Report, ReportKind } from "./schema.ts";
@@ -16,7 +18,7 @@ import { reportsOfTarget, RESOLVE_BATCH, resolveBatchOps, summaryKey, type Targe
 import { targetRemovedNotification } from "./notices.ts";
 
 /** A removed target's reports left to resolve: who removed it and when (ISO), which their resolution says. */
-interface Removal {
+export interface Removal {
   by: Remover;
   at: string;
 }
@@ -139,6 +141,41 @@ export async function resolveRemoved(
     return left ? first + await finishRemoval(kv, kind, targetId) : first;
   }
   throw new BusyError(REFUSALS.reportsBusy);
+}
+
+/**
+ * Runs `write`, the removal of a listing `kind`/`targetId` whose store retries its own lost races, with the listing's
+ * open reports read just before: `write` writes once, giving up on a lost race (`RaceLost`), and calls `join` with its
+ * atomic operation and who removed the listing when that write removes it (`removalOps`). After a lost race the
+ * reports are read again and `write` runs again, for up to `RETRY_BUDGET_MS` (`onLostRace` "give-up": once); then what
+ * the write left is resolved (`finishRemoval`). Returns what `write` returned.
+ * @throws BusyError after 30 s of lost races, or of the reports' writes; RaceLost with `onLostRace` "give-up"; what
+ *   `write` throws.
+ */
+export async function removingListing<T>(
+  kv: Deno.Kv,
+  { kind, targetId, onLostRace }: { kind: ReportKind; targetId: string; onLostRace?: OnLostRace },
+  write: (join: (op: Deno.AtomicOperation, removal: Removal) => void) => Promise<T>,
+): Promise<T> {
+  let written: { result: T } | null = null;
+  let left = false;
+  await retrying(
+    async () => {
+      const reports = await openReportsOf(kv, { kind, targetId });
+      left = false;
+      try {
+        written = { result: await write((op, removal) => left = removalOps(op, reports, removal)) };
+        return true;
+      } catch (error) {
+        if (error instanceof RaceLost) return false;
+        throw error;
+      }
+    },
+    RETRY_BUDGET_MS,
+    onLostRace,
+  );
+  if (left) await finishRemoval(kv, kind, targetId);
+  return written!.result;
 }
 
 /** The ids of the `kind` targets with open reports, from the open view's entries: one range read. */

@@ -51,11 +51,12 @@ export const RESOLVE_ACTIONS = ["dismiss", "hide", "delete"] as const;
 export type ResolveAction = typeof RESOLVE_ACTIONS[number];
 
 /**
- * Who removed a reported post or comment other than by resolving its reports (docs/decisions.md, Trust, "Reports of
- * what is removed"): its author, an admin (admin moderation), a suspension's removal of the author's comments, or the
- * deletion of the post a comment was under.
+ * Who removed a reported target other than by resolving its reports (docs/decisions.md, Trust, "Reports of what is
+ * removed"): its author (a listing's poster), an admin (a deletion), a suspension (its removal of the author's comments,
+ * its hide of their listings), the deletion of the post a comment was under, or an admin's reject of a listing in the
+ * moderation queue.
  */
-export const REMOVERS = ["author", "admin", "suspension", "post"] as const;
+export const REMOVERS = ["author", "admin", "suspension", "post", "moderation"] as const;
 export type Remover = typeof REMOVERS[number];
 
 /**

@@ -7,6 +7,7 @@ import type { ObjectStore } from "@/lib/files/object_store.ts";
 import type { Logger } from "@/lib/log.ts";
 import type { User } from "@/lib/users/users.ts";
 import { getInternship } from "@/lib/internships/internships.ts";
+import { intakeKey, removedPerIntake } from "@/lib/internships/intake.ts";
 import {
   deleteInternship,
   holdReportedInternship,
@@ -50,10 +51,11 @@ export interface Target {
   holdable: boolean;
   /**
    * The records it was read from that the report's write checks, so that nothing is reported of what was removed
-   * meanwhile (docs/decisions.md, Trust, "Reports of what is removed"): a post's, a comment's and its post's, as the
-   * person reporting read them; none for other kinds, or when admins read it.
+   * meanwhile (docs/decisions.md, Trust, "Reports of what is removed"): a post's, a comment's and its post's, an
+   * internship's intake entry (`intakeKey`), as the person reporting read them; none for other kinds, or when admins
+   * read it.
    */
-  records: { key: Deno.KvKey; versionstamp: string }[];
+  records: Deno.AtomicCheck[];
 }
 
 /** `text` cut to `max` characters with an ellipsis. */
@@ -93,7 +95,12 @@ async function locateTarget(
   try {
     switch (kind) {
       case "internship": {
-        const internship = await getInternship(kv, { id, viewer: viewer ?? ADMIN, audience: "owner" });
+        // Its intake entry is written by every write of it and read from KV, not the read model, which may lag.
+        const [internship, intake] = await Promise.all([
+          getInternship(kv, { id, viewer: viewer ?? ADMIN, audience: "owner" }),
+          viewer ? kv.get<string>(intakeKey(id)) : null,
+        ]);
+        if (intake && removedPerIntake(intake.value)) break;
         return {
           kind,
           id,
@@ -101,7 +108,7 @@ async function locateTarget(
           url: `/internships/${id}`,
           ownerId: internship.userId,
           holdable: true,
-          records: [],
+          records: intake ? [intake] : [],
         };
       }
       case "opportunity": {
@@ -229,11 +236,19 @@ export async function actOn(
     switch (kind) {
       case "internship":
         if (action === "hide") {
-          await moderateInternship(kv, { id, admin, decision: "reject", note, notify: false, ...joined });
-        } else await deleteInternship(kv, { id, actor: admin, ...joined });
+          await moderateInternship(kv, {
+            id,
+            admin,
+            decision: "reject",
+            note,
+            notify: false,
+            removedBy: null,
+            ...joined,
+          });
+        } else await deleteInternship(kv, { id, actor: admin, ...joined, reportsResolved: true });
         return false;
       case "opportunity":
-        await moderateOpportunity(kv, { id, decision: "reject", note, notify: false, ...joined });
+        await moderateOpportunity(kv, { id, decision: "reject", note, notify: false, removedBy: null, ...joined });
         return false;
       case "organization":
         if (action === "delete") {

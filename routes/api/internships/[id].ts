@@ -41,7 +41,8 @@ export const apiDocs = describeRoute({
   },
   DELETE: {
     summary: "Delete an internship (soft delete: `deletedAt` is set)",
-    description: "Its owner or an admin.",
+    description: "Its owner or an admin. Its open reports are resolved as `removed` by `author` (its owner) or " +
+      "`admin`, each reporter told.",
     access: ["session"],
     responses: {
       200: { description: "Deleted", schema: SuccessSchema },

@@ -16,7 +16,8 @@ export const apiDocs = describeRoute({
     summary: "A reported target and its reports",
     description: "The target with its page (`url`, null once it has none) and `status`; every report newest first, " +
       "with who sent it (null for a deleted account) and how it was resolved: an admin's action, or `removed` with " +
-      "who removed a post or comment by other means (its author, an admin, a suspension, its post's deletion).",
+      "who removed it by other means (its author, an admin, a suspension, its post's deletion, an admin's reject " +
+      "of a listing in moderation).",
     access: ["admin"],
     responses: {
       200: {

@@ -1,0 +1,214 @@
+/**
+ * Reports of listings that are removed (docs/decisions.md, Trust, "Reports of what is removed"): a reported internship
+ * deleted by its poster or an admin, an internship or opportunity an admin rejects in the moderation queue, and the
+ * listings a suspension hides leave the admin's queue with their reports resolved as removed by whom, their reporters
+ * told in their language; another listing's reports stay open; nothing new is reported of what is gone; many reports
+ * of one listing are resolved in bounded writes, by the job when the request stopped.
+ */
+import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { people } from "@/tests/fixtures/people.ts";
+import { postInternship } from "@/tests/fixtures/internships.ts";
+import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
+import { call } from "./helpers.ts";
+import { checkReport, createReport, fileReport } from "@/lib/reports/reports.ts";
+import { deleteInternship, moderateInternship } from "@/lib/internships/writes.ts";
+import { NotFoundError } from "@/lib/errors.ts";
+import { createUser, updateUser } from "@/lib/users/users.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
+
+function report(t: TestApp, who: TestUser, kind: string, id: string, reason = "spam") {
+  return call(t, who, "POST", "/api/reports", { kind, id, reason });
+}
+
+/** The targets of the admin's open queue, as `kind id` with their open reports. */
+async function queue(t: TestApp, admin: TestUser): Promise<string[]> {
+  const res = await call(t, admin, "GET", "/api/admin/reports?limit=100");
+  assertEquals(res.status, 200);
+  return res.body.targets.map((target: { kind: string; targetId: string; openReports: number }) =>
+    `${target.kind} ${target.targetId} ${target.openReports}`
+  ).sort();
+}
+
+/** The reports of `kind`/`id` as the admin reads them: each report's status and resolution. */
+async function resolutions(t: TestApp, admin: TestUser, kind: string, id: string) {
+  const res = await call(t, admin, "GET", `/api/admin/reports/${kind}/${id}`);
+  assertEquals(res.status, 200);
+  return (res.body.reports as { status: string; resolution: { action: string; by?: string } | null }[])
+    .map(({ status, resolution }) => [status, resolution && `${resolution.action} ${resolution.by ?? ""}`]);
+}
+
+/** The `report_resolved` notifications of `who`, as they read them in `lang`. */
+async function told(t: TestApp, who: TestUser, lang = "en") {
+  const res = await call(t, who, "GET", `/api/me/notifications?limit=100&lang=${lang}`);
+  return (res.body.notifications as { type: string; title: string; body: string; url: string }[])
+    .filter((n) => n.type === "report_resolved");
+}
+
+Deno.test("a reported internship its poster deletes leaves the queue: resolved as removed by its author", async () => {
+  await using t = await createTestApp();
+  const { admin, member, student } = await people(t);
+  const other = await createTestUser(t, "user");
+  const doomed = await postInternship(t, member, { title: "Data Intern" });
+  const kept = await postInternship(t, member, { title: "Design Intern" });
+  assertEquals((await report(t, student, "internship", doomed.id)).status, 201);
+  assertEquals((await report(t, other, "internship", doomed.id, "misleading")).status, 201);
+  assertEquals((await report(t, student, "internship", kept.id)).status, 201);
+
+  assertEquals((await call(t, member, "DELETE", `/api/internships/${doomed.id}`)).status, 200);
+  assertEquals(await queue(t, admin), [`internship ${kept.id} 1`], "only the other listing is left to decide");
+  assertEquals(await resolutions(t, admin, "internship", doomed.id), [
+    ["resolved", "removed author"],
+    ["resolved", "removed author"],
+  ]);
+  assertEquals(await resolutions(t, admin, "internship", kept.id), [["open", null]], "another listing untouched");
+
+  const [notice] = await told(t, student);
+  assertEquals([notice.title, notice.url], ["The internship you reported was removed", "/internships"]);
+  assert(notice.body.includes("“Data Intern” was deleted by the person who posted it"), notice.body);
+  await updateUser(t.kv, other.user.id, { language: "hi" });
+  const [hindi] = await told(t, other, "hi");
+  assertEquals(hindi.title, "आपकी रिपोर्ट की गई इंटर्नशिप हटा दी गई");
+  assert(hindi.body.includes("“Data Intern” को पोस्ट करने वाले ने ख़ुद डिलीट कर दिया"), hindi.body);
+
+  const late = await report(t, await createTestUser(t, "user"), "internship", doomed.id);
+  assertEquals(late.status, 404, "a deleted listing is not reported again");
+  const page = await t.fetch(`/admin/reports/internship/${doomed.id}`, { headers: admin.headers });
+  assert((await page.text()).includes("resolved: its author deleted it"), "the admin page says who removed it");
+});
+
+Deno.test("a reported internship an admin deletes: resolved as removed by an admin", async () => {
+  await using t = await createTestApp();
+  const { admin, member, student } = await people(t);
+  const listing = await postInternship(t, member);
+  assertEquals((await report(t, student, "internship", listing.id)).status, 201);
+
+  assertEquals((await call(t, admin, "DELETE", `/api/internships/${listing.id}`)).status, 200);
+  assertEquals(await queue(t, admin), []);
+  assertEquals(await resolutions(t, admin, "internship", listing.id), [["resolved", "removed admin"]]);
+  const [notice] = await told(t, student);
+  assert(notice.body.includes("was removed by an admin"), notice.body);
+});
+
+Deno.test("a reported listing an admin rejects in the moderation queue: resolved as the admin's reject", async () => {
+  await using t = await createTestApp();
+  const { admin, member, student } = await people(t);
+  const internship = await postInternship(t, member, { title: "Sales Intern" });
+  const approved = await postInternship(t, member, { title: "Kept Intern" });
+  const opportunity = await submitOpportunity(t, admin, "Hackathon");
+  for (
+    const [kind, id] of [["internship", internship.id], ["internship", approved.id], ["opportunity", opportunity.id]]
+  ) {
+    assertEquals((await report(t, student, kind, id)).status, 201);
+  }
+
+  const decide = (kinds: string, id: string, decision: string) =>
+    call(t, admin, "POST", `/api/admin/moderation/${kinds}/${id}`, { decision, note: "Not a real internship" });
+  assertEquals((await decide("internships", internship.id, "reject")).status, 200);
+  assertEquals((await decide("opportunities", opportunity.id, "reject")).status, 200);
+  assertEquals((await decide("internships", approved.id, "approve")).status, 200);
+  assertEquals(await queue(t, admin), [`internship ${approved.id} 1`], "an approval leaves the reports to decide");
+  assertEquals(await resolutions(t, admin, "internship", internship.id), [["resolved", "removed moderation"]]);
+  assertEquals(await resolutions(t, admin, "opportunity", opportunity.id), [["resolved", "removed moderation"]]);
+
+  const notices = await told(t, student);
+  assertEquals(notices.map((n) => n.title).sort(), [
+    "The internship you reported was removed",
+    "The opportunity you reported was removed",
+  ]);
+  assert(notices.every((n) => n.body.includes("was removed by an admin")), notices[0].body);
+  assertEquals((await report(t, await createTestUser(t, "user"), "opportunity", opportunity.id)).status, 404);
+  const page = await t.fetch(`/admin/reports/opportunity/${opportunity.id}`, { headers: admin.headers });
+  assert((await page.text()).includes("resolved: an admin rejected it in moderation"), "the admin page says so");
+});
+
+Deno.test("a suspension that hides its poster's listings resolves their reports as removed by the suspension", async () => {
+  await using t = await createTestApp();
+  const { admin, member, student } = await people(t);
+  const scammer = await createTestUser(t, "member");
+  const internship = await postInternship(t, scammer, { title: "Pay to apply" });
+  const opportunity = await submitOpportunity(t, admin, "Someone else's");
+  const kept = await postInternship(t, member);
+  for (const [kind, id] of [["internship", internship.id], ["internship", kept.id], ["opportunity", opportunity.id]]) {
+    assertEquals((await report(t, student, kind, id)).status, 201);
+  }
+
+  const suspended = await call(t, admin, "POST", `/api/admin/users/${scammer.user.id}/suspension`, {
+    reason: "Asked students for fees",
+  });
+  assertEquals(suspended.status, 200);
+  assertEquals(suspended.body.hiddenListings, 1);
+  assertEquals(await queue(t, admin), [`internship ${kept.id} 1`, `opportunity ${opportunity.id} 1`].sort());
+  assertEquals(await resolutions(t, admin, "internship", internship.id), [["resolved", "removed suspension"]]);
+  const [notice] = await told(t, student);
+  assert(notice.body.includes("was removed by an admin"), "the reporter is not told of another's suspension");
+  const page = await t.fetch(`/admin/reports/internship/${internship.id}`, { headers: admin.headers });
+  assert((await page.text()).includes("resolved: removed when its author was suspended"), "the admin page says so");
+});
+
+Deno.test("a report of an internship read before its deletion or reject is refused when written after it", async () => {
+  await using t = await createTestApp();
+  const { admin, member, student } = await people(t);
+  const deleted = await postInternship(t, member);
+  const rejected = await postInternship(t, member);
+  for (
+    const [listing, remove] of [
+      [deleted, () => deleteInternship(t.kv, { id: deleted.id, actor: member.user })],
+      [
+        rejected,
+        () => moderateInternship(t.kv, { id: rejected.id, admin: admin.user, decision: "reject", note: null }),
+      ],
+    ] as const
+  ) {
+    const input = { kind: "internship" as const, id: listing.id, reason: "spam" as const, details: null };
+    const checked = await checkReport(t.kv, student.user, input);
+    assert("target" in checked);
+    await remove();
+    await assertRejects(() => createReport(t.kv, student.user, input, checked.target), NotFoundError);
+  }
+  assertEquals(await queue(t, admin), []);
+});
+
+/** `count` verified people, each reporting the internship `id` once. */
+async function reporters(t: TestApp, id: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const user = await createUser(t.kv, {
+      name: `Reporter ${i}`,
+      email: `reporter-${i}-${id.slice(-6)}@example.com`,
+      emailVerified: true,
+      role: "user",
+    });
+    const filed = await fileReport(t.kv, user, { kind: "internship", id, reason: "spam", details: null });
+    assert(filed.created);
+  }
+}
+
+Deno.test("120 reports of one internship: the deletion's write resolves 50, the rest follow, or the job", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const first = await postInternship(t, member);
+  const second = await postInternship(t, member);
+  await reporters(t, first.id, 120);
+  await reporters(t, second.id, 120);
+
+  // The whole request: the write that deletes the listing resolves 50 reports, two more resolve the rest.
+  const writes: number[] = [];
+  const kv = kvWithCommits(t.kv, (_n, apply, sets) => {
+    writes.push(sets.filter((key) => key[0] === "reports").length);
+    return apply();
+  });
+  await deleteInternship(kv, { id: first.id, actor: member.user });
+  assertEquals(writes.filter((count) => count > 0), [50, 50, 20]);
+  assertEquals(await queue(t, admin), [`internship ${second.id} 120`]);
+
+  // A request that stops after the deletion's write leaves the rest to the `report-removals` job.
+  const stopping = kvWithCommits(t.kv, (n, apply) => n === 1 ? apply() : Promise.reject(new Error("KV went away")));
+  await assertRejects(() => deleteInternship(stopping, { id: second.id, actor: admin.user }), Error, "KV went away");
+  assertEquals(await queue(t, admin), [`internship ${second.id} 70`]);
+  const later = new Date(Date.now() + 2 * 60_000);
+  assertEquals((await runJob(findJob("report-removals")!, t.services, later)).resolved, 70);
+  assertEquals(await queue(t, admin), []);
+  const resolved = new Set((await resolutions(t, admin, "internship", second.id)).map((pair) => pair.join(" ")));
+  assertEquals(resolved, new Set(["resolved removed admin"]));
+});
