@@ -401,20 +401,24 @@ export async function deleteInternship(
     reportsResolved?: boolean;
   },
 ): Promise<void> {
-  await removingListing(kv, { kind: "internship", targetId: id, onLostRace }, (join) =>
-    writeInternship(kv, {
-      id,
-      actor,
-      audit,
-      onLostRace: "give-up",
-      change: (record) => {
-        const now = new Date().toISOString();
-        return { ...record, deletedAt: now, updatedAt: now };
-      },
-      also: (op, next) => {
-        if (!reportsResolved) join(op, { by: next.userId === actor.id ? "author" : "admin", at: next.deletedAt! });
-      },
-    }));
+  await removingListing(
+    kv,
+    { kind: "internship", targetId: id, reports: !reportsResolved, onLostRace },
+    (join) =>
+      writeInternship(kv, {
+        id,
+        actor,
+        audit,
+        onLostRace: "give-up",
+        change: (record) => {
+          const now = new Date().toISOString();
+          return { ...record, deletedAt: now, updatedAt: now };
+        },
+        also: (op, next) => {
+          join(op, { by: next.userId === actor.id ? "author" : "admin", at: next.deletedAt! });
+        },
+      }),
+  );
 }
 
 /**
@@ -449,7 +453,7 @@ export async function moderateInternship(
 ): Promise<{ internship: InternshipView; heldAt: string | null }> {
   const { store, record } = await removingListing(
     kv,
-    { kind: "internship", targetId: id, onLostRace },
+    { kind: "internship", targetId: id, reports: decision === "reject" && removedBy !== null, onLostRace },
     (join) =>
       writeInternship(kv, {
         id,

@@ -604,7 +604,7 @@ export async function moderateOpportunity(
 ): Promise<{ opportunity: OpportunityView; heldAt: string | null }> {
   const record = await removingListing(
     kv,
-    { kind: "opportunity", targetId: id, onLostRace },
+    { kind: "opportunity", targetId: id, reports: decision === "reject" && removedBy !== null, onLostRace },
     (join) =>
       updateOpportunity(kv, {
         id,

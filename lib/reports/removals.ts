@@ -148,23 +148,29 @@ export async function resolveRemoved(
  * open reports read just before: `write` writes once, giving up on a lost race (`RaceLost`), and calls `join` with its
  * atomic operation and who removed the listing when that write removes it (`removalOps`). After a lost race the
  * reports are read again and `write` runs again, for up to `RETRY_BUDGET_MS` (`onLostRace` "give-up": once); then what
- * the write left is resolved (`finishRemoval`). Returns what `write` returned.
+ * the write left is resolved (`finishRemoval`). With `reports` false (the write removes nothing, or the caller resolves
+ * them) nothing of them is read and `join` does nothing. Returns what `write` returned.
  * @throws BusyError after 30 s of lost races, or of the reports' writes; RaceLost with `onLostRace` "give-up"; what
  *   `write` throws.
  */
 export async function removingListing<T>(
   kv: Deno.Kv,
-  { kind, targetId, onLostRace }: { kind: ReportKind; targetId: string; onLostRace?: OnLostRace },
+  { kind, targetId, reports: wanted, onLostRace }: {
+    kind: ReportKind;
+    targetId: string;
+    reports: boolean;
+    onLostRace?: OnLostRace;
+  },
   write: (join: (op: Deno.AtomicOperation, removal: Removal) => void) => Promise<T>,
 ): Promise<T> {
   let written: { result: T } | null = null;
   let left = false;
   await retrying(
     async () => {
-      const reports = await openReportsOf(kv, { kind, targetId });
+      const reports = wanted ? await openReportsOf(kv, { kind, targetId }) : null;
       left = false;
       try {
-        written = { result: await write((op, removal) => left = removalOps(op, reports, removal)) };
+        written = { result: await write((op, removal) => left = reports !== null && removalOps(op, reports, removal)) };
         return true;
       } catch (error) {
         if (error instanceof RaceLost) return false;
