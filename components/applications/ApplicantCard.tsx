@@ -2,24 +2,33 @@
  * One application in the poster's list (docs/decisions.md, Applications, "The poster's list"): a checkbox that selects
  * it for the move form, the applicant as they applied (contact details only from shortlisting on), their answers,
  * cover note and resume (none of these once they withdrew: a sentence says so), while it waits the day it is closed
- * unanswered at the latest (`answerBy`), and what happened so far.
+ * unanswered at the latest (`answerBy`), what happened so far, and a folded form that moves it alone.
  */
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { statusTone } from "@/lib/browser/application_format.ts";
 import { useT } from "@/lib/i18n/context.ts";
-import type { PosterApplication } from "@/lib/applications/schema.ts";
+import { type ApplicationStatus, MESSAGE_MAX, type PosterApplication } from "@/lib/applications/schema.ts";
+import { CONTROL, PRIMARY_BUTTON } from "@/lib/browser/styles.ts";
+
+/** Where the card's own move form posts (the page's URL) and the statuses this application may go to. */
+export interface ApplicantMove {
+  action: string;
+  statuses: readonly ApplicationStatus[];
+}
 
 /**
- * Props: the application, the id of the form its checkbox belongs to (none: no checkbox, nothing to move), and whether
- * its resume is withheld from the reader (a listing an admin took down: no link, a sentence saying so).
+ * Props: the application, the id of the form its checkbox belongs to (none: no checkbox, nothing to move), whether
+ * its resume is withheld from the reader (a listing an admin took down: no link, a sentence saying so), and its own
+ * move form's target (none: no such form).
  */
 export interface ApplicantCardProps {
   application: PosterApplication;
   form?: string;
   resumeWithheld?: boolean;
+  move?: ApplicantMove;
 }
 
-export function ApplicantCard({ application, form, resumeWithheld = false }: ApplicantCardProps) {
+export function ApplicantCard({ application, form, resumeWithheld = false, move }: ApplicantCardProps) {
   const t = useT();
   const { applicant } = application;
   const base = `applicant-${application.id}`;
@@ -145,9 +154,60 @@ export function ApplicantCard({ application, form, resumeWithheld = false }: App
                 </ol>
               </details>
             )}
+            {move && move.statuses.length > 0 && <MoveOne application={application} name={name} move={move} />}
           </div>
         </div>
       </div>
     </li>
+  );
+}
+
+/**
+ * The card's own plain form that moves this one application, folded under a summary (the page's batch form moves
+ * many): the statuses it may go to (`move.statuses`), an optional message, posted to `move.action` as the batch form
+ * posts (`ids` its one id), so it works without JavaScript.
+ */
+function MoveOne(
+  { application, name, move }: { application: PosterApplication; name: string; move: ApplicantMove },
+) {
+  const t = useT();
+  const base = `move-${application.id}`;
+  return (
+    <details>
+      <summary class="cursor-pointer font-medium text-indigo-800">
+        {t("applications.pipeline.moveOne", { name })}
+      </summary>
+      <form method="post" action={move.action} noValidate class="mt-2 space-y-3">
+        <input type="hidden" name="ids" value={application.id} />
+        <div>
+          <label for={`${base}-status`} class="block font-medium text-slate-800">
+            {t("applications.pipeline.statusOne", { name })}
+          </label>
+          <select id={`${base}-status`} name="status" required class={`${CONTROL} border-slate-400`}>
+            <option value="">{t("common.choose")}</option>
+            {move.statuses.map((status) => (
+              <option key={status} value={status}>{t.dynamic(`applications.status.${status}`)}</option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for={`${base}-message`} class="block font-medium text-slate-800">
+            {t("applications.pipeline.messageOne", { name })}
+          </label>
+          <textarea
+            id={`${base}-message`}
+            name="message"
+            rows={3}
+            maxLength={MESSAGE_MAX}
+            aria-describedby={`${base}-hint`}
+            class={`${CONTROL} border-slate-400`}
+          />
+          <p id={`${base}-hint`} class="mt-1 text-slate-700">
+            {t("applications.pipeline.messageHint", { max: t.number(MESSAGE_MAX) })}
+          </p>
+        </div>
+        <button type="submit" class={PRIMARY_BUTTON}>{t("applications.pipeline.moveOneButton")}</button>
+      </form>
+    </details>
   );
 }

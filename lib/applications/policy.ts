@@ -42,6 +42,15 @@ export function checkPosterMove(from: ApplicationStatus, to: ApplicationStatus):
   if (next <= at || at < 0) throw new InvalidInputError(INVALID_CHANGE, [{ field: "status", message: INVALID_CHANGE }]);
 }
 
+/**
+ * The statuses a poster may move an application in `status` to (`checkPosterMove` allows each), in course order, with
+ * `rejected` last; none out of a final status.
+ */
+export function posterMovesFrom(status: ApplicationStatus): ApplicationStatus[] {
+  if (isFinal(status)) return [];
+  return [...COURSE.slice(COURSE.indexOf(status) + 1), "rejected"];
+}
+
 /** What deciding whether a listing's applications still move needs: its moderation state (absent: clear), its deletion. */
 export interface MovableListing {
   moderation?: { status: ModerationStatus } | null;

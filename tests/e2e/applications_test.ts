@@ -70,7 +70,7 @@ Deno.test("a student applies on a phone without JavaScript; the poster shortlist
   await poster.getByText("I want to learn how real data teams work.").waitFor();
   await assertAccessible(poster, "the applicants page");
   await poster.getByLabel("Select Sara Student").check();
-  await poster.getByLabel("New status").selectOption("shortlisted");
+  await poster.getByLabel("New status", { exact: true }).selectOption("shortlisted");
   await poster.getByLabel("Message to the applicants (optional)").fill("Great answers! We will call you on Monday.");
   await poster.getByRole("button", { name: "Move selected" }).click();
   await poster.getByText("1 application moved; the applicant is told.").waitFor();

@@ -1,8 +1,9 @@
 /**
  * `/internships/{id}/applicants`: the poster's list of an internship's applications (docs/decisions.md, Applications,
  * "The poster's list"), for its owner, the managers of its verified organization and admins (anyone else: 404). Status
- * tabs with counts, a search over the applicants, pages of 20, each application with its answers and resume; one plain
- * form (no JavaScript needed) moves the selected applications (at most 100) with an optional message, as
+ * tabs with counts, a search over the applicants, pages of 20, each application with its answers, its resume and a
+ * folded plain form that moves it alone; one plain form (no JavaScript needed) moves the selected applications (at
+ * most 100) with an optional message, as
  * `POST /api/internships/{id}/applications/bulk` does, and answers 303 back to the same tab with how many moved; a link
  * downloads the tab and search as a CSV file (`GET /api/internships/{id}/applications/export`). Its
  * owner made a user again (docs/decisions.md, Internships, "A poster made a user again"), following an earlier "new
@@ -33,7 +34,7 @@ import {
   type StatusCounts,
   TIMEOUT_AFTER_DEADLINE_DAYS,
 } from "@/lib/applications/applications.ts";
-import { checkMovesAllowed, messageAsksToPay, movesRefusal } from "@/lib/applications/policy.ts";
+import { checkMovesAllowed, messageAsksToPay, movesRefusal, posterMovesFrom } from "@/lib/applications/policy.ts";
 import { refusalText } from "@/lib/refusals.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { NotFoundError } from "@/lib/errors.ts";
@@ -363,6 +364,10 @@ export default define.page<Data>(function ApplicantsPage({ data }) {
                     application={application}
                     form={data.stopped ? undefined : FORM_ID}
                     resumeWithheld={data.stopped !== null}
+                    move={data.stopped ? undefined : {
+                      action: pathOf(internship.id, { status: data.status, search: data.search, offset }),
+                      statuses: posterMovesFrom(application.status),
+                    }}
                   />
                 ))}
               </ul>

@@ -8,6 +8,7 @@
  * applicant who deleted their account; the application's resume; and the page's plain form.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { htmlDocument } from "@/tests/fixtures/html.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { people } from "@/tests/fixtures/people.ts";
 import {
@@ -425,6 +426,31 @@ Deno.test("the applicants page: tabs and counts, and the move form without JavaS
   assert(html.includes("1 application moved; the applicant is told."));
   assert(html.includes("Shortlisted (1)"));
   assertEquals((await t.fetch(path, { headers: student.headers, method: "POST" })).status, 404);
+
+  // Each card moves its own application too, to the statuses it may go to.
+  const own = (page: string, id: string) => {
+    const found = htmlDocument(page).querySelector(`#applicant-${id} form[method="post"]`);
+    return found && {
+      action: found.getAttribute("action"),
+      ids: [...found.querySelectorAll('[name="ids"]')].map((input) => input.getAttribute("value")),
+      statuses: [...found.querySelectorAll('select[name="status"] option')].map((o) => o.getAttribute("value")),
+      summary: found.closest("details")?.querySelector("summary")?.textContent,
+    };
+  };
+  const harsh = html.match(/id="applicant-([^"]+)"/g)!.map((m) => m.slice(14, -1)).find((id) => id !== first.id)!;
+  assertEquals(own(html, first.id)?.statuses, ["", "interview", "offer", "hired", "rejected"], "forwards or rejected");
+  assertEquals(own(html, harsh), {
+    action: path,
+    ids: [harsh],
+    statuses: ["", "shortlisted", "interview", "offer", "hired", "rejected"],
+    summary: "Move Harsh Vora’s application",
+  });
+  res = await form([["ids", harsh], ["status", "rejected"], ["message", "We went with another profile."]]);
+  await res.body?.cancel();
+  assertEquals(res.status, 303);
+  html = await (await t.fetch(path, { headers: member.headers })).text();
+  assertEquals(own(html, harsh), null, "nothing moves a rejected application");
+  assert(html.includes("Not taken further (1)"));
 });
 
 Deno.test("My internships links each listing taking applications here to its applicants, with their count", async () => {
