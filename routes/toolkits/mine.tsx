@@ -82,6 +82,15 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
                   label={t("toolkits.mine.status")}
                   note={
                     <div class="mt-1">
+                      {p.refund && (
+                        <p class="text-xs text-slate-700">
+                          {t(p.refund.refundedBefore ? "toolkits.mine.refundedInAll" : "toolkits.mine.refunded", {
+                            amount: money(returnedBy(p.refund)),
+                            date: t.date(p.refund.at),
+                            total: money(p.refund.amount),
+                          })}
+                        </p>
+                      )}
                       <RefundRequestPanel
                         purchaseId={p.id}
                         request={p.refundRequest ?? null}
@@ -92,15 +101,6 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
                   }
                 >
                   {t(`toolkits.mine.status.${p.paymentStatus}`)}
-                  {p.refund && (
-                    <span class="block text-xs text-slate-700">
-                      {t(p.refund.refundedBefore ? "toolkits.mine.refundedInAll" : "toolkits.mine.refunded", {
-                        amount: money(returnedBy(p.refund)),
-                        date: t.date(p.refund.at),
-                        total: money(p.refund.amount),
-                      })}
-                    </span>
-                  )}
                 </Cell>
                 <Cell label={t("toolkits.mine.receipt")} class="whitespace-nowrap">
                   {p.receiptUrl
