@@ -432,8 +432,9 @@ Deno.test("a suspended account is never made admin (409), and a suspended admin 
   });
   assertEquals([promote.status, await promote.json()], [409, { error: REFUSALS.promoteSuspended }]);
   assertEquals((await getUser(t.kv, vikram.user.id))!.role, "member", "nothing changed");
-  // The admin page's island words it in the reader's language from the catalogue.
-  assert(translatorFor("hi")("common.refusal.promoteSuspended").includes("पहले निलंबन हटाएँ"));
+  // The admin page's island words it in the reader's language from the catalogue, naming the lift as its button does.
+  const hindi = translatorFor("hi");
+  assert(hindi("common.refusal.promoteSuspended").endsWith(`पहले ${hindi("admin.users.lift")}।`));
 
   // An admin suspended before this rule (made so directly) does not count as another admin.
   const old = await createTestUser(t, "admin");
