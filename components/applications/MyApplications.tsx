@@ -26,7 +26,7 @@ import type { ComponentChildren } from "preact";
 export interface MyApplicationsProps {
   applications: MyApplication[];
   now: number;
-  /** An application just changed by a form (its id), to announce. */
+  /** An application just changed by a form (its id), to announce: "withdrawn" when it is, else "updated". */
   changed?: string | null;
   from?: string;
   olderHref?: string;
@@ -223,7 +223,11 @@ export function MyApplications(
         {t("applications.tracker.heading")}
       </h2>
       {changed && (
-        <p role="status" class="mt-2 text-sm font-medium text-green-800">{t("applications.tracker.updated")}</p>
+        <p role="status" class="mt-2 text-sm font-medium text-green-800">
+          {applications.find((application) => application.id === changed)?.status === "withdrawn"
+            ? t("applications.tracker.withdrawn")
+            : t("applications.tracker.updated")}
+        </p>
       )}
       {applications.length === 0
         ? <p class="mt-2 text-slate-700">{t("applications.tracker.empty")}</p>

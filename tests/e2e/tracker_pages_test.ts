@@ -67,7 +67,8 @@ Deno.test("25 applications: the tracker shows 20, the older 5 by a plain link, a
   const olderUrl = page.url();
   await sent.first().getByText("Withdraw application").click();
   await sent.first().getByRole("button", { name: "Yes, withdraw" }).click();
-  await page.getByText("Your application is updated.").waitFor();
+  await page.getByText("Your application is withdrawn: the poster no longer sees your answers, cover note or resume.")
+    .waitFor();
   assertEquals(await sent.locator("h3").allInnerTexts(), titles, "back on the same page");
   assert(page.url().includes("applications-from="), page.url());
 

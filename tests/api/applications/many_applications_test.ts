@@ -180,7 +180,9 @@ Deno.test("the tracker shows 20 applications, its older ones by a plain link, an
   await withdrawn.body?.cancel();
   const again = await (await t.fetch(back, { headers: student.headers })).text();
   assertEquals(shownIds(again), ids.slice(20, 40));
-  assert(again.includes("Your application is updated."));
+  assert(
+    again.includes("Your application is withdrawn: the poster no longer sees your answers, cover note or resume."),
+  );
 
   const last = `/me/tracker?applications-from=${encodeURIComponent(`${all.at(-1)!.createdAt}~${all.at(-1)!.id}`)}`;
   const tail = await (await t.fetch(last, { headers: student.headers })).text();
