@@ -8,14 +8,15 @@
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { people } from "@/tests/fixtures/people.ts";
+import { reportedBy } from "@/tests/fixtures/reports.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { call } from "./helpers.ts";
-import { checkReport, createReport, fileReport } from "@/lib/reports/reports.ts";
+import { checkReport, createReport } from "@/lib/reports/reports.ts";
 import { deleteInternship, moderateInternship } from "@/lib/internships/writes.ts";
 import { NotFoundError } from "@/lib/errors.ts";
-import { createUser, updateUser } from "@/lib/users/users.ts";
+import { updateUser } from "@/lib/users/users.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 
 function report(t: TestApp, who: TestUser, kind: string, id: string, reason = "spam") {
@@ -170,27 +171,13 @@ Deno.test("a report of an internship read before its deletion or reject is refus
   assertEquals(await queue(t, admin), []);
 });
 
-/** `count` verified people, each reporting the internship `id` once. */
-async function reporters(t: TestApp, id: string, count: number): Promise<void> {
-  for (let i = 0; i < count; i++) {
-    const user = await createUser(t.kv, {
-      name: `Reporter ${i}`,
-      email: `reporter-${i}-${id.slice(-6)}@example.com`,
-      emailVerified: true,
-      role: "user",
-    });
-    const filed = await fileReport(t.kv, user, { kind: "internship", id, reason: "spam", details: null });
-    assert(filed.created);
-  }
-}
-
 Deno.test("120 reports of one internship: the deletion's write resolves 50, the rest follow, or the job", async () => {
   await using t = await createTestApp();
   const { admin, member } = await people(t);
   const first = await postInternship(t, member);
   const second = await postInternship(t, member);
-  await reporters(t, first.id, 120);
-  await reporters(t, second.id, 120);
+  await reportedBy(t, { kind: "internship", id: first.id }, 120);
+  await reportedBy(t, { kind: "internship", id: second.id }, 120);
 
   // The whole request: the write that deletes the listing resolves 50 reports, two more resolve the rest.
   const writes: number[] = [];

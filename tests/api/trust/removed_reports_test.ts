@@ -9,11 +9,12 @@ import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { people } from "@/tests/fixtures/people.ts";
+import { reportedBy } from "@/tests/fixtures/reports.ts";
 import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { call } from "./helpers.ts";
-import { checkReport, createReport, fileReport } from "@/lib/reports/reports.ts";
+import { checkReport, createReport } from "@/lib/reports/reports.ts";
 import { removeComment } from "@/lib/comments/comments.ts";
-import { createUser, updateUser } from "@/lib/users/users.ts";
+import { updateUser } from "@/lib/users/users.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 
@@ -194,28 +195,14 @@ Deno.test("a report read before the removal is refused when it is written after 
   assertEquals(await queue(t, admin), []);
 });
 
-/** `count` verified people, each reporting the comment `id` once. */
-async function reporters(t: TestApp, id: string, count: number): Promise<void> {
-  for (let i = 0; i < count; i++) {
-    const user = await createUser(t.kv, {
-      name: `Reporter ${i}`,
-      email: `reporter-${i}-${id.slice(-6)}@example.com`,
-      emailVerified: true,
-      role: "user",
-    });
-    const filed = await fileReport(t.kv, user, { kind: "comment", id, reason: "spam", details: `Report ${i}` });
-    assert(filed.created);
-  }
-}
-
 Deno.test("300 reports of one comment: the removal's write resolves 50, the rest follow, or the job when it stopped", async () => {
   await using t = await createTestApp();
   const { admin, member } = await people(t);
   const post = await createPost(t, admin);
   const first = await comment(t, member, post.id, "Reported by many");
   const second = await comment(t, member, post.id, "Reported by many too");
-  await reporters(t, first, 300);
-  await reporters(t, second, 300);
+  await reportedBy(t, { kind: "comment", id: first }, 300, (i) => `Report ${i}`);
+  await reportedBy(t, { kind: "comment", id: second }, 300, (i) => `Report ${i}`);
 
   // The whole request: one write removes the comment with 50 reports, five more resolve the rest.
   const writes: number[] = [];
