@@ -89,7 +89,7 @@ Deno.test("the applicants CSV holds every page of the tab and search, as the lis
     headers: owner.headers,
   });
   assertEquals(shortlist.status, 200);
-  // A question reworded after Asha answered it: her answer moves to the column of answers to changed questions.
+  // Her first question reworded keeps its column; her second, removed, moves to the answers to changed questions.
   await editInternship(t, owner, listing.id, {
     ...internshipBody({ applyMode: "platform" }),
     questions: [{ id: listing.questions[0].id, text: "Why us?", required: true }, {
