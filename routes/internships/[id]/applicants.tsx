@@ -85,14 +85,19 @@ function viewOf(url: URL) {
   return { status, search, offset, moved: moved !== null && /^\d+$/.test(moved) ? Number(moved) : null };
 }
 
-/** The list's path with `params` (empty ones left out). */
-function pathOf(id: string, params: Record<string, string | number | undefined>): string {
+/** `path` with `params` as its query (empty ones left out). */
+function withQuery(path: string, params: Record<string, string | number | undefined>): string {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     if (value !== undefined && value !== "" && value !== 0) query.set(key, String(value));
   }
   const text = query.toString();
-  return `/internships/${id}/applicants${text ? `?${text}` : ""}`;
+  return `${path}${text ? `?${text}` : ""}`;
+}
+
+/** The list's path with `params` (empty ones left out). */
+function pathOf(id: string, params: Record<string, string | number | undefined>): string {
+  return withQuery(`/internships/${id}/applicants`, params);
 }
 
 async function pageData(state: SignedInState, id: string, url: URL, form?: MoveForm): Promise<Data> {
@@ -222,14 +227,14 @@ function Tabs({ data }: { data: Data }) {
 /** The link to the CSV of this tab and search (`GET /api/internships/{id}/applications/export`), with what it holds. */
 function ExportLink({ data }: { data: Data }) {
   const t = useT();
-  const query = new URLSearchParams();
-  if (data.status) query.set("status", data.status);
-  if (data.search) query.set("search", data.search);
-  const text = query.toString();
+  const href = withQuery(`/api/internships/${data.internship.id}/applications/export`, {
+    status: data.status,
+    search: data.search,
+  });
   return (
     <p class="mt-3 text-sm text-slate-700">
       <a
-        href={`/api/internships/${data.internship.id}/applications/export${text ? `?${text}` : ""}`}
+        href={href}
         download
         aria-describedby="export-hint"
         class="font-medium text-indigo-700 underline hover:text-indigo-900"
