@@ -78,13 +78,10 @@ export async function unsubscribeSubject(kv: Deno.Kv, target: UnsubscribeTarget)
   return { target, alerts, account: user ? maskEmail(user.email) : null, language: user?.language ?? null };
 }
 
-/** Turns off what `token` names; idempotent. Returns the target, or null for an unknown or expired token. */
-export async function unsubscribe(kv: Deno.Kv, token: string): Promise<UnsubscribeTarget | null> {
-  const target = await readUnsubscribeToken(kv, token);
-  if (!target) return null;
+/** Turns off what `target` (a token's, `readUnsubscribeToken`) names; idempotent. */
+export async function unsubscribe(kv: Deno.Kv, target: UnsubscribeTarget): Promise<void> {
   if (target.kind === "alerts") await pauseAlerts(kv, target.userId, target.alertIds);
   else await updateSettings(kv, target.userId, { [SETTING_OF[target.kind]]: false });
-  return target;
 }
 
 /** Deletes every unsubscribe token of `userId` (account deletion); idempotent. */

@@ -58,9 +58,9 @@ export type PersonLimitName = typeof PERSON_LIMIT_NAMES[number];
  * The per-person limits, per 10 minutes: far above what a person does by hand, low enough that a script cannot turn a
  * route into a write flood. `reads` marks a limit that counts reads too (the data export, which reads everything).
  * Without a session a request counts against its client's address, or with `guestByPath` against its path (a link
- * whose token is the person: many people's one-click requests come from their mail provider's few addresses) and
- * against its address under the `guestByPath` rule, far higher, so one address cannot write a counter for every
- * random path it makes up.
+ * whose token is the person: many people's one-click requests come from their mail provider's few addresses), and
+ * one whose token is unknown against its address under the `guestByPath` rule, far higher, so one address cannot
+ * write a counter for every random path it makes up (`countGuestByPath`, `lib/http/person_limits.ts`).
  */
 export const PERSON_LIMITS: Record<PersonLimitName, RateLimitRule & { reads?: boolean; guestByPath?: RateLimitRule }> =
   {

@@ -3,7 +3,8 @@
  * (docs/decisions.md, Alerts). `GET` says what the link turns off, each search alert in words or the account setting,
  * and the account by its masked e-mail address, and offers a button; it changes nothing (mail scanners open links).
  * `POST` (that button, or a mail client's RFC 8058 one-click request) turns it off and says what it turned off. The
- * token in the path authenticates the request, so the route is exempt from the origin check. The page is in the
+ * token in the path authenticates the request, so the route is exempt from the origin check; a guest's `POST` counts
+ * against its link, or with an unknown token against its address (`countGuestByPath`). The page is in the
  * language of the person the token names (the link carries none and the browser has no session; docs/decisions.md,
  * Languages), unless `?lang=` asks for another. An unknown or expired token: 404 with a page saying so.
  */
@@ -17,6 +18,7 @@ import {
   unsubscribeSubject,
 } from "@/lib/alerts/unsubscribe.ts";
 import { describeAlert } from "@/lib/alerts/describe.ts";
+import { countGuestByPath } from "@/lib/http/person_limits.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { isLang, LANG_PARAM } from "@/lib/i18n/languages.ts";
@@ -48,7 +50,9 @@ export const handler = define.handlers<Data>({
   async POST(req, ctx) {
     await req.body?.cancel();
     const { kv } = ctx.state.services;
-    const target = await unsubscribe(kv, ctx.params.token);
+    const target = await readUnsubscribeToken(kv, ctx.params.token);
+    await countGuestByPath(ctx, target !== null);
+    if (target) await unsubscribe(kv, target);
     const subject = target && await unsubscribeSubject(kv, target);
     speakTo(ctx, subject);
     return ctx.render({ subject, done: true }, { status: subject ? 200 : 404 });

@@ -100,6 +100,32 @@ Deno.test("one-click unsubscribes without a session count per link: many people'
   await refused.body?.cancel();
 });
 
+Deno.test("a mail provider's one-click requests with real tokens never count against its address's cap", async () => {
+  await using t = await createTestApp({ env: { TRUST_PROXY: "true" }, rateLimitClock: stillClock() });
+  // After a large send, more people than the address cap unsubscribe through one provider's address.
+  const cap = PERSON_LIMITS.unsubscribe.guestByPath!.limit;
+  const { user } = await createTestUser(t);
+  const links: string[] = [];
+  let op = t.kv.atomic();
+  for (let i = 0; i <= cap; i++) {
+    const link = await newUnsubscribeToken({ userId: user.id, kind: "reminders" });
+    link.write(op);
+    links.push(`/unsubscribe/${link.token}`);
+    if (links.length % 200 === 0 || i === cap) {
+      assert((await op.commit()).ok);
+      op = t.kv.atomic();
+    }
+  }
+  const post = async (path: string) => {
+    const res = await t.fetch(path, { method: "POST", headers: { "x-forwarded-for": "198.51.100.7" } });
+    await res.body?.cancel();
+    return res.status;
+  };
+  for (const link of links) assertEquals(await post(link), 200, link);
+  // The address's cap is untouched: a made-up link from it is answered, not refused.
+  assertEquals(await post("/unsubscribe/made-up-token-000000"), 404);
+});
+
 Deno.test("one address making up unsubscribe links is refused past its own cap, before a counter per path", async () => {
   await using t = await createTestApp({ env: { TRUST_PROXY: "true" }, rateLimitClock: stillClock() });
   const cap = PERSON_LIMITS.unsubscribe.guestByPath!.limit;
