@@ -176,6 +176,10 @@ export const REFUSALS = {
   gatewayRefusedCapture: "The gateway refused the capture: {detail}",
   /** The gateway refused to list an order's payments, in its own words (409). */
   gatewayRefusedOrderPayments: "The gateway refused the order payments: {detail}",
+  /** The gateway refused to show a payment, in its own words (the refunds' reconciliation logs it). */
+  gatewayRefusedPayment: "The gateway refused the payment: {detail}",
+  /** The gateway refused to list the refunds made, in its own words (the refunds' reconciliation logs it). */
+  gatewayRefusedRefundList: "The gateway refused the refund list: {detail}",
   /** An image id that names no upload (an upload removed meanwhile, or a hand-made id). */
   unknownImage: "Unknown image",
   /** A settings change naming two different addresses for one e-mail channel. */

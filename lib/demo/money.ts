@@ -23,7 +23,10 @@ import type { User } from "@/lib/users/users.ts";
 const INTERVIEW = "Crack the Data Analyst Interview";
 const SALARY = "Salary Negotiation for Freshers";
 
-/** A gateway that answers at once, without a network: every order it made is paid (captured) in full. */
+/**
+ * A gateway that answers at once, without a network: every order it made is paid (captured) in full, and it lists no
+ * refunds.
+ */
 export function offlineGateway(): PaymentGateway {
   const orders = new Map<string, number>();
   return {
@@ -41,6 +44,13 @@ export function offlineGateway(): PaymentGateway {
           : [{ id: `pay_demo_${orderId.slice(11)}`, orderId, status: "captured", amount, currency: "INR" }],
       );
     },
+    payment(paymentId) {
+      const orderId = `order_demo_${paymentId.slice(9)}`;
+      const amount = orders.get(orderId) ?? 0;
+      return Promise.resolve({ id: paymentId, orderId, status: "captured", amount, currency: "INR" });
+    },
+    // The demo seeds its refunds through their own writes: the gateway has none that no event told of.
+    refundsMade: () => Promise.resolve([]),
     capture: (paymentId, amount, currency) =>
       Promise.resolve({ id: paymentId, orderId: "", status: "captured", amount, currency }),
     refund: (paymentId, amount) =>

@@ -9,6 +9,7 @@ import { pushOutboxJob, startPushDelivery } from "@/lib/push/outbox.ts";
 import { alertsDigestJob } from "@/lib/alerts/digest.ts";
 import { deadlineRemindersJob } from "@/lib/alerts/reminders.ts";
 import { reconcilePaymentsJob } from "@/lib/purchases/reconcile.ts";
+import { reconcileRefundsJob } from "@/lib/purchases/reconcile_refunds.ts";
 import { purchaseCountsJob } from "@/lib/purchases/purchases.ts";
 import { creditNotesLateJob } from "@/lib/purchases/late_credit_notes.ts";
 import { organizationsLinkJob } from "@/lib/organizations/link.ts";
@@ -40,6 +41,7 @@ export const JOBS: readonly Job[] = [
   alertsDigestJob,
   deadlineRemindersJob,
   reconcilePaymentsJob,
+  reconcileRefundsJob,
   organizationsLinkJob,
   organizationsUnlinkJob,
   closeListingsJob,

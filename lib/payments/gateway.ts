@@ -42,6 +42,15 @@ export interface GatewayRefund {
   status: string;
 }
 
+/** A refund as the gateway lists it: `createdAt` in ms; `purchaseId` from our notes, null for one made elsewhere. */
+export interface ListedRefund extends GatewayRefund {
+  purchaseId: string | null;
+  createdAt: number;
+}
+
+/** How many refunds the gateway lists a page at most (`refundsMade`). */
+export const REFUNDS_PAGE = 100;
+
 /** The fields Checkout.js hands the page after a successful payment. */
 export interface PaymentProof {
   orderId: string;
@@ -63,6 +72,18 @@ export interface PaymentGateway {
    * @throws UpstreamError "Payment gateway unavailable"; UpstreamRefusalError "The gateway does not know this order".
    */
   orderPayments(orderId: string): Promise<GatewayPayment[]>;
+  /**
+   * One payment (docs/decisions.md, Money operations, "Refunds no event told us of").
+   * @throws UpstreamError "Payment gateway unavailable"; UpstreamRefusalError "The gateway does not know this payment".
+   */
+  payment(paymentId: string): Promise<GatewayPayment>;
+  /**
+   * A page of the refunds the account made between `fromMs` and `toMs` (ms, by when each was made), newest first:
+   * `REFUNDS_PAGE` of them at most, after the first `skip` (docs/decisions.md, Money operations, "Refunds no event
+   * told us of").
+   * @throws UpstreamError "Payment gateway unavailable"; UpstreamRefusalError when the gateway refuses the listing.
+   */
+  refundsMade(query: { fromMs: number; toMs: number; skip: number }): Promise<ListedRefund[]>;
   /**
    * Captures an authorized payment of `amountPaise` in `currency`; returns it as captured.
    * @throws UpstreamError "Payment gateway unavailable"; UpstreamRefusalError when the gateway refuses the capture

@@ -15,7 +15,9 @@ import {
   type GatewayOrder,
   type GatewayPayment,
   type GatewayRefund,
+  type ListedRefund,
   type PaymentGateway,
+  REFUNDS_PAGE,
   signatureMatches,
 } from "./gateway.ts";
 
@@ -56,6 +58,8 @@ interface RefundEntity {
   payment_id: string;
   amount: number | string;
   status: string;
+  notes?: Record<string, unknown> | unknown[];
+  created_at?: number;
 }
 
 /** The idempotency key of the full refund of a payment (one per payment). */
@@ -75,6 +79,22 @@ function paymentOf(entity: PaymentEntity): GatewayPayment {
     status: entity.status as GatewayPayment["status"],
     amount: Number(entity.amount),
     currency: entity.currency,
+  };
+}
+
+/** `entity` as `listRefunds` answers it; our notes' `purchaseId` when it has one (Razorpay sends empty notes as `[]`). */
+function listedRefundOf(entity: RefundEntity): ListedRefund {
+  if (typeof entity?.id !== "string" || typeof entity.payment_id !== "string" || !Number.isFinite(entity.created_at)) {
+    throw new TypeError(`unexpected refund ${JSON.stringify(entity)}`);
+  }
+  const notes = entity.notes && !Array.isArray(entity.notes) ? entity.notes : {};
+  return {
+    id: entity.id,
+    paymentId: entity.payment_id,
+    amount: Number(entity.amount),
+    status: entity.status,
+    purchaseId: typeof notes.purchaseId === "string" ? notes.purchaseId : null,
+    createdAt: entity.created_at! * 1000,
   };
 }
 
@@ -179,6 +199,25 @@ export function createRazorpayGateway(
         const answer = await client.orders.fetchPayments(orderId) as unknown as { items: PaymentEntity[] };
         if (!Array.isArray(answer?.items)) throw new TypeError("unexpected payment collection");
         return answer.items.map(paymentOf);
+      });
+    },
+    payment(paymentId) {
+      const refused = REFUSALS.gatewayRefusedPayment;
+      return call("payment", { unknown: UNKNOWN_PAYMENT, refused }, async (client) => {
+        return paymentOf(await client.payments.fetch(paymentId) as unknown as PaymentEntity);
+      });
+    },
+    refundsMade({ fromMs, toMs, skip }) {
+      const refused = REFUSALS.gatewayRefusedRefundList;
+      return call("refund list", { unknown: refused, refused }, async (client) => {
+        const answer = await client.refunds.all({
+          from: Math.floor(fromMs / 1000),
+          to: Math.floor(toMs / 1000),
+          count: REFUNDS_PAGE,
+          skip,
+        }) as unknown as { items: RefundEntity[] };
+        if (!Array.isArray(answer?.items)) throw new TypeError("unexpected refund collection");
+        return answer.items.map(listedRefundOf);
       });
     },
     capture(paymentId, amountPaise, currency) {

@@ -2,7 +2,8 @@
  * A fake Razorpay API on 127.0.0.1 that the real `razorpay` SDK reaches through
  * `RAZORPAY_API_URL`, with HTTP basic auth (key id and secret), amounts in paise:
  * `POST /v1/orders` (refusing amounts under 100 paise with Razorpay's 400 error body),
- * `GET /v1/orders/{id}/payments`, `POST /v1/payments/{id}/capture` (an authorized payment, its
+ * `GET /v1/orders/{id}/payments`, `GET /v1/payments/{id}`, `GET /v1/refunds` (`from`/`to` in seconds by when
+ * made, `count` at most 100, `skip`; newest first), `POST /v1/payments/{id}/capture` (an authorized payment, its
  * exact amount) and `POST /v1/payments/{id}/refund` (a captured payment, at most what is left,
  * one refund per `X-Refund-Idempotency` key: a request again with the key answers the refund made only when its body
  * is the same, and is refused otherwise, as Razorpay does). Orders and refunds refuse `notes` beyond Razorpay's
@@ -232,6 +233,12 @@ export function startFakeRazorpay(): FakeRazorpay {
       const items = payments.filter((p) => p.order_id === orderPayments[1]);
       return Response.json({ entity: "collection", count: items.length, items });
     }
+    const onePayment = /^\/v1\/payments\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "GET" && onePayment) {
+      const payment = payments.find((p) => p.id === onePayment[1]);
+      return payment ? Response.json(payment) : error(400, "The id provided does not exist", "id");
+    }
+    if (req.method === "GET" && url.pathname === "/v1/refunds") return listRefunds(url.searchParams);
     const action = /^\/v1\/payments\/([^/]+)\/(capture|refund)$/.exec(url.pathname);
     if (req.method === "POST" && action) {
       const payment = payments.find((p) => p.id === action[1]);
@@ -279,6 +286,21 @@ export function startFakeRazorpay(): FakeRazorpay {
     }
     const payment = fake.addPayment(order.id, status);
     return Response.json(status === "captured" ? signedPayment(order.id, payment.id) : payment, { headers: cors });
+  }
+  /** Razorpay's refund list: made between `from` and `to` (seconds, both included), newest first, a page of `count`. */
+  function listRefunds(query: URLSearchParams): Response {
+    const count = Number(query.get("count") ?? 10);
+    if (!Number.isInteger(count) || count < 1 || count > 100) {
+      return error(400, "The count must be between 1 and 100.", "count");
+    }
+    const from = Number(query.get("from") ?? 0);
+    const to = Number(query.get("to") ?? Infinity);
+    const skip = Number(query.get("skip") ?? 0);
+    const items = refunds.filter((r) => r.created_at >= from && r.created_at <= to)
+      .toSorted((a, b) => b.created_at - a.created_at)
+      .slice(skip, skip + count)
+      .map(({ idempotencyKey: _, ...refund }) => refund);
+    return Response.json({ entity: "collection", count: items.length, items });
   }
   function capture(payment: FakePayment, body: Record<string, unknown> | null): Response {
     if (payment.status !== "authorized") return error(400, "This payment has already been captured");

@@ -17,7 +17,10 @@ export const apiDocs = describeRoute({
       JOBS.map((job) => `\`${job.name}\``).join(", ")
     }. ` +
       "Answers its name and what it did, e.g. `outbox` `{job, sent, retried, failed, skipped}`, `account-deletions` " +
-      "`{job, resumed, swept, failed}` (first passes taken over, second passes run), `reconcile-payments` `{job, checked, paid, failed}`, `close-listings` `{job, internships, opportunities}` " +
+      "`{job, resumed, swept, failed}` (first passes taken over, second passes run), `reconcile-payments` `{job, checked, paid, failed}`, " +
+      "`reconcile-refunds` `{job, listed, applied, known, left}` (processed refunds of the last 30 days listed; " +
+      "applied to their purchase as no event had; ours or applied before, marked processed where they were not; " +
+      "left for the next run), `close-listings` `{job, internships, opportunities}` " +
       "(how many listings it moved to the archive), `applications-timeout` " +
       "`{job, rejected, postponed, told, skipped, dayCounts}` (applications rejected, applications moved to a later " +
       "due time as their internship's deadline moved, applicants told, applications left for the next run, " +
