@@ -570,7 +570,7 @@ export async function forgetInternshipOwner(
 
 /**
  * Closes the open listings of `userId` that take applications here and that nobody else answers (not linked to a
- * verified organization with a manager besides them, who would, nor linked to one only until the
+ * verified organization with a manager besides them not suspended, who would, nor linked to one only until the
  * `organizations-unlink` job takes it from that organization, `linkVerdict`; nor rejected by moderation, as a suspension's hide
  * rejects them first, whose applications no manager may move: `movesRefusal`), as their poster closing them does: `closedAt` now, to
  * the archive in the same write, their end recorded (`endedOps`) so their applicants hear back 15 days after. An admin

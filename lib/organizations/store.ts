@@ -22,6 +22,7 @@ import { counterValue } from "@/lib/stats/counters.ts";
 import { nameKey, type Organization, type OrganizationSummary, slugBase, slugCandidates, summaryOf } from "./schema.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import { getUsers } from "@/lib/users/users.ts";
 
 export const orgKey = (id: string): Deno.KvKey => ["organizations", id];
 const nameIndexKey = (key: string): Deno.KvKey => ["organizations_by_name", key];
@@ -364,12 +365,16 @@ export async function managesEach(
   return entries.map((entry) => entry.value !== null);
 }
 
-/** Whether organization `id` has a manager other than `userId`. */
+/**
+ * Whether organization `id` has a manager other than `userId` who can act for it: one whose account exists and is not
+ * suspended. A suspended manager signs in to nothing, so answers no applicant and keeps nobody from claiming the
+ * organization (docs/decisions.md, Trust, "Verification by domain"). Reads the managers, then, when there are others,
+ * their accounts (one more round trip).
+ */
 export async function hasManagerOtherThan(kv: Deno.Kv, id: string, userId: string): Promise<boolean> {
-  for await (const entry of kv.list({ prefix: ["organization_managers", id] }, { limit: 2 })) {
-    if (entry.key[2] !== userId) return true;
-  }
-  return false;
+  const others = (await managersOf(kv, id)).map((manager) => manager.userId).filter((other) => other !== userId);
+  if (others.length === 0) return false;
+  return [...(await getUsers(kv, others)).values()].some((user) => !user.suspension);
 }
 
 /** The ids of the organizations `userId` manages. */

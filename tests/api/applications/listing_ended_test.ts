@@ -368,6 +368,28 @@ Deno.test("a poster who deletes their account closes their listings nobody else 
   );
 });
 
+Deno.test("a poster who deletes their account: a suspended co-manager answers nobody, so their listing closes", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const listing = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Big Co", deadline });
+  const manager = await createTestUser(t, "member");
+  await verify(t, listing, [member.user.id, manager.user.id]);
+  const suspended = await t.json("POST", `/api/admin/users/${manager.user.id}/suspension`, {
+    body: { reason: "Asked applicants for a fee", hideListings: false },
+    headers: admin.headers,
+  });
+  assertEquals(suspended.status, 200);
+  await suspended.body?.cancel();
+  await deleteAccount(t.services, { user: member.user, session: { createdAt: new Date().toISOString() } }, {
+    confirm: member.user.email,
+    password: PASSWORD,
+  });
+  await t.settled();
+  await sweepDeletions(t);
+  assert((await internshipRecord(t.kv, listing.id))!.record.closedAt, "nobody who can sign in answers it");
+});
+
 Deno.test("a poster suspended with their listings hidden: their applicants hear back, a verified organization's too", async () => {
   await using t = await createTestApp();
   const { admin, member } = await people(t);

@@ -2,7 +2,7 @@
  * Verification by domain and the admin's organization tools (docs/api.md, Trust; docs/decisions.md, Trust,
  * "Verification by domain"): the claim endpoint per role with bad input (a free-mail or a foreign domain, no website,
  * the 6th claim of a day), the e-mailed one-time link (valid 24 hours, once; used, expired and unknown links change
- * nothing and say so), managers (only the first comes by a claim), the admin list and edit, and the page forms that
+ * nothing and say so), managers (only the first comes by a claim; a suspended one keeps nobody from claiming), the admin list and edit, and the page forms that
  * work without JavaScript.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -154,6 +154,28 @@ Deno.test("a claim link sent before someone else became the manager makes nobody
   const opened = await t.fetch(`${a.status === 200 ? secondLink : firstLink}?lang=hi`, { headers: loser.headers });
   assertEquals(opened.status, 409);
   assert((await opened.text()).includes("Acme Labs का पहले से एक मैनेजर है"));
+});
+
+Deno.test("a suspended manager keeps nobody from claiming: a colleague's claim makes them a manager", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const [first, colleague] = [await createTestUser(t, "user"), await createTestUser(t, "user")];
+  await acme(t, admin);
+  assertEquals((await claim(t, first, "jo@acme.in")).status, 202);
+  assertEquals((await confirmClaim(t, first, await lastLink(t))).status, 200);
+  const suspended = await call(t, admin, "POST", `/api/admin/users/${first.user.id}/suspension`, {
+    reason: "Posted a fake listing",
+  });
+  assertEquals(suspended.status, 200);
+  const shown = await (await t.fetch("/organizations/acme-labs", { headers: colleague.headers })).text();
+  assert(shown.includes('name="intent" value="claim"'), "the page offers the claim form");
+  assertEquals(await claim(t, colleague, "ria@acme.in"), { status: 202, body: { success: true } });
+  const link = await lastLink(t);
+  assert((await page(t, link)).html.includes("Acme Labs"), "the link is not refused as managed");
+  const followed = await confirmClaim(t, colleague, link);
+  assertEquals(followed.status, 200);
+  assert(followed.html.includes("You now manage"), followed.html);
+  assertEquals((await call(t, colleague, "PATCH", "/api/organizations/acme-labs", { about: "Ria here." })).status, 200);
 });
 
 Deno.test("an expired or unknown link changes nothing and says so", async () => {

@@ -25,7 +25,7 @@ export const apiDocs = describeRoute({
     summary: "Verify an organization by an e-mail at its domain",
     description: `Mails a one-time link, valid ${duration(CLAIM_TTL_MS)}, to \`email\`, which must be at the ` +
       "organization's website host exactly (without `www.`; not a subdomain of it), and never at a free-mail domain. " +
-      "Only an organization nobody else manages can be claimed. Its page (`/organizations/claim/{token}`) changes " +
+      "Only an organization nobody else manages can be claimed (a suspended manager does not count). Its page (`/organizations/claim/{token}`) changes " +
       "nothing when opened; the caller, signed in, pressing its Verify button verifies the organization and becomes " +
       "a manager of it. A used or expired link says so and changes nothing, and so does a link whose address is no " +
       "longer at the organization's website or whose organization got another manager meanwhile.",
