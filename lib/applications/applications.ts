@@ -192,16 +192,19 @@ export function timeoutDueAt(listing: ListingEnd, createdAt: string): string {
   )).toISOString();
 }
 
-/** The minute of the UTC day the timeout job runs (its cron "30 3 * * *": 09:00 IST). */
-const TIMEOUT_RUN_MINUTE_UTC = 3 * 60 + 30;
+/** The time of the UTC day the timeout job runs, 03:30 (09:00 IST): its schedule and its answer-by dates read it. */
+const TIMEOUT_RUN_UTC = { hour: 3, minute: 30 };
+
+/** The `applications-timeout` job's cron schedule, daily at `TIMEOUT_RUN_UTC` ("30 3 * * *"). */
+export const TIMEOUT_SCHEDULE = `${TIMEOUT_RUN_UTC.minute} ${TIMEOUT_RUN_UTC.hour} * * *`;
 
 /**
  * When an application still waiting at `dueAt` (ISO) is answered by the timeout job at the latest: its first daily run
- * (09:00 IST) at or after that moment (ISO).
+ * (`TIMEOUT_SCHEDULE`, 09:00 IST) at or after that moment (ISO).
  */
 export function answeredByTimeoutAt(dueAt: string): string {
   const due = Date.parse(dueAt);
-  const run = Math.floor(due / DAY_MS) * DAY_MS + TIMEOUT_RUN_MINUTE_UTC * 60_000;
+  const run = Math.floor(due / DAY_MS) * DAY_MS + (TIMEOUT_RUN_UTC.hour * 60 + TIMEOUT_RUN_UTC.minute) * 60_000;
   return new Date(run >= due ? run : run + DAY_MS).toISOString();
 }
 

@@ -48,6 +48,7 @@ import {
   recipientById,
   recipientEntry,
   timedOut,
+  TIMEOUT_SCHEDULE,
   timeoutDueAt,
 } from "./applications.ts";
 import { dropDayCounts } from "./daily.ts";
@@ -618,7 +619,7 @@ async function tellUntold(
 
 export const applicationsTimeoutJob: Job = {
   name: "applications-timeout",
-  schedule: "30 3 * * *",
+  schedule: TIMEOUT_SCHEDULE,
   async run(ctx) {
     await using turns = ctx.requests.turns();
     return await timeOutApplications(ctx.kv, {

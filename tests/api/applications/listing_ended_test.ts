@@ -509,3 +509,12 @@ Deno.test("the timeout job answers at its first daily run (09:00 IST) at or afte
   assertEquals(answeredByTimeoutAt("2026-12-01T03:30:00.001Z"), "2026-12-02T03:30:00.000Z");
   assertEquals(answeredByTimeoutAt("2026-11-30T20:00:00.000Z"), "2026-12-01T03:30:00.000Z");
 });
+
+Deno.test("the answer-by date is a run of the timeout job as its cron is registered", () => {
+  const [minute, hour] = findJob("applications-timeout")!.schedule.split(" ").map(Number);
+  const run = Date.UTC(2026, 11, 1, hour, minute);
+  const at = (ms: number) => answeredByTimeoutAt(new Date(ms).toISOString());
+  assertEquals(at(run), new Date(run).toISOString(), "a due time at a run: that run");
+  assertEquals(at(run + 1), new Date(run + DAY).toISOString(), "just after a run: the next day's");
+  assertEquals(at(run - 1), new Date(run).toISOString(), "just before a run: that run");
+});
