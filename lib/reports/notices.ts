@@ -114,6 +114,14 @@ export function removedNotification(
 }
 
 /**
+ * Who removed a reported target as its reporter is told (the notice, their data export): a suspension's removal and a
+ * reject in moderation read as an admin's, as the reporter is not told of another person's suspension.
+ */
+export function removerAsTold(by: Remover): Remover {
+  return by === "suspension" || by === "moderation" ? "admin" : by;
+}
+
+/**
  * The notification telling a reporter that the `kind` made of `words` they reported was removed by other means than
  * their report's resolution (docs/decisions.md, Trust, "Reports of what is removed"): deleted by its author, removed by
  * an admin (a suspension's removal and a reject in moderation read so too: the reporter is not told of another
@@ -125,7 +133,7 @@ export function targetRemovedNotification(
 ): NotificationInput {
   const values = {
     kind,
-    by: by === "suspension" || by === "moderation" ? "admin" : by === "author" && LISTINGS.has(kind) ? "poster" : by,
+    by: by === "author" && LISTINGS.has(kind) ? "poster" : removerAsTold(by),
     ...targetValues(kind, kind === "comment" ? { name: "" } : words),
   };
   return {

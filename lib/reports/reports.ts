@@ -31,6 +31,7 @@ import {
   type ReportKind,
   type ReportView,
   reportView,
+  type Resolution,
   type ResolveAction,
   type ResolveBody,
 } from "./schema.ts";
@@ -38,7 +39,7 @@ import { clip } from "@/lib/notifications/words.ts";
 import { actOn, findTarget, holdTarget, type Target, targetTitle } from "./targets.ts";
 import { RaceLost } from "@/lib/kv/retry.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
-import { removedNotification, resolvedNotification } from "./notices.ts";
+import { removedNotification, removerAsTold, resolvedNotification } from "./notices.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
@@ -519,16 +520,19 @@ async function releaseClaim(
 }
 
 /**
- * Every report `userId` sent, newest first, as they read them with how each was resolved (the account export): their
- * index entries listed, then the reports read together (`getManyChunked`), not one round trip each.
+ * Every report `userId` sent, newest first, as they read them with how each was resolved (the account export; who
+ * removed what they reported as their notice said it, `removerAsTold`): their index entries listed, then the reports
+ * read together (`getManyChunked`), not one round trip each.
  */
 export async function reportsBy(kv: Deno.Kv, userId: string) {
   const ids: string[] = [];
   for await (const { key } of kv.list({ prefix: ["reports_by_reporter", userId] }, { batchSize: 500 })) {
     ids.push(key[2] as string);
   }
+  const told = (resolution: Resolution | null) =>
+    resolution?.by ? { ...resolution, by: removerAsTold(resolution.by) } : resolution;
   const reports = (await getManyChunked<Report>(kv, ids.map(reportKey))).flatMap(({ value }) =>
-    value ? [{ ...reportView(value), resolution: value.resolution }] : []
+    value ? [{ ...reportView(value), resolution: told(value.resolution) }] : []
   );
   return reports.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }

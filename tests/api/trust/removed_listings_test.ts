@@ -144,6 +144,9 @@ Deno.test("a suspension that hides its poster's listings resolves their reports 
   assertEquals(await resolutions(t, admin, "internship", internship.id), [["resolved", "removed suspension"]]);
   const [notice] = await told(t, student);
   assert(notice.body.includes("was removed by an admin"), "the reporter is not told of another's suspension");
+  const exported = await (await t.fetch("/api/me/export", { headers: student.headers })).json();
+  const resolution = exported.reports.find((r: { targetId: string }) => r.targetId === internship.id).resolution;
+  assertEquals([resolution.action, resolution.by], ["removed", "admin"], "nor by their data export");
   const page = await t.fetch(`/admin/reports/internship/${internship.id}`, { headers: admin.headers });
   assert((await page.text()).includes("resolved: removed when its author was suspended"), "the admin page says so");
 });
