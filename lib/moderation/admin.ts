@@ -14,6 +14,7 @@ import type { OpportunityView } from "@/lib/opportunities/schema.ts";
 import { MODERATION_DECISIONS, type ModerationView } from "./moderation.ts";
 import { SeenUpdatedAtSchema } from "./seen_version.ts";
 import { MODERATION_KINDS, type ModerationKind, moderationQueuePage } from "./queue.ts";
+import { reopenRemoved } from "@/lib/reports/removals.ts";
 
 /** The longest note an admin may write to the owner, in characters. */
 export const NOTE_MAX = 1000;
@@ -86,7 +87,8 @@ export async function moderationQueue(kv: Deno.Kv, query: ModerationQuery): Prom
 
 /**
  * Applies `admin`'s decision to the listing `id` of `kind` (a path segment: anything but the two kinds is unknown), with
- * the audit log's entry (`moderation.decide`) in the same write.
+ * the audit log's entry (`moderation.decide`) in the same write; an approval of a rejected listing then reopens the
+ * reports its reject resolved (`reopenRemoved`; docs/decisions.md, Trust, "Reports of what is removed").
  * @throws NotFoundError for an unknown kind ("Not found") or listing ("Internship not found", "Opportunity not
  * found"); ConflictError (`listingChanged`) when `body.updatedAt` is given and the listing changed since; BusyError
  * after 30 s of lost races.
@@ -99,10 +101,12 @@ export async function decideListing(
   const audit = auditOps({ adminId: admin.id, action: "moderation.decide", targetKind, summary: body.decision });
   if (kind === "internships") {
     const { internship, heldAt } = await moderateInternship(kv, { id, admin, ...body, audit });
+    if (body.decision === "approve") await reopenRemoved(kv, targetKind, id);
     return { kind, listing: internship, moderation: internship.moderation, heldAt };
   }
   if (kind === "opportunities") {
     const { opportunity, heldAt } = await moderateOpportunity(kv, { id, ...body, audit });
+    if (body.decision === "approve") await reopenRemoved(kv, targetKind, id);
     return { kind, listing: opportunity, moderation: opportunity.moderation, heldAt };
   }
   throw new NotFoundError();

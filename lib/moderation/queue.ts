@@ -15,6 +15,7 @@
 import { type Moderation, moderationOf } from "./moderation.ts";
 import { counterValue } from "@/lib/stats/counters.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
+import { reopeningOps } from "@/lib/reports/removals.ts";
 
 /** The kinds of listing moderation covers, as the API names them. */
 export const MODERATION_KINDS = ["internships", "opportunities"] as const;
@@ -53,7 +54,9 @@ const MINUS_ONE = 0xffffffffffffffffn;
 
 /**
  * Adds to `op` (the listing's own write) the queue change from `previous` (null for a new listing) to `next`: at most
- * one delete and one set, and the counts of their statuses moved when the status changes.
+ * one delete and one set, and the counts of their statuses moved when the status changes; and, when it leaves
+ * `rejected` for the lists or goes back, the record that reopens the reports its reject resolved, or its drop
+ * (`reopeningOps`; docs/decisions.md, Trust, "Reports of what is removed").
  */
 export function moderationQueueOps(
   op: Deno.AtomicOperation,
@@ -61,6 +64,8 @@ export function moderationQueueOps(
   previous: QueuedListing | null,
   next: QueuedListing,
 ): void {
+  const reported = kind === "internships" ? "internship" : "opportunity";
+  reopeningOps(op, { kind: reported, targetId: next.id, previous, next });
   const before = previous && keyOf(kind, previous);
   const after = keyOf(kind, next);
   if (before && after && before.join("\0") === after.join("\0")) return;

@@ -8,13 +8,28 @@
  * (`targetRemovedNotification`); with more open, the same write records the rest (`["report_removals", kind, targetId]`
  * → `Removal`), which the request resolves next (`finishRemoval`, a write per `RESOLVE_BATCH`) and the
  * `report-removals` job finishes should the request stop. Nothing new can be reported of a removed target: `createReport` checks what it read of it.
+ * A rejected listing listed again (an admin's approval) gets back the reports its reject resolved as removed (by
+ * `moderation` or a `suspension`), as nobody decided on them: the listing's write records it (`reopeningOps`:
+ * `["report_reopens", kind, targetId]` → `Reopening`), which the approval's request (`reopenRemoved`) or the job does,
+ * `RESOLVE_BATCH` a write; a reject or deletion before that drops the record.
  */
 import { BusyError } from "@/lib/errors.ts";
 import { type OnLostRace, RaceLost, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 import type { Job } from "@/lib/jobs/job.ts";
-import type { Remover, Report, ReportKind } from "./schema.ts";
-import { reportsOfTarget, RESOLVE_BATCH, resolveBatchOps, summaryKey, type TargetSummary } from "./store.ts";
+import type { ModerationStatus } from "@/lib/moderation/moderation.ts";
+import { countsToHold, HOLD_REPORTERS, type Remover, type Report, type ReportKind } from "./schema.ts";
+import {
+  counted,
+  indexOps,
+  openKey,
+  reportsOfTarget,
+  RESOLVE_BATCH,
+  resolveBatchOps,
+  summaryKey,
+  type TargetSummary,
+} from "./store.ts";
 import { targetRemovedNotification } from "./notices.ts";
 
 /** A removed target's reports left to resolve: who removed it and when (ISO), which their resolution says. */
@@ -184,6 +199,126 @@ export async function removingListing<T>(
   return written!.result;
 }
 
+/** A rejected listing listed again: when (ISO), for the reports its reject resolved as removed (`reopenRemoved`). */
+export interface Reopening {
+  at: string;
+}
+
+const reopenKey = (kind: ReportKind, targetId: string): Deno.KvKey => ["report_reopens", kind, targetId];
+
+/** The removers whose resolution a listing listed again undoes: a reject, in moderation or by a suspension's hide. */
+const UNDONE_BY_LISTING: ReadonlySet<Remover | undefined> = new Set(["moderation", "suspension"]);
+
+/** What `reopeningOps` reads of a listing: its moderation status (absent: clear) and its deletion. */
+export interface ListingState {
+  moderation?: { status: ModerationStatus } | null;
+  deletedAt?: string | null;
+}
+
+/**
+ * Adds to `op` (the write of listing `kind`/`targetId` from `previous`, null for a new one, to `next`) the record that
+ * its reports resolved as removed by a reject are to be reopened (`Reopening`), when it leaves `rejected` for the
+ * lists (an admin approved it); or drops that record when it is rejected or deleted again, so that nothing is reopened
+ * about a listing gone. At most one mutation, only on those changes.
+ */
+export function reopeningOps(
+  op: Deno.AtomicOperation,
+  { kind, targetId, previous, next }: {
+    kind: ReportKind;
+    targetId: string;
+    previous: ListingState | null;
+    next: ListingState;
+  },
+): void {
+  const rejected = (listing: ListingState) => listing.moderation?.status === "rejected";
+  const gone = (listing: ListingState) => rejected(listing) || !!listing.deletedAt;
+  if (previous && rejected(previous) && !gone(next)) {
+    op.set(reopenKey(kind, targetId), { at: new Date().toISOString() } satisfies Reopening);
+  } else if (previous && !gone(previous) && gone(next)) op.delete(reopenKey(kind, targetId));
+}
+
+/**
+ * Reopens the reports of `kind`/`targetId` that its last reject resolved as removed (by `moderation` or a
+ * `suspension`) once it is listed again (`reopeningOps`), `RESOLVE_BATCH` a write, each checked against the record,
+ * the summary and the reports as read (`reopenOps`), the last one dropping the record: each report open again (no reporter is told:
+ * an admin's decision on them will tell them), its reporter's open key back (one whose reporter has an open report of
+ * it again stays resolved), the summary moved back with its view entries; counting toward a hold again, three of them
+ * set `thresholdAt` anew, so the next report holds the listing. Nothing without a record. Returns how many it reopened.
+ * @throws BusyError after `ATTEMPTS` lost races in a row (the record stays: the `report-removals` job goes on).
+ */
+export async function reopenRemoved(kv: Deno.Kv, kind: ReportKind, targetId: string): Promise<number> {
+  let reopened = 0;
+  for (let lost = 0; lost < ATTEMPTS;) {
+    const [record, summary] = await kv.getMany<[Reopening, TargetSummary]>([
+      reopenKey(kind, targetId),
+      summaryKey(kind, targetId),
+    ]);
+    if (!record.value) return reopened;
+    const removed = !summary.value || summary.value.resolved === 0 ? [] : (await reportsOfTarget(kv, kind, targetId))
+      .filter(({ value }) => value.resolution?.action === "removed" && UNDONE_BY_LISTING.has(value.resolution.by));
+    const opens = new Map(
+      (await getManyChunked(kv, removed.flatMap(({ value }) => value.userId ? [openKeyOf(value)] : [])))
+        .map((entry) => [JSON.stringify(entry.key), entry]),
+    );
+    const openOf = (report: Report) => report.userId ? opens.get(JSON.stringify(openKeyOf(report))) : undefined;
+    const undone = removed.filter(({ value }) => !openOf(value)?.value);
+    const batch = undone.slice(0, RESOLVE_BATCH);
+    const op = kv.atomic().check(record);
+    if (batch.length > 0) reopenOps(op, summary as Deno.KvEntry<TargetSummary>, batch);
+    if (undone.length <= RESOLVE_BATCH) op.delete(record.key);
+    if ((await op.commit()).ok) {
+      reopened += batch.length;
+      lost = 0;
+      if (undone.length <= RESOLVE_BATCH) return reopened;
+    } else lost++;
+  }
+  throw new BusyError(REFUSALS.reportsBusy);
+}
+
+/** The open key of `report`'s reporter for its target. */
+function openKeyOf(report: Report): Deno.KvKey {
+  return openKey(report.userId!, report.kind, report.targetId);
+}
+
+/**
+ * Adds to `op` the reopening of `batch` (resolved reports of the target of `summary`, both as read and checked), each
+ * reporter's open key set (every report's write changes the summary, so a report filed meanwhile fails the check): the
+ * inverse of `resolveBatchOps`. Up to 50 reports: 2 mutations and a check each, and 8 for the summary.
+ */
+function reopenOps(
+  op: Deno.AtomicOperation,
+  summary: Deno.KvEntry<TargetSummary>,
+  batch: Deno.KvEntry<Report>[],
+): void {
+  op.check(summary);
+  let next = summary.value;
+  for (const entry of batch) {
+    const report = entry.value;
+    op.check(entry).set(entry.key, { ...report, status: "open", resolvedAt: null, resolution: null });
+    if (report.userId) op.set(openKeyOf(report), report.id);
+    const holds = countsToHold(report);
+    next = {
+      ...next,
+      open: next.open + 1,
+      openReasons: counted(next.openReasons, report.reason, 1),
+      holdReports: next.holdReports + (holds ? 1 : 0),
+      ...holds && report.mailbox ? { holdMailboxes: [...next.holdMailboxes ?? [], report.mailbox] } : {},
+      resolved: next.resolved - 1,
+      resolvedReasons: counted(next.resolvedReasons, report.reason, -1),
+    };
+  }
+  const reopened = new Set(batch.map((entry) => entry.value.id));
+  if (next.recentDetails) {
+    next.recentDetails = next.recentDetails.map((words) => reopened.has(words.id) ? { ...words, open: true } : words);
+  }
+  delete next.resolvedAt;
+  if (summary.value.holdReports < HOLD_REPORTERS && next.holdReports >= HOLD_REPORTERS) {
+    next.thresholdAt = new Date().toISOString();
+  }
+  op.set(summary.key, next);
+  indexOps(op, summary.value, next);
+}
+
 /** The ids of the `kind` targets with open reports, from the open view's entries: one range read. */
 export async function reportedIds(kv: Deno.Kv, kind: ReportKind): Promise<Set<string>> {
   const ids = new Set<string>();
@@ -195,8 +330,8 @@ export async function reportedIds(kv: Deno.Kv, kind: ReportKind): Promise<Set<st
 
 /**
  * The `report-removals` job (every 5 minutes): finishes the removals whose request stopped before their reports were
- * all resolved (`finishRemoval`), those recorded over `LEFT_MS` ago, for at most `RUN_MS` a run. Counts `resolved`
- * reports.
+ * all resolved (`finishRemoval`), those recorded over `LEFT_MS` ago, and reopens the reports of the listings listed
+ * again (`reopenRemoved`), for at most `RUN_MS` a run. Counts `resolved` and `reopened` reports.
  */
 export const reportRemovalsJob: Job = {
   name: "report-removals",
@@ -209,6 +344,11 @@ export const reportRemovalsJob: Job = {
       if (Date.parse(value.at) > now.getTime() - LEFT_MS) continue;
       resolved += await finishRemoval(kv, key[1] as ReportKind, key[2] as string);
     }
-    return { resolved };
+    let reopened = 0;
+    for await (const { key } of kv.list({ prefix: ["report_reopens"] })) {
+      if (performance.now() >= until) break;
+      reopened += await reopenRemoved(kv, key[1] as ReportKind, key[2] as string);
+    }
+    return { resolved, reopened };
   },
 };

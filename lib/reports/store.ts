@@ -15,6 +15,7 @@
  *   latest resolved first, reads a page of these and its summaries
  * - `["report_targets_meta", "index"]` → where the `report-targets-index` job stands (`{after, indexed, done}`)
  * - `["report_removals", kind, targetId]` → a removed target's reports left to resolve (`removals.ts`)
+ * - `["report_reopens", kind, targetId]` → a rejected listing listed again, its removed reports to reopen (`removals.ts`)
  * Every write of a summary changes its entries and counts in the same atomic operation (`indexOps`); summaries kept
  * before them are indexed once by the `report-targets-index` job (`indexExistingTargets`; docs/decisions.md, Trust,
  * "The reports list reads its page").

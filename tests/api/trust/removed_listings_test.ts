@@ -202,3 +202,68 @@ Deno.test("120 reports of one internship: the deletion's write resolves 50, the 
   const resolved = new Set((await resolutions(t, admin, "internship", second.id)).map((pair) => pair.join(" ")));
   assertEquals(resolved, new Set(["resolved removed admin"]));
 });
+
+Deno.test("a rejected listing approved again gets back the reports its removal resolved, and its hold", async () => {
+  await using t = await createTestApp();
+  const { admin, member, student } = await people(t);
+  const internship = await postInternship(t, member, { title: "Sales Intern" });
+  const opportunity = await submitOpportunity(t, admin, "Hackathon");
+  const others = [await createTestUser(t, "user"), await createTestUser(t, "user")];
+  for (const who of [student, ...others]) {
+    assertEquals((await report(t, who, "internship", internship.id, "asks_for_money")).status, 201);
+  }
+  assertEquals((await report(t, student, "opportunity", opportunity.id)).status, 201);
+  const decide = (kinds: string, id: string, decision: string) =>
+    call(t, admin, "POST", `/api/admin/moderation/${kinds}/${id}`, { decision, note: null });
+  assertEquals((await decide("internships", internship.id, "reject")).status, 200);
+  assertEquals((await decide("opportunities", opportunity.id, "reject")).status, 200);
+  assertEquals(await queue(t, admin), []);
+
+  // An admin lists them again (a suspension lifted, a reject undone): nobody decided on their reports.
+  assertEquals((await decide("internships", internship.id, "approve")).status, 200);
+  assertEquals(await queue(t, admin), [`internship ${internship.id} 3`], "the approval's request reopens them");
+  const review = await call(t, admin, "PATCH", `/api/admin/opportunities/${opportunity.id}`, {
+    action: "approve",
+  });
+  assertEquals(review.status, 200);
+  assertEquals((await runJob(findJob("report-removals")!, t.services)).reopened, 1, "the job, for another approval");
+  assertEquals(await queue(t, admin), [`internship ${internship.id} 3`, `opportunity ${opportunity.id} 1`].sort());
+  assertEquals(await resolutions(t, admin, "internship", internship.id), [["open", null], ["open", null], [
+    "open",
+    null,
+  ]]);
+  const again = await report(t, student, "internship", internship.id, "asks_for_money");
+  assertEquals([again.status, again.body.report.status], [200, "open"], "their open report, not a second one");
+  assertEquals((await report(t, await createTestUser(t, "user"), "internship", internship.id)).status, 201);
+  const held = await call(t, admin, "GET", `/api/internships/${internship.id}`);
+  assertEquals(
+    held.body.internship.moderation.status,
+    "held",
+    "three open reports of money hold it at the next report",
+  );
+});
+
+Deno.test("a reject again before the reopening leaves the reports resolved; 120 are reopened in bounded writes", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const flipped = await postInternship(t, member);
+  const many = await postInternship(t, member);
+  await reportedBy(t, { kind: "internship", id: flipped.id }, 3);
+  await reportedBy(t, { kind: "internship", id: many.id }, 120);
+  const decide = (id: string, decision: "approve" | "reject") =>
+    moderateInternship(t.kv, { id, admin: admin.user, decision, note: null });
+  for (const id of [flipped.id, many.id]) await decide(id, "reject");
+  await decide(flipped.id, "approve");
+  await decide(flipped.id, "reject");
+  await decide(many.id, "approve");
+  assertEquals(await queue(t, admin), [], "the approvals' own requests did not reopen them");
+
+  const writes: number[] = [];
+  const kv = kvWithCommits(t.kv, (_n, apply, sets) => {
+    writes.push(sets.filter((key) => key[0] === "reports").length);
+    return apply();
+  });
+  assertEquals((await runJob(findJob("report-removals")!, { ...t.services, kv })).reopened, 120);
+  assertEquals(writes.filter((count) => count > 0), [50, 50, 20]);
+  assertEquals(await queue(t, admin), [`internship ${many.id} 120`], "the listing rejected again keeps them resolved");
+});

@@ -42,8 +42,8 @@ export const apiDocs = describeRoute({
       "on: those the request that changed the role left open, stopped midway or posted meanwhile), " +
       "`comment-purges` `{job, removed}` (comments of suspended people removed after the suspension's first batch), " +
       "`report-targets-index` `{job, indexed}` (report summaries kept before the admin list's open and resolved " +
-      "entries, indexed), `report-removals` `{job, resolved}` (reports of removed posts, comments and listings resolved after " +
-      "the removal's request stopped), `admin-log-index` `{job, indexed}` (audit log entries appended before the index of an " +
+      "entries, indexed), `report-removals` `{job, resolved, reopened}` (reports of removed posts, comments and listings resolved after " +
+      "the removal's request stopped; reports of rejected listings listed again reopened), `admin-log-index` `{job, indexed}` (audit log entries appended before the index of an " +
       "admin's entries by action, indexed), `moderation-counts` `{job, counted}` (moderation queue entries kept " +
       "before its counters, counted), `closed-owners-index` `{job, internships, opportunities}` (listings archived " +
       "before the archives' index by owner, indexed), `applications-sent-index` `{job, indexed}` (applications sent " +

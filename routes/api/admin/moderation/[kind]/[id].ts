@@ -20,7 +20,8 @@ export const apiDocs = describeRoute({
     description:
       "`{kind}` is `internships` or `opportunities`. `approve` lists the listing (`clear`), `reject` keeps " +
       "it out for good (`rejected`); the owner gets a `listing_moderated` notification with the note. A reject " +
-      "resolves the listing's open reports as `removed` by `moderation`, each reporter told. Send the " +
+      "resolves the listing's open reports as `removed` by `moderation`, each reporter told; an approval of a " +
+      "rejected listing reopens the reports its reject resolved so. Send the " +
       "listing's `updatedAt` you read with it: when the listing changed since (an edit, or another admin's " +
       "decision: a decision sets `updatedAt`), nothing is decided and the answer " +
       "is 409 (without it the current text is decided on, for older clients).",
