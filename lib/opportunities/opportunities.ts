@@ -51,6 +51,7 @@ import {
   statusOf,
 } from "./schema.ts";
 import { type OpportunityColumns, type OpportunityEntry, opportunityStore } from "./store.ts";
+import { removalMarkOps } from "./removal_mark.ts";
 import type { ArchiveBlock } from "@/lib/kv/chunked/archive_block.ts";
 import {
   allOf,
@@ -709,7 +710,8 @@ function withPublication(before: Opportunity | null, next: Opportunity, now: str
 /**
  * Replaces opportunity `id` with `change(record)` (with `also`'s mutations) in one checked write wherever it is, moving
  * it into or out of the archive when it ends or opens again (`updateEither`); one that becomes public with it is
- * stamped so (`withPublication`). A lost race is tried again unless `onLostRace` is "give-up".
+ * stamped so (`withPublication`), one moderation rejects or lists again has its removal mark set (`removalMarkOps`). A
+ * lost race is tried again unless `onLostRace` is "give-up".
  * @returns the stored record, or null for an unknown id.
  * @throws RaceLost for a lost race with `onLostRace` "give-up"; as `updateEither`.
  */
@@ -726,7 +728,10 @@ async function updateOpportunity(
   return await updateEither(kv, await opportunityStore(kv), {
     id,
     change: (record) => withPublication(record, change(record), new Date().toISOString()),
-    also,
+    also: (op, next, previous) => {
+      removalMarkOps(op, previous, next);
+      also?.(op, next, previous);
+    },
     isLive: (record) => isOpportunityLive(record, today),
     onLostRace,
   });

@@ -119,8 +119,8 @@ export async function checkReport(kv: Deno.Kv, user: User, input: ReportCreate):
  * A report from someone whose reports of the target an admin dismissed before (by account or mailbox) does not count
  * toward the three, nor one from a mailbox another open counting report came from (docs/decisions.md, Trust, "One
  * mailbox, one reporter"). The write also checks the records `found` was read from (`Target.records`): after a lost
- * race the target is read again, so a post or comment removed meanwhile is not reported (docs/decisions.md, Trust,
- * "Reports of what is removed").
+ * race the target is read again, so a post, comment or listing removed meanwhile is not reported (docs/decisions.md,
+ * Trust, "Reports of what is removed").
  * @throws BusyError after lost races; NotFoundError when the target is gone (or hidden from `user`) since it was read.
  */
 export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate, found: Target): Promise<Filed> {

@@ -20,6 +20,7 @@ import {
   moderateOpportunity,
   releaseReportedOpportunity,
 } from "@/lib/opportunities/opportunities.ts";
+import { removalMarkKey } from "@/lib/opportunities/removal_mark.ts";
 import { removeVerification } from "@/lib/organizations/organizations.ts";
 import { getOrganization } from "@/lib/organizations/store.ts";
 import { deletePost, getPostForAdmin, readablePost, updatePost } from "@/lib/ungatekeep/posts.ts";
@@ -52,8 +53,8 @@ export interface Target {
   /**
    * The records it was read from that the report's write checks, so that nothing is reported of what was removed
    * meanwhile (docs/decisions.md, Trust, "Reports of what is removed"): a post's, a comment's and its post's, an
-   * internship's intake entry (`intakeKey`), as the person reporting read them; none for other kinds, or when admins
-   * read it.
+   * internship's intake entry (`intakeKey`), an opportunity's removal mark (`removalMarkKey`), as the person reporting
+   * read them; none for other kinds, or when admins read it.
    */
   records: Deno.AtomicCheck[];
 }
@@ -112,7 +113,12 @@ async function locateTarget(
         };
       }
       case "opportunity": {
-        const opportunity = await getOpportunity(kv, id, viewer ?? ADMIN);
+        // Its removal mark is written by the write that rejects it and read from KV, not the read model, which may lag.
+        const [opportunity, removed] = await Promise.all([
+          getOpportunity(kv, id, viewer ?? ADMIN),
+          viewer ? kv.get<boolean>(removalMarkKey(id)) : null,
+        ]);
+        if (removed?.value) break;
         return {
           kind,
           id,
@@ -120,7 +126,7 @@ async function locateTarget(
           url: `/opportunities/${id}`,
           ownerId: opportunity.userId,
           holdable: true,
-          records: [],
+          records: removed ? [removed] : [],
         };
       }
       case "organization": {

@@ -15,6 +15,7 @@ import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { call } from "./helpers.ts";
 import { checkReport, createReport } from "@/lib/reports/reports.ts";
 import { deleteInternship, moderateInternship } from "@/lib/internships/writes.ts";
+import { moderateOpportunity } from "@/lib/opportunities/opportunities.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
@@ -151,27 +152,56 @@ Deno.test("a suspension that hides its poster's listings resolves their reports 
   assert((await page.text()).includes("resolved: removed when its author was suspended"), "the admin page says so");
 });
 
-Deno.test("a report of an internship read before its deletion or reject is refused when written after it", async () => {
+Deno.test("a report of a listing read before its deletion or reject is refused when written after it", async () => {
   await using t = await createTestApp();
   const { admin, member, student } = await people(t);
   const deleted = await postInternship(t, member);
   const rejected = await postInternship(t, member);
+  const opportunity = await submitOpportunity(t, admin, "Hackathon");
   for (
-    const [listing, remove] of [
-      [deleted, () => deleteInternship(t.kv, { id: deleted.id, actor: member.user })],
+    const [kind, listing, remove] of [
+      ["internship", deleted, () => deleteInternship(t.kv, { id: deleted.id, actor: member.user })],
       [
+        "internship",
         rejected,
         () => moderateInternship(t.kv, { id: rejected.id, admin: admin.user, decision: "reject", note: null }),
       ],
+      [
+        "opportunity",
+        opportunity,
+        () => moderateOpportunity(t.kv, { id: opportunity.id, decision: "reject", note: null }),
+      ],
     ] as const
   ) {
-    const input = { kind: "internship" as const, id: listing.id, reason: "spam" as const, details: null };
+    const input = { kind, id: listing.id, reason: "spam" as const, details: null };
     const checked = await checkReport(t.kv, student.user, input);
     assert("target" in checked);
     await remove();
     await assertRejects(() => createReport(t.kv, student.user, input, checked.target), NotFoundError);
   }
   assertEquals(await queue(t, admin), []);
+});
+
+Deno.test("a report of an opportunity filed while its reject is being written: resolved with it", async () => {
+  await using t = await createTestApp();
+  const { admin, student } = await people(t);
+  const opportunity = await submitOpportunity(t, admin, "Hackathon");
+  const input = { kind: "opportunity" as const, id: opportunity.id, reason: "spam" as const, details: null };
+  // The report is read and written after the reject read the listing's report summary, before the reject's write.
+  let filed = false;
+  const racing = kvWithCommits(t.kv, async (_n, apply) => {
+    if (!filed) {
+      filed = true;
+      const checked = await checkReport(t.kv, student.user, input);
+      assert("target" in checked);
+      await createReport(t.kv, student.user, input, checked.target);
+    }
+    return await apply();
+  });
+  await moderateOpportunity(racing, { id: opportunity.id, decision: "reject", note: null });
+  assert(filed);
+  assertEquals(await queue(t, admin), []);
+  assertEquals(await resolutions(t, admin, "opportunity", opportunity.id), [["resolved", "removed moderation"]]);
 });
 
 Deno.test("120 reports of one internship: the deletion's write resolves 50, the rest follow, or the job", async () => {
