@@ -79,7 +79,7 @@ export function summaryKeys(kind: ReportKind, ids: string[]): Deno.KvKey[] {
 /**
  * Adds to `op` (the write that removes the target of `reports`) the check of its summary as read and the resolution of
  * its first `RESOLVE_BATCH` open reports as `removed` by `by` at `at` (ISO), each reporter told; with more open, the
- * record of the rest. At most 359 mutations and 51 checks. Returns whether reports are left, for `finishRemoval` after
+ * record of the rest. At most 359 mutations and 52 checks. Returns whether reports are left, for `finishRemoval` after
  * the commit.
  */
 export function removalOps(
@@ -114,7 +114,8 @@ function batchOps(
 
 /**
  * Resolves the reports the removal of `kind`/`targetId` left (`removalOps`), `RESOLVE_BATCH` a write, each checked
- * against what it read, the last one dropping the removal's record; nothing when none is left. Returns how many it
+ * against what it read and the removal's record (a listing listed again drops it: `reopeningOps`), the last one
+ * dropping the record; nothing when none is left. Returns how many it
  * resolved.
  * @throws BusyError after `ATTEMPTS` lost races in a row (the record stays: the job goes on).
  */
@@ -125,9 +126,9 @@ export async function finishRemoval(kv: Deno.Kv, kind: ReportKind, targetId: str
     if (!removal.value) return resolved;
     const reports = await openReportsOf(kv, { kind, targetId });
     const batch = reports.open.slice(0, RESOLVE_BATCH);
-    const op = kv.atomic();
+    const op = kv.atomic().check(removal);
     if (batch.length > 0) batchOps(op, reports.summary as Deno.KvEntry<TargetSummary>, batch, removal.value);
-    if (reports.open.length <= RESOLVE_BATCH) op.check(removal).delete(removal.key);
+    if (reports.open.length <= RESOLVE_BATCH) op.delete(removal.key);
     if ((await op.commit()).ok) {
       resolved += batch.length;
       lost = 0;
@@ -218,8 +219,9 @@ export interface ListingState {
 /**
  * Adds to `op` (the write of listing `kind`/`targetId` from `previous`, null for a new one, to `next`) the record that
  * its reports resolved as removed by a reject are to be reopened (`Reopening`), when it leaves `rejected` for the
- * lists (an admin approved it); or drops that record when it is rejected or deleted again, so that nothing is reopened
- * about a listing gone. At most one mutation, only on those changes.
+ * lists (an admin approved it), dropping what its reject left to resolve (`finishRemoval` stops); or drops that
+ * record when it is rejected or deleted again, so that nothing is reopened about a listing gone. At most two
+ * mutations, only on those changes.
  */
 export function reopeningOps(
   op: Deno.AtomicOperation,
@@ -233,7 +235,8 @@ export function reopeningOps(
   const rejected = (listing: ListingState) => listing.moderation?.status === "rejected";
   const gone = (listing: ListingState) => rejected(listing) || !!listing.deletedAt;
   if (previous && rejected(previous) && !gone(next)) {
-    op.set(reopenKey(kind, targetId), { at: new Date().toISOString() } satisfies Reopening);
+    op.set(reopenKey(kind, targetId), { at: new Date().toISOString() } satisfies Reopening)
+      .delete(removalKey(kind, targetId));
   } else if (previous && !gone(previous) && gone(next)) op.delete(reopenKey(kind, targetId));
 }
 

@@ -297,3 +297,24 @@ Deno.test("a reject again before the reopening leaves the reports resolved; 120 
   assertEquals(writes.filter((count) => count > 0), [50, 50, 20]);
   assertEquals(await queue(t, admin), [`internship ${many.id} 120`], "the listing rejected again keeps them resolved");
 });
+
+Deno.test("an approval stops what a stopped reject left to resolve: the job resolves none of the listing listed again", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const listing = await postInternship(t, member);
+  await reportedBy(t, { kind: "internship", id: listing.id }, 120);
+  const stopping = kvWithCommits(t.kv, (n, apply) => n === 1 ? apply() : Promise.reject(new Error("KV went away")));
+  const reject = () =>
+    moderateInternship(stopping, { id: listing.id, admin: admin.user, decision: "reject", note: null });
+  await assertRejects(reject, Error, "KV went away");
+  assertEquals(await queue(t, admin), [`internship ${listing.id} 70`], "the reject's write resolved 50");
+
+  const approved = await call(t, admin, "POST", `/api/admin/moderation/internships/${listing.id}`, {
+    decision: "approve",
+  });
+  assertEquals(approved.status, 200);
+  assertEquals(await queue(t, admin), [`internship ${listing.id} 120`]);
+  const later = new Date(Date.now() + 2 * 60_000);
+  assertEquals((await runJob(findJob("report-removals")!, t.services, later)).resolved, 0);
+  assertEquals(await queue(t, admin), [`internship ${listing.id} 120`], "nothing resolved about a listing listed");
+});
