@@ -91,11 +91,18 @@ export async function seedTrust(
   // The newest listings that link elsewhere: the demo's listing taking applications here has its own story.
   const newest = await listInternships(kv, { query: InternshipQuerySchema.parse({ limit: "5" }), viewer: null });
   const reported = newest.internships.filter((internship) => internship.applyMode !== "platform").slice(0, 2);
-  const reasons = [["misleading", "The stipend on the company site is half of this."], ["spam", null]] as const;
+  // Each student's report in their own words: the admin's queue shows what every reporter wrote.
+  const reports = [
+    [
+      ["misleading", "The stipend on the company site is half of this."],
+      ["misleading", "The listing says paid, but the interviewer told me there is no stipend for the first month."],
+    ],
+    [["spam", null]],
+  ] as const;
   let filed = 0;
   for (const [i, internship] of reported.entries()) {
-    for (const student of i === 0 ? students : students.slice(0, 1)) {
-      const [reason, details] = reasons[i];
+    for (const [j, student] of students.slice(0, reports[i].length).entries()) {
+      const [reason, details] = reports[i][j];
       const { created } = await fileReport(kv, student, { kind: "internship", id: internship.id, reason, details });
       if (created) filed++;
     }

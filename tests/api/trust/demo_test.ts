@@ -46,4 +46,6 @@ Deno.test("the demo links every internship, verifies one organization, leaves ot
   assertEquals(queue.items.map((item) => item.listing.title), [HELD_TITLE]);
   const reports = await reportedTargets(kv, AdminReportQuerySchema.parse({}), translatorFor("en"));
   assertEquals(reports.targets.map((target) => target.openReports), [2, 1], "open reports, seeded once");
+  const written = reports.targets[0].recentDetails.map((report) => report.details);
+  assertEquals(new Set(written).size, 2, `each reporter in their own words: ${written.join(" / ")}`);
 });
