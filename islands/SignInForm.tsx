@@ -41,9 +41,13 @@ async function destination(user: AuthUserView, returnTo: string): Promise<string
 /** The messages this island uses (its `text`). */
 export const SIGN_IN_TEXT = ["auth.signIn.", "auth.field.", "auth.problem.", "common.errors."] as const;
 
-/** Props: the page's checked `callbackURL`, a failed plain submit's outcome, and the messages (`SIGN_IN_TEXT`). */
+/**
+ * Props: the page's checked `callbackURL`, the address to fill in (`?email=`), a failed plain submit's outcome, and the
+ * messages (`SIGN_IN_TEXT`).
+ */
 interface SignInFormProps {
   callbackURL: string | null;
+  email?: string;
   outcome?: SignInOutcome;
   text: IslandText;
 }
@@ -56,9 +60,9 @@ export default function SignInForm({ text, ...props }: SignInFormProps) {
   );
 }
 
-function Form({ callbackURL, outcome }: Omit<SignInFormProps, "text">) {
+function Form({ callbackURL, email: given, outcome }: Omit<SignInFormProps, "text">) {
   const t = useT();
-  const [email, setEmail] = useState(outcome?.values.email ?? "");
+  const [email, setEmail] = useState(outcome?.values.email ?? given ?? "");
   const [password, setPassword] = useState("");
   const [rememberMe, setRememberMe] = useState(outcome?.rememberMe ?? true);
   const [suspended, setSuspended] = useState(outcome?.code === "ACCOUNT_SUSPENDED");

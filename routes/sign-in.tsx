@@ -1,12 +1,14 @@
 /**
- * `/sign-in?callbackURL=&error=&verified=`: "Continue with Google / LinkedIn" for the configured providers
+ * `/sign-in?callbackURL=&error=&verified=&email=`: "Continue with Google / LinkedIn" for the configured providers
  * (a new social user goes on to `/onboarding`, a returning one to `callbackURL`) and the e-mail
  * sign-in form. `callbackURL` is kept only when it is a path on this origin (no open redirects);
  * onboarding and "Create an account" carry it along, so the page a person came from survives
  * every way in (docs/decisions.md, Auth). `error` carries a code from a failed verification link
  * (`INVALID_TOKEN`) or a social sign-in (`lib/auth/oauth/flow.ts`); only known codes are
  * explained, the text is never echoed. `verified=1` says a verification link verified the address without signing
- * this browser in (it did not ask for the link). A signed-in user goes straight on to `callbackURL` or `/`.
+ * this browser in (it did not ask for the link); `email`, when it is an e-mail address, fills in the form's address (the
+ * confirm page sends it on, so the person types only their password). A signed-in user goes straight on to
+ * `callbackURL` or `/`.
  *
  * `POST /sign-in` is the form without JavaScript (docs/decisions.md, Auth): the fields `email`,
  * `password`, `rememberMe` and `callbackURL`, the auth origin rule and limits, the same sign-in
@@ -26,6 +28,7 @@ import SignInForm, { SIGN_IN_TEXT, type SignInOutcome } from "@/islands/SignInFo
 import { SuspendedNotice } from "@/components/SuspendedNotice.tsx";
 import { providerChoices } from "@/lib/auth/oauth/providers.ts";
 import { SignInFields } from "@/lib/auth/password_flows.ts";
+import { EmailField } from "@/lib/auth/input.ts";
 import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
 import { passwordSignIn } from "@/lib/http/password_sign_in.ts";
@@ -57,6 +60,8 @@ const SOCIAL_FAILED = "FAILED";
 
 interface Data {
   callbackURL: string | null;
+  /** The address `?email=` fills in, when it is one. */
+  email?: string;
   providers: SocialButtonProvider[];
   /** What a failed plain HTML submit left. */
   outcome?: SignInOutcome;
@@ -69,7 +74,8 @@ export const handler = define.handlers<Data>({
     const callbackURL = returnPage(ctx.url.searchParams.get("callbackURL"), ctx.state.services.config.appUrl);
     if (ctx.state.user) return new Response(null, { status: 302, headers: { location: callbackURL ?? "/" } });
     const providers = providerChoices(ctx.state.services.oauth);
-    return ctx.render({ callbackURL, providers });
+    const email = EmailField.safeParse(ctx.url.searchParams.get("email"));
+    return ctx.render({ callbackURL, providers, email: email.success ? email.data : undefined });
   },
   async POST(req, ctx) {
     const services = ctx.state.services;
@@ -135,7 +141,12 @@ export default define.page<Data>(function SignInPage({ data, url }) {
         callbackURL={data.callbackURL ?? "/"}
         newUserCallbackURL={onboardingPath(data.callbackURL)}
       />
-      <SignInForm callbackURL={data.callbackURL} outcome={data.outcome} text={t.island(SIGN_IN_TEXT)} />
+      <SignInForm
+        callbackURL={data.callbackURL}
+        email={data.email}
+        outcome={data.outcome}
+        text={t.island(SIGN_IN_TEXT)}
+      />
       <p class="text-sm text-slate-700">
         {t.rich("auth.signIn.newHere", {
           link: (chunks) => (

@@ -5,7 +5,8 @@
  * a button, in the language of the person the link names unless the browser is signed in or `?lang=` asks for another.
  * `POST` (that button: the fields `token`, `callbackURL` and `password`, under the auth origin rule) spends the token
  * and verifies the address without signing anyone in: 303 to `callbackURL` (default `/`) for a signed-in browser, whose
- * session is kept, else to `/sign-in?callbackURL=…&verified=1`. Unless the browser is signed in as the link's person,
+ * session is kept, else to `/sign-in?callbackURL=…&verified=1&email=…`, whose form has the address filled in. Unless
+ * the browser is signed in as the link's person,
  * an account with a password is verified only with that password (counted by the sign-in limits): whoever pressed may
  * be the address's owner, who never chose the password a stranger signed up with (docs/decisions.md, Auth, "A
  * verification link verifies only in the browser that asked for it"); a wrong or empty one answers 401 with the page
@@ -118,7 +119,13 @@ export const handler = define.handlers<Data>({
     const verified = await verifyEmail(kv, token, { binding, adminEmails: config.adminEmails });
     if (!verified) return ctx.render({ token: null, callbackURL, askPassword: false }, { status: 400 });
     if (ctx.state.user) return seeOther(callbackURL ?? "/");
-    return seeOther(withQuery("/sign-in", config.appUrl, { ...(callbackURL ? { callbackURL } : {}), verified: "1" }));
+    return seeOther(
+      withQuery("/sign-in", config.appUrl, {
+        ...(callbackURL ? { callbackURL } : {}),
+        verified: "1",
+        email: link.user.email,
+      }),
+    );
   },
 });
 

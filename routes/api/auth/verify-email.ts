@@ -24,7 +24,8 @@ export const apiDocs = describeRoute({
       "That browser is signed in (its previous session ends). Any other GET (a mail scanner fetching the link, a " +
       "click in another browser or in one signed in as someone else) spends nothing and is sent to the confirm page " +
       "`/verify-email?token=…&callbackURL=…`, whose button verifies the address without signing anyone in (a " +
-      "signed-out browser goes on to `/sign-in?verified=1`, another person's session is kept). With `callbackURL` " +
+      "signed-out browser goes on to `/sign-in?verified=1&email=…`, its form filled in with the address; another " +
+      "person's session is kept). With `callbackURL` " +
       "(an empty one means `/`) the answer is a redirect: to it on " +
       "success, to it with `?error=INVALID_TOKEN` for an unknown, spent or expired token; without it, JSON. A " +
       "`callbackURL` off this origin: 400 `INVALID_CALLBACK_URL`. A suspended account is verified but not signed in: " +

@@ -232,13 +232,18 @@ Deno.test("a GET from a browser that did not ask for the link (a mail scanner) v
   assertEquals(page.status, 200);
   assert(html.includes("Verify my e-mail") && html.includes("If you did not create an account here"), html);
   assertEquals(post.status, 303);
-  assertEquals(post.headers.get("location"), "/sign-in?callbackURL=%2Fme%2Fresume&verified=1");
+  assertEquals(post.headers.get("location"), "/sign-in?callbackURL=%2Fme%2Fresume&verified=1&email=boss%40example.com");
   assertEquals(post.headers.get("set-cookie"), null, "no session");
   const verified = (await getUserByEmail(t.kv, "boss@example.com"))!;
   assertEquals([verified.emailVerified, verified.role], [true, "admin"]);
   const english = await (await t.fetch(post.headers.get("location")!)).text();
   assert(english.includes("Your e-mail is verified") && english.includes("did not sign you in"), "says so");
   assert(english.includes("the way you signed up"), "not only with a password: the account may have none");
+  assertMatch(
+    english,
+    /<input[^>]*name="email"[^>]*value="boss@example.com"/,
+    "the address filled in: only the password to type",
+  );
 
   // The link is spent: the page says so, and so does the GET.
   const spent = await t.fetch(scan.headers.get("location")!);
@@ -291,7 +296,7 @@ Deno.test("a browser bound to another sign-up is sent to the confirm page and no
   assertEquals(res.headers.get("location"), `/verify-email?token=${tokenOf(attacker.link)}`);
   assertEquals(res.headers.get("set-cookie"), null);
   const { post } = await confirmOnPage(t, res.headers.get("location")!, victim.cookie, PASSWORD);
-  assertEquals(post.headers.get("location"), "/sign-in?verified=1");
+  assertEquals(post.headers.get("location"), "/sign-in?verified=1&email=attacker%40example.com");
   assertEquals(post.headers.get("set-cookie"), null, "no session for a browser bound to another sign-up");
   assertEquals((await getUserByEmail(t.kv, "attacker@example.com"))?.emailVerified, true);
   assertEquals(await (await t.fetch("/api/auth/session", { headers: { cookie: victim.cookie } })).json(), null);
