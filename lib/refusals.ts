@@ -61,11 +61,15 @@ export const REFUSALS = {
   verifyToApply: "Verify your e-mail address to apply",
   ownInternship: "You cannot apply to your own internship",
   stipendTooEarly: "You can report the stipend 30 days after you were hired",
+  /** A resume upload whose bytes are not a PDF, whatever its name (`lib/resumes/resumes.ts`). */
+  resumeNotPdf: "This file is not a PDF: upload your resume as a PDF",
   /**
-   * A file not a PDF or over `MAX_RESUME_BYTES` (`lib/resumes/resumes.ts`; a test holds the number to it), and the
-   * 413 of a resume upload's body (`bodyLimitRefusal`).
+   * A resume over `MAX_RESUME_BYTES` (`lib/resumes/resumes.ts`; a test holds the number to it), and the 413 of a resume
+   * upload's body (`bodyLimitRefusal`).
    */
-  resumeRefused: "Upload a PDF of at most 2 MB",
+  resumeTooLarge: "This file is larger than 2 MB: upload a PDF of at most 2 MB",
+  /** A resume upload with no file in it. */
+  resumeMissing: "Choose a PDF file to upload",
   resumeChanged: "Your resume changed while saving; try again",
   noResumeUploaded: "No resume uploaded",
   lastAdmin: "Make another admin before deleting the last admin account",

@@ -44,7 +44,8 @@ Deno.test("every refusal has words in both catalogues: the API's sentence in Eng
 Deno.test("a refusal's numbers are the limits the code enforces, and its words in both languages say them", () => {
   assertEquals(REFUSALS.tooManyAlerts, `You can keep at most ${MAX_ALERTS} alerts`);
   assertEquals(REFUSALS.tooManySaved, `You can save at most ${MAX_SAVED} items`);
-  assertEquals(REFUSALS.resumeRefused, `Upload a PDF of at most ${MAX_RESUME_BYTES / 1024 / 1024} MB`);
+  const mb = MAX_RESUME_BYTES / 1024 / 1024;
+  assertEquals(REFUSALS.resumeTooLarge, `This file is larger than ${mb} MB: upload a PDF of at most ${mb} MB`);
   for (const [sentence, key] of REFUSAL_KEYS) {
     const numbers = sentence.match(/\d+/g) ?? [];
     // A refusal with another service's words has them as `detail` (none here: they bring their own numbers).

@@ -16,8 +16,9 @@ export function formatBytes(t: Translate, bytes: number): string {
 export const RESUME_OUTCOMES = {
   saved: { kind: "success", key: "applications.resume.saved" },
   deleted: { kind: "success", key: "applications.resume.deleted" },
-  refused: { kind: "error", key: "applications.resume.refused" },
-  missing: { kind: "error", key: "applications.resume.missing" },
+  notPdf: { kind: "error", key: "common.refusal.resumeNotPdf" },
+  tooLarge: { kind: "error", key: "common.refusal.resumeTooLarge" },
+  missing: { kind: "error", key: "common.refusal.resumeMissing" },
 } as const satisfies Record<string, { kind: "success" | "error"; key: MessageKey }>;
 
 /** An outcome code of the resume form. */

@@ -20,8 +20,12 @@ import { REFUSALS } from "@/lib/refusals.ts";
 
 /** Largest resume, in bytes (2 MB). */
 export const MAX_RESUME_BYTES = 2 * 1024 * 1024;
-/** The answer to a file that is not a PDF or is larger than `MAX_RESUME_BYTES`. */
-export const RESUME_REFUSED = REFUSALS.resumeRefused;
+/** The answer to a file whose bytes are not a PDF (an empty one too). */
+export const RESUME_NOT_PDF = REFUSALS.resumeNotPdf;
+/** The answer to a file larger than `MAX_RESUME_BYTES`, and to an upload's body over its limit. */
+export const RESUME_TOO_LARGE = REFUSALS.resumeTooLarge;
+/** The answer to an upload without a file. */
+export const RESUME_MISSING = REFUSALS.resumeMissing;
 /** The refusal of a resume save that kept losing to concurrent changes of the person's resume. */
 export const RESUME_CHANGED = REFUSALS.resumeChanged;
 /** The answer to a request for a resume that is not there. */
@@ -77,15 +81,16 @@ export function resumeName(sent: string): string {
 }
 
 /**
- * Checks that `bytes` are a PDF (by their bytes, whatever the name or declared type) of at most 2 MB.
- * @throws InvalidInputError `RESUME_REFUSED`, with the field `file`.
+ * Checks that `bytes` are a PDF (by their bytes, whatever the name or declared type) of at most 2 MB, the size first.
+ * @throws InvalidInputError `RESUME_TOO_LARGE` or `RESUME_NOT_PDF`, with the field `file`.
  */
 export async function checkResume(bytes: Uint8Array): Promise<void> {
-  const refused = () => new InvalidInputError(RESUME_REFUSED, [{ field: "file", message: `${RESUME_REFUSED}.` }]);
-  if (bytes.length === 0 || bytes.length > MAX_RESUME_BYTES) throw refused();
+  const refused = (error: string) => new InvalidInputError(error, [{ field: "file", message: `${error}.` }]);
+  if (bytes.length > MAX_RESUME_BYTES) throw refused(RESUME_TOO_LARGE);
+  if (bytes.length === 0) throw refused(RESUME_NOT_PDF);
   // file-type is loaded with the first upload, not with the server.
   const { fileTypeFromBuffer } = await import("file-type");
-  if ((await fileTypeFromBuffer(bytes))?.mime !== PDF) throw refused();
+  if ((await fileTypeFromBuffer(bytes))?.mime !== PDF) throw refused(RESUME_NOT_PDF);
 }
 
 /** `userId`'s resume as stored (value null when none), to check in a write (`copyResumeOps`). */
@@ -140,7 +145,7 @@ function replaceOps(
 /**
  * Checks `bytes` (`checkResume`), stores them and makes them `userId`'s resume under `name` (`resumeName`), replacing
  * any earlier one (whose bytes go unless an application holds them).
- * @throws InvalidInputError `RESUME_REFUSED`; ConflictError after lost races (nothing changed).
+ * @throws InvalidInputError `RESUME_TOO_LARGE` or `RESUME_NOT_PDF`; ConflictError after lost races (nothing changed).
  */
 export async function uploadResume(
   kv: Deno.Kv,

@@ -1,14 +1,15 @@
 /**
  * `POST /profile/resume`: the profile's resume forms without JavaScript (docs/decisions.md, Applications, "Resumes"):
  * a multipart post with the PDF in `file` uploads or replaces the resume, one with `intent=delete` deletes it; each
- * answers 303 to `/profile?resume={outcome}#resume`, where the outcome shows beside the file field. Guests are sent to
+ * answers 303 to `/profile?resume={outcome}#resume` (`saved`, `deleted`, `missing`, `notPdf`, `tooLarge`), where the
+ * outcome shows beside the file field. Guests are sent to
  * sign in.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readForm, seeOther } from "@/lib/http/form_posts.ts";
 import { InvalidInputError } from "@/lib/errors.ts";
-import { deleteResume, RESUME_REFUSED, uploadResume } from "@/lib/resumes/resumes.ts";
+import { deleteResume, RESUME_TOO_LARGE, uploadResume } from "@/lib/resumes/resumes.ts";
 import type { ResumeOutcome } from "@/lib/browser/application_format.ts";
 import { type RouteOptions, UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
 
@@ -18,7 +19,7 @@ import { type RouteOptions, UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route
  */
 export const routeOptions: RouteOptions = {
   bodyLimitBytes: UPLOAD_BODY_LIMIT_BYTES,
-  bodyLimitRefusal: RESUME_REFUSED,
+  bodyLimitRefusal: RESUME_TOO_LARGE,
   personLimit: "resume",
 };
 
@@ -43,7 +44,7 @@ export const handler = define.handlers({
         bytes: new Uint8Array(await file.arrayBuffer()),
       });
     } catch (error) {
-      if (error instanceof InvalidInputError) return back("refused");
+      if (error instanceof InvalidInputError) return back(error.message === RESUME_TOO_LARGE ? "tooLarge" : "notPdf");
       throw error;
     }
     return back("saved");

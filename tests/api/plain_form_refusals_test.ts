@@ -91,7 +91,7 @@ Deno.test("a resume over the upload limit is a 413 page saying the resume's limi
   const declared = await browserPost(t, "/profile/resume?lang=hi", big(), { who: student, from: "/profile#resume" });
   const html = await refusalPage(declared, 413, "hi", "/profile");
   assert(html.includes("यह बहुत बड़ा है"), "the title in Hindi");
-  assert(html.includes(hi("common.refusal.resumeRefused")) && !html.includes("5 MB"), "the resume's 2 MB, in Hindi");
+  assert(html.includes(hi("common.refusal.resumeTooLarge")) && !html.includes("5 MB"), "the resume's 2 MB, in Hindi");
 
   // A body without Content-Length is counted as it comes, and refused the same way.
   const bytes = new Uint8Array(await new Response(big()).arrayBuffer());
@@ -102,23 +102,23 @@ Deno.test("a resume over the upload limit is a 413 page saying the resume's limi
     headers: { "content-type": type },
   });
   const english = await refusalPage(streamed, 413, "en", "/profile");
-  assert(english.includes(en("common.refusal.resumeRefused")) && !english.includes("5 MB"), "the limit in English");
+  assert(english.includes(en("common.refusal.resumeTooLarge")) && !english.includes("5 MB"), "the limit in English");
 
   const apply = await browserPost(t, `/internships/${internship.id}/apply?lang=hi`, big(), {
     who: student,
     from: `/internships/${internship.id}/apply`,
   });
   const applyPage = await refusalPage(apply, 413, "hi", `/internships/${internship.id}/apply`);
-  assert(applyPage.includes(hi("common.refusal.resumeRefused")), "the apply form's resume, in Hindi");
+  assert(applyPage.includes(hi("common.refusal.resumeTooLarge")), "the apply form's resume, in Hindi");
 
   const script = await browserPost(t, "/profile/resume", big(), { who: student, headers: { accept: "*/*" } });
-  assertEquals([script.status, await script.json()], [413, { error: REFUSALS.resumeRefused }]);
+  assertEquals([script.status, await script.json()], [413, { error: REFUSALS.resumeTooLarge }]);
   const api = await fetch(`${t.origin}/api/me/resume`, {
     method: "PUT",
     headers: { ...student.headers, accept: BROWSER_ACCEPT },
     body: big(),
   });
-  assertEquals([api.status, await api.json()], [413, { error: REFUSALS.resumeRefused }]);
+  assertEquals([api.status, await api.json()], [413, { error: REFUSALS.resumeTooLarge }]);
 });
 
 Deno.test("a form with a file over a limit its route names no refusal for is told the size and a smaller file", async () => {

@@ -437,7 +437,7 @@ Deno.test("without JavaScript a refused form gets a page in the student's langua
   });
   await page.getByRole("button", { name: "अपलोड करें", exact: true }).click();
   await page.getByRole("heading", { name: "यह बहुत बड़ा है" }).waitFor();
-  await page.getByText(translatorFor("hi")("common.refusal.resumeRefused"), { exact: true }).waitFor();
+  await page.getByText(translatorFor("hi")("common.refusal.resumeTooLarge"), { exact: true }).waitFor();
   assert(await fitsThePhone(), "no sideways scroll at 360 px");
   await assertAccessibleWithoutScript(page, "the page of a form refused as too large, without JavaScript at 360 px");
   await page.getByRole("link", { name: "फ़ॉर्म पर वापस जाएँ" }).click();

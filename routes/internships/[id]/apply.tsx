@@ -31,7 +31,7 @@ import {
 import { refusalText } from "@/lib/refusals.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
-import { checkResume, getResume, type Resume, RESUME_REFUSED, stageResume } from "@/lib/resumes/resumes.ts";
+import { checkResume, getResume, type Resume, RESUME_TOO_LARGE, stageResume } from "@/lib/resumes/resumes.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
@@ -43,7 +43,7 @@ import { type RouteOptions, UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route
  */
 export const routeOptions: RouteOptions = {
   bodyLimitBytes: UPLOAD_BODY_LIMIT_BYTES,
-  bodyLimitRefusal: RESUME_REFUSED,
+  bodyLimitRefusal: RESUME_TOO_LARGE,
   personLimit: "applications",
 };
 
@@ -111,7 +111,7 @@ async function problemsOf(
       await checkResume(file);
     } catch (error) {
       if (!(error instanceof InvalidInputError)) throw error;
-      errors.file = t("applications.apply.fileRefused");
+      errors.file = refusalText(t, error);
     }
   } else if (!resume) errors.file = t("applications.apply.fileMissing");
   for (const question of internship.questions) {

@@ -9,6 +9,8 @@ import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } 
 import { people } from "@/tests/fixtures/people.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { answersFor, applicant, applyTo, platformInternship, sendApplication } from "@/tests/fixtures/applications.ts";
+import { pdfBytes } from "@/tests/fixtures/resumes.ts";
+import { MAX_RESUME_BYTES } from "@/lib/resumes/resumes.ts";
 import { updateUser, userKey } from "@/lib/users/users.ts";
 import { applyTo as applyDirectly, CLOSED, CLOSED_MEANWHILE } from "@/lib/applications/applications.ts";
 import { deleteInternship, updateInternship } from "@/lib/internships/writes.ts";
@@ -399,6 +401,21 @@ Deno.test("the internship page says Applied on …; the apply form works without
   assert(html.includes("Use at most 2,000 characters."));
   assert(html.includes("https://example.com/me"), "what was typed stays");
   assertEquals((await get(t, student, "/api/me/applications")).body.applications, [], "nothing was sent");
+  // A file that is not a PDF and a PDF over 2 MB are each told what is wrong with them.
+  for (
+    const [bytes, said] of [
+      [new TextEncoder().encode("just some text"), "This file is not a PDF: upload your resume as a PDF."],
+      [pdfBytes(MAX_RESUME_BYTES + 1), "This file is larger than 2 MB: upload a PDF of at most 2 MB."],
+    ] as const
+  ) {
+    const wrongFile = new FormData();
+    wrongFile.set("file", new File([new Uint8Array(bytes)], "cv.pdf", { type: "application/pdf" }));
+    wrongFile.set(`answers.${required.id}`, "Because.");
+    const page = await post(wrongFile);
+    assertEquals(page.status, 400);
+    const fieldError = (await page.text()).match(/id="apply-file-error"[^>]*>([^<]*)</)?.[1];
+    assertEquals(fieldError, said);
+  }
 
   const good = new FormData();
   good.set("file", new File([new TextEncoder().encode("%PDF-1.4\n%%EOF\n")], "cv.pdf", { type: "application/pdf" }));

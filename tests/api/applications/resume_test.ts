@@ -8,9 +8,14 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { notPdfBytes, pdfBytes, putResume, resumeForm } from "@/tests/fixtures/resumes.ts";
 import { MAX_RESUME_BYTES } from "@/lib/resumes/resumes.ts";
 
-const REFUSED = {
-  error: "Upload a PDF of at most 2 MB",
-  fields: [{ field: "file", message: "Upload a PDF of at most 2 MB." }],
+/** The refusals of a file that is not a PDF and of one over 2 MB: each says which is wrong. */
+const NOT_PDF = {
+  error: "This file is not a PDF: upload your resume as a PDF",
+  fields: [{ field: "file", message: "This file is not a PDF: upload your resume as a PDF." }],
+};
+const TOO_LARGE = {
+  error: "This file is larger than 2 MB: upload a PDF of at most 2 MB",
+  fields: [{ field: "file", message: "This file is larger than 2 MB: upload a PDF of at most 2 MB." }],
 };
 
 Deno.test("a guest is 401 on every resume route", async () => {
@@ -82,13 +87,14 @@ Deno.test("refusals: a non-PDF renamed .pdf, 2 MB + 1 byte, no file, not multipa
   await using t = await createTestApp();
   const student = await createTestUser(t);
   const renamed = await putResume(t, student, notPdfBytes(), "resume.pdf");
-  assertEquals([renamed.status, await renamed.json()], [400, REFUSED]);
+  assertEquals([renamed.status, await renamed.json()], [400, NOT_PDF]);
   const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...new Uint8Array(64)]);
   const image = await putResume(t, student, png, "photo.pdf");
-  assertEquals(image.status, 400);
-  await image.body?.cancel();
+  assertEquals([image.status, await image.json()], [400, NOT_PDF]);
+  const empty = await putResume(t, student, new Uint8Array(), "empty.pdf");
+  assertEquals([empty.status, await empty.json()], [400, NOT_PDF]);
   const over = await putResume(t, student, pdfBytes(MAX_RESUME_BYTES + 1));
-  assertEquals([over.status, await over.json()], [400, REFUSED]);
+  assertEquals([over.status, await over.json()], [400, TOO_LARGE]);
   const exact = await putResume(t, student, pdfBytes(MAX_RESUME_BYTES));
   assertEquals(exact.status, 200);
   assertEquals((await exact.json()).resume.size, MAX_RESUME_BYTES);
@@ -97,7 +103,7 @@ Deno.test("refusals: a non-PDF renamed .pdf, 2 MB + 1 byte, no file, not multipa
   form.set("resume", "not a file");
   const noFile = await t.fetch("/api/me/resume", { method: "PUT", headers: student.headers, body: form });
   assertEquals(noFile.status, 400);
-  assertEquals((await noFile.json()).error, "Upload a PDF of at most 2 MB");
+  assertEquals((await noFile.json()).error, "Choose a PDF file to upload");
   const json = await t.json("PUT", "/api/me/resume", { body: { file: "x" }, headers: student.headers });
   assertEquals(json.status, 400);
   await json.body?.cancel();
@@ -106,7 +112,7 @@ Deno.test("refusals: a non-PDF renamed .pdf, 2 MB + 1 byte, no file, not multipa
     headers: student.headers,
     body: resumeForm(pdfBytes(6 * 1024 * 1024)),
   });
-  assertEquals([huge.status, await huge.json()], [413, { error: REFUSED.error }], "the resume's limit");
+  assertEquals([huge.status, await huge.json()], [413, { error: TOO_LARGE.error }], "the resume's limit");
   assertEquals(
     (await (await t.fetch("/api/me/resume", { headers: student.headers })).json()).resume.size,
     MAX_RESUME_BYTES,
@@ -123,10 +129,14 @@ Deno.test("the profile's resume forms work without JavaScript", async () => {
   const post = (body: FormData) =>
     t.fetch("/profile/resume", { method: "POST", headers: student.headers, body, redirect: "manual" });
   const refused = await post(resumeForm(notPdfBytes(), "cv.pdf"));
-  assertEquals([refused.status, refused.headers.get("location")], [303, "/profile?resume=refused#resume"]);
-  const page = await (await t.fetch("/profile?resume=refused", { headers: student.headers })).text();
-  assert(page.includes('id="resume-file-error"') && page.includes("Upload a PDF of at most 2 MB."));
+  assertEquals([refused.status, refused.headers.get("location")], [303, "/profile?resume=notPdf#resume"]);
+  const page = await (await t.fetch("/profile?resume=notPdf", { headers: student.headers })).text();
+  assert(page.includes('id="resume-file-error"') && page.includes(NOT_PDF.fields[0].message));
   assert(page.includes('aria-invalid="true"'));
+  const large = await post(resumeForm(pdfBytes(MAX_RESUME_BYTES + 1), "cv.pdf"));
+  assertEquals(large.headers.get("location"), "/profile?resume=tooLarge#resume", "a PDF over 2 MB: told so");
+  const largePage = await (await t.fetch("/profile?resume=tooLarge", { headers: student.headers })).text();
+  assert(largePage.includes(TOO_LARGE.fields[0].message));
 
   const missing = await post(new FormData());
   assertEquals(missing.headers.get("location"), "/profile?resume=missing#resume");

@@ -10,7 +10,15 @@ import { InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { SuccessSchema } from "@/lib/openapi/resources.ts";
 import { ResumeSchema } from "@/lib/openapi/applications.ts";
-import { deleteResume, getResume, NO_RESUME, RESUME_REFUSED, uploadResume } from "@/lib/resumes/resumes.ts";
+import {
+  deleteResume,
+  getResume,
+  NO_RESUME,
+  RESUME_MISSING,
+  RESUME_NOT_PDF,
+  RESUME_TOO_LARGE,
+  uploadResume,
+} from "@/lib/resumes/resumes.ts";
 import { type RouteOptions, UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
 
 /**
@@ -19,7 +27,7 @@ import { type RouteOptions, UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route
  */
 export const routeOptions: RouteOptions = {
   bodyLimitBytes: UPLOAD_BODY_LIMIT_BYTES,
-  bodyLimitRefusal: RESUME_REFUSED,
+  bodyLimitRefusal: RESUME_TOO_LARGE,
   personLimit: "resume",
 };
 
@@ -40,8 +48,8 @@ export const apiDocs = describeRoute({
     rawBody: { mediaType: "multipart/form-data", description: "The PDF in the field `file`." },
     responses: {
       200: { description: "The resume", schema: ResumeAnswer },
-      400: `${RESUME_REFUSED}, or no file in the field file`,
-      413: `A body over the upload limit of 5 MB, refused as "${RESUME_REFUSED}"`,
+      400: `"${RESUME_NOT_PDF}", "${RESUME_TOO_LARGE}", or with no file in the field file "${RESUME_MISSING}"`,
+      413: `A body over the upload limit of 5 MB, refused as "${RESUME_TOO_LARGE}"`,
     },
   },
   DELETE: {
@@ -64,7 +72,7 @@ export const handler = define.handlers({
     assertSignedIn(ctx.state);
     const file = (await readForm(req)).get("file");
     if (!(file instanceof File)) {
-      throw new InvalidInputError(RESUME_REFUSED, [{ field: "file", message: "Choose a PDF file." }]);
+      throw new InvalidInputError(RESUME_MISSING, [{ field: "file", message: `${RESUME_MISSING}.` }]);
     }
     const { kv, files } = ctx.state.services;
     const resume = await uploadResume(kv, files, {
