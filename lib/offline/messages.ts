@@ -1,7 +1,7 @@
 /**
  * What pages ask the service worker and what it answers (docs/decisions.md, Installable and offline, "Keep offline"),
- * through `postMessage` with a reply port (`askServiceWorker` of `lib/browser/offline.ts`), and where the offline page
- * of each language is. Browser-safe.
+ * through `postMessage` with a reply port (`askServiceWorker` of `lib/browser/offline.ts`), what the worker tells a
+ * page unasked (`WorkerNotice`), and where the offline page of each language is. Browser-safe.
  */
 import { type Lang, LANG_PARAM } from "@/lib/i18n/languages.ts";
 
@@ -22,6 +22,17 @@ export type OfflineRequest =
   | { type: "unkeep"; group: string }
   | { type: "contents" }
   | { type: "language"; lang: string };
+
+/**
+ * What the worker tells the page a form was sent from when the network failed it (`FORM_UNSENT`): the page stays, and
+ * its busy form says nothing was sent (`lib/web/client/busy_forms.ts`).
+ */
+export interface WorkerNotice {
+  type: "form-unsent";
+}
+
+/** The notice of a form the network failed. */
+export const FORM_UNSENT: WorkerNotice = { type: "form-unsent" };
 
 /** The answer to `keep` and `unkeep`: how many pages are now kept; `failed` when the work broke off. */
 export interface KeepReply {

@@ -23,7 +23,14 @@ import type { ServiceWorkerBuild } from "@/lib/web/build.ts";
 import { formatDateTime } from "@/lib/dates.ts";
 import { DEFAULT_LANG, isLang, type Lang, LANG_PARAM } from "@/lib/i18n/languages.ts";
 import { cacheNames, isVersionedCache } from "./caches.ts";
-import { type KeepReply, type OfflineContents, offlinePagePath, type OfflineRequest } from "./messages.ts";
+import {
+  FORM_UNSENT,
+  type KeepReply,
+  type OfflineContents,
+  offlinePagePath,
+  type OfflineRequest,
+  type WorkerNotice,
+} from "./messages.ts";
 
 declare const SERVICE_WORKER: ServiceWorkerBuild;
 
@@ -56,6 +63,7 @@ interface NotificationClickEvent extends ExtendableEvent {
 }
 interface WindowClientOfWorker {
   url: string;
+  postMessage(message: WorkerNotice): void;
   focus(): Promise<unknown>;
   navigate(url: string): Promise<unknown>;
 }
@@ -138,14 +146,33 @@ worker.addEventListener("activate", (event: ExtendableEvent) => {
 
 worker.addEventListener("fetch", (event: FetchEvent) => {
   const { request } = event;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (!sameOrigin(url) || url.pathname.startsWith("/api/")) return;
+  if (!sameOrigin(url)) return;
+  if (request.method === "POST" && request.mode === "navigate") return event.respondWith(sendForm(request));
+  if (request.method !== "GET" || url.pathname.startsWith("/api/")) return;
   if (request.mode === "navigate") event.respondWith(navigate(event));
   else if (url.pathname.startsWith("/_build/") || precache.includes(url.pathname)) {
     event.respondWith(cacheFirst(request));
   }
 });
+
+/**
+ * A form the browser sends itself (a `POST` navigation): the network's answer as it is (a redirect included). When the
+ * network fails it (a connection that reaches nothing, which `navigator.onLine` does not see, so the page's own check
+ * let it go), the answer is 204: the browser stays on the page, with what was typed, instead of its error page; and the
+ * page it was sent from (its `referrer`; every window when there is none) is told (`FORM_UNSENT`), so its busy form
+ * says nothing was sent.
+ */
+async function sendForm(request: Request): Promise<Response> {
+  try {
+    return await fetch(request);
+  } catch {
+    const windows = await worker.clients.matchAll({ type: "window" });
+    const from = windows.filter((client) => client.url === request.referrer);
+    for (const client of from.length > 0 ? from : windows) client.postMessage(FORM_UNSENT);
+    return new Response(null, { status: 204 });
+  }
+}
 
 /** A built file or a file of the shell: from any cache that holds it, else from the network, kept for next time. */
 async function cacheFirst(request: Request): Promise<Response> {

@@ -4,7 +4,8 @@
  * its field first), and the internship page says "Applied on …"; the poster shortlists them with a message from the
  * applicants page; the student's tracker shows the move and the message, and, once the listing moved city, where it
  * was when they applied; the bell tells them. axe passes on every page. A student who presses "Send application" with
- * no connection keeps the page and what they typed, is told nothing was sent, and sends it once when back online. A
+ * no connection keeps the page and what they typed, is told nothing was sent, and sends it once when back online; so
+ * does one whose connection reaches nothing while the phone thinks it is online (the service worker keeps the page). A
  * poster made a user again who follows an earlier "new applicants" notice lands on the listing in "My internships",
  * which says why its applicants are no longer theirs, in English and Hindi at 360 px.
  */
@@ -140,6 +141,34 @@ Deno.test("sent with no connection, an application keeps the page and what was t
     ["I wrote this on the bus and the network went."],
     "sent once, with the note",
   );
+});
+
+Deno.test("sent on a connection that reaches nothing, an application keeps the page and what was typed", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await applicant(t, "Sara Student");
+  const internship = await platformInternship(t, member, { title: "Data Intern" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  const applyUrl = `${t.origin}/internships/${internship.id}/apply`;
+  await page.goto(applyUrl);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await page.getByLabel("1. Why do you want this internship?").fill("I want to learn how real data teams work.");
+  const note = page.getByLabel("Why you, in a few lines (optional)");
+  await note.fill("I wrote this at the station; the signal showed full bars.");
+
+  await t.stopServing();
+  const send = page.getByRole("button", { name: "Send application" });
+  await send.click();
+  await page.getByRole("alert").filter({ hasText: "You are offline: nothing was sent." }).waitFor();
+  assertEquals(page.url(), applyUrl, "the page stays");
+  assertEquals(await note.inputValue(), "I wrote this at the station; the signal showed full bars.", "typed text kept");
+  assertEquals(await page.locator("form[aria-busy=true]").count(), 0, "the form can be sent again");
+  await assertAccessible(page, "the apply form told it was not sent");
+  const mine = await t.fetch("/api/me/applications", { headers: student.headers });
+  assertEquals((await mine.json()).applications, [], "nothing was sent");
 });
 
 Deno.test("a poster made a user again follows an old new-applicants notice to My internships, told why", async () => {

@@ -52,6 +52,11 @@ export interface TestApp extends AsyncDisposable {
   fetch(path: string, init?: RequestInit): Promise<Response>;
   /** Sends `body` as JSON (none when absent) with the same-origin `Origin` header a browser would add. */
   json(method: string, path: string, options?: { body?: unknown; headers?: HeadersInit }): Promise<Response>;
+  /**
+   * Stops the HTTP server of `listen`: its port then refuses connections, as a server out of reach does to a phone
+   * whose connection reaches nothing; `fetch` still calls the app in process.
+   */
+  stopServing(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -145,8 +150,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const server = options.listen
     ? Deno.serve({ hostname: "127.0.0.1", port, automaticCompression: true, onListen: () => {} }, serve)
     : undefined;
+  let serving = server !== undefined;
+  const stopServing = async () => {
+    if (!serving) return;
+    serving = false;
+    await server!.shutdown();
+  };
   const close = async () => {
-    await server?.shutdown();
+    await stopServing();
     await services.background.settled();
     services.mailer.close();
     services.push?.close();
@@ -171,6 +182,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       if (body !== undefined) h.set("content-type", "application/json");
       return fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
     },
+    stopServing,
     close,
     [Symbol.asyncDispose]: close,
   };

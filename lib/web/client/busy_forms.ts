@@ -10,11 +10,17 @@
  * sent while the browser knows it has no connection (`navigator.onLine` false) is not sent at all: the browser would
  * replace the page by its error page and what was typed with it (a cover note, answers, a chosen file). The page stays
  * as it is and the sentence of `OfflineUnsentNotice` (`components/OfflineNotice.tsx`, the page's language) shows by
- * the form's button until the connection is back. Without JavaScript, forms post as always.
+ * the form's button until the connection is back. A connection that reaches nothing (`navigator.onLine` still true)
+ * fails the form at the service worker, which keeps the page (a 204 answer) and tells it (`FORM_UNSENT`): the busy
+ * forms are unmarked and show the same sentence. Without JavaScript, forms post as always.
  */
+import { FORM_UNSENT, type WorkerNotice } from "@/lib/offline/messages.ts";
 
 /** How long a form stays busy while its page stays (ms): longer than a slow phone's answer, short of giving up on it. */
 const BUSY_MS = 20_000;
+
+/** The button each busy form was sent with, where the sentence of a form not sent goes. */
+const submitters = new WeakMap<HTMLFormElement, HTMLElement>();
 
 /** The pending unmarking of each busy form, so a later submit's period is not cut short by an earlier one's. */
 const unmarkTimers = new WeakMap<HTMLFormElement, ReturnType<typeof setTimeout>>();
@@ -62,11 +68,22 @@ addEventListener("submit", (event) => {
   }
   form.setAttribute("aria-busy", "true");
   form.style.cursor = "progress";
-  if (event.submitter instanceof HTMLElement) event.submitter.style.opacity = "0.6";
+  if (event.submitter instanceof HTMLElement) {
+    event.submitter.style.opacity = "0.6";
+    submitters.set(form, event.submitter);
+  }
   unmarkTimers.set(form, setTimeout(() => unmark(form), BUSY_MS));
 });
 
 addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
   for (const form of document.querySelectorAll<HTMLFormElement>("form[aria-busy=true]")) unmark(form);
+});
+
+navigator.serviceWorker?.addEventListener("message", (event: MessageEvent<WorkerNotice>) => {
+  if (event.data?.type !== FORM_UNSENT.type) return;
+  for (const form of document.querySelectorAll<HTMLFormElement>("form[aria-busy=true]")) {
+    unmark(form);
+    tellUnsent(form, submitters.get(form) ?? null);
+  }
 });
