@@ -255,7 +255,7 @@ async function snapshotOf(kv: Deno.Kv, user: User): Promise<ApplicantSnapshot> {
 }
 
 /** An internship as the applications of it need it: the record and its view. */
-interface Listing {
+export interface Listing {
   record: Internship;
   view: InternshipView;
 }
@@ -624,8 +624,41 @@ export async function posterApplications(
   const listing = await posterListing(kv, internshipId, actor);
   const own = await kv.get<{ id: string }>(personKey(actor.id, internshipId));
   const page = await pipelinePage(kv, internshipId, { ...query, without: own.value?.id ?? null });
-  const found = await readApplications(kv, page.ids);
-  const applications = page.ids.flatMap((id) => {
+  const applications = await posterViews(kv, listing, page.ids);
+  const { limit, offset } = query;
+  const pagination = { limit, offset, total: page.total, hasMore: offset + page.ids.length < page.total };
+  return { applications, counts: page.counts, pagination };
+}
+
+/**
+ * The ids of every application of `listing` (as `posterListing` answered it to `actor`) in `status` (all, in course
+ * order, when absent) matching every word of `search`, in the poster's list's order, without `actor`'s own: all its
+ * pages in one read of the list, so that what reads their records page by page (the spreadsheet) neither skips nor
+ * repeats one that moves meanwhile.
+ */
+export async function posterApplicationIds(
+  kv: Deno.Kv,
+  { listing, actor, status, search }: {
+    listing: Listing;
+    actor: User;
+    status?: ApplicationStatus;
+    search: string[];
+  },
+): Promise<string[]> {
+  const internshipId = listing.record.id;
+  const own = await kv.get<{ id: string }>(personKey(actor.id, internshipId));
+  const without = own.value?.id ?? null;
+  const all = { status, search, limit: Number.MAX_SAFE_INTEGER, offset: 0, without };
+  return (await pipelinePage(kv, internshipId, all)).ids;
+}
+
+/**
+ * The applications `ids` of `listing` as its poster reads them (`PosterApplication`: the applicant as the poster sees
+ * them, without the intern's stipend report, nothing sent by one who withdrew), in that order; one gone is left out.
+ */
+export async function posterViews(kv: Deno.Kv, listing: Listing, ids: string[]): Promise<PosterApplication[]> {
+  const found = await readApplications(kv, ids);
+  return ids.flatMap((id) => {
     const entry = found.get(id);
     if (!entry) return [];
     const { stipendReport: _, ...view } = applicationView(entry.value);
@@ -638,9 +671,6 @@ export async function posterApplications(
       answerBy: answerBy(entry.value, listing.record),
     }];
   });
-  const { limit, offset } = query;
-  const pagination = { limit, offset, total: page.total, hasMore: offset + page.ids.length < page.total };
-  return { applications, counts: page.counts, pagination };
 }
 
 /** `userId`'s application to internship `internshipId`, or null. */

@@ -1,6 +1,6 @@
 /**
  * The poster's list as a spreadsheet (docs/decisions.md, Applications, "The applicants as a spreadsheet"): the
- * applications of one tab and search, as `posterApplications` pages them and with what the poster's list shows (e-mail
+ * applications of one tab and search, in the poster's list's order and with what the poster's list shows (e-mail
  * and phone only from shortlisting on, nothing sent by one who withdrew), as a UTF-8 CSV file with a byte order mark
  * (so that a spreadsheet app reads Hindi names) and CRLF line ends, its header in the reader's language. Every cell
  * that a spreadsheet would run as a formula (starting `=`, `+`, `-`, `@`, a tab or a carriage return) is written with
@@ -10,11 +10,11 @@ import { stringify } from "csv-stringify/sync";
 import { istToday, toIstInput } from "@/lib/dates.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
 import type { User } from "@/lib/users/users.ts";
-import { posterApplications, posterListing } from "@/lib/applications/applications.ts";
+import { posterApplicationIds, posterListing, posterViews } from "@/lib/applications/applications.ts";
 import { checkMovesAllowed } from "@/lib/applications/policy.ts";
 import { type ApplicationStatus, MAX_PAGE, type PosterApplication } from "@/lib/applications/schema.ts";
 
-/** The file: its name (`applicants-<title>-<IST day>.csv`) and its bytes, read a page of `MAX_PAGE` at a time. */
+/** The file: its name (`applicants-<title>-<IST day>.csv`) and its bytes, read `MAX_PAGE` records at a time. */
 export interface ApplicantsCsv {
   filename: string;
   body: ReadableStream<Uint8Array>;
@@ -26,7 +26,9 @@ const istCell = (iso: string | null) => toIstInput(iso).replace("T", " ");
 /**
  * The CSV of internship `internshipId`'s applications in `status` (all, in course order, when absent) matching every
  * word of `search`, for `actor`, its header in `t`'s language; resume cells are links under `appUrl` that open for a
- * signed-in poster. The listing and its poster are checked before any byte is sent; the pages are read as the body is.
+ * signed-in poster. The listing and its poster are checked and the list's ids read once (`posterApplicationIds`)
+ * before any byte is sent, each row as its application reads when its page of `MAX_PAGE` records is read with the
+ * body: an application moved meanwhile is there once, as it is then.
  * @throws NotFoundError for an unknown internship and for anyone but its poster; ForbiddenError `LISTING_TAKEN_DOWN`
  *   or `LISTING_DELETED` for a poster who may no longer move its applications (`checkMovesAllowed`).
  */
@@ -41,8 +43,10 @@ export async function applicantsCsv(
     appUrl: string;
   },
 ): Promise<ApplicantsCsv> {
-  const { view, record } = await posterListing(kv, internshipId, actor);
+  const listing = await posterListing(kv, internshipId, actor);
+  const { view, record } = listing;
   checkMovesAllowed(actor, record);
+  const ids = await posterApplicationIds(kv, { listing, actor, status, search });
   const questions = view.questions ?? [];
   const asked = new Set(questions.map((question) => question.id));
   const header = [
@@ -94,14 +98,10 @@ export async function applicantsCsv(
       controller.enqueue(csv([header]));
     },
     async pull(controller) {
-      const page = await posterApplications(kv, {
-        internshipId,
-        actor,
-        query: { status, search, limit: MAX_PAGE, offset },
-      });
-      if (page.applications.length > 0) controller.enqueue(csv(page.applications.map(row)));
-      offset += page.applications.length;
-      if (!page.pagination.hasMore || page.applications.length === 0) controller.close();
+      const applications = await posterViews(kv, listing, ids.slice(offset, offset + MAX_PAGE));
+      if (applications.length > 0) controller.enqueue(csv(applications.map(row)));
+      offset += MAX_PAGE;
+      if (offset >= ids.length) controller.close();
     },
   });
   const slug = view.title.toLowerCase().replace(/[^a-z0-9]+/g, "-").slice(0, 40).replace(/^-+|-+$/g, "");

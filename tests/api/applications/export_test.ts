@@ -16,7 +16,9 @@ import {
   sendApplication,
 } from "@/tests/fixtures/applications.ts";
 import { internshipBody } from "@/tests/fixtures/internships.ts";
-import { applyTo as applyThroughDomain } from "@/lib/applications/applications.ts";
+import { applyTo as applyThroughDomain, changeMany } from "@/lib/applications/applications.ts";
+import { applicantsCsv } from "@/lib/applications/csv_export.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { istToday } from "@/lib/dates.ts";
 
 /** The export of `internshipId` as `who`: its status, headers and rows (header first), or its JSON error. */
@@ -150,7 +152,7 @@ Deno.test("the applicants CSV holds every page of the tab and search, as the lis
   assertEquals([hindi.rows[0][0], hindi.rows[1][1]], ["आवेदन की तारीख़ (IST)", "शॉर्टलिस्ट"]);
 });
 
-Deno.test("the applicants CSV has every application past one page of 100", async () => {
+Deno.test("the applicants CSV has every application past one page of 100, once, though some move meanwhile", async () => {
   await using t = await createTestApp();
   const owner = await createTestUser(t, "member", { name: "Owner" });
   const listing = await platformInternship(t, owner, { questions: [] });
@@ -166,4 +168,33 @@ Deno.test("the applicants CSV has every application past one page of 100", async
   const file = await download(t, owner, listing.id);
   assertEquals(file.rows.length, total + 1);
   assertEquals(new Set(file.rows.slice(1).map((row) => row[2])).size, total, "each once");
+
+  // A co-manager shortlists ten of the first page's applicants while the file is read, after its first records.
+  let moved = false;
+  const kv = new Proxy(t.kv, {
+    get(target, name) {
+      if (name !== "getMany") return Reflect.get(target, name).bind(target);
+      return async (keys: Deno.KvKey[]) => {
+        const entries = await target.getMany(keys);
+        if (!moved && keys[0]?.[0] === "applications") {
+          moved = true;
+          const first = entries.flatMap(({ value }) => value ? [(value as { id: string }).id] : []).slice(0, 10);
+          const change = { ids: first, status: "shortlisted" as const, message: null };
+          await changeMany(t.kv, { internshipId: listing.id, actor: owner.user, change, appUrl: t.origin });
+        }
+        return entries;
+      };
+    },
+  });
+  const csv = await applicantsCsv(kv, {
+    internshipId: listing.id,
+    actor: owner.user,
+    search: [],
+    t: translatorFor("en"),
+    appUrl: t.origin,
+  });
+  const rows = parse(await new Response(csv.body).text(), { bom: true }) as string[][];
+  assert(moved);
+  assertEquals(rows.length, total + 1);
+  assertEquals(new Set(rows.slice(1).map((row) => row[2])).size, total, "each once, none skipped");
 });
