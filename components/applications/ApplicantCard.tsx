@@ -10,25 +10,32 @@ import { useT } from "@/lib/i18n/context.ts";
 import { type ApplicationStatus, MESSAGE_MAX, type PosterApplication } from "@/lib/applications/schema.ts";
 import { CONTROL, PRIMARY_BUTTON } from "@/lib/browser/styles.ts";
 
-/** Where the card's own move form posts (the page's URL) and the statuses this application may go to. */
+/**
+ * Where the card's own move form posts (the page's URL), the statuses this application may go to, and what that form
+ * sent when it was refused (its fields, and the problems by field), shown again in it.
+ */
 export interface ApplicantMove {
   action: string;
   statuses: readonly ApplicationStatus[];
+  sent?: { status: string; message: string; errors: Record<string, string> };
 }
 
 /**
- * Props: the application, the id of the form its checkbox belongs to (none: no checkbox, nothing to move), whether
- * its resume is withheld from the reader (a listing an admin took down: no link, a sentence saying so), and its own
- * move form's target (none: no such form).
+ * Props: the application, the id of the form its checkbox belongs to (none: no checkbox, nothing to move) and whether
+ * it is checked (a refused move keeps what was selected), whether its resume is withheld from the reader (a listing an
+ * admin took down: no link, a sentence saying so), and its own move form's target (none: no such form).
  */
 export interface ApplicantCardProps {
   application: PosterApplication;
   form?: string;
+  selected?: boolean;
   resumeWithheld?: boolean;
   move?: ApplicantMove;
 }
 
-export function ApplicantCard({ application, form, resumeWithheld = false, move }: ApplicantCardProps) {
+export function ApplicantCard(
+  { application, form, selected = false, resumeWithheld = false, move }: ApplicantCardProps,
+) {
   const t = useT();
   const { applicant } = application;
   const base = `applicant-${application.id}`;
@@ -44,6 +51,7 @@ export function ApplicantCard({ application, form, resumeWithheld = false, move 
             name="ids"
             value={application.id}
             form={form}
+            checked={selected}
             class="mt-1 size-5 shrink-0 rounded border-slate-400 text-indigo-700"
           />
         )}
@@ -165,30 +173,44 @@ export function ApplicantCard({ application, form, resumeWithheld = false, move 
 /**
  * The card's own plain form that moves this one application, folded under a summary (the page's batch form moves
  * many): the statuses it may go to (`move.statuses`), an optional message, posted to `move.action` as the batch form
- * posts (`ids` its one id), so it works without JavaScript.
+ * posts (`ids` its one id, `one` saying it is the card's), so it works without JavaScript; open, with what was sent and
+ * why it was refused, after a refusal (`move.sent`).
  */
 function MoveOne(
   { application, name, move }: { application: PosterApplication; name: string; move: ApplicantMove },
 ) {
   const t = useT();
   const base = `move-${application.id}`;
+  const sent = move.sent;
+  const errors = sent?.errors ?? {};
   return (
-    <details>
+    <details open={sent !== undefined}>
       <summary class="cursor-pointer font-medium text-indigo-800">
         {t("applications.pipeline.moveOne", { name })}
       </summary>
       <form method="post" action={move.action} noValidate class="mt-2 space-y-3">
         <input type="hidden" name="ids" value={application.id} />
+        <input type="hidden" name="one" value={application.id} />
         <div>
           <label for={`${base}-status`} class="block font-medium text-slate-800">
             {t("applications.pipeline.statusOne", { name })}
           </label>
-          <select id={`${base}-status`} name="status" required class={`${CONTROL} border-slate-400`}>
+          <select
+            id={`${base}-status`}
+            name="status"
+            required
+            aria-invalid={errors.status ? "true" : undefined}
+            aria-describedby={errors.status ? `${base}-status-error` : undefined}
+            class={`${CONTROL} ${errors.status ? "border-red-700" : "border-slate-400"}`}
+          >
             <option value="">{t("common.choose")}</option>
             {move.statuses.map((status) => (
-              <option key={status} value={status}>{t.dynamic(`applications.status.${status}`)}</option>
+              <option key={status} value={status} selected={sent?.status === status}>
+                {t.dynamic(`applications.status.${status}`)}
+              </option>
             ))}
           </select>
+          {errors.status && <p id={`${base}-status-error`} class="mt-1 font-medium text-red-800">{errors.status}</p>}
         </div>
         <div>
           <label for={`${base}-message`} class="block font-medium text-slate-800">
@@ -199,9 +221,12 @@ function MoveOne(
             name="message"
             rows={3}
             maxLength={MESSAGE_MAX}
-            aria-describedby={`${base}-hint`}
-            class={`${CONTROL} border-slate-400`}
+            aria-invalid={errors.message ? "true" : undefined}
+            aria-describedby={errors.message ? `${base}-message-error ${base}-hint` : `${base}-hint`}
+            class={`${CONTROL} ${errors.message ? "border-red-700" : "border-slate-400"}`}
+            value={sent?.message ?? ""}
           />
+          {errors.message && <p id={`${base}-message-error`} class="mt-1 font-medium text-red-800">{errors.message}</p>}
           <p id={`${base}-hint`} class="mt-1 text-slate-700">
             {t("applications.pipeline.messageHint", { max: t.number(MESSAGE_MAX) })}
           </p>

@@ -53,7 +53,12 @@ interface MoveForm {
   status: string;
   message: string;
   errors: Record<string, string>;
+  /** The application whose card's own form it was (`one`, among `ids`), or null: the batch form. */
+  one: string | null;
 }
+
+/** The batch form as nothing was sent with it. */
+const EMPTY_FORM: MoveForm = { ids: [], status: "", message: "", errors: {}, one: null };
 
 interface Data {
   internship: InternshipView;
@@ -120,7 +125,7 @@ async function pageData(state: SignedInState, id: string, url: URL, form?: MoveF
     offset,
     moved,
     stopped: movesRefusal(state.user, record),
-    form: form ?? { ids: [], status: "", message: "", errors: {} },
+    form: form ?? EMPTY_FORM,
   };
 }
 
@@ -163,11 +168,16 @@ export const handler = define.handlers<Data>({
       const value = posted.get(name);
       return typeof value === "string" ? value.replaceAll("\r\n", "\n").trim() : "";
     };
+    const ids = [
+      ...new Set(posted.getAll("ids").filter((id): id is string => typeof id === "string" && id.length <= 100)),
+    ];
+    const one = text("one");
     const form: MoveForm = {
-      ids: [...new Set(posted.getAll("ids").filter((id): id is string => typeof id === "string" && id.length <= 100))],
+      ids,
       status: text("status"),
       message: text("message"),
       errors: {},
+      one: ids.length === 1 && ids[0] === one ? one : null,
     };
     form.errors = problemsOf(ctx.state.t, form);
     if (Object.keys(form.errors).length > 0) {
@@ -248,7 +258,7 @@ function ExportLink({ data }: { data: Data }) {
 
 function MoveFields({ data }: { data: Data }) {
   const t = useT();
-  const { form } = data;
+  const form = data.form.one ? EMPTY_FORM : data.form;
   return (
     <form
       id={FORM_ID}
@@ -302,7 +312,8 @@ function MoveFields({ data }: { data: Data }) {
 export default define.page<Data>(function ApplicantsPage({ data }) {
   const t = useT();
   const { internship, applications, total, offset } = data;
-  const errors = Object.values(data.form.errors);
+  // A card's own form says what was wrong in that card.
+  const errors = data.form.one ? [] : Object.values(data.form.errors);
   return (
     <section aria-labelledby="page-title" class="mx-auto max-w-4xl [overflow-wrap:anywhere]">
       <PageHead title={t("applications.pipeline.pageTitle", { title: internship.title })} />
@@ -368,10 +379,12 @@ export default define.page<Data>(function ApplicantsPage({ data }) {
                     key={application.id}
                     application={application}
                     form={data.stopped ? undefined : FORM_ID}
+                    selected={!data.form.one && data.form.ids.includes(application.id)}
                     resumeWithheld={data.stopped !== null}
                     move={data.stopped ? undefined : {
                       action: pathOf(internship.id, { status: data.status, search: data.search, offset }),
                       statuses: posterMovesFrom(application.status),
+                      sent: data.form.one === application.id ? data.form : undefined,
                     }}
                   />
                 ))}

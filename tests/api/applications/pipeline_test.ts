@@ -414,9 +414,12 @@ Deno.test("the applicants page: tabs and counts, and the move form without JavaS
   html = await res.text();
   assertEquals(res.status, 400);
   assert(html.includes("Select at least one applicant to move."));
-  res = await form([["ids", first.id], ["status", ""]]);
+  res = await form([["ids", first.id], ["status", ""], ["message", "Round two"]]);
   assertEquals(res.status, 400);
-  assert((await res.text()).includes("Choose the new status."));
+  let refused = htmlDocument(await res.text());
+  assert(refused.querySelector("#move-form")!.textContent!.includes("Choose the new status."));
+  assertEquals(refused.querySelector("#move-message")?.textContent, "Round two", "what was typed kept");
+  assert(refused.querySelector(`#applicant-${first.id}-select`)!.hasAttribute("checked"), "and what was selected");
   res = await form([["ids", first.id], ["status", "shortlisted"], ["message", "Welcome to round two"]]);
   await res.body?.cancel();
   assertEquals(res.status, 303);
@@ -445,6 +448,19 @@ Deno.test("the applicants page: tabs and counts, and the move form without JavaS
     statuses: ["", "shortlisted", "interview", "offer", "hired", "rejected"],
     summary: "Move Harsh Vora’s application",
   });
+  // A card's form refused says why in that card, open, what was typed kept there, and nothing at the batch form.
+  const cardFields = [...htmlDocument(html).querySelectorAll(`#applicant-${harsh} form input[type="hidden"]`)]
+    .map((input) => [input.getAttribute("name")!, input.getAttribute("value")!] as [string, string]);
+  res = await form([...cardFields, ["status", ""], ["message", "See you on Monday"]]);
+  assertEquals(res.status, 400);
+  refused = htmlDocument(await res.text());
+  const card = refused.querySelector(`#applicant-${harsh} details`)!;
+  assert(card.hasAttribute("open"), "the card's form is open");
+  assert(card.textContent!.includes("Choose the new status."), card.textContent!);
+  assertEquals(card.querySelector("textarea")?.textContent, "See you on Monday");
+  assert(!refused.querySelector("#move-form")!.textContent!.includes("Choose the new status."), "not the batch form");
+  assertEquals(refused.querySelector("#move-message")?.textContent, "");
+  assert(!refused.querySelector(`#applicant-${harsh}-select`)!.hasAttribute("checked"));
   res = await form([["ids", harsh], ["status", "rejected"], ["message", "We went with another profile."]]);
   await res.body?.cancel();
   assertEquals(res.status, 303);
