@@ -148,7 +148,7 @@ async function writeInternship(
   { id, actor, change, also, audit, onLostRace }: {
     id: string;
     actor: User;
-    change: (record: Internship) => Internship;
+    change: (record: Internship) => Internship | Promise<Internship>;
     also?: (op: Deno.AtomicOperation, next: Internship, previous: Internship) => void;
     audit?: AuditHook;
     onLostRace?: OnLostRace;
@@ -203,7 +203,7 @@ async function updateAnywhere(
   store: InternshipStore,
   { id, change, also, onLostRace }: {
     id: string;
-    change: (record: Internship) => Internship;
+    change: (record: Internship) => Internship | Promise<Internship>;
     also: (op: Deno.AtomicOperation, next: Internship, previous: Internship) => void;
     onLostRace?: OnLostRace;
   },
@@ -211,7 +211,7 @@ async function updateAnywhere(
   const today = istToday();
   return await updateEither(kv, store, {
     id,
-    change: (record) => withPublication(record, change(record), new Date().toISOString()),
+    change: async (record) => withPublication(record, await change(record), new Date().toISOString()),
     also: (op, next, previous) => {
       intakeOps(op, next);
       also(op, next, previous);
@@ -404,13 +404,14 @@ export async function deleteInternship(
   await removingListing(
     kv,
     { kind: "internship", targetId: id, reports: !reportsResolved, onLostRace },
-    (join) =>
+    ({ reportsRead, join }) =>
       writeInternship(kv, {
         id,
         actor,
         audit,
         onLostRace: "give-up",
-        change: (record) => {
+        change: async (record) => {
+          await reportsRead;
           const now = new Date().toISOString();
           return { ...record, deletedAt: now, updatedAt: now };
         },
@@ -454,13 +455,14 @@ export async function moderateInternship(
   const { store, record } = await removingListing(
     kv,
     { kind: "internship", targetId: id, reports: decision === "reject" && removedBy !== null, onLostRace },
-    (join) =>
+    ({ reportsRead, join }) =>
       writeInternship(kv, {
         id,
         actor: admin,
         audit,
         onLostRace: "give-up",
-        change: (record) => {
+        change: async (record) => {
+          await reportsRead;
           assertUnchangedSince(record, updatedAt);
           const current = moderationOf(record);
           if (decision === "approve" && current.status === "clear") return record;

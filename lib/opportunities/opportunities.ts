@@ -606,10 +606,11 @@ export async function moderateOpportunity(
   const record = await removingListing(
     kv,
     { kind: "opportunity", targetId: id, reports: decision === "reject" && removedBy !== null, onLostRace },
-    (join) =>
+    ({ reportsRead, join }) =>
       updateOpportunity(kv, {
         id,
-        change: (current) => {
+        change: async (current) => {
+          await reportsRead;
           assertUnchangedSince(current, updatedAt);
           const now = new Date().toISOString();
           const next = reviewed(current, { action: decision, reason: note }, now);
@@ -719,7 +720,7 @@ async function updateOpportunity(
   kv: Deno.Kv,
   { id, change, also, onLostRace }: {
     id: string;
-    change: (record: Opportunity) => Opportunity;
+    change: (record: Opportunity) => Opportunity | Promise<Opportunity>;
     also?: (op: Deno.AtomicOperation, next: Opportunity, previous: Opportunity) => void;
     onLostRace?: OnLostRace;
   },
@@ -727,7 +728,7 @@ async function updateOpportunity(
   const today = istToday();
   return await updateEither(kv, await opportunityStore(kv), {
     id,
-    change: (record) => withPublication(record, change(record), new Date().toISOString()),
+    change: async (record) => withPublication(record, await change(record), new Date().toISOString()),
     also: (op, next, previous) => {
       removalMarkOps(op, previous, next);
       also?.(op, next, previous);

@@ -159,15 +159,25 @@ export async function resolveRemoved(
   throw new BusyError(REFUSALS.reportsBusy);
 }
 
+/** What `removingListing` hands the write that removes a listing. */
+export interface ListingRemoval {
+  /** Settles once the listing's open reports are read (alongside the write's own reads): its `change` awaits it. */
+  reportsRead: Promise<void>;
+  /** Adds to the write's `op`, when it removes the listing, the resolution of its open reports (`removalOps`). */
+  join(op: Deno.AtomicOperation, removal: Removal): void;
+}
+
 /**
  * Runs `write`, the removal of a listing `kind`/`targetId` whose store retries its own lost races, with the listing's
- * open reports read just before: `write` writes once, giving up on a lost race (`RaceLost`), and calls `join` with its
- * atomic operation and who removed the listing when that write removes it (`removalOps`). After a lost race the
- * reports are read again and `write` runs again, for up to `RETRY_BUDGET_MS` (`onLostRace` "give-up": once); then what
- * the write left is resolved (`finishRemoval`). With `reports` false (the write removes nothing, or the caller resolves
- * them) nothing of them is read and `join` does nothing. Returns what `write` returned.
+ * open reports read alongside the write's own reads of the listing, not before them (a round trip less; the write
+ * checks the report summary as read all the same): `write` awaits `reportsRead` in its `change`, writes once, giving
+ * up on a lost race (`RaceLost`), and calls `join` with its atomic operation and who removed the listing when that
+ * write removes it (`removalOps`). After a lost race the reports are read again and `write` runs again, for up to
+ * `RETRY_BUDGET_MS` (`onLostRace` "give-up": once); then what the write left is resolved (`finishRemoval`). With
+ * `reports` false (the write removes nothing, or the caller resolves them) nothing of them is read and `join` does
+ * nothing. Returns what `write` returned.
  * @throws BusyError after 30 s of lost races, or of the reports' writes; RaceLost with `onLostRace` "give-up"; what
- *   `write` throws.
+ *   `write` throws; Error when `write` joins before awaiting `reportsRead`.
  */
 export async function removingListing<T>(
   kv: Deno.Kv,
@@ -177,16 +187,24 @@ export async function removingListing<T>(
     reports: boolean;
     onLostRace?: OnLostRace;
   },
-  write: (join: (op: Deno.AtomicOperation, removal: Removal) => void) => Promise<T>,
+  write: (removal: ListingRemoval) => Promise<T>,
 ): Promise<T> {
   let written: { result: T } | null = null;
   let left = false;
   await retrying(
     async () => {
-      const reports = wanted ? await openReportsOf(kv, { kind, targetId }) : null;
+      let reports: OpenReports | null | undefined;
+      const reportsRead = (wanted ? openReportsOf(kv, { kind, targetId }) : Promise.resolve(null))
+        .then((read) => void (reports = read));
+      // Handled here too: a write that throws before awaiting it (an unknown listing) would leave a failed read unhandled.
+      reportsRead.catch(() => undefined);
       left = false;
+      const join = (op: Deno.AtomicOperation, removal: Removal) => {
+        if (reports === undefined) throw new Error(`The reports of ${kind} ${targetId} were joined before read`);
+        left = reports !== null && removalOps(op, reports, removal);
+      };
       try {
-        written = { result: await write((op, removal) => left = reports !== null && removalOps(op, reports, removal)) };
+        written = { result: await write({ reportsRead, join }) };
         return true;
       } catch (error) {
         if (error instanceof RaceLost) return false;

@@ -1114,8 +1114,9 @@ export async function pageWithRecords<
 /**
  * Replaces the record `id` with `change(record)` (with `also`'s mutations) in one atomic write wherever it is, in the
  * read model's store or the archive, moving it when `isLive` of the new record says it belongs in the other
- * (docs/decisions.md, Open and closed listings, "Coming back"); `change` runs again on the latest record after a lost
- * race, unless `onLostRace` is "give-up" (for a caller that reads its own checks again before another try).
+ * (docs/decisions.md, Open and closed listings, "Coming back"); `change` (it may wait for a read of the caller's, made
+ * with the record's) runs again on the latest record after a lost race, unless `onLostRace` is "give-up" (for a caller
+ * that reads its own checks again before another try).
  * @returns the stored record, or null for an unknown id.
  * @throws what `change` throws; BusyError after 30 s of lost races (nothing written); RaceLost for a lost race with
  *   `onLostRace` "give-up" (nothing written).
@@ -1129,7 +1130,7 @@ export async function updateEither<R extends { id: string }, E extends ListingEn
   },
   { id, change, also, isLive, onLostRace }: {
     id: string;
-    change: (record: R) => R;
+    change: (record: R) => R | Promise<R>;
     also?: (op: Deno.AtomicOperation, next: R, previous: R) => void;
     isLive: (record: R) => boolean;
     onLostRace?: OnLostRace;
@@ -1147,7 +1148,7 @@ export async function updateEither<R extends { id: string }, E extends ListingEn
         const previous = entry.value;
         stored = previous;
         if (!previous) return true;
-        const next = change(previous);
+        const next = await change(previous);
         if (next === previous) return true;
         const expected = { [id]: entry.versionstamp };
         const mutations = also && ((op: Deno.AtomicOperation) => also(op, next, previous));

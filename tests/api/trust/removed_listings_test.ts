@@ -12,6 +12,7 @@ import { reportedBy } from "@/tests/fixtures/reports.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
+import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { call } from "./helpers.ts";
 import { checkReport, createReport } from "@/lib/reports/reports.ts";
 import { deleteInternship, moderateInternship } from "@/lib/internships/writes.ts";
@@ -202,6 +203,38 @@ Deno.test("a report of an opportunity filed while its reject is being written: r
   assert(filed);
   assertEquals(await queue(t, admin), []);
   assertEquals(await resolutions(t, admin, "opportunity", opportunity.id), [["resolved", "removed moderation"]]);
+});
+
+Deno.test("a listing's removal reads its reports alongside the listing, not before it: a round trip less", async () => {
+  const reads = kvReads();
+  await using t = await createTestApp({ kvLatencyMs: 10, kvReads: reads });
+  const { admin, member, student } = await people(t);
+  const [deleted, rejected] = [await postInternship(t, member), await postInternship(t, member)];
+  const opportunity = await submitOpportunity(t, admin, "Hackathon");
+  assertEquals((await report(t, student, "internship", deleted.id)).status, 201);
+  for (
+    const [kind, id, remove] of [
+      ["internship", deleted.id, () => deleteInternship(t.kv, { id: deleted.id, actor: member.user })],
+      [
+        "internship",
+        rejected.id,
+        () => moderateInternship(t.kv, { id: rejected.id, admin: admin.user, decision: "reject", note: null }),
+      ],
+      [
+        "opportunity",
+        opportunity.id,
+        () => moderateOpportunity(t.kv, { id: opportunity.id, decision: "reject", note: null }),
+      ],
+    ] as const
+  ) {
+    await t.settled();
+    reads.maxInFlight = 0;
+    const from = reads.keys.length;
+    await remove();
+    assert(reads.keys.slice(from).some((key) => key[0] === "report_targets" && key[2] === id), "its summary is read");
+    assert(reads.maxInFlight > 1, `${kind} ${id}: the summary is read with the listing, not before it`);
+  }
+  assertEquals(await resolutions(t, admin, "internship", deleted.id), [["resolved", "removed author"]]);
 });
 
 Deno.test("120 reports of one internship: the deletion's write resolves 50, the rest follow, or the job", async () => {
