@@ -10,7 +10,8 @@
  * `POST /toolkits/{id}` is the buy and coupon forms without JavaScript: the fields `buyerState`, `couponCode` and
  * `apply` (the coupon form's, which does not ask the state yet), the
  * same checkout as `POST /api/toolkits/{id}`. A free toolkit (a 100 % coupon) is then the buyer's (303 to its
- * lessons, `?free=1`: the lesson says nothing was paid); a paid one has its order, and the page says that paying needs JavaScript (Razorpay's window); a refusal
+ * lessons, `?free=1`: the lesson says nothing was paid); a paid one has its order, and after Buy the page says that
+ * paying needs JavaScript (Razorpay's window), after Apply it shows the coupon in the price; a refusal
  * renders the page again with the problem at its field. A checkout with a coupon made before a reload is resumed
  * (`pendingCheckout`: the coupon still applied, or a sentence that it was released; docs/decisions.md, Toolkits and
  * payments, "A coupon survives a reload").
@@ -117,7 +118,8 @@ export const handler = define.handlers<Data>({
         couponCode,
       });
       if (result.free) return seeOther(`/toolkits/${id}/learn?free=1`);
-      return again(200, { notice: { kind: "info" } });
+      // An applied coupon shows in the price; only a press of Buy is told that paying needs JavaScript.
+      return again(200, apply ? {} : { notice: { kind: "info" } });
     } catch (error) {
       if (error instanceof InvalidInputError && error.fields.some((f) => f.field === "buyerState")) {
         return again(400, { buyerStateMissing: true });

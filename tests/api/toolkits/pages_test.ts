@@ -4,7 +4,7 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser, postForm } from "@/tests/helpers/app.ts";
 import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
 import { signedPayment } from "@/tests/fakes/razorpay.ts";
-import { addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
+import { addCoupon, addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
 
 Deno.test("/toolkits: an empty state without toolkits; cards with price, struck original price, Sale badge and lesson count", async () => {
   await using shop = await openShop();
@@ -162,6 +162,13 @@ Deno.test("toolkit and lesson pages in Hindi: syllabus, checkout, the no-JavaScr
   const refusedPage = await refused.text();
   has(refusedPage, ["ख़रीदा नहीं गया", "यह नहीं हो पाया: यह कूपन कोड मौजूद नहीं है।"], "coupon refused");
   assert(!refusedPage.includes("Invalid coupon code"), "the refusal in Hindi, not the API's English");
+  // A coupon applied without JavaScript shows in the price; the page does not tell of a Buy nobody pressed.
+  await addCoupon(shop, { code: "HALF50", discountValue: 50 });
+  const applied = await post({ apply: "1", couponCode: "HALF50" });
+  assertEquals(applied.status, 200);
+  const appliedPage = await applied.text();
+  has(appliedPage, ["कूपन HALF50", "₹749.50 में ख़रीदें"], "coupon applied");
+  assert(!appliedPage.includes("बस एक कदम बाकी"), "no 'press Buy again' after Apply");
   const made = await post({ buyerState: "Kerala" });
   assertEquals(made.status, 200);
   has(await made.text(), ["बस एक कदम बाकी", "पेमेंट के लिए Razorpay की पेमेंट विंडो खुलती है"], "order made");
