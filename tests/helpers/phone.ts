@@ -33,7 +33,8 @@ export const UNBREAKABLE_WORD_PX = 240;
  *   judged by that box);
  * - a box that scrolls sideways has content beyond its edge (a table column or action off-screen), except a `pre`;
  * - a word (a run of letters and digits, with the dots, @, _, + and apostrophes of names and e-mail addresses; code
- *   is left out) narrower than `UNBREAKABLE_WORD_PX` is drawn on two lines.
+ *   is left out) narrower than `UNBREAKABLE_WORD_PX` is drawn on two lines;
+ * - a radio button or checkbox is drawn narrower than it is tall (squeezed by a label that wraps beside it).
  */
 export function layoutDefects(page: Page): Promise<string[]> {
   return page.evaluate((wordLimit) => {
@@ -59,6 +60,9 @@ export function layoutDefects(page: Page): Promise<string[]> {
       if (rect.width === 0 || hiddenForSight(el, rect)) continue;
       if ((rect.right > width + 0.5 || rect.left < -0.5) && !insideClip(el)) {
         defects.push(`${name(el)} sticks out: ${Math.round(rect.left)} to ${Math.round(rect.right)} px`);
+      }
+      if (el.matches('input[type="radio"], input[type="checkbox"]') && rect.width + 0.5 < rect.height) {
+        defects.push(`${name(el.closest("label") ?? el)} squeezes its control to ${rect.width.toFixed(1)} px wide`);
       }
       const style = getComputedStyle(el);
       if (
