@@ -38,13 +38,14 @@ export function EditInternshipLink({ id, title }: { id: string; title: string })
 /**
  * "Close applications" on an open listing, "Reopen applications" on one its poster closed while its deadline is ahead
  * (docs/decisions.md, Open and closed listings, "Closed by the poster"): a plain form posted to
- * `/internships/{id}/applications`, back to `/internships/mine` when `from` says so. Nothing for a deleted listing or
- * one whose deadline passed (its edit form moves the deadline).
+ * `/internships/{id}/applications`, back to `/internships/mine` when `from` says so, at its page `offset`. Nothing for
+ * a deleted listing or one whose deadline passed (its edit form moves the deadline).
  */
 export function ApplicationsToggle(
-  { internship, from }: {
+  { internship, from, offset = 0 }: {
     internship: Pick<InternshipView, "id" | "title" | "deadline" | "closedAt" | "deletedAt">;
     from?: "mine";
+    offset?: number;
   },
 ) {
   const t = useT();
@@ -54,6 +55,7 @@ export function ApplicationsToggle(
     <form method="post" action={`/internships/${internship.id}/applications`}>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="from" value={from ?? ""} />
+      {from && offset > 0 && <input type="hidden" name="offset" value={String(offset)} />}
       <button
         type="submit"
         class="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100"

@@ -101,7 +101,7 @@ export default define.page<Data>(function MyInternshipsPage({ data, state, url }
               {canPost(state.user) && (
                 <div class="flex flex-wrap gap-3">
                   <EditInternshipLink id={internship.id} title={internship.title} />
-                  <ApplicationsToggle internship={internship} from="mine" />
+                  <ApplicationsToggle internship={internship} from="mine" offset={offset} />
                   {data.applicants[internship.id] !== undefined && (
                     <a
                       href={`/internships/${internship.id}/applicants`}

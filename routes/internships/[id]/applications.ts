@@ -2,9 +2,9 @@
  * `POST /internships/{id}/applications`: "Close applications" and "Reopen applications" as plain forms, from
  * `/internships/mine` and the listing's page (docs/decisions.md, Open and closed listings, "Closed by the poster"): the
  * field `intent` (`close` or `reopen`) changes the listing as `PUT /api/internships/{id}` with `closed` does (owner or
- * admin), then 303 back to the page the form was on (`from=mine`: `/internships/mine`, else the listing) with
- * `?applications=closed` or `reopened`, which that page confirms beside the listing (`ApplicationsChangedNotice`). A
- * bad field is 400; anyone else 403; an unknown listing 404.
+ * admin), then 303 back to the page the form was on (`from=mine`: `/internships/mine` at the page `offset` it was on,
+ * else the listing) with `?applications=closed` or `reopened`, which that page confirms beside the listing
+ * (`ApplicationsChangedNotice`). A bad field is 400; anyone else 403; an unknown listing 404.
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
@@ -22,19 +22,25 @@ export const routeOptions: RouteOptions = { personLimit: "submissions" };
 const ApplicationsFormSchema = z.object({
   intent: z.enum(["close", "reopen"]),
   from: z.enum(["mine", ""]),
+  /** The page of `/internships/mine` the form was on (empty: the first). */
+  offset: z.string().regex(/^\d{0,6}$/),
 });
 
 export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
-    const { intent, from } = validate(ApplicationsFormSchema, await readFormFields(req, ["intent", "from"]));
+    const { intent, from, offset } = validate(
+      ApplicationsFormSchema,
+      await readFormFields(req, ["intent", "from", "offset"]),
+    );
     const { id } = ctx.params;
     await updateInternship(ctx.state.services.kv, { id, actor: ctx.state.user, patch: { closed: intent === "close" } });
-    const changed = intent === "close" ? "closed" : "reopened";
+    const changed = `${APPLICATIONS_CHANGED_PARAM}=${intent === "close" ? "closed" : "reopened"}`;
+    const page = Number(offset) > 0 ? `offset=${Number(offset)}&` : "";
     return seeOther(
       from === "mine"
-        ? `/internships/mine?${APPLICATIONS_CHANGED_PARAM}=${changed}&id=${id}#internship-${id}`
-        : `/internships/${id}?${APPLICATIONS_CHANGED_PARAM}=${changed}`,
+        ? `/internships/mine?${page}${changed}&id=${id}#internship-${id}`
+        : `/internships/${id}?${changed}`,
     );
   },
 });

@@ -404,6 +404,37 @@ Deno.test("the admin list shows inactive listings by default and deleted ones on
   assertRedirect((await page(t, "/admin/internships")).res, "/sign-in?callbackURL=%2Fadmin%2Finternships");
 });
 
+Deno.test("closing applications on My internships' second page comes back to that page, with the confirmation", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const [oldest] = await addInternships(t, member, [{ title: "Oldest Intern", deadline: "2099-01-31" }]);
+  for (let i = 0; i < 20; i++) await addInternships(t, member, [{ title: `Intern ${i}`, deadline: "2099-01-31" }]);
+  const second = htmlDocument((await page(t, "/internships/mine?offset=20", member)).html);
+  const toggle = second.querySelector(`form[action="/internships/${oldest.id}/applications"]`)!;
+  const fields = [...toggle.querySelectorAll("input")].map((
+    input,
+  ) => [input.getAttribute("name")!, input.getAttribute("value")!]);
+  const closed = await t.fetch(`/internships/${oldest.id}/applications`, {
+    method: "POST",
+    headers: { ...member.headers, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
+  await closed.body?.cancel();
+  const back = `/internships/mine?offset=20&applications=closed&id=${oldest.id}#internship-${oldest.id}`;
+  assertEquals([closed.status, closed.headers.get("location")], [303, back]);
+  const told = htmlDocument((await page(t, back, member)).html);
+  assert(told.querySelector(`#internship-${oldest.id} [role="status"]`)?.textContent?.includes("You closed"));
+  const odd = await t.fetch(`/internships/${oldest.id}/applications`, {
+    method: "POST",
+    headers: { ...member.headers, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "reopen", from: "mine", offset: "twenty" }),
+    redirect: "manual",
+  });
+  await odd.body?.cancel();
+  assertEquals(odd.status, 400, "an offset that is no number is refused");
+});
+
 Deno.test("the poster closes applications from My internships and reopens them on the listing, without JavaScript", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
