@@ -173,5 +173,9 @@ Deno.test("the admin reports pages list, show and resolve with plain forms", asy
   const after = await (await t.fetch(`/admin/reports/internship/${listing.id}?done=2`, { headers: admin.headers }))
     .text();
   assert(after.includes("Resolved 2 reports.") && after.includes("Misleading stipend."));
+  assert(
+    after.includes("resolved: hidden from students (“Misleading stipend.”)"),
+    "what was done, not the button's words",
+  );
   assertEquals((await call(t, undefined, "GET", `/api/internships/${listing.id}`)).status, 404, "hidden");
 });
