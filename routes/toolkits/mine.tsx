@@ -100,7 +100,9 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
                     </div>
                   }
                 >
-                  {t(`toolkits.mine.status.${p.paymentStatus}`)}
+                  {p.paymentStatus === "paid" && p.amountPaid === 0
+                    ? t("toolkits.mine.status.free")
+                    : t(`toolkits.mine.status.${p.paymentStatus}`)}
                 </Cell>
                 <Cell label={t("toolkits.mine.receipt")} class="whitespace-nowrap">
                   {p.receiptUrl

@@ -184,6 +184,9 @@ Deno.test("a 100 % coupon makes the purchase free: paid at once, no gateway orde
   assertEquals(detail.hasPurchased, true);
   const { coupons } = await (await shop.t.fetch("/api/admin/coupons", { headers: shop.admin.headers })).json();
   assertEquals(coupons[0].usedCount, 1);
+  // My toolkits does not call it paid: nothing was.
+  const mine = await (await shop.t.fetch("/toolkits/mine", { headers: user.headers })).text();
+  assert(mine.includes(">Free: nothing was paid<") && !mine.includes(">Paid<"), "a free purchase is not called paid");
 });
 
 Deno.test("a coupon that takes nothing off is not used up: typed on a free toolkit, the student keeps it", async () => {
