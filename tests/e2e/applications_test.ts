@@ -5,7 +5,8 @@
  * applicants page; the student's tracker shows the move and the message, and, once the listing moved city, where it
  * was when they applied; the bell tells them. axe passes on every page. A student who presses "Send application" with
  * no connection keeps the page and what they typed, is told nothing was sent, and sends it once when back online; so
- * does one whose connection reaches nothing while the phone thinks it is online (the service worker keeps the page). A
+ * does one whose connection reaches nothing while the phone thinks it is online (the service worker keeps the page),
+ * also when that failure comes after the form's busy period. A
  * poster made a user again who follows an earlier "new applicants" notice lands on the listing in "My internships",
  * which says why its applicants are no longer theirs, in English and Hindi at 360 px.
  */
@@ -169,6 +170,60 @@ Deno.test("sent on a connection that reaches nothing, an application keeps the p
   await assertAccessible(page, "the apply form told it was not sent");
   const mine = await t.fetch("/api/me/applications", { headers: student.headers });
   assertEquals((await mine.json()).applications, [], "nothing was sent");
+});
+
+/** Resolves once `condition` holds, asked every 100 ms; throws after 60 s. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let tries = 0; tries < 600; tries++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`never came: ${condition}`);
+}
+
+Deno.test("a connection that reaches nothing fails the form after its busy period: still told nothing was sent", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await applicant(t, "Sara Student");
+  const internship = await platformInternship(t, member, { title: "Data Intern" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  const applyUrl = `${t.origin}/internships/${internship.id}/apply`;
+  await page.goto(applyUrl);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await page.getByLabel("1. Why do you want this internship?").fill("I want to learn how real data teams work.");
+  // While the form's navigation is pending Playwright reads nothing of the page: the page tells what it shows.
+  const shown: string[] = [];
+  page.on("console", (message) => shown.push(message.text()));
+  await page.evaluate(() => {
+    new MutationObserver(() => {
+      const busy = document.querySelector("form[aria-busy=true]") !== null;
+      const told = document.querySelector("form [role=alert]")?.textContent ?? "";
+      console.log(told ? `told: ${told}` : busy ? "busy" : "idle");
+    }).observe(document.body, { subtree: true, attributes: true, childList: true });
+  });
+
+  // The server goes out of reach, and its port takes the request and never answers: a phone's dead route, whose
+  // failure comes after the form stopped looking busy.
+  await t.stopServing();
+  const held: Deno.Conn[] = [];
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: Number(new URL(t.origin).port) });
+  const accepting = (async () => {
+    for await (const conn of listener) held.push(conn);
+  })();
+  try {
+    await page.getByRole("button", { name: "Send application" }).evaluate((button: HTMLElement) => button.click());
+    await until(() => shown.includes("busy") && held.length > 0);
+    await until(() => shown.at(-1) === "idle");
+    for (const conn of held) conn.close();
+    await until(() => shown.some((line) => line.startsWith("told: You are offline: nothing was sent.")));
+    assertEquals(page.url(), applyUrl, "the page stays");
+  } finally {
+    listener.close();
+    await accepting.catch(() => {});
+  }
 });
 
 Deno.test("a poster made a user again follows an old new-applicants notice to My internships, told why", async () => {

@@ -11,16 +11,20 @@
  * replace the page by its error page and what was typed with it (a cover note, answers, a chosen file). The page stays
  * as it is and the sentence of `OfflineUnsentNotice` (`components/OfflineNotice.tsx`, the page's language) shows by
  * the form's button until the connection is back. A connection that reaches nothing (`navigator.onLine` still true)
- * fails the form at the service worker, which keeps the page (a 204 answer) and tells it (`FORM_UNSENT`): the busy
- * forms are unmarked and show the same sentence. Without JavaScript, forms post as always.
+ * fails the form at the service worker, which keeps the page (a 204 answer) and tells it (`FORM_UNSENT`): the forms
+ * sent from the page, busy or past their busy period (the failure of a dead route can take minutes), are unmarked and
+ * show the same sentence. Without JavaScript, forms post as always.
  */
 import { FORM_UNSENT, type WorkerNotice } from "@/lib/offline/messages.ts";
 
 /** How long a form stays busy while its page stays (ms): longer than a slow phone's answer, short of giving up on it. */
 const BUSY_MS = 20_000;
 
-/** The button each busy form was sent with, where the sentence of a form not sent goes. */
-const submitters = new WeakMap<HTMLFormElement, HTMLElement>();
+/**
+ * The forms sent from this page, each with the button it was sent with (where the sentence of a form not sent goes),
+ * busy or no longer: a connection that reaches nothing may fail one long after its busy period (`FORM_UNSENT`).
+ */
+const sent = new Map<HTMLFormElement, HTMLElement | null>();
 
 /** The pending unmarking of each busy form, so a later submit's period is not cut short by an earlier one's. */
 const unmarkTimers = new WeakMap<HTMLFormElement, ReturnType<typeof setTimeout>>();
@@ -68,22 +72,23 @@ addEventListener("submit", (event) => {
   }
   form.setAttribute("aria-busy", "true");
   form.style.cursor = "progress";
-  if (event.submitter instanceof HTMLElement) {
-    event.submitter.style.opacity = "0.6";
-    submitters.set(form, event.submitter);
-  }
+  const submitter = event.submitter instanceof HTMLElement ? event.submitter : null;
+  if (submitter) submitter.style.opacity = "0.6";
+  sent.set(form, submitter);
   unmarkTimers.set(form, setTimeout(() => unmark(form), BUSY_MS));
 });
 
 addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
+  sent.clear();
   for (const form of document.querySelectorAll<HTMLFormElement>("form[aria-busy=true]")) unmark(form);
 });
 
 navigator.serviceWorker?.addEventListener("message", (event: MessageEvent<WorkerNotice>) => {
   if (event.data?.type !== FORM_UNSENT.type) return;
-  for (const form of document.querySelectorAll<HTMLFormElement>("form[aria-busy=true]")) {
+  for (const [form, submitter] of sent) {
     unmark(form);
-    tellUnsent(form, submitters.get(form) ?? null);
+    if (form.isConnected) tellUnsent(form, submitter);
   }
+  sent.clear();
 });
