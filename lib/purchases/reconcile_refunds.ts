@@ -110,7 +110,10 @@ async function takeRefund(
     if (purchase?.value) {
       op.check(purchase);
       const reported = { id: refund.id, paymentId: refund.paymentId, amount: refund.amount };
-      result = await reportedRefundOps(ctx, op, { purchase: purchase.value, refund: reported, orderId, at });
+      // One of ours (our notes name its purchase) refunded a payment of that purchase's order: a purchase paid by an
+      // event that carried no payment id is matched by it.
+      const order = orderId ?? (refund.purchaseId ? purchase.value.gatewayOrderId ?? null : null);
+      result = await reportedRefundOps(ctx, op, { purchase: purchase.value, refund: reported, orderId: order, at });
     }
     op.set(takenKey(refund.id), { at, outcome: result.outcome }, { expireIn: TAKEN_MEMORY_MS });
     if (!(await op.commit()).ok) continue;

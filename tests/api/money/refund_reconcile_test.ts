@@ -9,6 +9,7 @@ import { addToolkit, buy, openShop, type Shop } from "@/tests/fixtures/toolkits.
 import { deliver, purchaseRecord, recount, refund, stored } from "./helpers.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { UpstreamError } from "@/lib/errors.ts";
+import { getPurchaseEntry } from "@/lib/purchases/purchases.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -121,4 +122,20 @@ Deno.test("a dashboard refund of a payment of no purchase here is read once and 
   assertEquals(await reconcile(shop), { job: "reconcile-refunds", listed: 1, applied: 0, known: 0, left: 0 });
   assertEquals(shop.fake.calls.slice(calls).length, 3, "the payment is not read again");
   assertEquals(await purchaseRecord(shop, purchaseId), before);
+});
+
+Deno.test("our refund of a purchase paid without a payment id, whose write was lost, is applied by the run", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId, payment } = await buy(shop, buyer, kit.id);
+  // Paid by an event that carried no payment id (older data); an admin's refund reached the gateway, not our records.
+  const entry = await getPurchaseEntry(shop.t.kv, purchaseId);
+  await shop.t.kv.set(entry.key, { ...entry.value!, paymentId: null });
+  const made = await shop.t.services.payments!.refund(payment.id, 50000, purchaseId);
+  processed(shop, made, 2 * HOUR);
+
+  assertEquals(await reconcile(shop), { job: "reconcile-refunds", listed: 1, applied: 1, known: 0, left: 0 });
+  const record = await purchaseRecord(shop, purchaseId);
+  assertEquals([record.paymentStatus, record.refund?.id], ["refunded", made.id]);
 });
