@@ -11,13 +11,14 @@
  * which says why its applicants are no longer theirs, in English and Hindi at 360 px.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import {
   assertAccessible,
   assertAccessibleWithoutScript,
   hydrated,
   openBrowser,
   signInBrowser,
+  type TestBrowser,
 } from "@/tests/helpers/browser.ts";
 import { assertFitsPhone, PHONE } from "@/tests/helpers/phone.ts";
 import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
@@ -107,18 +108,28 @@ Deno.test("a student applies on a phone without JavaScript; the poster shortlist
   await assertAccessible(bell, "the bell open");
 });
 
-Deno.test("sent with no connection, an application keeps the page and what was typed; sent once back online", async () => {
-  await using t = await createTestApp({ listen: true });
+/**
+ * Sara, signed in on a 360 px phone with JavaScript, at the apply form of a new listing with its first answer typed;
+ * with `controlled`, once the service worker controls the page. Returns her, the listing, the context and the page.
+ */
+async function atApplyForm(t: TestApp, browser: TestBrowser, { controlled = false } = {}) {
   const member = await createTestUser(t, "member");
   const student = await applicant(t, "Sara Student");
   const internship = await platformInternship(t, member, { title: "Data Intern" });
-  await using browser = await openBrowser();
   const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   const applyUrl = `${t.origin}/internships/${internship.id}/apply`;
   await page.goto(applyUrl);
+  if (controlled) await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   await page.getByLabel("1. Why do you want this internship?").fill("I want to learn how real data teams work.");
+  return { student, internship, context, page, applyUrl };
+}
+
+Deno.test("sent with no connection, an application keeps the page and what was typed; sent once back online", async () => {
+  await using t = await createTestApp({ listen: true });
+  await using browser = await openBrowser();
+  const { student, internship, context, page, applyUrl } = await atApplyForm(t, browser);
   const note = page.getByLabel("Why you, in a few lines (optional)");
   await note.fill("I wrote this on the bus and the network went.");
 
@@ -146,17 +157,8 @@ Deno.test("sent with no connection, an application keeps the page and what was t
 
 Deno.test("sent on a connection that reaches nothing, an application keeps the page and what was typed", async () => {
   await using t = await createTestApp({ listen: true });
-  const member = await createTestUser(t, "member");
-  const student = await applicant(t, "Sara Student");
-  const internship = await platformInternship(t, member, { title: "Data Intern" });
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
-  await signInBrowser(context, t.origin, student);
-  const page = await context.newPage();
-  const applyUrl = `${t.origin}/internships/${internship.id}/apply`;
-  await page.goto(applyUrl);
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-  await page.getByLabel("1. Why do you want this internship?").fill("I want to learn how real data teams work.");
+  const { student, page, applyUrl } = await atApplyForm(t, browser, { controlled: true });
   const note = page.getByLabel("Why you, in a few lines (optional)");
   await note.fill("I wrote this at the station; the signal showed full bars.");
 
@@ -183,17 +185,8 @@ async function until(condition: () => boolean): Promise<void> {
 
 Deno.test("a connection that reaches nothing fails the form after its busy period: still told nothing was sent", async () => {
   await using t = await createTestApp({ listen: true });
-  const member = await createTestUser(t, "member");
-  const student = await applicant(t, "Sara Student");
-  const internship = await platformInternship(t, member, { title: "Data Intern" });
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
-  await signInBrowser(context, t.origin, student);
-  const page = await context.newPage();
-  const applyUrl = `${t.origin}/internships/${internship.id}/apply`;
-  await page.goto(applyUrl);
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-  await page.getByLabel("1. Why do you want this internship?").fill("I want to learn how real data teams work.");
+  const { page, applyUrl } = await atApplyForm(t, browser, { controlled: true });
   // While the form's navigation is pending Playwright reads nothing of the page: the page tells what it shows.
   const shown: string[] = [];
   page.on("console", (message) => shown.push(message.text()));
