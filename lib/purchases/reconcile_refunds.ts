@@ -16,7 +16,7 @@ import { getManyChunked } from "@/lib/kv/get_many.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import { type ListedRefund, type PaymentGateway, REFUNDS_PAGE } from "@/lib/payments/gateway.ts";
 import { paymentContext } from "./payment_context.ts";
-import { getPurchaseEntry, purchaseIdByOrder, type PurchaseRecord } from "./purchases.ts";
+import { getPurchaseEntry, type PaymentStatus, purchaseIdByOrder, type PurchaseRecord } from "./purchases.ts";
 import { reportedRefundOps, type ReportedRefundOutcome, UNRECORDED_AFTER_MS } from "./refunds.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -27,6 +27,8 @@ export const REFUND_LOOKBACK_MS = 30 * DAY;
 export const REFUND_CALLS_PER_RUN = 200;
 /** How long (ms) a refund taken is remembered: past the look-back, so no later run takes it again. */
 const TAKEN_MEMORY_MS = REFUND_LOOKBACK_MS + 2 * DAY;
+/** The states of a purchase that reconciliation may still confirm paid. */
+const UNCONFIRMED: ReadonlySet<PaymentStatus> = new Set(["pending", "failed"]);
 /** Writes lost to a race with the webhook or another run before a refund is left for the next run. */
 const MAX_ATTEMPTS = 3;
 
@@ -114,6 +116,8 @@ async function takeRefund(
       // event that carried no payment id is matched by it.
       const order = orderId ?? (refund.purchaseId ? purchase.value.gatewayOrderId ?? null : null);
       result = await reportedRefundOps(ctx, op, { purchase: purchase.value, refund: reported, orderId: order, at });
+      // Its purchase is not confirmed yet (its payment's event is late too): taken once reconciliation confirms it.
+      if (result.outcome === "unmatched" && UNCONFIRMED.has(purchase.value.paymentStatus)) return null;
     }
     op.set(takenKey(refund.id), { at, outcome: result.outcome }, { expireIn: TAKEN_MEMORY_MS });
     if (!(await op.commit()).ok) continue;
@@ -165,7 +169,7 @@ export async function reconcileRefunds(services: Services, now = Date.now()): Pr
     }
   }
   if (!complete || counts.left > 0) {
-    log.warn("the refunds' reconciliation reached its calls per run", { calls: budget.calls, left: counts.left });
+    log.warn("the refunds' reconciliation left refunds for its next run", { calls: budget.calls, left: counts.left });
   }
   return counts;
 }

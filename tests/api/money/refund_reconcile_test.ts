@@ -4,8 +4,8 @@
  */
 import { assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
-import { type FakeRefund, refundProcessedDelivery } from "@/tests/fakes/razorpay.ts";
-import { addToolkit, buy, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
+import { type FakeRefund, refundProcessedDelivery, signedPayment } from "@/tests/fakes/razorpay.ts";
+import { addToolkit, buy, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
 import { deliver, purchaseRecord, recount, refund, stored } from "./helpers.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { UpstreamError } from "@/lib/errors.ts";
@@ -138,4 +138,26 @@ Deno.test("our refund of a purchase paid without a payment id, whose write was l
   assertEquals(await reconcile(shop), { job: "reconcile-refunds", listed: 1, applied: 1, known: 0, left: 0 });
   const record = await purchaseRecord(shop, purchaseId);
   assertEquals([record.paymentStatus, record.refund?.id], ["refunded", made.id]);
+});
+
+Deno.test("a part refunded before its purchase is confirmed waits for the confirmation, then is kept", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const started = await checkout(shop, buyer, kit.id);
+  const [orderId, purchaseId] = [started.body.order.id as string, started.body.purchase.id as string];
+  const payment = shop.fake.addPayment(orderId, "captured");
+  const part = await shop.fake.refundInDashboard(payment.id, 10000);
+  processed(shop, part, 3 * HOUR);
+  assertEquals(await reconcile(shop), { job: "reconcile-refunds", listed: 1, applied: 0, known: 0, left: 1 });
+
+  const verified = await shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {
+    body: signedPayment(orderId, payment.id),
+    headers: buyer.headers,
+  });
+  assertEquals(verified.status, 200);
+  await verified.body?.cancel();
+  assertEquals(await reconcile(shop), { job: "reconcile-refunds", listed: 1, applied: 1, known: 0, left: 0 });
+  const record = await purchaseRecord(shop, purchaseId);
+  assertEquals([record.paymentStatus, record.gatewayPartialRefunds?.map((p) => p.id)], ["paid", [part.id]]);
 });
