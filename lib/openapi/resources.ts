@@ -232,6 +232,18 @@ export const ReportSchema = z.strictObject({
   createdAt: timestamp,
 }) satisfies z.ZodType<ReportView>;
 
+/** How reports were resolved, without the admin's note (a target's outcome in the list). */
+const ResolutionSchema = z.strictObject({
+  action: z.enum([...RESOLVE_ACTIONS, "removed"]).describe(
+    "An admin's action on the reports, or `removed`: what was reported was removed by other means",
+  ),
+  by: z.enum(REMOVERS).optional().describe(
+    "With `removed` only: who removed it (its author, an admin, the suspension of its author, the deletion of " +
+      "the post it was under, or an admin's reject of a listing in moderation)",
+  ),
+  at: timestamp,
+});
+
 /** A report as admins read it. */
 export const AdminReportSchema = ReportSchema.extend({
   reporter: z.strictObject({ id: z.string(), name: z.string() }).nullable().describe("null: a deleted account"),
@@ -241,17 +253,7 @@ export const AdminReportSchema = ReportSchema.extend({
       "same mailbox counts already",
   ),
   resolvedAt: timestamp.nullable(),
-  resolution: z.strictObject({
-    action: z.enum([...RESOLVE_ACTIONS, "removed"]).describe(
-      "An admin's action on the reports, or `removed`: what was reported was removed by other means",
-    ),
-    by: z.enum(REMOVERS).optional().describe(
-      "With `removed` only: who removed it (its author, an admin, the suspension of its author, the deletion of " +
-        "the post it was under, or an admin's reject of a listing in moderation)",
-    ),
-    note: nullableText,
-    at: timestamp,
-  }).nullable(),
+  resolution: ResolutionSchema.extend({ note: nullableText }).nullable(),
 }) satisfies z.ZodType<AdminReportView>;
 
 /** A reported target of the admin list. */
@@ -268,6 +270,10 @@ export const ReportedTargetSchema = z.strictObject({
       `The newest of those reports' own words (\`details\`), newest first: at most ${RECENT_DETAILS_MAX}, each on one ` +
         `line and cut to ${RECENT_DETAILS_LENGTH} characters (the target's reports have them whole)`,
     ),
+  outcome: ResolutionSchema.nullable().describe(
+    "In the resolved view, what resolved its last open reports and when; null in the open view (and when no report " +
+      "of it says)",
+  ),
 }) satisfies z.ZodType<ReportedTarget>;
 
 /** An internship with its owner (`user` null: a former member). */

@@ -333,6 +333,7 @@ function reopenOps(
     next.recentDetails = next.recentDetails.map((words) => reopened.has(words.id) ? { ...words, open: true } : words);
   }
   delete next.resolvedAt;
+  delete next.outcome;
   if (summary.value.holdReports < HOLD_REPORTERS && next.holdReports >= HOLD_REPORTERS) {
     next.thresholdAt = new Date().toISOString();
   }

@@ -23,6 +23,8 @@ import {
   HOLD_REASONS,
   HOLD_REPORTERS,
   notCounted,
+  type Outcome,
+  outcomeOf,
   RECENT_DETAILS_LENGTH,
   RECENT_DETAILS_MAX,
   type Report,
@@ -181,6 +183,7 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       summary.recentDetails = [{ ...words, open: true }, ...before.recentDetails ?? []].slice(0, RECENT_DETAILS_MAX);
     }
     delete summary.resolvedAt;
+    delete summary.outcome;
     if (before.holdReports < HOLD_REPORTERS && summary.holdReports >= HOLD_REPORTERS) summary.thresholdAt = now;
     const op = kv.atomic().check(open, summaryEntry, ...target.records)
       .set(reportKey(report.id), report)
@@ -227,7 +230,39 @@ function listed(summary: TargetSummary, status: "open" | "resolved", t: Translat
     lastReportedAt: summary.lastReportedAt,
     recentDetails: (summary.recentDetails ?? []).filter((words) => words.open === (status === "open"))
       .map(({ reason, details, createdAt }) => ({ reason, details, createdAt })),
+    outcome: status === "resolved" ? summary.outcome ?? null : null,
   };
+}
+
+/** The outcome of the last resolved of `reports` (null: none is resolved). */
+function lastOutcome(reports: Report[]): Outcome | null {
+  let last: Resolution | null = null;
+  for (const { resolution } of reports) {
+    if (resolution && (!last || resolution.at > last.at)) last = resolution;
+  }
+  return last && outcomeOf(last);
+}
+
+/**
+ * `targets` (of the resolved view) with the outcome their summaries lack, kept before summaries had one, read from
+ * their reports: each target's index listed, all at once, then the reports read together (`getManyChunked`).
+ */
+async function lastOutcomes(kv: Deno.Kv, targets: ReportedTarget[]): Promise<ReportedTarget[]> {
+  const missing = targets.filter((target) => target.outcome === null);
+  if (missing.length === 0) return targets;
+  const ids = await Promise.all(
+    missing.map(({ kind, targetId }) =>
+      Array.fromAsync(kv.list({ prefix: ["reports_by_target", kind, targetId] }), ({ key }) => key[3] as string)
+    ),
+  );
+  const reports = (await getManyChunked<Report>(kv, ids.flat().map(reportKey))).flatMap(({ value }) => value ?? []);
+  const outcomes = new Map(missing.map(({ kind, targetId }) => {
+    const own = reports.filter((report) => report.kind === kind && report.targetId === targetId);
+    return [`${kind} ${targetId}`, lastOutcome(own)];
+  }));
+  return targets.map((target) =>
+    target.outcome ? target : { ...target, outcome: outcomes.get(`${target.kind} ${target.targetId}`) ?? null }
+  );
 }
 
 /** A page of the admin list. */
@@ -241,7 +276,9 @@ export interface ReportedTargetPage {
  * `status=resolved` those whose reports are all resolved, the latest resolved first; of one kind when asked; titles in
  * the language of `t`. The open view reads the open targets' entries and the page's summaries; the resolved view the
  * first `offset + limit` keys of its index, the page's summaries and its count, never every summary kept, once the
- * `report-targets-index` job is done; until then every summary, as before (`summariesPage`).
+ * `report-targets-index` job is done; until then every summary, as before (`summariesPage`). A resolved target says
+ * what resolved it and when (`outcome`, kept on its summary; one resolved before that was kept reads its reports:
+ * `lastOutcomes`).
  */
 export async function reportedTargets(
   kv: Deno.Kv,
@@ -254,8 +291,9 @@ export async function reportedTargets(
     ? await openPage(kv, query)
     : await resolvedPage(kv, query);
   const summaries = (await getManyChunked<TargetSummary>(kv, keys)).flatMap(({ value }) => value ? [value] : []);
+  const targets = summaries.map((summary) => listed(summary, query.status, t));
   return {
-    targets: summaries.map((summary) => listed(summary, query.status, t)),
+    targets: query.status === "resolved" ? await lastOutcomes(kv, targets) : targets,
     pagination: {
       limit: query.limit,
       offset: query.offset,
@@ -343,8 +381,10 @@ export async function targetReports(
     if (!(error instanceof NotFoundError)) throw error;
   }
   const status = summary.open > 0 ? "open" : "resolved";
+  const target = listed(summary, status, t);
+  if (status === "resolved" && !target.outcome) target.outcome = lastOutcome(entries.map(({ value }) => value));
   return {
-    target: { ...listed(summary, status, t), url, status },
+    target: { ...target, url, status },
     reports: entries.map(({ value: report }) => {
       const reporter = report.userId ? reporters.get(report.userId) : undefined;
       return {

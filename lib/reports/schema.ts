@@ -70,6 +70,14 @@ export interface Resolution {
   at: string;
 }
 
+/** What a resolution did and when, without its note: what the admin list shows of a resolved target. */
+export type Outcome = Omit<Resolution, "note">;
+
+/** The `Outcome` of `resolution` (without a `by` it does not have). */
+export function outcomeOf({ action, by, at }: Resolution): Outcome {
+  return by ? { action, by, at } : { action, at };
+}
+
 /** A report as stored. Times are ISO 8601. */
 export interface Report {
   id: string;
@@ -187,6 +195,11 @@ export interface ReportedTarget {
    * line and at most `RECENT_DETAILS_LENGTH` characters (none for a target last reported before they were kept).
    */
   recentDetails: RecentDetails[];
+  /**
+   * In the resolved view, what resolved its last open reports and when; null in the open view (and when no report of
+   * it says).
+   */
+  outcome: Outcome | null;
 }
 
 /** A report's own words as the admin list shows them: its reason, its `details` cut short, when it was sent (ISO). */

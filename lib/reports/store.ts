@@ -27,6 +27,8 @@ import {
   DISMISSED_REPORTERS_MAX,
   HOLD_REASONS,
   HOLD_REPORTERS,
+  type Outcome,
+  outcomeOf,
   type RecentDetails,
   type Report,
   type ReportKind,
@@ -76,6 +78,12 @@ export interface TargetSummary {
    * Absent while reports are open, and on a summary kept before the index that `indexExistingTargets` has not reached.
    */
   resolvedAt?: string;
+  /**
+   * What resolved its last open reports and when (`Outcome`), kept with `resolvedAt`: the resolved view words it
+   * without reading a report. Absent while reports are open, and on a summary resolved before it was kept (the list
+   * reads that target's reports then: `lastOutcomes`).
+   */
+  outcome?: Outcome;
   /**
    * The admin resolving its open reports now, with what and since when (ISO): other admins are refused until the
    * resolution's last write drops it, or `CLAIM_MS` after it (a resolution that crashed). Absent: nobody.
@@ -223,7 +231,10 @@ export function resolveBatchOps(
   // once nothing is open.
   if (next.open === 0 || !next.holdMailboxes) delete next.holdMailboxes;
   if (next.holdReports < HOLD_REPORTERS) delete next.thresholdAt;
-  if (next.open === 0) next.resolvedAt = resolution.at;
+  if (next.open === 0) {
+    next.resolvedAt = resolution.at;
+    next.outcome = outcomeOf(resolution);
+  }
   if (last || next.open === 0) delete next.resolving;
   op.set(summaryKey(kind, targetId), next);
   indexOps(op, summary.value, next);

@@ -3,8 +3,9 @@
  * Trust, "Reports"), most reported first, with the reasons counted, what the newest reporters wrote (a few, cut short;
  * the target's page has every report whole), a link to each target's reports, and a form to
  * resolve all of a target's open reports (dismiss, hide, delete, with a note). `?status=resolved` shows the targets
- * whose reports are all resolved, `?kind=` one kind. Plain links and forms: `POST` (fields `kind`, `targetId`,
- * `action`, `note`) resolves and answers 303 back with `?done=`; it works without JavaScript.
+ * whose reports are all resolved, each with what resolved it and when; `?kind=` one kind. Plain links and forms:
+ * `POST` (fields `kind`, `targetId`, `action`, `note`) resolves and answers 303 back with `?done=`; it works without
+ * JavaScript.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -12,6 +13,7 @@ import { Notice } from "@/components/forms.tsx";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
 import { ResolveForm, StillHeld } from "@/components/reports/ResolveForm.tsx";
+import { ResolutionWords } from "@/components/reports/ResolutionWords.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -209,6 +211,14 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
                     {target.title}
                   </a>
                 </h2>
+                {target.outcome && (
+                  <p class="mt-1 text-sm font-medium text-slate-900">
+                    {t.rich("admin.reports.resolvedOn", {
+                      time: () => <time datetime={target.outcome!.at}>{t.dateTime(target.outcome!.at)}</time>,
+                      outcome: <ResolutionWords kind={target.kind} outcome={target.outcome} />,
+                    })}
+                  </p>
+                )}
                 <p class="text-sm text-slate-800">{reasonsText(t, target.reasons)}</p>
                 <RecentWords target={target} />
                 {status === "open" && (

@@ -2,13 +2,17 @@
  * The admin list of reports reads what it shows (docs/decisions.md, Trust, "The reports list reads its page";
  * docs/performance.md, Admin lists at scale): the open view reads the open targets' entries, not every summary kept;
  * the resolved view a page of its index, the latest resolved first; summaries kept before the entries are indexed once
- * by `report-targets-index`. Counted with a KV that records reads, at 2,000 resolved targets and 20 open.
+ * by `report-targets-index`. Counted with a KV that records reads, at 2,000 resolved targets and 20 open. A resolved
+ * target says what resolved it and when.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { updateUser } from "@/lib/users/users.ts";
 import { call } from "./helpers.ts";
 
 /** A summary as `lib/reports/reports.ts` kept them before the views' entries (no `resolvedAt`). */
@@ -92,4 +96,68 @@ Deno.test("2,000 resolved targets and 20 open: each view reads its page, not eve
   await call(t, other, "POST", "/api/reports", { kind: "internship", id: listing.id, reason: "misleading" });
   assertEquals((await view("&status=resolved&kind=internship")).body.pagination.total, 0);
   assertEquals((await view("")).body.pagination.total, 21);
+});
+
+Deno.test("the resolved view says what resolved each target and when; one resolved before that was kept, from its reports", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const kept = await postInternship(t, member, { title: "Kept" });
+  const gone = await postInternship(t, member, { title: "Gone" });
+  const post = await createPost(t, admin, { title: "Removed post" });
+  const still = await postInternship(t, member, { title: "Still open" });
+  for (
+    const [kind, id] of [["internship", kept.id], ["internship", gone.id], ["post", post.id], ["internship", still.id]]
+  ) {
+    const filed = await call(t, student, "POST", "/api/reports", { kind, id, reason: "misleading" });
+    assertEquals(filed.status, 201);
+  }
+  const resolve = (id: string, action: string) =>
+    call(t, admin, "POST", `/api/admin/reports/internship/${id}/resolve`, { action, note: "Looked into it." });
+  assertEquals((await resolve(kept.id, "dismiss")).body, { resolved: 1 });
+  // Its summary as kept before it said what resolved it.
+  const key = ["report_targets", "internship", kept.id];
+  const { outcome, ...before } = (await t.kv.get<Record<string, unknown>>(key)).value!;
+  assert(outcome, "a resolution keeps what it did on the summary");
+  await t.kv.set(key, before);
+  assertEquals((await resolve(gone.id, "delete")).body, { resolved: 1 });
+  assertEquals((await call(t, admin, "DELETE", `/api/admin/ungatekeep/${post.id}`)).status, 200);
+
+  const resolvedAt = async (kind: string, id: string) =>
+    (await call(t, admin, "GET", `/api/admin/reports/${kind}/${id}`)).body.reports[0].resolvedAt as string;
+  const [keptAt, goneAt, postAt] = [
+    await resolvedAt("internship", kept.id),
+    await resolvedAt("internship", gone.id),
+    await resolvedAt("post", post.id),
+  ];
+  const list = await call(t, admin, "GET", "/api/admin/reports?status=resolved");
+  assertEquals(list.body.targets.map((x: { title: string; outcome: unknown }) => [x.title, x.outcome]), [
+    ["Removed post", { action: "removed", by: "admin", at: postAt }],
+    ["Gone at Example Labs", { action: "delete", at: goneAt }],
+    ["Kept at Example Labs", { action: "dismiss", at: keptAt }],
+  ]);
+  const detail = await call(t, admin, "GET", `/api/admin/reports/internship/${kept.id}`);
+  assertEquals(detail.body.target.outcome, { action: "dismiss", at: keptAt });
+  const open = await call(t, admin, "GET", "/api/admin/reports");
+  assertEquals(open.body.targets.map((x: { title: string; outcome: unknown }) => [x.title, x.outcome]), [
+    ["Still open at Example Labs", null],
+  ]);
+
+  const text = async () =>
+    (await (await t.fetch("/admin/reports?status=resolved", { headers: admin.headers })).text())
+      .replace(/<[^>]+>/g, "");
+  const en = translatorFor("en");
+  const page = await text();
+  for (
+    const line of [
+      `Resolved ${en.dateTime(postAt)}: an admin deleted it`,
+      `Resolved ${en.dateTime(goneAt)}: deleted`,
+      `Resolved ${en.dateTime(keptAt)}: dismissed, nothing was wrong`,
+    ]
+  ) assert(page.includes(line), line);
+  await updateUser(t.kv, admin.user.id, { language: "hi" });
+  const hi = translatorFor("hi");
+  const line = `${hi.dateTime(goneAt)} को निपटाई गई: ${hi("admin.reports.outcome.delete")}`;
+  assert((await text()).includes(line), line);
 });

@@ -10,20 +10,9 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { ResolveForm, StillHeld } from "@/components/reports/ResolveForm.tsx";
+import { ResolutionWords } from "@/components/reports/ResolutionWords.tsx";
 import { REPORT_KINDS, type ReportKind, type TargetReports, targetReports } from "@/lib/reports/reports.ts";
-import type { Resolution } from "@/lib/reports/schema.ts";
-import type { Translate } from "@/lib/i18n/translator.ts";
 import { useT } from "@/lib/i18n/context.ts";
-
-/**
- * What a resolution did, in words: who removed the target when it went without an admin's decision on the reports, else
- * the admin's decision (an organization's "hide" takes its verified badge away).
- */
-function resolutionText(t: Translate, kind: ReportKind, { action, by }: Resolution): string {
-  if (by) return t.dynamic(`admin.reports.removedBy.${by}`);
-  const outcome = action === "removed" ? "delete" : kind === "organization" && action === "hide" ? "unverify" : action;
-  return t.dynamic(`admin.reports.outcome.${outcome}`);
-}
 
 export const handler = define.handlers<TargetReports>({
   async GET(_req, ctx) {
@@ -73,9 +62,12 @@ export default define.page<TargetReports>(function AdminTargetReportsPage({ data
                   name: report.reporter?.name ?? t("admin.reports.deletedAccount"),
                   time: () => <time datetime={report.createdAt}>{t.dateTime(report.createdAt)}</time>,
                 })}
-                {report.resolution && t(
+                {report.resolution && t.rich(
                   report.resolution.note ? "admin.reports.resolutionNote" : "admin.reports.resolution",
-                  { action: resolutionText(t, target.kind, report.resolution), note: report.resolution.note ?? "" },
+                  {
+                    action: <ResolutionWords kind={target.kind} outcome={report.resolution} />,
+                    note: report.resolution.note ?? "",
+                  },
                 )}
               </p>
               {report.notCounted && <p class="mt-1 text-sm text-amber-800">{t("admin.reports.notCounted")}</p>}
