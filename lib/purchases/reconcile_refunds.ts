@@ -17,7 +17,7 @@ import type { Services } from "@/lib/platform/state.ts";
 import { type ListedRefund, type PaymentGateway, REFUNDS_PAGE } from "@/lib/payments/gateway.ts";
 import { paymentContext } from "./payment_context.ts";
 import { getPurchaseEntry, type PaymentStatus, purchaseIdByOrder, type PurchaseRecord } from "./purchases.ts";
-import { reportedRefundOps, type ReportedRefundOutcome, UNRECORDED_AFTER_MS } from "./refunds.ts";
+import { commitReportedRefund, type ReportedRefundOutcome, UNRECORDED_AFTER_MS } from "./refunds.ts";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -86,7 +86,7 @@ async function purchaseOf(
 }
 
 /**
- * Takes `refund` of purchase `purchaseId` (null: no purchase's) at `now` (ms): `reportedRefundOps` and the taken mark
+ * Takes `refund` of purchase `purchaseId` (null: no purchase's) at `now` (ms): `commitReportedRefund` with the taken mark
  * in one write, checked against both as read. Returns the outcome and whether a write had taken the refund before
  * (another run's counts as one), or null when every attempt lost its race.
  */
@@ -106,23 +106,24 @@ async function takeRefund(
     const taken = await kv.get(takenKey(refund.id));
     if (taken.value !== null) return { outcome: "none", before: true };
     const purchase = purchaseId ? await getPurchaseEntry(kv, purchaseId) : null;
-    const op = kv.atomic().check(taken);
-    let result: { outcome: ReportedRefundOutcome | "none"; mails: string[] } = { outcome: "none", mails: [] };
-    const before = purchase?.value ? takenBefore(purchase.value, refund.id) : false;
-    if (purchase?.value) {
-      op.check(purchase);
-      const reported = { id: refund.id, paymentId: refund.paymentId, amount: refund.amount };
-      // One of ours (our notes name its purchase) refunded a payment of that purchase's order: a purchase paid by an
-      // event that carried no payment id is matched by it.
-      const order = orderId ?? (refund.purchaseId ? purchase.value.gatewayOrderId ?? null : null);
-      result = await reportedRefundOps(ctx, op, { purchase: purchase.value, refund: reported, orderId: order, at });
-      // Its purchase is not confirmed yet (its payment's event is late too): taken once reconciliation confirms it.
-      if (result.outcome === "unmatched" && UNCONFIRMED.has(purchase.value.paymentStatus)) return null;
-    }
-    op.set(takenKey(refund.id), { at, outcome: result.outcome }, { expireIn: TAKEN_MEMORY_MS });
-    if (!(await op.commit()).ok) continue;
-    for (const id of result.mails) ctx.deliverSoon?.(id);
-    return { outcome: result.outcome, before };
+    // One of ours (our notes name its purchase) refunded a payment of that purchase's order: a purchase paid by an
+    // event that carried no payment id is matched by it.
+    const order = orderId ?? (refund.purchaseId ? purchase?.value?.gatewayOrderId ?? null : null);
+    const unconfirmed = !!purchase?.value && UNCONFIRMED.has(purchase.value.paymentStatus);
+    const { outcome, written } = await commitReportedRefund(ctx, {
+      purchase,
+      refund: { id: refund.id, paymentId: refund.paymentId, amount: refund.amount },
+      orderId: order,
+      at,
+      mark: (op, outcome) => {
+        // Its purchase is not confirmed yet (its payment's event is late too): taken once reconciliation confirms it.
+        if (outcome === "unmatched" && unconfirmed) return false;
+        op.check(taken).set(takenKey(refund.id), { at, outcome }, { expireIn: TAKEN_MEMORY_MS });
+      },
+    });
+    if (outcome === "unmatched" && unconfirmed) return null;
+    if (!written) continue;
+    return { outcome, before: purchase?.value ? takenBefore(purchase.value, refund.id) : false };
   }
   return null;
 }

@@ -479,6 +479,35 @@ export async function reportedRefundOps(
 }
 
 /**
+ * Applies reported refund `refund` (null: the report lacked its payment or amount) to `purchase` as read (null or none:
+ * no purchase of ours) at `at`, in one write with the caller's marker (the webhook's event, reconciliation's note, the
+ * daily run's taken mark; docs/decisions.md, Money operations, "Refunds made at the gateway"): `reportedRefundOps`,
+ * checked against the purchase as read, then `mark` adds the marker's checks and writes given the outcome (`none`:
+ * nothing to apply it to) or returns false to write nothing. Starts the e-mails the write queued. Returns the outcome
+ * and whether the write was made: not made when `mark` declined or the write lost a race (read again and retry).
+ */
+export async function commitReportedRefund(
+  ctx: PaymentContext,
+  { purchase, refund, orderId, at, mark }: {
+    purchase: Deno.KvEntryMaybe<PurchaseRecord> | null;
+    refund: ReportedRefund | null;
+    orderId: string | null;
+    at: string;
+    mark: (op: Deno.AtomicOperation, outcome: ReportedRefundOutcome | "none") => false | void;
+  },
+): Promise<{ outcome: ReportedRefundOutcome | "none"; written: boolean }> {
+  const op = ctx.kv.atomic();
+  let result: { outcome: ReportedRefundOutcome | "none"; mails: string[] } = { outcome: "none", mails: [] };
+  if (purchase?.value && refund) {
+    op.check(purchase);
+    result = await reportedRefundOps(ctx, op, { purchase: purchase.value, refund, orderId, at });
+  }
+  if (mark(op, result.outcome) === false || !(await op.commit()).ok) return { outcome: result.outcome, written: false };
+  for (const id of result.mails) ctx.deliverSoon?.(id);
+  return { outcome: result.outcome, written: true };
+}
+
+/**
  * `record` with refund `refundId` marked processed at `at` (the purchase's own refund or an extra payment's),
  * or null when it has no such refund or it is processed already.
  */
@@ -540,19 +569,14 @@ export async function applyUnrecordedRefunds(ctx: PaymentContext, now: number): 
     if (now - Date.parse(note.value.at) < UNRECORDED_AFTER_MS) continue;
     const refundId = String(note.key[1]);
     const { purchaseId, paymentId, amount } = note.value;
-    const purchase = await getPurchaseEntry(kv, purchaseId);
-    const op = kv.atomic().check(note, purchase).delete(note.key);
-    const result = purchase.value
-      ? await reportedRefundOps(ctx, op, {
-        purchase: purchase.value,
-        refund: { id: refundId, paymentId, amount },
-        orderId: null,
-        at: new Date(now).toISOString(),
-      })
-      : { outcome: "unmatched", mails: [] };
-    if (!(await op.commit()).ok) continue;
-    for (const id of result.mails) ctx.deliverSoon?.(id);
-    if (result.outcome === "applied") {
+    const { outcome, written } = await commitReportedRefund(ctx, {
+      purchase: await getPurchaseEntry(kv, purchaseId),
+      refund: { id: refundId, paymentId, amount },
+      orderId: null,
+      at: new Date(now).toISOString(),
+      mark: (op) => void op.check(note).delete(note.key),
+    });
+    if (written && outcome === "applied") {
       applied++;
       ctx.log?.warn("a refund the gateway made and we never recorded was applied to its purchase", {
         refundId,

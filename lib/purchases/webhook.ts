@@ -15,7 +15,7 @@ import { Buffer } from "node:buffer";
 import { InvalidInputError } from "@/lib/errors.ts";
 import type { PaymentContext } from "./payment_context.ts";
 import { getPurchaseEntry, purchaseIdByOrder } from "./purchases.ts";
-import { refundProcessedOps, reportedRefundOps } from "./refunds.ts";
+import { commitReportedRefund, refundProcessedOps } from "./refunds.ts";
 import { applyOutcome, type Outcome } from "./settlement.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
@@ -123,7 +123,7 @@ export async function handleWebhook(
 
 /**
  * Applies `refund`, a `refund.processed` without our notes (docs/decisions.md, Money operations, "Refunds made at the
- * gateway"), to the purchase of gateway order `orderId` (`reportedRefundOps`), with the event's `marker` in the same
+ * gateway"), to the purchase of gateway order `orderId` (`commitReportedRefund`), with the event's `marker` in the same
  * write, checked against the event's `entry` and the purchase as read; logs what it came to. Returns false when the
  * write lost a race (read again and try again).
  */
@@ -144,24 +144,20 @@ async function applyReportedRefund(
     amount: Number.isSafeInteger(refund.amount) ? refund.amount as number : null,
   };
   const purchaseId = orderId ? await purchaseIdByOrder(kv, orderId) : null;
-  const purchase = purchaseId ? await getPurchaseEntry(kv, purchaseId) : null;
-  const op = kv.atomic().check(entry).set(entry.key, marker, { expireIn: EVENT_MEMORY_MS });
-  let result: { outcome: string; mails: string[] } = { outcome: "no purchase", mails: [] };
-  if (purchase?.value && reported.paymentId && reported.amount !== null) {
-    op.check(purchase);
-    result = await reportedRefundOps(ctx, op, {
-      purchase: purchase.value,
-      refund: { id: reported.id, paymentId: reported.paymentId, amount: reported.amount },
-      orderId: orderId ?? null,
-      at: marker.receivedAt,
-    });
-  }
-  if (!(await op.commit()).ok) return false;
-  for (const id of result.mails) ctx.deliverSoon?.(id);
+  const { outcome, written } = await commitReportedRefund(ctx, {
+    purchase: purchaseId ? await getPurchaseEntry(kv, purchaseId) : null,
+    refund: reported.paymentId && reported.amount !== null
+      ? { id: reported.id, paymentId: reported.paymentId, amount: reported.amount }
+      : null,
+    orderId: orderId ?? null,
+    at: marker.receivedAt,
+    mark: (op) => void op.check(entry).set(entry.key, marker, { expireIn: EVENT_MEMORY_MS }),
+  });
+  if (!written) return false;
   const fields = { refundId: reported.id, paymentId: reported.paymentId, orderId, purchaseId, amount: reported.amount };
-  if (result.outcome === "applied") ctx.log?.warn("refund made at the gateway applied to its purchase", fields);
-  else if (result.outcome !== "known") {
-    ctx.log?.warn(`refund made at the gateway not applied: ${result.outcome}`, fields);
+  if (outcome === "applied") ctx.log?.warn("refund made at the gateway applied to its purchase", fields);
+  else if (outcome !== "known") {
+    ctx.log?.warn(`refund made at the gateway not applied: ${outcome === "none" ? "no purchase" : outcome}`, fields);
   }
   return true;
 }
