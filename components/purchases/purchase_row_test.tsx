@@ -18,6 +18,7 @@ function purchase(): AdminPurchaseRow {
     gatewayOrderId: "order_0",
     paymentStatus: "paid",
     amountPaid: 29000,
+    refundedParts: [],
     couponId: null,
     creditNotes: [],
     createdAt: AT,

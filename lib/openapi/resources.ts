@@ -652,6 +652,16 @@ const purchaseFields = {
     "Every credit note issued against its tax invoice, in the order issued: one per refund, a part refunded at the " +
       "gateway too (empty: none)",
   ),
+  refundedParts: z.array(z.strictObject({
+    amount: z.int().describe("In paise"),
+    at: timestamp,
+    creditNoteLapsed: CreditNoteLapsedSchema.optional().describe(
+      "Why it has no credit note though the receipt is a tax invoice: it came past GST's time limit",
+    ),
+  })).describe(
+    "The parts of its own payment refunded at the gateway, oldest first (empty: none); a `refund` that completed the " +
+      "payment counts them in its `refundedBefore`",
+  ),
   createdAt: timestamp,
   updatedAt: timestamp,
 };

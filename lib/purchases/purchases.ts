@@ -285,7 +285,29 @@ export interface GatewayPartialRefund {
 export type Purchase = Omit<PurchaseRecord, InternalField | "refund"> & {
   refund?: BuyerRefund | null;
   creditNotes: IssuedCreditNote[];
+  /** The parts of its own payment refunded at the gateway (`refundedPartsOf`). */
+  refundedParts: RefundedPart[];
 };
+
+/**
+ * A part of a purchase's own payment refunded at the gateway, as its buyer reads it: the amount in paise, when, and
+ * why a tax invoice has no credit note for it.
+ */
+export type RefundedPart = Pick<GatewayPartialRefund, "amount" | "at" | "creditNoteLapsed">;
+
+/**
+ * The parts of `record`'s own payment refunded at the gateway, oldest first (an extra payment's are not the buyer's
+ * purchase; docs/decisions.md, Money operations, "Refunds made at the gateway"). A refund that completed the payment
+ * counts them in its `refundedBefore`.
+ */
+export function refundedPartsOf(record: PurchaseRecord): RefundedPart[] {
+  const extras = new Set(record.extraPayments?.map((payment) => payment.paymentId));
+  return (record.gatewayPartialRefunds ?? []).filter((part) => !extras.has(part.paymentId)).map((part) => ({
+    amount: part.amount,
+    at: part.at,
+    ...part.creditNoteLapsed ? { creditNoteLapsed: part.creditNoteLapsed } : {},
+  }));
+}
 
 /** A refund as its buyer reads it: without the admin who made it. */
 export type BuyerRefund = Omit<RefundRecord, "by">;
@@ -343,7 +365,7 @@ export function purchaseView(record: PurchaseRecord): Purchase {
     refund,
     ...rest
   } = record;
-  const view = { ...rest, creditNotes: creditNotesOf(record) };
+  const view = { ...rest, creditNotes: creditNotesOf(record), refundedParts: refundedPartsOf(record) };
   if (refund === undefined) return view;
   if (refund === null) return { ...view, refund };
   const { by: _b, ...buyerRefund } = refund;

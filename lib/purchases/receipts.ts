@@ -35,6 +35,8 @@ import {
   type IssuedCreditNote,
   type PurchaseRecord,
   type ReceiptRecord,
+  type RefundedPart,
+  refundedPartsOf,
   type RefundRequest,
 } from "./purchases.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
@@ -217,6 +219,8 @@ export interface ReceiptView {
   paymentId: string | null;
   orderId: string | null;
   refund: PurchaseRecord["refund"] | null;
+  /** The parts of its payment refunded at the gateway (`refundedPartsOf`). */
+  refundedParts: RefundedPart[];
   /** The credit notes issued against a tax invoice, in the order they were issued (`creditNotesOf`). */
   creditNotes: CreditNoteView[];
   refundRequest: RefundRequest | null;
@@ -258,6 +262,7 @@ export async function receiptFor(
     paymentId: record.paymentId,
     orderId: record.gatewayOrderId,
     refund: record.refund ?? null,
+    refundedParts: refundedPartsOf(record),
     creditNotes: creditNotesOf(record).map((note) => ({
       ...note,
       gst: creditNoteSplit(note, sellerState?.name ?? null, placeOfSupply?.name ?? null),

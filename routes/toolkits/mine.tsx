@@ -12,7 +12,8 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { toRupees } from "@/lib/money.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { RefundRequestPanel } from "@/components/purchases/RefundRequestPanel.tsx";
-import { isRefundable, returnedBy } from "@/lib/purchases/refund_policy.ts";
+import { BuyerRefundLine } from "@/components/purchases/BuyerRefundLine.tsx";
+import { isRefundable } from "@/lib/purchases/refund_policy.ts";
 import {
   type OwnedToolkit,
   ownedToolkits,
@@ -82,15 +83,12 @@ function PaymentHistory({ purchases }: { purchases: PurchaseHistoryItem[] }) {
                   label={t("toolkits.mine.status")}
                   note={
                     <div class="mt-1">
-                      {p.refund && (
-                        <p class="text-xs text-slate-700">
-                          {t(p.refund.refundedBefore ? "toolkits.mine.refundedInAll" : "toolkits.mine.refunded", {
-                            amount: money(returnedBy(p.refund)),
-                            date: t.date(p.refund.at),
-                            total: money(p.refund.amount),
-                          })}
-                        </p>
-                      )}
+                      <BuyerRefundLine
+                        refund={p.refund ?? null}
+                        parts={p.refundedParts}
+                        paid={p.amountPaid}
+                        class="text-xs text-slate-700"
+                      />
                       <RefundRequestPanel
                         purchaseId={p.id}
                         request={p.refundRequest ?? null}

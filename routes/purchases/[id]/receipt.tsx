@@ -16,9 +16,9 @@ import { type CreditNoteView, receiptFor, type ReceiptView } from "@/lib/purchas
 import { GST_RATE_PERCENT } from "@/lib/purchases/gst.ts";
 import { CreditNoteFigures, NumberAndDate, Parties, Row } from "@/components/purchases/TaxDocument.tsx";
 import { placeOfSupplyLabel } from "@/lib/purchases/place_of_supply.ts";
-import { returnedBy } from "@/lib/purchases/refund_policy.ts";
 import PrintButton from "@/islands/PrintButton.tsx";
 import { RefundRequestPanel } from "@/components/purchases/RefundRequestPanel.tsx";
+import { BuyerRefundLine } from "@/components/purchases/BuyerRefundLine.tsx";
 
 export const handler = define.handlers<ReceiptView>({
   async GET(_req, ctx) {
@@ -135,15 +135,13 @@ export default define.page<ReceiptView>(function ReceiptPage({ data: r }) {
             })}
           </p>
         )}
-        {r.refund && (
-          <p class="mt-2 font-semibold text-amber-900">
-            {t(r.refund.refundedBefore ? "toolkits.receipt.refundedInAll" : "toolkits.receipt.refunded", {
-              amount: money(returnedBy(r.refund)),
-              date: t.date(r.refund.at),
-              total: money(r.refund.amount),
-            })}
-          </p>
-        )}
+        <BuyerRefundLine
+          refund={r.refund ?? null}
+          parts={r.refundedParts}
+          paid={r.amountPaid}
+          taxInvoice={!!gst}
+          class="mt-2 font-semibold text-amber-900"
+        />
         <div class="mt-2">
           <RefundRequestPanel
             purchaseId={r.purchaseId}

@@ -108,6 +108,11 @@ Deno.test("past GST's time limit a refund or part issues no credit note but says
   const html = await (await shop.t.fetch(`/admin/purchases?search=${payment.id}`, { headers: shop.admin.headers }))
     .text();
   assert(html.includes("No credit note: GST's time limit for this invoice ended on 30 Nov 2025"), "the row says why");
+  const receipt = await (await shop.t.fetch(`/purchases/${purchaseId}/receipt`, { headers: buyer.headers })).text();
+  assert(
+    receipt.includes("No credit note for this refund: GST's time limit for this invoice ended on 30 Nov 2025"),
+    "and the buyer's receipt too",
+  );
 });
 
 Deno.test("the credit-notes-late job issues none past GST's time limit, to the last day in India, and says why", async () => {

@@ -128,6 +128,10 @@ Deno.test("partial refunds at the gateway that add up to the payment end access 
   const between = await purchaseRecord(shop, purchaseId);
   assertEquals(between.gatewayPartialRefunds?.map((r) => r.amount), [25000], "a replay is counted once");
   assertEquals([between.paymentStatus, await hasPurchased()], ["paid", true]);
+  const mine = async () => (await (await shop.t.fetch("/toolkits/mine", { headers: buyer.headers })).text());
+  assert(/Partly refunded: ₹250 on [^<;]+; ₹250 of your ₹500 so far/.test(await mine()), "the buyer sees the part");
+  const history = await (await shop.t.fetch("/api/purchases", { headers: buyer.headers })).json();
+  assertEquals(history.purchases[0].refundedParts.map((p: { amount: number }) => p.amount), [25000]);
 
   const rest = await shop.fake.refundInDashboard(payment.id, 25000);
   const res = await deliver(shop, refundProcessedDelivery(rest, { orderId }));
@@ -136,6 +140,10 @@ Deno.test("partial refunds at the gateway that add up to the payment end access 
   const record = await purchaseRecord(shop, purchaseId);
   assertEquals(record.paymentStatus, "refunded");
   assertEquals([record.refund?.id, record.refund?.amount, record.refund?.by], [rest.id, 50000, "gateway"]);
+  assert(
+    /Refunded in parts: ₹250 on [^<;,]+, ₹250 on [^<;]+; ₹500 in all/.test(await mine()),
+    "each part, then the sum",
+  );
   assertEquals(await hasPurchased(), false);
   assertEquals(await stored(shop.t.kv), await recount(shop.t.kv), "the dashboard's counters moved with the record");
   for (const replay of [first, rest]) {
@@ -201,9 +209,9 @@ Deno.test("after a partial refund at the gateway an admin's refund asks the gate
   assert(mail?.text.includes("We refunded ₹400 for"), `what came back this time: ${mail?.text}`);
   assert(mail?.text.includes("With the ₹100 refunded before, ₹500 of your payment has been refunded in all."));
   const mine = await (await shop.t.fetch("/toolkits/mine", { headers: buyer.headers })).text();
-  assert(/₹400 refunded on [^<]+, ₹500 in all/.test(mine), "the purchase page says both");
+  assert(/Refunded in parts: ₹100 on [^<;,]+, ₹400 on [^<;]+; ₹500 in all/.test(mine), "the purchase page says both");
   const receipt = await (await shop.t.fetch(`/purchases/${purchaseId}/receipt`, { headers: buyer.headers })).text();
-  assert(/Refunded: ₹400 on [^<]+, ₹500 in all/.test(receipt), "and so does the receipt");
+  assert(/Refunded in parts: ₹100 on [^<;,]+, ₹400 on [^<;]+; ₹500 in all/.test(receipt), "and so does the receipt");
   const told = await shop.t.fetch(`/admin/purchases?refunded=${purchaseId}`, { headers: shop.admin.headers });
   assert(
     (await told.text()).includes("Refunded ₹400 to"),
