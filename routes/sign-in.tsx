@@ -15,8 +15,9 @@
  * flow as `POST /api/auth/sign-in/email`; success is 303 to onboarding (when due, carrying
  * `callbackURL`) or `callbackURL` with the session cookie, a refusal renders the page again with
  * its sentence (400, 401, 403 for an unverified e-mail, whose link was sent again, 403 for a suspended account, 429).
- * `error=ACCOUNT_SUSPENDED` (a social sign-in or a verification link of a suspended account) and that 403 say the
- * account is suspended and link to `/contact` to appeal (docs/decisions.md, Admin, "Suspension").
+ * `error=ACCOUNT_SUSPENDED` (a social sign-in or a verification link of a suspended account), that 403, and the page
+ * shown to a browser whose session ended because its person was suspended (`AppState.suspended`) say the account is
+ * suspended and link to `/contact` to appeal (docs/decisions.md, Admin, "Suspension").
  */
 import { define } from "@/lib/platform/define.ts";
 import { AuthError, RateLimitedError } from "@/lib/errors.ts";
@@ -63,6 +64,8 @@ interface Data {
   /** The address `?email=` fills in, when it is one. */
   email?: string;
   providers: SocialButtonProvider[];
+  /** Whether the browser's session ended because its person was suspended (`AppState.suspended`). */
+  suspended?: boolean;
   /** What a failed plain HTML submit left. */
   outcome?: SignInOutcome;
 }
@@ -75,7 +78,12 @@ export const handler = define.handlers<Data>({
     if (ctx.state.user) return new Response(null, { status: 302, headers: { location: callbackURL ?? "/" } });
     const providers = providerChoices(ctx.state.services.oauth);
     const email = EmailField.safeParse(ctx.url.searchParams.get("email"));
-    return ctx.render({ callbackURL, providers, email: email.success ? email.data : undefined });
+    return ctx.render({
+      callbackURL,
+      providers,
+      email: email.success ? email.data : undefined,
+      suspended: ctx.state.suspended,
+    });
   },
   async POST(req, ctx) {
     const services = ctx.state.services;
@@ -122,7 +130,7 @@ export const handler = define.handlers<Data>({
 export default define.page<Data>(function SignInPage({ data, url }) {
   const t = useT();
   const code = url.searchParams.get("error");
-  const suspended = code === "ACCOUNT_SUSPENDED";
+  const suspended = code === "ACCOUNT_SUSPENDED" || data.suspended === true;
   const error = code && !suspended ? Object.hasOwn(ERRORS, code) ? ERRORS[code] : SOCIAL_FAILED : undefined;
   return (
     <FormCard title={t("auth.signIn.title")}>

@@ -214,21 +214,28 @@ export async function peekSession(kv: Deno.Kv, token: string): Promise<{ session
 
 /**
  * The live session of a cookie token with its user, read in one KV round trip and renewed when
- * it is past its first day; null as `peekSession` says (a session of an earlier epoch is deleted then).
+ * it is past its first day; null as `peekSession` says (a session of an earlier epoch is deleted then), or `suspended`
+ * for a session void because its person is suspended (docs/decisions.md, Admin, "Suspension"), so that the pages its
+ * cookie brings say why rather than only asking to sign in. That one is not deleted while its epoch is behind (it
+ * never holds again, even once the suspension is lifted) and goes when it expires; one of the current epoch (a
+ * suspension that did not move it) is deleted, lest a lift revive it.
  * `renewed` tells the caller to send the cookie again; `hash` is the token's SHA-256, the session's key (`sessionHolds`).
  */
 export async function readSession(
   kv: Deno.Kv,
   token: string,
-): Promise<{ session: Session; user: User; renewed: boolean; hash: string } | null> {
+): Promise<{ session: Session; user: User; renewed: boolean; hash: string } | "suspended" | null> {
   const found = await findSession(kv, token);
   if (!found) return null;
   const { entry, hash } = found;
   const session = entry.value;
   const user = found.user.value;
   if (found.ended) {
-    await kv.atomic().check(entry).delete(entry.key).delete(["sessions_by_user", session.userId, hash]).commit();
-    return null;
+    const behind = (session.epoch ?? 0) < (user.sessionEpoch ?? 0);
+    if (!user.suspension || !behind) {
+      await kv.atomic().check(entry).delete(entry.key).delete(["sessions_by_user", session.userId, hash]).commit();
+    }
+    return user.suspension ? "suspended" : null;
   }
   const now = Date.now();
   if (Date.parse(session.expiresAt) - now >= SESSION_RENEW_BELOW_MS) return { session, user, renewed: false, hash };

@@ -1,11 +1,11 @@
 /**
- * The session step of `routes/_middleware.ts`: loads the request's session into `ctx.state.user`
- * and `ctx.state.session` (its key's hash into `ctx.state.sessionHash`), sends the cookie again when the session slid forward (as persistent as
- * the person chose at sign-in, beside any other cookie of the answer, unless the answer sets the
- * session cookie itself), and marks every
- * answer about a person (a signed-in request's, or one that sets a cookie) `Cache-Control:
- * private, no-store` unless the route set its own, so neither a shared cache nor the browser's
- * Back button after signing out shows one person's page to another (docs/decisions.md, Sessions).
+ * The session step of `routes/_middleware.ts`: loads the request's session into `ctx.state.user` and
+ * `ctx.state.session` (its key's hash into `ctx.state.sessionHash`; a session void because its person is suspended sets
+ * `ctx.state.suspended` instead, which the sign-in page tells them), sends the cookie again when the session slid
+ * forward (as persistent as the person chose at sign-in, beside any other cookie of the answer, unless the answer sets
+ * the session cookie itself), and marks every answer about a person (a signed-in request's, a suspended person's, or
+ * one that sets a cookie) `Cache-Control: private, no-store` unless the route set its own, so neither a shared cache
+ * nor the browser's Back button after signing out shows one person's page to another (docs/decisions.md, Sessions).
  * An answer that sets a cookie is never left shareable: a `Cache-Control` of the route's that is
  * neither `private` nor `no-store` (`public` on robots.txt, the feeds, files) becomes `private, no-store`.
  * An answer that signs the browser in as someone other than the person of the session it came with (none, or another
@@ -46,7 +46,9 @@ function signedInAs(res: Response, name: string): string | null {
 export const session: MiddlewareHandler<AppState> = async (req, ctx) => {
   const { kv, config } = ctx.state.services;
   const token = readSessionCookie(req, config.secure);
-  const found = token ? await readSession(kv, token) : null;
+  const read = token ? await readSession(kv, token) : null;
+  const found = read === "suspended" ? null : read;
+  if (read === "suspended") ctx.state.suspended = true;
   if (found) {
     ctx.state.user = found.user;
     ctx.state.session = found.session;
@@ -63,7 +65,9 @@ export const session: MiddlewareHandler<AppState> = async (req, ctx) => {
   const cacheControl = res.headers.get("cache-control");
   const setsCookie = res.headers.has("set-cookie");
   if (
-    cacheControl === null ? ctx.state.user || setsCookie : setsCookie && !keptFromSharedCaches(cacheControl)
+    cacheControl === null
+      ? ctx.state.user || ctx.state.suspended || setsCookie
+      : setsCookie && !keptFromSharedCaches(cacheControl)
   ) {
     res.headers.set("cache-control", "private, no-store");
   }

@@ -63,6 +63,11 @@ export interface AppState {
    */
   sessionHash?: string;
   /**
+   * True when the session cookie is that of a person suspended since it was made (`readSession`): only their browser
+   * carries it, so the sign-in page tells them the account is suspended (docs/decisions.md, Admin, "Suspension").
+   */
+  suspended?: boolean;
+  /**
    * The signed-in person's unread count (up to `UNREAD_COUNT_MAX`) when the page read it anyway, for the header's bell
    * to show without JavaScript (docs/decisions.md, Notifications, "The bell"); absent on other pages.
    */

@@ -12,6 +12,7 @@ import { listAdminLog } from "@/lib/admin_log/admin_log.ts";
 import { deleteAccount } from "@/lib/account/deletion.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { htmlDocument } from "@/tests/fixtures/html.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { lastMailTo } from "./auth/helpers.ts";
 import { signInSocially, socialSetup } from "./auth/social_helpers.ts";
@@ -33,6 +34,16 @@ function suspend(t: TestApp, admin: TestUser, id: string, body: unknown = { reas
 
 function lift(t: TestApp, admin: TestUser, id: string) {
   return t.json("DELETE", `/api/admin/users/${encodeURIComponent(id)}/suspension`, { headers: admin.headers });
+}
+
+/**
+ * The words `html` shows, without its scripts: the sign-in form's island carries the suspension notice's words in its
+ * props on every sign-in page, to show them when its own request is refused.
+ */
+function shown(html: string): string {
+  const doc = htmlDocument(html);
+  for (const script of doc.querySelectorAll("script")) script.remove();
+  return doc.body.textContent ?? "";
 }
 
 async function sessionOf(t: TestApp, cookie: string) {
@@ -131,8 +142,37 @@ Deno.test("a suspended person cannot sign in by password (API and page), and the
     });
     assertEquals(page.status, 403, lang);
     const html = await page.text();
-    assert(html.includes(words) && html.includes('href="/contact"'), lang);
+    assert(shown(html).includes(words) && html.includes('href="/contact"'), lang);
   }
+});
+
+Deno.test("a person signed in when suspended is sent to sign in and told why, in their language; nobody else is", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  assertEquals((await suspend(t, admin, student.user.id)).status, 200);
+  const en = "An admin suspended this account, so it cannot sign in.";
+  const sent = await t.fetch("/me/tracker", { headers: student.headers, redirect: "manual" });
+  await sent.body?.cancel();
+  const signIn = sent.headers.get("location")!;
+  assert(signIn.startsWith("/sign-in"), signIn);
+  assertEquals(await sessionOf(t, student.cookie), null, "the session grants nothing");
+  for (const [lang, words] of [["en", en], ["hi", "एक एडमिन ने यह अकाउंट सस्पेंड किया है"]]) {
+    const page = await t.fetch(`${signIn}&lang=${lang}`, { headers: student.headers });
+    assertEquals(page.status, 200);
+    assertEquals(page.headers.get("cache-control"), "private, no-store", "a page about a person");
+    assert(shown(await page.text()).includes(words), lang);
+  }
+  // A guest, and a cookie naming the person with a token of someone who guessed: neither is told anything.
+  const guessed = `session=${student.user.id}.${"A".repeat(43)}`;
+  for (const headers of [{}, { cookie: guessed }] as Record<string, string>[]) {
+    const page = await (await t.fetch(signIn, { headers })).text();
+    assert(!shown(page).includes(en), "nobody but the person is told");
+  }
+  assertEquals((await lift(t, admin, student.user.id)).status, 200);
+  const lifted = await (await t.fetch(signIn, { headers: student.headers })).text();
+  assert(!shown(lifted).includes(en), "lifted: their old session just ended");
+  assertEquals(await sessionOf(t, student.cookie), null, "and stays ended");
 });
 
 Deno.test("a suspended person's social sign-in and verification link give no session; a missed epoch still refuses", async () => {
@@ -148,7 +188,7 @@ Deno.test("a suspended person's social sign-in and verification link give no ses
   assertEquals(again.headers.get("location"), "/sign-in?error=ACCOUNT_SUSPENDED");
   assert(!again.headers.getSetCookie().some((line) => line.startsWith("session=")));
   const page = await (await t.fetch("/sign-in?error=ACCOUNT_SUSPENDED")).text();
-  assert(page.includes("This account is suspended") && page.includes('href="/contact"'));
+  assert(shown(page).includes("This account is suspended") && page.includes('href="/contact"'));
 
   const signUp = await t.json("POST", "/api/auth/sign-up/email", {
     body: { name: "Nisha", email: "nisha@example.com", password: PASSWORD, callbackURL: "/onboarding" },
