@@ -25,7 +25,7 @@ export type OfflineRequest =
 
 /**
  * What the worker tells the page a form was sent from when the network failed it (`FORM_UNSENT`): the page stays, and
- * its busy form says nothing was sent (`lib/web/client/busy_forms.ts`).
+ * the form says no answer came, so it may or may not have been sent (`lib/web/client/busy_forms.ts`).
  */
 export interface WorkerNotice {
   type: "form-unsent";

@@ -160,8 +160,8 @@ worker.addEventListener("fetch", (event: FetchEvent) => {
  * A form the browser sends itself (a `POST` navigation): the network's answer as it is (a redirect included). When the
  * network fails it (a connection that reaches nothing, which `navigator.onLine` does not see, so the page's own check
  * let it go), the answer is 204: the browser stays on the page, with what was typed, instead of its error page; and the
- * page it was sent from (its `referrer`; every window when there is none) is told (`FORM_UNSENT`), so its busy form
- * says nothing was sent.
+ * page it was sent from (its `referrer`; every window when there is none) is told (`FORM_UNSENT`), so its form says
+ * no answer came: a failure after the request went out (a connection dropping) may follow the server's taking it.
  */
 async function sendForm(request: Request): Promise<Response> {
   try {

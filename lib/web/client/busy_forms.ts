@@ -10,10 +10,12 @@
  * sent while the browser knows it has no connection (`navigator.onLine` false) is not sent at all: the browser would
  * replace the page by its error page and what was typed with it (a cover note, answers, a chosen file). The page stays
  * as it is and the sentence of `OfflineUnsentNotice` (`components/OfflineNotice.tsx`, the page's language) shows by
- * the form's button until the connection is back. A connection that reaches nothing (`navigator.onLine` still true)
- * fails the form at the service worker, which keeps the page (a 204 answer) and tells it (`FORM_UNSENT`): the forms
- * sent from the page, busy or past their busy period (the failure of a dead route can take minutes), are unmarked and
- * show the same sentence. Without JavaScript, forms post as always.
+ * the form's button until the connection is back. A connection that reaches nothing or drops (`navigator.onLine` still
+ * true) fails the form at the service worker, which keeps the page (a 204 answer) and tells it (`FORM_UNSENT`): the
+ * forms sent from the page, busy or past their busy period (the failure of a dead route can take minutes), are unmarked
+ * and show the other sentence of `OfflineUnsentNotice`: no answer came, so it may or may not have been sent (the server
+ * may have taken it before the connection dropped; "nothing was sent" would be a guess). Without JavaScript, forms post
+ * as always.
  */
 import { FORM_UNSENT, type WorkerNotice } from "@/lib/offline/messages.ts";
 
@@ -44,14 +46,18 @@ addEventListener("submit", (event) => {
   event.stopImmediatePropagation();
 }, { capture: true });
 
-/** The id of the `<template>` holding the page's sentence for a form not sent offline (`OfflineUnsentNotice`). */
+/**
+ * The ids of the `<template>`s holding the page's sentences (`OfflineUnsentNotice`): a form held back offline ("nothing
+ * was sent"), and one the network failed ("no answer came: it may or may not have been sent").
+ */
 const UNSENT_TEMPLATE = "offline-unsent";
+const UNANSWERED_TEMPLATE = "offline-unanswered";
 
-/** Shows the "not sent, you are offline" sentence after `submitter` (else at the end of `form`), once per form. */
-function tellUnsent(form: HTMLFormElement, submitter: HTMLElement | null): void {
-  const template = document.getElementById(UNSENT_TEMPLATE);
+/** Shows the sentence of `template` after `submitter` (else at the end of `form`), once per form. */
+function tellUnsent(form: HTMLFormElement, submitter: HTMLElement | null, template = UNSENT_TEMPLATE): void {
+  const sentence = document.getElementById(template);
   form.querySelector("[data-offline-unsent]")?.remove();
-  const notice = template instanceof HTMLTemplateElement ? template.content.firstElementChild?.cloneNode(true) : null;
+  const notice = sentence instanceof HTMLTemplateElement ? sentence.content.firstElementChild?.cloneNode(true) : null;
   if (!(notice instanceof HTMLElement)) return;
   notice.setAttribute("role", "alert");
   if (submitter && form.contains(submitter)) submitter.insertAdjacentElement("afterend", notice);
@@ -88,7 +94,7 @@ navigator.serviceWorker?.addEventListener("message", (event: MessageEvent<Worker
   if (event.data?.type !== FORM_UNSENT.type) return;
   for (const [form, submitter] of sent) {
     unmark(form);
-    if (form.isConnected) tellUnsent(form, submitter);
+    if (form.isConnected) tellUnsent(form, submitter, UNANSWERED_TEMPLATE);
   }
   sent.clear();
 });
