@@ -16,8 +16,9 @@
  * network a visited or kept page opens with its "may be out of date" notice shown; any other page gets the offline
  * page, in the language the pages last came in (their `Content-Language`, or the `<html lang>` each page tells the
  * worker once it is active: a new worker after signing out controls no page yet), else the browser's, else English
- * (docs/decisions.md, Languages, "The offline page"). It also shows push notifications and opens their page, and sends a
- * subscription the browser renewed to the server.
+ * (docs/decisions.md, Languages, "The offline page"). A form the browser posts itself goes to the network through it as
+ * it is; one the network fails is answered 204, so its page stays, and that page is told (`sendForm`). It also shows
+ * push notifications and opens their page, and sends a subscription the browser renewed to the server.
  */
 import type { ServiceWorkerBuild } from "@/lib/web/build.ts";
 import { formatDateTime } from "@/lib/dates.ts";
