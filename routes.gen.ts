@@ -12,186 +12,188 @@ import * as $8 from "./routes/admin/comments.tsx";
 import * as $9 from "./routes/admin/coupons.tsx";
 import * as $10 from "./routes/admin/index.tsx";
 import * as $11 from "./routes/admin/internships/index.tsx";
-import * as $12 from "./routes/admin/log.tsx";
-import * as $13 from "./routes/admin/moderation.tsx";
-import * as $14 from "./routes/admin/opportunities.tsx";
-import * as $15 from "./routes/admin/organizations/[id].tsx";
-import * as $16 from "./routes/admin/organizations/index.tsx";
-import * as $17 from "./routes/admin/outbox.tsx";
-import * as $18 from "./routes/admin/purchases.tsx";
-import * as $19 from "./routes/admin/reports/[kind]/[targetId].tsx";
-import * as $20 from "./routes/admin/reports/index.tsx";
-import * as $21 from "./routes/admin/toolkits/[id].tsx";
-import * as $22 from "./routes/admin/toolkits/index.tsx";
-import * as $23 from "./routes/admin/toolkits/new.tsx";
-import * as $24 from "./routes/admin/ungatekeep/[id].tsx";
-import * as $25 from "./routes/admin/ungatekeep/index.tsx";
-import * as $26 from "./routes/admin/ungatekeep/new.tsx";
-import * as $27 from "./routes/admin/users.tsx";
-import * as $28 from "./routes/api/admin/_middleware.ts";
-import * as $29 from "./routes/api/admin/api-keys/[id].ts";
-import * as $30 from "./routes/api/admin/api-keys/index.ts";
-import * as $31 from "./routes/api/admin/banners/[id].ts";
-import * as $32 from "./routes/api/admin/banners/index.ts";
-import * as $33 from "./routes/api/admin/comments/index.ts";
-import * as $34 from "./routes/api/admin/coupons/[id].ts";
-import * as $35 from "./routes/api/admin/coupons/index.ts";
-import * as $36 from "./routes/api/admin/jobs/[name]/run.ts";
-import * as $37 from "./routes/api/admin/log.ts";
-import * as $38 from "./routes/api/admin/moderation/[kind]/[id].ts";
-import * as $39 from "./routes/api/admin/moderation/index.ts";
-import * as $40 from "./routes/api/admin/opportunities/[id].ts";
-import * as $41 from "./routes/api/admin/opportunities/index.ts";
-import * as $42 from "./routes/api/admin/organizations/[id].ts";
-import * as $43 from "./routes/api/admin/organizations/index.ts";
-import * as $44 from "./routes/api/admin/outbox/[id]/retry.ts";
-import * as $45 from "./routes/api/admin/outbox/index.ts";
-import * as $46 from "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts";
-import * as $47 from "./routes/api/admin/purchases/[id]/refund-request/decline.ts";
-import * as $48 from "./routes/api/admin/purchases/[id]/refund.ts";
-import * as $49 from "./routes/api/admin/purchases/index.ts";
-import * as $50 from "./routes/api/admin/reports/[kind]/[targetId]/index.ts";
-import * as $51 from "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts";
-import * as $52 from "./routes/api/admin/reports/index.ts";
-import * as $53 from "./routes/api/admin/stats.ts";
-import * as $54 from "./routes/api/admin/toolkit-content-items/[id].ts";
-import * as $55 from "./routes/api/admin/toolkit-content-items/index.ts";
-import * as $56 from "./routes/api/admin/toolkits/[id]/content.ts";
-import * as $57 from "./routes/api/admin/toolkits/[id]/index.ts";
-import * as $58 from "./routes/api/admin/toolkits/index.ts";
-import * as $59 from "./routes/api/admin/ungatekeep/[id].ts";
-import * as $60 from "./routes/api/admin/ungatekeep/index.ts";
-import * as $61 from "./routes/api/admin/ungatekeep/preview.ts";
-import * as $62 from "./routes/api/admin/uploads/index.ts";
-import * as $63 from "./routes/api/admin/users/[id].ts";
-import * as $64 from "./routes/api/admin/users/[id]/suspension.ts";
-import * as $65 from "./routes/api/admin/users/index.ts";
-import * as $66 from "./routes/api/applications/[id]/index.ts";
-import * as $67 from "./routes/api/applications/[id]/resume.ts";
-import * as $68 from "./routes/api/auth/callback/[provider].ts";
-import * as $69 from "./routes/api/auth/forget-password.ts";
-import * as $70 from "./routes/api/auth/get-session.ts";
-import * as $71 from "./routes/api/auth/providers/[provider].ts";
-import * as $72 from "./routes/api/auth/request-password-reset.ts";
-import * as $73 from "./routes/api/auth/reset-password.ts";
-import * as $74 from "./routes/api/auth/revoke-other-sessions.ts";
-import * as $75 from "./routes/api/auth/send-verification-email.ts";
-import * as $76 from "./routes/api/auth/session.ts";
-import * as $77 from "./routes/api/auth/sign-in/email.ts";
-import * as $78 from "./routes/api/auth/sign-in/social.ts";
-import * as $79 from "./routes/api/auth/sign-out.ts";
-import * as $80 from "./routes/api/auth/sign-up/email.ts";
-import * as $81 from "./routes/api/auth/verify-email.ts";
-import * as $82 from "./routes/api/banners.ts";
-import * as $83 from "./routes/api/docs.tsx";
-import * as $84 from "./routes/api/files/[id].ts";
-import * as $85 from "./routes/api/health.ts";
-import * as $86 from "./routes/api/internships/[id].ts";
-import * as $87 from "./routes/api/internships/[id]/applications/bulk.ts";
-import * as $88 from "./routes/api/internships/[id]/applications/export.ts";
-import * as $89 from "./routes/api/internships/[id]/applications/index.ts";
-import * as $90 from "./routes/api/internships/index.ts";
-import * as $91 from "./routes/api/me/alerts/[id].ts";
-import * as $92 from "./routes/api/me/alerts/index.ts";
-import * as $93 from "./routes/api/me/applications/[id]/stipend-report.ts";
-import * as $94 from "./routes/api/me/applications/[id]/withdraw.ts";
-import * as $95 from "./routes/api/me/applications/index.ts";
-import * as $96 from "./routes/api/me/certificates.ts";
-import * as $97 from "./routes/api/me/export.ts";
-import * as $98 from "./routes/api/me/index.ts";
-import * as $99 from "./routes/api/me/notifications/index.ts";
-import * as $100 from "./routes/api/me/notifications/read.ts";
-import * as $101 from "./routes/api/me/push-subscriptions.ts";
-import * as $102 from "./routes/api/me/recommendations.ts";
-import * as $103 from "./routes/api/me/resume/file.ts";
-import * as $104 from "./routes/api/me/resume/index.ts";
-import * as $105 from "./routes/api/me/saved/[kind]/[id].ts";
-import * as $106 from "./routes/api/me/saved/ids.ts";
-import * as $107 from "./routes/api/me/saved/index.ts";
-import * as $108 from "./routes/api/me/settings.ts";
-import * as $109 from "./routes/api/onboarding.ts";
-import * as $110 from "./routes/api/openapi.json.ts";
-import * as $111 from "./routes/api/opportunities/[id].ts";
-import * as $112 from "./routes/api/opportunities/index.ts";
-import * as $113 from "./routes/api/organizations/[slug]/claim.ts";
-import * as $114 from "./routes/api/organizations/[slug]/index.ts";
-import * as $115 from "./routes/api/profile.ts";
-import * as $116 from "./routes/api/purchases.ts";
-import * as $117 from "./routes/api/purchases/[id]/refund-request.ts";
-import * as $118 from "./routes/api/push/key.ts";
-import * as $119 from "./routes/api/reports/index.ts";
-import * as $120 from "./routes/api/toolkits/[id]/index.ts";
-import * as $121 from "./routes/api/toolkits/[id]/progress.ts";
-import * as $122 from "./routes/api/toolkits/[id]/verify.ts";
-import * as $123 from "./routes/api/toolkits/index.ts";
-import * as $124 from "./routes/api/ungatekeep/[id].ts";
-import * as $125 from "./routes/api/ungatekeep/[id]/comments.ts";
-import * as $126 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
-import * as $127 from "./routes/api/ungatekeep/comments/[id].ts";
-import * as $128 from "./routes/api/ungatekeep/index.ts";
-import * as $129 from "./routes/api/webhooks/razorpay.ts";
-import * as $130 from "./routes/certificates/[id].tsx";
-import * as $131 from "./routes/check-inbox.tsx";
-import * as $132 from "./routes/contact.tsx";
-import * as $133 from "./routes/forgot-password.tsx";
-import * as $134 from "./routes/index.tsx";
-import * as $135 from "./routes/internships/[id]/applicants.tsx";
-import * as $136 from "./routes/internships/[id]/applications.ts";
-import * as $137 from "./routes/internships/[id]/apply.tsx";
-import * as $138 from "./routes/internships/[id]/edit.tsx";
-import * as $139 from "./routes/internships/[id]/index.tsx";
-import * as $140 from "./routes/internships/index.tsx";
-import * as $141 from "./routes/internships/mine.tsx";
-import * as $142 from "./routes/internships/new.tsx";
-import * as $143 from "./routes/internships/rss.xml.ts";
-import * as $144 from "./routes/language.ts";
-import * as $145 from "./routes/manifest.webmanifest.ts";
-import * as $146 from "./routes/me/alerts.tsx";
-import * as $147 from "./routes/me/applications/[id]/stipend-report.ts";
-import * as $148 from "./routes/me/applications/[id]/withdraw.ts";
-import * as $149 from "./routes/me/data.tsx";
-import * as $150 from "./routes/me/notifications.tsx";
-import * as $151 from "./routes/me/settings.tsx";
-import * as $152 from "./routes/me/tracker.tsx";
-import * as $153 from "./routes/offline.tsx";
-import * as $154 from "./routes/onboarding.tsx";
-import * as $155 from "./routes/opportunities/[id]/calendar.ics.ts";
-import * as $156 from "./routes/opportunities/[id]/edit.tsx";
-import * as $157 from "./routes/opportunities/[id]/index.tsx";
-import * as $158 from "./routes/opportunities/index.tsx";
-import * as $159 from "./routes/opportunities/mine.tsx";
-import * as $160 from "./routes/opportunities/new.tsx";
-import * as $161 from "./routes/organizations/[slug].tsx";
-import * as $162 from "./routes/organizations/claim/[token].tsx";
-import * as $163 from "./routes/privacy.tsx";
-import * as $164 from "./routes/profile.tsx";
-import * as $165 from "./routes/profile/delete.tsx";
-import * as $166 from "./routes/profile/remove-provider.ts";
-import * as $167 from "./routes/profile/resume.ts";
-import * as $168 from "./routes/profile/sign-out-others.ts";
-import * as $169 from "./routes/purchases/[id]/credit-notes/[number].tsx";
-import * as $170 from "./routes/purchases/[id]/receipt.tsx";
-import * as $171 from "./routes/purchases/[id]/refund-request.ts";
-import * as $172 from "./routes/refunds.tsx";
-import * as $173 from "./routes/report.tsx";
-import * as $174 from "./routes/reset-password.tsx";
-import * as $175 from "./routes/robots.txt.ts";
-import * as $176 from "./routes/sign-in.tsx";
-import * as $177 from "./routes/sign-out.ts";
-import * as $178 from "./routes/sign-up.tsx";
-import * as $179 from "./routes/sitemap.xml.ts";
-import * as $180 from "./routes/sitemap/[file].ts";
-import * as $181 from "./routes/terms.tsx";
-import * as $182 from "./routes/toolkits/[id]/index.tsx";
-import * as $183 from "./routes/toolkits/[id]/learn/[itemId].tsx";
-import * as $184 from "./routes/toolkits/[id]/learn/index.tsx";
-import * as $185 from "./routes/toolkits/index.tsx";
-import * as $186 from "./routes/toolkits/mine.tsx";
-import * as $187 from "./routes/ungatekeep/[id].tsx";
-import * as $188 from "./routes/ungatekeep/index.tsx";
-import * as $189 from "./routes/ungatekeep/rss.xml.ts";
-import * as $190 from "./routes/unsubscribe/[token].tsx";
-import * as $191 from "./routes/verify-email.tsx";
+import * as $12 from "./routes/admin/jobs.tsx";
+import * as $13 from "./routes/admin/log.tsx";
+import * as $14 from "./routes/admin/moderation.tsx";
+import * as $15 from "./routes/admin/opportunities.tsx";
+import * as $16 from "./routes/admin/organizations/[id].tsx";
+import * as $17 from "./routes/admin/organizations/index.tsx";
+import * as $18 from "./routes/admin/outbox.tsx";
+import * as $19 from "./routes/admin/purchases.tsx";
+import * as $20 from "./routes/admin/reports/[kind]/[targetId].tsx";
+import * as $21 from "./routes/admin/reports/index.tsx";
+import * as $22 from "./routes/admin/toolkits/[id].tsx";
+import * as $23 from "./routes/admin/toolkits/index.tsx";
+import * as $24 from "./routes/admin/toolkits/new.tsx";
+import * as $25 from "./routes/admin/ungatekeep/[id].tsx";
+import * as $26 from "./routes/admin/ungatekeep/index.tsx";
+import * as $27 from "./routes/admin/ungatekeep/new.tsx";
+import * as $28 from "./routes/admin/users.tsx";
+import * as $29 from "./routes/api/admin/_middleware.ts";
+import * as $30 from "./routes/api/admin/api-keys/[id].ts";
+import * as $31 from "./routes/api/admin/api-keys/index.ts";
+import * as $32 from "./routes/api/admin/banners/[id].ts";
+import * as $33 from "./routes/api/admin/banners/index.ts";
+import * as $34 from "./routes/api/admin/comments/index.ts";
+import * as $35 from "./routes/api/admin/coupons/[id].ts";
+import * as $36 from "./routes/api/admin/coupons/index.ts";
+import * as $37 from "./routes/api/admin/jobs/[name]/run.ts";
+import * as $38 from "./routes/api/admin/jobs/index.ts";
+import * as $39 from "./routes/api/admin/log.ts";
+import * as $40 from "./routes/api/admin/moderation/[kind]/[id].ts";
+import * as $41 from "./routes/api/admin/moderation/index.ts";
+import * as $42 from "./routes/api/admin/opportunities/[id].ts";
+import * as $43 from "./routes/api/admin/opportunities/index.ts";
+import * as $44 from "./routes/api/admin/organizations/[id].ts";
+import * as $45 from "./routes/api/admin/organizations/index.ts";
+import * as $46 from "./routes/api/admin/outbox/[id]/retry.ts";
+import * as $47 from "./routes/api/admin/outbox/index.ts";
+import * as $48 from "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts";
+import * as $49 from "./routes/api/admin/purchases/[id]/refund-request/decline.ts";
+import * as $50 from "./routes/api/admin/purchases/[id]/refund.ts";
+import * as $51 from "./routes/api/admin/purchases/index.ts";
+import * as $52 from "./routes/api/admin/reports/[kind]/[targetId]/index.ts";
+import * as $53 from "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts";
+import * as $54 from "./routes/api/admin/reports/index.ts";
+import * as $55 from "./routes/api/admin/stats.ts";
+import * as $56 from "./routes/api/admin/toolkit-content-items/[id].ts";
+import * as $57 from "./routes/api/admin/toolkit-content-items/index.ts";
+import * as $58 from "./routes/api/admin/toolkits/[id]/content.ts";
+import * as $59 from "./routes/api/admin/toolkits/[id]/index.ts";
+import * as $60 from "./routes/api/admin/toolkits/index.ts";
+import * as $61 from "./routes/api/admin/ungatekeep/[id].ts";
+import * as $62 from "./routes/api/admin/ungatekeep/index.ts";
+import * as $63 from "./routes/api/admin/ungatekeep/preview.ts";
+import * as $64 from "./routes/api/admin/uploads/index.ts";
+import * as $65 from "./routes/api/admin/users/[id].ts";
+import * as $66 from "./routes/api/admin/users/[id]/suspension.ts";
+import * as $67 from "./routes/api/admin/users/index.ts";
+import * as $68 from "./routes/api/applications/[id]/index.ts";
+import * as $69 from "./routes/api/applications/[id]/resume.ts";
+import * as $70 from "./routes/api/auth/callback/[provider].ts";
+import * as $71 from "./routes/api/auth/forget-password.ts";
+import * as $72 from "./routes/api/auth/get-session.ts";
+import * as $73 from "./routes/api/auth/providers/[provider].ts";
+import * as $74 from "./routes/api/auth/request-password-reset.ts";
+import * as $75 from "./routes/api/auth/reset-password.ts";
+import * as $76 from "./routes/api/auth/revoke-other-sessions.ts";
+import * as $77 from "./routes/api/auth/send-verification-email.ts";
+import * as $78 from "./routes/api/auth/session.ts";
+import * as $79 from "./routes/api/auth/sign-in/email.ts";
+import * as $80 from "./routes/api/auth/sign-in/social.ts";
+import * as $81 from "./routes/api/auth/sign-out.ts";
+import * as $82 from "./routes/api/auth/sign-up/email.ts";
+import * as $83 from "./routes/api/auth/verify-email.ts";
+import * as $84 from "./routes/api/banners.ts";
+import * as $85 from "./routes/api/docs.tsx";
+import * as $86 from "./routes/api/files/[id].ts";
+import * as $87 from "./routes/api/health.ts";
+import * as $88 from "./routes/api/internships/[id].ts";
+import * as $89 from "./routes/api/internships/[id]/applications/bulk.ts";
+import * as $90 from "./routes/api/internships/[id]/applications/export.ts";
+import * as $91 from "./routes/api/internships/[id]/applications/index.ts";
+import * as $92 from "./routes/api/internships/index.ts";
+import * as $93 from "./routes/api/me/alerts/[id].ts";
+import * as $94 from "./routes/api/me/alerts/index.ts";
+import * as $95 from "./routes/api/me/applications/[id]/stipend-report.ts";
+import * as $96 from "./routes/api/me/applications/[id]/withdraw.ts";
+import * as $97 from "./routes/api/me/applications/index.ts";
+import * as $98 from "./routes/api/me/certificates.ts";
+import * as $99 from "./routes/api/me/export.ts";
+import * as $100 from "./routes/api/me/index.ts";
+import * as $101 from "./routes/api/me/notifications/index.ts";
+import * as $102 from "./routes/api/me/notifications/read.ts";
+import * as $103 from "./routes/api/me/push-subscriptions.ts";
+import * as $104 from "./routes/api/me/recommendations.ts";
+import * as $105 from "./routes/api/me/resume/file.ts";
+import * as $106 from "./routes/api/me/resume/index.ts";
+import * as $107 from "./routes/api/me/saved/[kind]/[id].ts";
+import * as $108 from "./routes/api/me/saved/ids.ts";
+import * as $109 from "./routes/api/me/saved/index.ts";
+import * as $110 from "./routes/api/me/settings.ts";
+import * as $111 from "./routes/api/onboarding.ts";
+import * as $112 from "./routes/api/openapi.json.ts";
+import * as $113 from "./routes/api/opportunities/[id].ts";
+import * as $114 from "./routes/api/opportunities/index.ts";
+import * as $115 from "./routes/api/organizations/[slug]/claim.ts";
+import * as $116 from "./routes/api/organizations/[slug]/index.ts";
+import * as $117 from "./routes/api/profile.ts";
+import * as $118 from "./routes/api/purchases.ts";
+import * as $119 from "./routes/api/purchases/[id]/refund-request.ts";
+import * as $120 from "./routes/api/push/key.ts";
+import * as $121 from "./routes/api/reports/index.ts";
+import * as $122 from "./routes/api/toolkits/[id]/index.ts";
+import * as $123 from "./routes/api/toolkits/[id]/progress.ts";
+import * as $124 from "./routes/api/toolkits/[id]/verify.ts";
+import * as $125 from "./routes/api/toolkits/index.ts";
+import * as $126 from "./routes/api/ungatekeep/[id].ts";
+import * as $127 from "./routes/api/ungatekeep/[id]/comments.ts";
+import * as $128 from "./routes/api/ungatekeep/[id]/reactions/[type].ts";
+import * as $129 from "./routes/api/ungatekeep/comments/[id].ts";
+import * as $130 from "./routes/api/ungatekeep/index.ts";
+import * as $131 from "./routes/api/webhooks/razorpay.ts";
+import * as $132 from "./routes/certificates/[id].tsx";
+import * as $133 from "./routes/check-inbox.tsx";
+import * as $134 from "./routes/contact.tsx";
+import * as $135 from "./routes/forgot-password.tsx";
+import * as $136 from "./routes/index.tsx";
+import * as $137 from "./routes/internships/[id]/applicants.tsx";
+import * as $138 from "./routes/internships/[id]/applications.ts";
+import * as $139 from "./routes/internships/[id]/apply.tsx";
+import * as $140 from "./routes/internships/[id]/edit.tsx";
+import * as $141 from "./routes/internships/[id]/index.tsx";
+import * as $142 from "./routes/internships/index.tsx";
+import * as $143 from "./routes/internships/mine.tsx";
+import * as $144 from "./routes/internships/new.tsx";
+import * as $145 from "./routes/internships/rss.xml.ts";
+import * as $146 from "./routes/language.ts";
+import * as $147 from "./routes/manifest.webmanifest.ts";
+import * as $148 from "./routes/me/alerts.tsx";
+import * as $149 from "./routes/me/applications/[id]/stipend-report.ts";
+import * as $150 from "./routes/me/applications/[id]/withdraw.ts";
+import * as $151 from "./routes/me/data.tsx";
+import * as $152 from "./routes/me/notifications.tsx";
+import * as $153 from "./routes/me/settings.tsx";
+import * as $154 from "./routes/me/tracker.tsx";
+import * as $155 from "./routes/offline.tsx";
+import * as $156 from "./routes/onboarding.tsx";
+import * as $157 from "./routes/opportunities/[id]/calendar.ics.ts";
+import * as $158 from "./routes/opportunities/[id]/edit.tsx";
+import * as $159 from "./routes/opportunities/[id]/index.tsx";
+import * as $160 from "./routes/opportunities/index.tsx";
+import * as $161 from "./routes/opportunities/mine.tsx";
+import * as $162 from "./routes/opportunities/new.tsx";
+import * as $163 from "./routes/organizations/[slug].tsx";
+import * as $164 from "./routes/organizations/claim/[token].tsx";
+import * as $165 from "./routes/privacy.tsx";
+import * as $166 from "./routes/profile.tsx";
+import * as $167 from "./routes/profile/delete.tsx";
+import * as $168 from "./routes/profile/remove-provider.ts";
+import * as $169 from "./routes/profile/resume.ts";
+import * as $170 from "./routes/profile/sign-out-others.ts";
+import * as $171 from "./routes/purchases/[id]/credit-notes/[number].tsx";
+import * as $172 from "./routes/purchases/[id]/receipt.tsx";
+import * as $173 from "./routes/purchases/[id]/refund-request.ts";
+import * as $174 from "./routes/refunds.tsx";
+import * as $175 from "./routes/report.tsx";
+import * as $176 from "./routes/reset-password.tsx";
+import * as $177 from "./routes/robots.txt.ts";
+import * as $178 from "./routes/sign-in.tsx";
+import * as $179 from "./routes/sign-out.ts";
+import * as $180 from "./routes/sign-up.tsx";
+import * as $181 from "./routes/sitemap.xml.ts";
+import * as $182 from "./routes/sitemap/[file].ts";
+import * as $183 from "./routes/terms.tsx";
+import * as $184 from "./routes/toolkits/[id]/index.tsx";
+import * as $185 from "./routes/toolkits/[id]/learn/[itemId].tsx";
+import * as $186 from "./routes/toolkits/[id]/learn/index.tsx";
+import * as $187 from "./routes/toolkits/index.tsx";
+import * as $188 from "./routes/toolkits/mine.tsx";
+import * as $189 from "./routes/ungatekeep/[id].tsx";
+import * as $190 from "./routes/ungatekeep/index.tsx";
+import * as $191 from "./routes/ungatekeep/rss.xml.ts";
+import * as $192 from "./routes/unsubscribe/[token].tsx";
+import * as $193 from "./routes/verify-email.tsx";
 import * as $$0 from "./islands/AccountDataControls.tsx";
 import * as $$1 from "./islands/AdminCommentsTable.tsx";
 import * as $$2 from "./islands/AdminCouponsTable.tsx";
@@ -249,186 +251,188 @@ const manifest: Manifest = {
     "./routes/admin/coupons.tsx": $9,
     "./routes/admin/index.tsx": $10,
     "./routes/admin/internships/index.tsx": $11,
-    "./routes/admin/log.tsx": $12,
-    "./routes/admin/moderation.tsx": $13,
-    "./routes/admin/opportunities.tsx": $14,
-    "./routes/admin/organizations/[id].tsx": $15,
-    "./routes/admin/organizations/index.tsx": $16,
-    "./routes/admin/outbox.tsx": $17,
-    "./routes/admin/purchases.tsx": $18,
-    "./routes/admin/reports/[kind]/[targetId].tsx": $19,
-    "./routes/admin/reports/index.tsx": $20,
-    "./routes/admin/toolkits/[id].tsx": $21,
-    "./routes/admin/toolkits/index.tsx": $22,
-    "./routes/admin/toolkits/new.tsx": $23,
-    "./routes/admin/ungatekeep/[id].tsx": $24,
-    "./routes/admin/ungatekeep/index.tsx": $25,
-    "./routes/admin/ungatekeep/new.tsx": $26,
-    "./routes/admin/users.tsx": $27,
-    "./routes/api/admin/_middleware.ts": $28,
-    "./routes/api/admin/api-keys/[id].ts": $29,
-    "./routes/api/admin/api-keys/index.ts": $30,
-    "./routes/api/admin/banners/[id].ts": $31,
-    "./routes/api/admin/banners/index.ts": $32,
-    "./routes/api/admin/comments/index.ts": $33,
-    "./routes/api/admin/coupons/[id].ts": $34,
-    "./routes/api/admin/coupons/index.ts": $35,
-    "./routes/api/admin/jobs/[name]/run.ts": $36,
-    "./routes/api/admin/log.ts": $37,
-    "./routes/api/admin/moderation/[kind]/[id].ts": $38,
-    "./routes/api/admin/moderation/index.ts": $39,
-    "./routes/api/admin/opportunities/[id].ts": $40,
-    "./routes/api/admin/opportunities/index.ts": $41,
-    "./routes/api/admin/organizations/[id].ts": $42,
-    "./routes/api/admin/organizations/index.ts": $43,
-    "./routes/api/admin/outbox/[id]/retry.ts": $44,
-    "./routes/api/admin/outbox/index.ts": $45,
-    "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts": $46,
-    "./routes/api/admin/purchases/[id]/refund-request/decline.ts": $47,
-    "./routes/api/admin/purchases/[id]/refund.ts": $48,
-    "./routes/api/admin/purchases/index.ts": $49,
-    "./routes/api/admin/reports/[kind]/[targetId]/index.ts": $50,
-    "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts": $51,
-    "./routes/api/admin/reports/index.ts": $52,
-    "./routes/api/admin/stats.ts": $53,
-    "./routes/api/admin/toolkit-content-items/[id].ts": $54,
-    "./routes/api/admin/toolkit-content-items/index.ts": $55,
-    "./routes/api/admin/toolkits/[id]/content.ts": $56,
-    "./routes/api/admin/toolkits/[id]/index.ts": $57,
-    "./routes/api/admin/toolkits/index.ts": $58,
-    "./routes/api/admin/ungatekeep/[id].ts": $59,
-    "./routes/api/admin/ungatekeep/index.ts": $60,
-    "./routes/api/admin/ungatekeep/preview.ts": $61,
-    "./routes/api/admin/uploads/index.ts": $62,
-    "./routes/api/admin/users/[id].ts": $63,
-    "./routes/api/admin/users/[id]/suspension.ts": $64,
-    "./routes/api/admin/users/index.ts": $65,
-    "./routes/api/applications/[id]/index.ts": $66,
-    "./routes/api/applications/[id]/resume.ts": $67,
-    "./routes/api/auth/callback/[provider].ts": $68,
-    "./routes/api/auth/forget-password.ts": $69,
-    "./routes/api/auth/get-session.ts": $70,
-    "./routes/api/auth/providers/[provider].ts": $71,
-    "./routes/api/auth/request-password-reset.ts": $72,
-    "./routes/api/auth/reset-password.ts": $73,
-    "./routes/api/auth/revoke-other-sessions.ts": $74,
-    "./routes/api/auth/send-verification-email.ts": $75,
-    "./routes/api/auth/session.ts": $76,
-    "./routes/api/auth/sign-in/email.ts": $77,
-    "./routes/api/auth/sign-in/social.ts": $78,
-    "./routes/api/auth/sign-out.ts": $79,
-    "./routes/api/auth/sign-up/email.ts": $80,
-    "./routes/api/auth/verify-email.ts": $81,
-    "./routes/api/banners.ts": $82,
-    "./routes/api/docs.tsx": $83,
-    "./routes/api/files/[id].ts": $84,
-    "./routes/api/health.ts": $85,
-    "./routes/api/internships/[id].ts": $86,
-    "./routes/api/internships/[id]/applications/bulk.ts": $87,
-    "./routes/api/internships/[id]/applications/export.ts": $88,
-    "./routes/api/internships/[id]/applications/index.ts": $89,
-    "./routes/api/internships/index.ts": $90,
-    "./routes/api/me/alerts/[id].ts": $91,
-    "./routes/api/me/alerts/index.ts": $92,
-    "./routes/api/me/applications/[id]/stipend-report.ts": $93,
-    "./routes/api/me/applications/[id]/withdraw.ts": $94,
-    "./routes/api/me/applications/index.ts": $95,
-    "./routes/api/me/certificates.ts": $96,
-    "./routes/api/me/export.ts": $97,
-    "./routes/api/me/index.ts": $98,
-    "./routes/api/me/notifications/index.ts": $99,
-    "./routes/api/me/notifications/read.ts": $100,
-    "./routes/api/me/push-subscriptions.ts": $101,
-    "./routes/api/me/recommendations.ts": $102,
-    "./routes/api/me/resume/file.ts": $103,
-    "./routes/api/me/resume/index.ts": $104,
-    "./routes/api/me/saved/[kind]/[id].ts": $105,
-    "./routes/api/me/saved/ids.ts": $106,
-    "./routes/api/me/saved/index.ts": $107,
-    "./routes/api/me/settings.ts": $108,
-    "./routes/api/onboarding.ts": $109,
-    "./routes/api/openapi.json.ts": $110,
-    "./routes/api/opportunities/[id].ts": $111,
-    "./routes/api/opportunities/index.ts": $112,
-    "./routes/api/organizations/[slug]/claim.ts": $113,
-    "./routes/api/organizations/[slug]/index.ts": $114,
-    "./routes/api/profile.ts": $115,
-    "./routes/api/purchases.ts": $116,
-    "./routes/api/purchases/[id]/refund-request.ts": $117,
-    "./routes/api/push/key.ts": $118,
-    "./routes/api/reports/index.ts": $119,
-    "./routes/api/toolkits/[id]/index.ts": $120,
-    "./routes/api/toolkits/[id]/progress.ts": $121,
-    "./routes/api/toolkits/[id]/verify.ts": $122,
-    "./routes/api/toolkits/index.ts": $123,
-    "./routes/api/ungatekeep/[id].ts": $124,
-    "./routes/api/ungatekeep/[id]/comments.ts": $125,
-    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $126,
-    "./routes/api/ungatekeep/comments/[id].ts": $127,
-    "./routes/api/ungatekeep/index.ts": $128,
-    "./routes/api/webhooks/razorpay.ts": $129,
-    "./routes/certificates/[id].tsx": $130,
-    "./routes/check-inbox.tsx": $131,
-    "./routes/contact.tsx": $132,
-    "./routes/forgot-password.tsx": $133,
-    "./routes/index.tsx": $134,
-    "./routes/internships/[id]/applicants.tsx": $135,
-    "./routes/internships/[id]/applications.ts": $136,
-    "./routes/internships/[id]/apply.tsx": $137,
-    "./routes/internships/[id]/edit.tsx": $138,
-    "./routes/internships/[id]/index.tsx": $139,
-    "./routes/internships/index.tsx": $140,
-    "./routes/internships/mine.tsx": $141,
-    "./routes/internships/new.tsx": $142,
-    "./routes/internships/rss.xml.ts": $143,
-    "./routes/language.ts": $144,
-    "./routes/manifest.webmanifest.ts": $145,
-    "./routes/me/alerts.tsx": $146,
-    "./routes/me/applications/[id]/stipend-report.ts": $147,
-    "./routes/me/applications/[id]/withdraw.ts": $148,
-    "./routes/me/data.tsx": $149,
-    "./routes/me/notifications.tsx": $150,
-    "./routes/me/settings.tsx": $151,
-    "./routes/me/tracker.tsx": $152,
-    "./routes/offline.tsx": $153,
-    "./routes/onboarding.tsx": $154,
-    "./routes/opportunities/[id]/calendar.ics.ts": $155,
-    "./routes/opportunities/[id]/edit.tsx": $156,
-    "./routes/opportunities/[id]/index.tsx": $157,
-    "./routes/opportunities/index.tsx": $158,
-    "./routes/opportunities/mine.tsx": $159,
-    "./routes/opportunities/new.tsx": $160,
-    "./routes/organizations/[slug].tsx": $161,
-    "./routes/organizations/claim/[token].tsx": $162,
-    "./routes/privacy.tsx": $163,
-    "./routes/profile.tsx": $164,
-    "./routes/profile/delete.tsx": $165,
-    "./routes/profile/remove-provider.ts": $166,
-    "./routes/profile/resume.ts": $167,
-    "./routes/profile/sign-out-others.ts": $168,
-    "./routes/purchases/[id]/credit-notes/[number].tsx": $169,
-    "./routes/purchases/[id]/receipt.tsx": $170,
-    "./routes/purchases/[id]/refund-request.ts": $171,
-    "./routes/refunds.tsx": $172,
-    "./routes/report.tsx": $173,
-    "./routes/reset-password.tsx": $174,
-    "./routes/robots.txt.ts": $175,
-    "./routes/sign-in.tsx": $176,
-    "./routes/sign-out.ts": $177,
-    "./routes/sign-up.tsx": $178,
-    "./routes/sitemap.xml.ts": $179,
-    "./routes/sitemap/[file].ts": $180,
-    "./routes/terms.tsx": $181,
-    "./routes/toolkits/[id]/index.tsx": $182,
-    "./routes/toolkits/[id]/learn/[itemId].tsx": $183,
-    "./routes/toolkits/[id]/learn/index.tsx": $184,
-    "./routes/toolkits/index.tsx": $185,
-    "./routes/toolkits/mine.tsx": $186,
-    "./routes/ungatekeep/[id].tsx": $187,
-    "./routes/ungatekeep/index.tsx": $188,
-    "./routes/ungatekeep/rss.xml.ts": $189,
-    "./routes/unsubscribe/[token].tsx": $190,
-    "./routes/verify-email.tsx": $191,
+    "./routes/admin/jobs.tsx": $12,
+    "./routes/admin/log.tsx": $13,
+    "./routes/admin/moderation.tsx": $14,
+    "./routes/admin/opportunities.tsx": $15,
+    "./routes/admin/organizations/[id].tsx": $16,
+    "./routes/admin/organizations/index.tsx": $17,
+    "./routes/admin/outbox.tsx": $18,
+    "./routes/admin/purchases.tsx": $19,
+    "./routes/admin/reports/[kind]/[targetId].tsx": $20,
+    "./routes/admin/reports/index.tsx": $21,
+    "./routes/admin/toolkits/[id].tsx": $22,
+    "./routes/admin/toolkits/index.tsx": $23,
+    "./routes/admin/toolkits/new.tsx": $24,
+    "./routes/admin/ungatekeep/[id].tsx": $25,
+    "./routes/admin/ungatekeep/index.tsx": $26,
+    "./routes/admin/ungatekeep/new.tsx": $27,
+    "./routes/admin/users.tsx": $28,
+    "./routes/api/admin/_middleware.ts": $29,
+    "./routes/api/admin/api-keys/[id].ts": $30,
+    "./routes/api/admin/api-keys/index.ts": $31,
+    "./routes/api/admin/banners/[id].ts": $32,
+    "./routes/api/admin/banners/index.ts": $33,
+    "./routes/api/admin/comments/index.ts": $34,
+    "./routes/api/admin/coupons/[id].ts": $35,
+    "./routes/api/admin/coupons/index.ts": $36,
+    "./routes/api/admin/jobs/[name]/run.ts": $37,
+    "./routes/api/admin/jobs/index.ts": $38,
+    "./routes/api/admin/log.ts": $39,
+    "./routes/api/admin/moderation/[kind]/[id].ts": $40,
+    "./routes/api/admin/moderation/index.ts": $41,
+    "./routes/api/admin/opportunities/[id].ts": $42,
+    "./routes/api/admin/opportunities/index.ts": $43,
+    "./routes/api/admin/organizations/[id].ts": $44,
+    "./routes/api/admin/organizations/index.ts": $45,
+    "./routes/api/admin/outbox/[id]/retry.ts": $46,
+    "./routes/api/admin/outbox/index.ts": $47,
+    "./routes/api/admin/purchases/[id]/extra-payments/[paymentId]/refund.ts": $48,
+    "./routes/api/admin/purchases/[id]/refund-request/decline.ts": $49,
+    "./routes/api/admin/purchases/[id]/refund.ts": $50,
+    "./routes/api/admin/purchases/index.ts": $51,
+    "./routes/api/admin/reports/[kind]/[targetId]/index.ts": $52,
+    "./routes/api/admin/reports/[kind]/[targetId]/resolve.ts": $53,
+    "./routes/api/admin/reports/index.ts": $54,
+    "./routes/api/admin/stats.ts": $55,
+    "./routes/api/admin/toolkit-content-items/[id].ts": $56,
+    "./routes/api/admin/toolkit-content-items/index.ts": $57,
+    "./routes/api/admin/toolkits/[id]/content.ts": $58,
+    "./routes/api/admin/toolkits/[id]/index.ts": $59,
+    "./routes/api/admin/toolkits/index.ts": $60,
+    "./routes/api/admin/ungatekeep/[id].ts": $61,
+    "./routes/api/admin/ungatekeep/index.ts": $62,
+    "./routes/api/admin/ungatekeep/preview.ts": $63,
+    "./routes/api/admin/uploads/index.ts": $64,
+    "./routes/api/admin/users/[id].ts": $65,
+    "./routes/api/admin/users/[id]/suspension.ts": $66,
+    "./routes/api/admin/users/index.ts": $67,
+    "./routes/api/applications/[id]/index.ts": $68,
+    "./routes/api/applications/[id]/resume.ts": $69,
+    "./routes/api/auth/callback/[provider].ts": $70,
+    "./routes/api/auth/forget-password.ts": $71,
+    "./routes/api/auth/get-session.ts": $72,
+    "./routes/api/auth/providers/[provider].ts": $73,
+    "./routes/api/auth/request-password-reset.ts": $74,
+    "./routes/api/auth/reset-password.ts": $75,
+    "./routes/api/auth/revoke-other-sessions.ts": $76,
+    "./routes/api/auth/send-verification-email.ts": $77,
+    "./routes/api/auth/session.ts": $78,
+    "./routes/api/auth/sign-in/email.ts": $79,
+    "./routes/api/auth/sign-in/social.ts": $80,
+    "./routes/api/auth/sign-out.ts": $81,
+    "./routes/api/auth/sign-up/email.ts": $82,
+    "./routes/api/auth/verify-email.ts": $83,
+    "./routes/api/banners.ts": $84,
+    "./routes/api/docs.tsx": $85,
+    "./routes/api/files/[id].ts": $86,
+    "./routes/api/health.ts": $87,
+    "./routes/api/internships/[id].ts": $88,
+    "./routes/api/internships/[id]/applications/bulk.ts": $89,
+    "./routes/api/internships/[id]/applications/export.ts": $90,
+    "./routes/api/internships/[id]/applications/index.ts": $91,
+    "./routes/api/internships/index.ts": $92,
+    "./routes/api/me/alerts/[id].ts": $93,
+    "./routes/api/me/alerts/index.ts": $94,
+    "./routes/api/me/applications/[id]/stipend-report.ts": $95,
+    "./routes/api/me/applications/[id]/withdraw.ts": $96,
+    "./routes/api/me/applications/index.ts": $97,
+    "./routes/api/me/certificates.ts": $98,
+    "./routes/api/me/export.ts": $99,
+    "./routes/api/me/index.ts": $100,
+    "./routes/api/me/notifications/index.ts": $101,
+    "./routes/api/me/notifications/read.ts": $102,
+    "./routes/api/me/push-subscriptions.ts": $103,
+    "./routes/api/me/recommendations.ts": $104,
+    "./routes/api/me/resume/file.ts": $105,
+    "./routes/api/me/resume/index.ts": $106,
+    "./routes/api/me/saved/[kind]/[id].ts": $107,
+    "./routes/api/me/saved/ids.ts": $108,
+    "./routes/api/me/saved/index.ts": $109,
+    "./routes/api/me/settings.ts": $110,
+    "./routes/api/onboarding.ts": $111,
+    "./routes/api/openapi.json.ts": $112,
+    "./routes/api/opportunities/[id].ts": $113,
+    "./routes/api/opportunities/index.ts": $114,
+    "./routes/api/organizations/[slug]/claim.ts": $115,
+    "./routes/api/organizations/[slug]/index.ts": $116,
+    "./routes/api/profile.ts": $117,
+    "./routes/api/purchases.ts": $118,
+    "./routes/api/purchases/[id]/refund-request.ts": $119,
+    "./routes/api/push/key.ts": $120,
+    "./routes/api/reports/index.ts": $121,
+    "./routes/api/toolkits/[id]/index.ts": $122,
+    "./routes/api/toolkits/[id]/progress.ts": $123,
+    "./routes/api/toolkits/[id]/verify.ts": $124,
+    "./routes/api/toolkits/index.ts": $125,
+    "./routes/api/ungatekeep/[id].ts": $126,
+    "./routes/api/ungatekeep/[id]/comments.ts": $127,
+    "./routes/api/ungatekeep/[id]/reactions/[type].ts": $128,
+    "./routes/api/ungatekeep/comments/[id].ts": $129,
+    "./routes/api/ungatekeep/index.ts": $130,
+    "./routes/api/webhooks/razorpay.ts": $131,
+    "./routes/certificates/[id].tsx": $132,
+    "./routes/check-inbox.tsx": $133,
+    "./routes/contact.tsx": $134,
+    "./routes/forgot-password.tsx": $135,
+    "./routes/index.tsx": $136,
+    "./routes/internships/[id]/applicants.tsx": $137,
+    "./routes/internships/[id]/applications.ts": $138,
+    "./routes/internships/[id]/apply.tsx": $139,
+    "./routes/internships/[id]/edit.tsx": $140,
+    "./routes/internships/[id]/index.tsx": $141,
+    "./routes/internships/index.tsx": $142,
+    "./routes/internships/mine.tsx": $143,
+    "./routes/internships/new.tsx": $144,
+    "./routes/internships/rss.xml.ts": $145,
+    "./routes/language.ts": $146,
+    "./routes/manifest.webmanifest.ts": $147,
+    "./routes/me/alerts.tsx": $148,
+    "./routes/me/applications/[id]/stipend-report.ts": $149,
+    "./routes/me/applications/[id]/withdraw.ts": $150,
+    "./routes/me/data.tsx": $151,
+    "./routes/me/notifications.tsx": $152,
+    "./routes/me/settings.tsx": $153,
+    "./routes/me/tracker.tsx": $154,
+    "./routes/offline.tsx": $155,
+    "./routes/onboarding.tsx": $156,
+    "./routes/opportunities/[id]/calendar.ics.ts": $157,
+    "./routes/opportunities/[id]/edit.tsx": $158,
+    "./routes/opportunities/[id]/index.tsx": $159,
+    "./routes/opportunities/index.tsx": $160,
+    "./routes/opportunities/mine.tsx": $161,
+    "./routes/opportunities/new.tsx": $162,
+    "./routes/organizations/[slug].tsx": $163,
+    "./routes/organizations/claim/[token].tsx": $164,
+    "./routes/privacy.tsx": $165,
+    "./routes/profile.tsx": $166,
+    "./routes/profile/delete.tsx": $167,
+    "./routes/profile/remove-provider.ts": $168,
+    "./routes/profile/resume.ts": $169,
+    "./routes/profile/sign-out-others.ts": $170,
+    "./routes/purchases/[id]/credit-notes/[number].tsx": $171,
+    "./routes/purchases/[id]/receipt.tsx": $172,
+    "./routes/purchases/[id]/refund-request.ts": $173,
+    "./routes/refunds.tsx": $174,
+    "./routes/report.tsx": $175,
+    "./routes/reset-password.tsx": $176,
+    "./routes/robots.txt.ts": $177,
+    "./routes/sign-in.tsx": $178,
+    "./routes/sign-out.ts": $179,
+    "./routes/sign-up.tsx": $180,
+    "./routes/sitemap.xml.ts": $181,
+    "./routes/sitemap/[file].ts": $182,
+    "./routes/terms.tsx": $183,
+    "./routes/toolkits/[id]/index.tsx": $184,
+    "./routes/toolkits/[id]/learn/[itemId].tsx": $185,
+    "./routes/toolkits/[id]/learn/index.tsx": $186,
+    "./routes/toolkits/index.tsx": $187,
+    "./routes/toolkits/mine.tsx": $188,
+    "./routes/ungatekeep/[id].tsx": $189,
+    "./routes/ungatekeep/index.tsx": $190,
+    "./routes/ungatekeep/rss.xml.ts": $191,
+    "./routes/unsubscribe/[token].tsx": $192,
+    "./routes/verify-email.tsx": $193,
   },
   islands: {
     "./islands/AccountDataControls.tsx": $$0,

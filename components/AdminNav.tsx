@@ -25,6 +25,7 @@ const ADMIN_LINKS: { href: string; label: MessageKey }[] = [
   { href: "/admin/banners", label: "admin.nav.banners" },
   { href: "/admin/api-keys", label: "admin.nav.apiKeys" },
   { href: "/admin/outbox", label: "admin.nav.outbox" },
+  { href: "/admin/jobs", label: "admin.nav.jobs" },
   { href: "/admin/log", label: "admin.nav.log" },
 ];
 

@@ -78,6 +78,12 @@ export function formatDateTime(iso: string, lang: "en" | "hi" = "en"): string {
   return Number.isNaN(time) ? iso : `${istDay.format(time)}, ${istTime.format(time)} IST`;
 }
 
+/** The time of day of `iso` (ISO 8601) in IST in `lang`, e.g. "9:00 am IST" or "सुबह 9:00 IST"; unreadable input as given. */
+export function formatTime(iso: string, lang: "en" | "hi" = "en"): string {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? iso : `${formatsOf(lang).istTime.format(time)} IST`;
+}
+
 /** The value of a `datetime-local` input showing `iso` in IST (`YYYY-MM-DDTHH:mm`); "" for null. */
 export function toIstInput(iso: string | null): string {
   if (!iso) return "";

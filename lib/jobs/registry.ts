@@ -31,7 +31,8 @@ import { reportRemovalsJob } from "@/lib/reports/removals.ts";
 import { adminLogIndexJob } from "@/lib/admin_log/admin_log.ts";
 import { moderationCountsJob } from "@/lib/moderation/queue.ts";
 import type { Services } from "@/lib/platform/state.ts";
-import type { Job } from "./job.ts";
+import type { Job, JobCounts } from "./job.ts";
+import { recordRun, type RunTrigger, shortError } from "./runs.ts";
 
 /** The jobs, each with a unique name. */
 export const JOBS: readonly Job[] = [
@@ -74,11 +75,37 @@ export function findJob(name: string): Job | undefined {
 /** What a run answers: the job's name and its counts. */
 export type JobRun = { job: string } & Record<string, string | number>;
 
-/** Runs `job` once at `now` and logs what it did. Returns the job's name and counts. @throws what the run throws. */
-export async function runJob(job: Job, services: Services, now = new Date()): Promise<JobRun> {
+/**
+ * Runs `job` once at `now`, logs what it did and records how it ended (`lib/jobs/runs.ts`: its start is `now`, its
+ * trigger `trigger`, by hand unless a cron's). A record that cannot be written is logged; the run's outcome stands.
+ * Returns the job's name and counts. @throws what the run throws (its failure recorded first).
+ */
+export async function runJob(
+  job: Job,
+  services: Services,
+  now = new Date(),
+  trigger: RunTrigger = "hand",
+): Promise<JobRun> {
   const started = performance.now();
-  const counts = await job.run({ ...services, now });
+  const ended = (outcome: { counts: JobCounts } | { error: unknown }) => {
+    const run = { startedAt: now.toISOString(), ms: Math.round(performance.now() - started), trigger };
+    return recordRun(
+      services.kv,
+      job.name,
+      "counts" in outcome
+        ? { run: { ...run, counts: outcome.counts } }
+        : { failure: { ...run, error: shortError(outcome.error) } },
+    ).catch((error) => services.log.error("job run not recorded", { job: job.name, error: String(error) }));
+  };
+  let counts: JobCounts;
+  try {
+    counts = await job.run({ ...services, now });
+  } catch (error) {
+    await ended({ error });
+    throw error;
+  }
   services.log.info("job ran", { job: job.name, ms: Math.round(performance.now() - started), ...counts });
+  await ended({ counts });
   // What the job notified goes out now, not at the push outbox's next minute.
   if (job !== pushOutboxJob) startPushDelivery(services);
   return { job: job.name, ...counts };
@@ -91,7 +118,7 @@ export async function runScheduled(job: Job, services: Services): Promise<void> 
     return;
   }
   try {
-    await runJob(job, services);
+    await runJob(job, services, new Date(), "schedule");
   } catch (error) {
     services.log.error("job failed", { job: job.name, error: String(error) });
   }

@@ -58,6 +58,7 @@ import type { Suspension } from "@/lib/users/users.ts";
 import type { CommentRemoval } from "@/lib/moderation/comment_purges.ts";
 import { MAIL_STATUSES, type OutboxRow } from "@/lib/mail/outbox.ts";
 import type { JobRun } from "@/lib/jobs/registry.ts";
+import { ERROR_LENGTH, type JobStatus } from "@/lib/jobs/runs.ts";
 import type { Profile } from "@/lib/users/profile.ts";
 import type { RecommendationReason } from "@/lib/recommendations/recommendations.ts";
 import { ROLES } from "@/lib/users/roles.ts";
@@ -862,6 +863,30 @@ export const AdminLogEntrySchema = z.strictObject({
   targetId: z.string().nullable().describe("Null once the person it names (`targetKind` `user`) was deleted"),
   summary: z.string().optional().describe("A few words of the change (a role, a decision, a code or title)"),
 }).meta({ id: "AdminLogEntry" }) satisfies z.ZodType<AdminLogEntry>;
+
+/** How a run of a job ended, for the jobs list: when it started, how long it took, from its cron or by hand. */
+const runEnd = {
+  startedAt: timestamp,
+  ms: z.int().min(0).describe("How long the run took, in milliseconds"),
+  trigger: z.enum(["schedule", "hand"]).describe(
+    "`schedule`: its cron; `hand`: `POST /api/admin/jobs/{name}/run`, the jobs page or `deno task job`",
+  ),
+};
+
+/** A job with its schedule, its next run, its last run and its last failure. */
+export const JobStatusSchema = z.strictObject({
+  name: z.string(),
+  schedule: z.string().describe("Five-field cron expression, UTC"),
+  nextRunAt: timestamp.nullable().describe("When its schedule next runs it; null with `JOBS=off`"),
+  lastRun: z.strictObject({
+    ...runEnd,
+    counts: z.record(z.string(), z.number()).describe("What it did, as its run answers (the names depend on the job)"),
+  }).nullable().describe("Its last run that succeeded; null before the first"),
+  lastFailure: z.strictObject({
+    ...runEnd,
+    error: z.string().max(ERROR_LENGTH).describe("The error, on one line, shortened"),
+  }).nullable().describe("Its last run that failed; null if none did"),
+}).meta({ id: "JobStatus" }) satisfies z.ZodType<JobStatus>;
 
 /** What a job run did: its name and its counts (the names depend on the job). */
 export const JobRunSchema = z.object({ job: z.string() }).catchall(

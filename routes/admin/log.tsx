@@ -1,8 +1,8 @@
 /**
  * `/admin/log` (admins only, by `/admin`'s middleware): the admin audit log (docs/decisions.md, Admin, "Audit log") as
  * a plain table, newest first, 50 entries a page: when, which admin, what, which record, and the entry's few words.
- * A target with a page of its own (a listing, an organization, a toolkit, a post) links to it. A `GET` form filters by
- * `action` and `adminId` (the current admins); "Older changes" follows the page's `cursor`,
+ * A target with a page of its own (a listing, an organization, a toolkit, a post, a job's card) links to it. A `GET`
+ * form filters by `action` and `adminId` (the current admins); "Older changes" follows the page's `cursor`,
  * "Newest changes" goes back to the first page. Links and a form only: it works without JavaScript.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -32,6 +32,7 @@ const TARGET_PAGES: Partial<Record<TargetKind, (id: string) => string>> = {
   organization: (id) => `/admin/organizations/${id}`,
   toolkit: (id) => `/admin/toolkits/${id}`,
   post: (id) => `/admin/ungatekeep/${id}`,
+  job: (name) => `/admin/jobs#job-${name}`,
 };
 
 interface Data {

@@ -175,9 +175,10 @@ Deno.test("admin pages: guests go to sign-in, users and members get 403, admins 
   await using t = await createTestApp();
   assertRedirect((await page(t, "/admin/users")).res, "/sign-in?callbackURL=%2Fadmin%2Fusers");
   assertRedirect((await page(t, "/admin")).res, "/sign-in?callbackURL=%2Fadmin");
+  assertRedirect((await page(t, "/admin/jobs")).res, "/sign-in?callbackURL=%2Fadmin%2Fjobs");
   for (const role of ["user", "member"] as const) {
     const { cookie } = await createTestUser(t, role);
-    for (const path of ["/admin", "/admin/users"]) {
+    for (const path of ["/admin", "/admin/users", "/admin/jobs"]) {
       const { res, html } = await page(t, path, cookie);
       assertHtml(res, 403);
       assertMatch(html, /You do not have access to this page/);

@@ -175,6 +175,7 @@ Deno.test("an admin on a phone reads every admin page in Hindi, its tables stack
     "/admin/banners",
     "/admin/api-keys",
     "/admin/outbox",
+    "/admin/jobs",
     "/admin/log",
   ];
 

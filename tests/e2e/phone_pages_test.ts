@@ -81,6 +81,7 @@ function pagesOf(ids: DemoIds): Record<string, { paths: string[]; by: Person[] }
     "/admin/comments": admin("/admin/comments"),
     "/admin/coupons": admin("/admin/coupons"),
     "/admin/internships": admin("/admin/internships"),
+    "/admin/jobs": admin("/admin/jobs"),
     "/admin/log": admin("/admin/log", "/admin/log?action=coupon.create"),
     "/admin/moderation": admin("/admin/moderation", "/admin/moderation?status=rejected"),
     "/admin/opportunities": admin("/admin/opportunities"),

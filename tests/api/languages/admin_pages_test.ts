@@ -56,6 +56,7 @@ Deno.test("every admin page renders in English and in Hindi, with its rows, and 
     ["/admin/comments", "admin.comments.search"],
     ["/admin/banners", "admin.banners.addHeading"],
     ["/admin/outbox", "admin.outbox.search"],
+    ["/admin/jobs", "admin.jobs.lead"],
   ];
   for (const [path, key] of pages) {
     const english = await page(t, `${path}${path.includes("?") ? "&" : "?"}lang=en`, admin);

@@ -1,0 +1,92 @@
+/**
+ * The last run and the last failure of each job (docs/decisions.md, Background work, "Last runs"), for the admin's
+ * jobs page and `GET /api/admin/jobs`. A run, from its cron or by hand, writes one small value when it ends, without
+ * reading first: `["job_runs", name, "run"]` when it succeeded (its start, duration and counts), `["job_runs", name,
+ * "failure"]` when it threw (its start, duration and error, shortened). Each key holds only the latest, so a job that
+ * runs every minute costs one write a minute, and two runs at once (the cron's and an admin's) each write theirs, the
+ * last to end kept. The status of every job is one list of that prefix.
+ */
+import type { Job, JobCounts } from "./job.ts";
+import { nextRunTime } from "./schedule.ts";
+
+/** How a run started: from its cron, or by hand (`POST /api/admin/jobs/{name}/run`, the jobs page, `deno task job`). */
+export type RunTrigger = "schedule" | "hand";
+
+/** A run that ended: when it started (ISO), how long it took (ms) and how it started. */
+interface RunEnd {
+  startedAt: string;
+  ms: number;
+  trigger: RunTrigger;
+}
+
+/** The last run that succeeded, with what it did. */
+export interface LastRun extends RunEnd {
+  counts: JobCounts;
+}
+
+/** The last run that failed, with its error (`ERROR_LENGTH` characters at most). */
+export interface LastFailure extends RunEnd {
+  error: string;
+}
+
+/** Characters of a failure's error kept: a sentence and its detail, never a stack. */
+export const ERROR_LENGTH = 300;
+
+/** A job as the admin reads it: its schedule, when that next fires, its last run and its last failure. */
+export interface JobStatus {
+  name: string;
+  /** Five-field cron expression, UTC. */
+  schedule: string;
+  /** The schedule's next time (ISO); null with `JOBS=off`, when no cron runs it. */
+  nextRunAt: string | null;
+  lastRun: LastRun | null;
+  lastFailure: LastFailure | null;
+}
+
+const PREFIX = "job_runs";
+
+/** `error` as one line of at most `ERROR_LENGTH` characters, e.g. "TypeError: x is not a function". */
+export function shortError(error: unknown): string {
+  let text: string;
+  try {
+    text = String(error);
+  } catch {
+    text = Object.prototype.toString.call(error);
+  }
+  text = text.replace(/\s+/g, " ").trim();
+  return text.length > ERROR_LENGTH ? `${text.slice(0, ERROR_LENGTH - 1)}…` : text;
+}
+
+/** Records how a run of the job `name` ended: one write, of its `run` or its `failure`. */
+export async function recordRun(
+  kv: Deno.Kv,
+  name: string,
+  ended: { run: LastRun } | { failure: LastFailure },
+): Promise<void> {
+  if ("run" in ended) await kv.set([PREFIX, name, "run"], ended.run);
+  else await kv.set([PREFIX, name, "failure"], ended.failure);
+}
+
+/**
+ * The status of each of `jobs`, in their order: one list of the records (a job that never ran has none); `scheduled`
+ * false (`JOBS=off`) gives no next run; the next run counts from `now`.
+ */
+export async function jobStatuses(
+  kv: Deno.Kv,
+  { jobs, scheduled, now }: { jobs: readonly Job[]; scheduled: boolean; now: Date },
+): Promise<JobStatus[]> {
+  const runs = new Map<string, LastRun>();
+  const failures = new Map<string, LastFailure>();
+  for await (const { key, value } of kv.list<LastRun | LastFailure>({ prefix: [PREFIX] }, { batchSize: 500 })) {
+    const [, name, kind] = key as [string, string, string];
+    if (kind === "run") runs.set(name, value as LastRun);
+    else if (kind === "failure") failures.set(name, value as LastFailure);
+  }
+  return jobs.map((job) => ({
+    name: job.name,
+    schedule: job.schedule,
+    nextRunAt: scheduled ? nextRunTime(job.schedule, now)?.toISOString() ?? null : null,
+    lastRun: runs.get(job.name) ?? null,
+    lastFailure: failures.get(job.name) ?? null,
+  }));
+}

@@ -1,0 +1,46 @@
+import { assert, assertEquals } from "@/tests/helpers/assert.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { ERROR_LENGTH, jobStatuses, recordRun, shortError } from "./runs.ts";
+import { JOBS } from "./registry.ts";
+import type { Job } from "./job.ts";
+
+Deno.test("every job has its description for the jobs page, in English and Hindi", () => {
+  for (const lang of ["en", "hi"] as const) {
+    const t = translatorFor(lang);
+    for (const job of JOBS) assert(t.has(`admin.jobs.about.${job.name}`), `${lang}: ${job.name}`);
+  }
+});
+
+Deno.test("a failure's error is one line of at most 300 characters", () => {
+  assertEquals(shortError(new TypeError("x is\n  not a function")), "TypeError: x is not a function");
+  const long = shortError(new Error("e".repeat(1000)));
+  assertEquals([long.length, long.endsWith("…")], [ERROR_LENGTH, true]);
+  assertEquals(shortError(Object.create(null)), "[object Object]");
+});
+
+Deno.test("a job's status holds its last run and its last failure, each the latest written", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const jobs: Job[] = [
+    { name: "a", schedule: "*/5 * * * *", run: () => Promise.resolve({}) },
+    { name: "b", schedule: "30 3 * * *", run: () => Promise.resolve({}) },
+  ];
+  const now = new Date("2026-11-29T13:02:00Z");
+  const run = { startedAt: "2026-11-29T13:00:00.000Z", ms: 12, trigger: "schedule" as const, counts: { sent: 2 } };
+  await recordRun(kv, "a", { run: { ...run, counts: { sent: 1 } } });
+  await recordRun(kv, "a", { run });
+  const failure = { startedAt: "2026-11-29T12:55:00.000Z", ms: 3, trigger: "hand" as const, error: "E" };
+  await recordRun(kv, "a", { failure });
+  await recordRun(kv, "gone", { run }); // a job no longer in the registry
+  assertEquals(await jobStatuses(kv, { jobs, scheduled: true, now }), [
+    {
+      name: "a",
+      schedule: "*/5 * * * *",
+      nextRunAt: "2026-11-29T13:05:00.000Z",
+      lastRun: run,
+      lastFailure: failure,
+    },
+    { name: "b", schedule: "30 3 * * *", nextRunAt: "2026-11-30T03:30:00.000Z", lastRun: null, lastFailure: null },
+  ]);
+  const off = await jobStatuses(kv, { jobs, scheduled: false, now });
+  assertEquals(off.map((job) => job.nextRunAt), [null, null], "JOBS=off: no run from the schedule");
+});

@@ -1,0 +1,194 @@
+/**
+ * The jobs' last runs (docs/decisions.md, Background work, "Last runs"): `GET /api/admin/jobs` for admins only, a run
+ * by hand and a run from the schedule each recorded, a failing run's error kept shortened and shown while newer than
+ * the last success, `JOBS=off` said, and `/admin/jobs`'s plain "Run now" form answered by a redirect whose page tells
+ * what the run did or its error; a forged origin runs nothing.
+ */
+import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
+import { assertHtml, htmlDocument, page } from "@/tests/fixtures/html.ts";
+import { findJob, JOBS, runScheduled } from "@/lib/jobs/registry.ts";
+import { ERROR_LENGTH, type JobStatus } from "@/lib/jobs/runs.ts";
+import type { Job } from "@/lib/jobs/job.ts";
+import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
+
+/** The jobs as `admin` reads them through the API. */
+async function readJobs(t: TestApp, admin: TestUser): Promise<{ scheduled: boolean; jobs: JobStatus[] }> {
+  const res = await t.fetch("/api/admin/jobs", { headers: admin.headers });
+  assertEquals(res.status, 200);
+  return await res.json();
+}
+
+/** The status of the job `name`. */
+async function statusOf(t: TestApp, admin: TestUser, name: string): Promise<JobStatus> {
+  return (await readJobs(t, admin)).jobs.find((job) => job.name === name)!;
+}
+
+/** Runs `work` while `job`'s runs throw `error`. */
+async function whileFailing<T>(job: Job, error: Error, work: () => Promise<T>): Promise<T> {
+  const run = job.run;
+  job.run = () => Promise.reject(error);
+  try {
+    return await work();
+  } finally {
+    job.run = run;
+  }
+}
+
+/** The card of the job `name` on a served jobs page, as text. */
+function cardText(html: string, name: string): string {
+  return htmlDocument(html).getElementById(`job-${name}`)?.textContent?.replace(/\s+/g, " ") ?? "";
+}
+
+Deno.test("GET /api/admin/jobs lists every job for admins only; JOBS=off gives no next run", async () => {
+  await using t = await createTestApp({ env: { JOBS: "off" } });
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  assertEquals((await t.fetch("/api/admin/jobs")).status, 401);
+  const refused = await t.fetch("/api/admin/jobs", { headers: student.headers });
+  assertEquals([refused.status, await refused.json()], [403, { error: "Forbidden" }]);
+  const { scheduled, jobs } = await readJobs(t, admin);
+  assertEquals(scheduled, false);
+  assertEquals(jobs.map((job) => [job.name, job.schedule]), JOBS.map((job) => [job.name, job.schedule]));
+  assert(jobs.every((job) => job.nextRunAt === null && job.lastRun === null && job.lastFailure === null));
+
+  await using on = await createTestApp();
+  const other = await createTestUser(on, "admin");
+  const before = Date.now();
+  const listed = await readJobs(on, other);
+  assertEquals(listed.scheduled, true);
+  const outbox = listed.jobs.find((job) => job.name === "outbox")!;
+  const next = Date.parse(outbox.nextRunAt!);
+  assert(next > before && next <= Date.now() + 60_000 && next % 60_000 === 0, "the outbox's next minute");
+});
+
+Deno.test("a run by hand and one from the schedule are recorded; a failure keeps its error, shortened", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const ran = await t.json("POST", "/api/admin/jobs/close-listings/run", { headers: admin.headers });
+  assertEquals(ran.status, 200);
+  await ran.body?.cancel();
+  const byHand = (await statusOf(t, admin, "close-listings")).lastRun!;
+  assertEquals([byHand.trigger, byHand.counts], ["hand", { internships: 0, opportunities: 0 }]);
+  assert(byHand.ms >= 0 && Date.parse(byHand.startedAt) <= Date.now());
+
+  const deletions = findJob("account-deletions")!;
+  await runScheduled(deletions, t.services);
+  const scheduled = await statusOf(t, admin, "account-deletions");
+  assertEquals([scheduled.lastRun?.trigger, scheduled.lastRun?.counts], ["schedule", {
+    resumed: 0,
+    swept: 0,
+    failed: 0,
+  }]);
+  assertEquals(scheduled.lastFailure, null);
+
+  // The cron's run fails: logged as before, its error recorded on one line, shortened; the success stays.
+  await whileFailing(
+    deletions,
+    new Error(`KV is\nunreachable ${"x".repeat(500)}`),
+    () => runScheduled(deletions, t.services),
+  );
+  const failed = await statusOf(t, admin, "account-deletions");
+  assertEquals(failed.lastRun, scheduled.lastRun);
+  assertEquals(failed.lastFailure?.trigger, "schedule");
+  assertMatch(failed.lastFailure!.error, /^Error: KV is unreachable x+…$/);
+  assertEquals(failed.lastFailure!.error.length, ERROR_LENGTH);
+  assert(failed.lastFailure!.startedAt >= failed.lastRun!.startedAt);
+  const shown = await page(t, "/admin/jobs", admin);
+  assert(cardText(shown.html, "account-deletions").includes("Last failure"), "the failure is newer: shown");
+  assert(cardText(shown.html, "account-deletions").includes("Error: KV is unreachable"));
+
+  // A success after it: the page no longer shows the failure, the API still answers it.
+  await runScheduled(deletions, t.services);
+  const again = await statusOf(t, admin, "account-deletions");
+  assertEquals(again.lastFailure, failed.lastFailure);
+  assert(again.lastRun!.startedAt > failed.lastFailure!.startedAt);
+  const after = await page(t, "/admin/jobs", admin);
+  assert(!cardText(after.html, "account-deletions").includes("Last failure"), "an older failure is not shown");
+});
+
+Deno.test("/admin/jobs: a card a job, JOBS=off said, and Run now answered by a redirect that tells the run", async () => {
+  await using t = await createTestApp({ env: { JOBS: "off" } });
+  const admin = await createTestUser(t, "admin");
+  const { res, html } = await page(t, "/admin/jobs", admin);
+  assertHtml(res);
+  assertEquals(
+    [...htmlDocument(html).querySelectorAll("main li[id^=job-]")].map((card) => card.id),
+    JOBS.map((job) => `job-${job.name}`),
+  );
+  assert(html.includes('href="/admin/jobs" aria-current="page"'), "in the admin menu");
+  assert(html.includes("JOBS=off") && html.includes("Scheduled runs are off here"));
+  assert(cardText(html, "outbox").includes("Sends the e-mails that are due"));
+  assert(cardText(html, "outbox").includes("Every minute"));
+  assert(cardText(html, "alerts-digest").includes("Every day at 9:00 am IST"));
+  assert(cardText(html, "close-listings").includes("Every hour, at 35 minutes past"));
+  assert(cardText(html, "outbox").includes("None: scheduled runs are off"));
+  assert(cardText(html, "outbox").includes("Not run yet"));
+  const hindi = await page(t, "/admin/jobs?lang=hi", admin);
+  assert(cardText(hindi.html, "alerts-digest").includes("रोज़ सुबह 9:00 IST"), cardText(hindi.html, "alerts-digest"));
+
+  const ran = await postForm(t, admin, "/admin/jobs", { job: "close-listings" });
+  assertEquals(ran.status, 303);
+  const location = new URL(ran.headers.get("location")!, t.origin);
+  assertEquals(location.pathname, "/admin/jobs");
+  assertEquals(location.searchParams.get("ran"), "close-listings");
+  const told = await page(t, `${location.pathname}${location.search}`, admin);
+  const notice = htmlDocument(told.html).querySelector("section [role=status]")?.textContent ?? "";
+  assertMatch(notice, /close-listings ran.*by hand, in \d+ ms/);
+  assertMatch(notice, /internships: 0.*opportunities: 0/);
+  assert(cardText(told.html, "close-listings").includes("by hand"), "the card shows the run");
+  const { entries } = await listAdminLog(t.kv, adminLogQuerySchema.parse({}));
+  assertEquals(entries.map((e) => [e.action, e.targetId]), [["job.run", "close-listings"]]);
+  assert((await page(t, "/admin/log", admin)).html.includes('href="/admin/jobs#job-close-listings"'), "log links card");
+
+  // A run that fails: the redirect's page says so, with the error.
+  const job = findJob("post-deletions")!;
+  const failed = await whileFailing(
+    job,
+    new Error("The store is down"),
+    () => postForm(t, admin, "/admin/jobs", { job: job.name }),
+  );
+  assertEquals(failed.status, 303);
+  const error = await page(t, failed.headers.get("location")!, admin);
+  const alert = htmlDocument(error.html).querySelector("section [role=alert]")?.textContent ?? "";
+  assertMatch(alert, /post-deletions failed.*Error: The store is down/);
+
+  // A run that a later one replaced: said, without another run's counts.
+  const stale = await page(
+    t,
+    `/admin/jobs?ran=post-deletions&at=${encodeURIComponent(new Date(0).toISOString())}`,
+    admin,
+  );
+  assert(stale.html.includes("a run that ended later has replaced its record"));
+  const unknown = await postForm(t, admin, "/admin/jobs", { job: "no-such-job" });
+  assertEquals(unknown.status, 404);
+  await unknown.body?.cancel();
+});
+
+Deno.test("Run now and the API's run refuse a student, a guest and a forged origin, and record nothing", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  assertEquals((await page(t, "/admin/jobs")).res.status, 302, "a guest is sent to sign in");
+  assertHtml((await page(t, "/admin/jobs", student)).res, 403);
+  const byStudent = await postForm(t, student, "/admin/jobs", { job: "close-listings" });
+  assertEquals(byStudent.status, 403);
+  await byStudent.body?.cancel();
+  const byGuest = await t.fetch("/admin/jobs", {
+    method: "POST",
+    headers: { origin: t.origin, "content-type": "application/x-www-form-urlencoded" },
+    body: "job=close-listings",
+  });
+  assertEquals(byGuest.status, 401);
+  await byGuest.body?.cancel();
+  const forged = { origin: "https://attacker.example" };
+  const form = await postForm(t, admin, "/admin/jobs", { job: "close-listings" }, forged);
+  assertEquals(form.status, 403);
+  await form.body?.cancel();
+  const api = await t.fetch("/api/admin/jobs/close-listings/run", {
+    method: "POST",
+    headers: { ...admin.headers, ...forged },
+  });
+  assertEquals([api.status, await api.json()], [403, { error: "Invalid origin" }]);
+  assertEquals((await statusOf(t, admin, "close-listings")).lastRun, null, "nothing ran");
+});
