@@ -44,6 +44,7 @@ Deno.test("POST /api/toolkits/{id}: every field of the purchase initiation respo
     amountPaid: 49900,
     couponId: null,
     creditNotes: [],
+    refundedParts: [],
     createdAt: "",
     updatedAt: "",
   });
