@@ -29,6 +29,7 @@
  * raised, so the next run tries the same window again; after `MAX_FAILED_RUNS` in a row the window is passed over
  * (`lastRunAt` moves), so a digest that always fails does not fail for ever.
  */
+import { deleteListed } from "@/lib/kv/packed_writes.ts";
 import { istToday } from "@/lib/dates.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
 import { claimEach, claimTime, isLeased, settle, settleEach } from "@/lib/jobs/lease.ts";
@@ -486,16 +487,7 @@ export async function runAlertsDigest(ctx: JobContext): Promise<DigestCounts> {
 /** The job of the registry. */
 export const alertsDigestJob: Job = { name: "alerts-digest", schedule: DAILY_AT_9_IST, run: runAlertsDigest };
 
-/** Deletes `userId`'s told marks (account deletion), 500 a write; idempotent. */
+/** Deletes `userId`'s told marks (account deletion); idempotent: `deleteListed`. */
 export async function deleteToldOf(kv: Deno.Kv, userId: string): Promise<void> {
-  let op = kv.atomic(), n = 0;
-  for await (const entry of kv.list({ prefix: ["alerts_told", userId] }, { batchSize: 500 })) {
-    op.delete(entry.key);
-    if (++n === 500) {
-      await op.commit();
-      op = kv.atomic();
-      n = 0;
-    }
-  }
-  await op.commit();
+  await deleteListed(kv, ["alerts_told", userId]);
 }

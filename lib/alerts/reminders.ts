@@ -21,6 +21,7 @@
  * others are reminded. Nothing of theirs was marked, so the next run tries again while the items are due (two days at
  * most: then they are past their deadline or start).
  */
+import { deleteListed } from "@/lib/kv/packed_writes.ts";
 import pLimit from "p-limit";
 import { istToday } from "@/lib/dates.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
@@ -327,16 +328,7 @@ export const deadlineRemindersJob: Job = {
   run: runDeadlineReminders,
 };
 
-/** Deletes `userId`'s reminded marks (account deletion); idempotent. */
+/** Deletes `userId`'s reminded marks (account deletion); idempotent: `deleteListed`. */
 export async function deleteRemindedOf(kv: Deno.Kv, userId: string): Promise<void> {
-  let op = kv.atomic(), n = 0;
-  for await (const entry of kv.list({ prefix: ["reminded", userId] })) {
-    op.delete(entry.key);
-    if (++n === 500) {
-      await op.commit();
-      op = kv.atomic();
-      n = 0;
-    }
-  }
-  await op.commit();
+  await deleteListed(kv, ["reminded", userId]);
 }

@@ -13,6 +13,7 @@
  * - `["known_devices_by_user", userId, sha256Hex(deviceId)]` → `{emailHash, since, lastSignInAt}` (ISO 8601), for the
  *   account's export and deletion.
  */
+import { deleteListed } from "@/lib/kv/packed_writes.ts";
 import { sha256Hex } from "@/lib/ids.ts";
 import { normalizeEmail, type User, userKey } from "@/lib/users/users.ts";
 
@@ -87,16 +88,11 @@ export async function knownDevicesOf(kv: Deno.Kv, userId: string): Promise<Known
   return devices.sort((a, b) => a.since.localeCompare(b.since));
 }
 
-/** Forgets every device known to account `userId` (account deletion); idempotent, in writes of 400 keys at most. */
+/** Forgets every device known to account `userId` (account deletion); idempotent: `deleteListed`. */
 export async function forgetKnownDevices(kv: Deno.Kv, userId: string): Promise<void> {
-  let op = kv.atomic();
-  let count = 0;
-  for await (const entry of kv.list<{ emailHash: string }>({ prefix: ["known_devices_by_user", userId] })) {
-    op.delete(entry.key).delete(deviceKey(entry.value.emailHash, entry.key[2] as string));
-    if (++count % 200 === 0) {
-      await op.commit();
-      op = kv.atomic();
-    }
-  }
-  await op.commit();
+  await deleteListed<{ emailHash: string }>(
+    kv,
+    ["known_devices_by_user", userId],
+    ({ key, value }) => [deviceKey(value.emailHash, key[2] as string)],
+  );
 }

@@ -15,6 +15,7 @@
  * (`User.suspension`, docs/decisions.md, Admin, "Suspension") gets no session, and every session of theirs is void
  * too, whatever its epoch.
  */
+import { deleteListed } from "@/lib/kv/packed_writes.ts";
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
 import { endSessionsPatch, updateUserOps, type User, userKey } from "@/lib/users/users.ts";
 import { AuthError, ConflictError, NotFoundError } from "@/lib/errors.ts";
@@ -390,15 +391,5 @@ export async function unexpiredSessionIdsOf(
  * Deletes every session of a user (account deletion; after a takeover, the sessions its write made void).
  */
 export async function deleteUserSessions(kv: Deno.Kv, userId: string): Promise<void> {
-  let op = kv.atomic();
-  let count = 0;
-  for await (const entry of kv.list({ prefix: ["sessions_by_user", userId] })) {
-    const hash = entry.key[2] as string;
-    op.delete(entry.key).delete(["sessions", hash]);
-    if (++count % 400 === 0) {
-      await op.commit();
-      op = kv.atomic();
-    }
-  }
-  await op.commit();
+  await deleteListed(kv, ["sessions_by_user", userId], ({ key }) => [["sessions", key[2]]]);
 }

@@ -11,6 +11,7 @@
  * - `["verification_mail_sent", userId]` → ISO time of the last verification e-mail (5 minutes)
  * - `["auth_mails_sent", purpose, userId]` → the times (ms) of the e-mails of `purpose` sent in the last 24 hours
  */
+import { deleteListed } from "@/lib/kv/packed_writes.ts";
 import { randomToken, sha256Hex } from "@/lib/ids.ts";
 
 /** Token lifetime in ms (24 hours). */
@@ -155,16 +156,9 @@ export async function claimDailyAuthMail(
 
 /** Deletes every e-mail token of a user and the times of their last e-mails (account deletion). */
 export async function deleteUserTokens(kv: Deno.Kv, userId: string): Promise<void> {
-  let op = kv.atomic().delete(["verification_mail_sent", userId])
+  await kv.atomic().delete(["verification_mail_sent", userId])
     .delete(["auth_mails_sent", "verify-email", userId])
-    .delete(["auth_mails_sent", "reset-password", userId]);
-  let count = 0;
-  for await (const entry of kv.list({ prefix: ["auth_tokens_by_user", userId] })) {
-    op.delete(entry.key).delete(["auth_tokens", entry.key[3] as string]);
-    if (++count % 400 === 0) {
-      await op.commit();
-      op = kv.atomic();
-    }
-  }
-  await op.commit();
+    .delete(["auth_mails_sent", "reset-password", userId])
+    .commit();
+  await deleteListed(kv, ["auth_tokens_by_user", userId], ({ key }) => [["auth_tokens", key[3]]]);
 }

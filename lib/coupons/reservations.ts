@@ -15,6 +15,7 @@
  * - `["coupon_slots", couponId, index]` → `SlotValue` (total uses)
  * - `["coupon_user_slots", couponId, userId, index]` → `SlotValue` (one user's uses)
  */
+import { deleteListed } from "@/lib/kv/packed_writes.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 
 /**
@@ -313,16 +314,6 @@ export async function usedCount(kv: Deno.Kv, couponId: string): Promise<number> 
 
 /** Deletes every slot of a coupon (the coupon is being deleted). */
 export async function deleteSlotsOf(kv: Deno.Kv, couponId: string): Promise<void> {
-  for (const prefix of [["coupon_slots", couponId], ["coupon_user_slots", couponId]]) {
-    let op = kv.atomic();
-    let count = 0;
-    for await (const entry of kv.list({ prefix })) {
-      op.delete(entry.key);
-      if (++count % 500 === 0) {
-        await op.commit();
-        op = kv.atomic();
-      }
-    }
-    await op.commit();
-  }
+  await deleteListed(kv, ["coupon_slots", couponId]);
+  await deleteListed(kv, ["coupon_user_slots", couponId]);
 }

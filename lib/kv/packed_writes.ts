@@ -131,3 +131,29 @@ export async function commitPacked(kv: Deno.Kv, units: WriteUnit[]): Promise<boo
   }
   return written;
 }
+
+/** How many listed entries `deleteListed` holds the keys of at once. */
+const LISTED_AT_ONCE = 1000;
+
+/**
+ * Deletes every entry under `prefix` and, with each, the keys `alsoOf(entry)` names (the record a secondary index entry
+ * points to), as many a commit as KV takes (`commitPacked`), holding at most 1,000 entries at once; for what goes with
+ * an account or a toolkit or coupon being deleted. Idempotent. @throws what KV throws.
+ */
+export async function deleteListed<T = unknown>(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey,
+  alsoOf: (entry: Deno.KvEntry<T>) => Deno.KvKey[] = () => [],
+): Promise<void> {
+  let units: WriteUnit[] = [];
+  for await (const entry of kv.list<T>({ prefix }, { batchSize: 500 })) {
+    const unit = new WriteUnit().delete(entry.key);
+    for (const key of alsoOf(entry)) unit.delete(key);
+    units.push(unit);
+    if (units.length === LISTED_AT_ONCE) {
+      await commitPacked(kv, units);
+      units = [];
+    }
+  }
+  await commitPacked(kv, units);
+}

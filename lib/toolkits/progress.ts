@@ -5,6 +5,7 @@
  * Keys (owned by this module only):
  * - `["toolkit_progress", toolkitId, userId]` → `{completedItemIds, updatedAt}`
  */
+import { deleteListed } from "@/lib/kv/packed_writes.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 
@@ -85,14 +86,5 @@ export async function deleteLearnerProgress(kv: Deno.Kv, userId: string, toolkit
 
 /** Deletes every learner's progress in a toolkit (the toolkit is being deleted). */
 export async function deleteProgressOf(kv: Deno.Kv, toolkitId: string): Promise<void> {
-  let op = kv.atomic();
-  let count = 0;
-  for await (const entry of kv.list({ prefix: ["toolkit_progress", toolkitId] })) {
-    op.delete(entry.key);
-    if (++count % 500 === 0) {
-      await op.commit();
-      op = kv.atomic();
-    }
-  }
-  await op.commit();
+  await deleteListed(kv, ["toolkit_progress", toolkitId]);
 }

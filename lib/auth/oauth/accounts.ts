@@ -10,6 +10,7 @@
  * - `["oauth_accounts", provider, accountId]` → `SocialAccount`
  * - `["oauth_accounts_by_user", userId, provider, accountId]` → `SocialAccount`
  */
+import { deleteListed } from "@/lib/kv/packed_writes.ts";
 import { AuthError, ConflictError } from "@/lib/errors.ts";
 import type { Lang } from "@/lib/i18n/languages.ts";
 import {
@@ -178,20 +179,15 @@ export async function resolveSocialUser(
 }
 
 /**
- * Removes every social account link of a user (account deletion), in batches that fit one atomic write: the
+ * Removes every social account link of a user (account deletion), as many a commit as KV takes (`deleteListed`): the
  * provider accounts can then sign up again as new users.
  */
 export async function unlinkAccounts(kv: Deno.Kv, userId: string): Promise<void> {
-  let op = kv.atomic();
-  let count = 0;
-  for await (const entry of kv.list<SocialAccount>({ prefix: ["oauth_accounts_by_user", userId] })) {
-    op.delete(entry.key).delete(accountKey(entry.value.provider, entry.value.accountId));
-    if (++count % 400 === 0) {
-      await op.commit();
-      op = kv.atomic();
-    }
-  }
-  await op.commit();
+  await deleteListed<SocialAccount>(
+    kv,
+    ["oauth_accounts_by_user", userId],
+    ({ value }) => [accountKey(value.provider, value.accountId)],
+  );
 }
 
 /**

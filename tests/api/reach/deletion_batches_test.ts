@@ -22,6 +22,7 @@ import { PostCreateSchema } from "@/lib/ungatekeep/schema.ts";
 import { postBody } from "@/tests/fixtures/posts.ts";
 import { fileReport, forgetReporter, reportsBy } from "@/lib/reports/reports.ts";
 import { ReportCreateSchema } from "@/lib/reports/schema.ts";
+import { deleteUnsubscribeTokensOf, newUnsubscribeToken } from "@/lib/alerts/unsubscribe.ts";
 
 /** A step's run: `renew` as the deletion passes it. */
 type Step = (kv: Deno.Kv, renew: () => Promise<void>) => Promise<void>;
@@ -281,4 +282,45 @@ Deno.test("deletion's application step reads the change logs of a few applicatio
   assertEquals(await count(t.kv, ["applications_by_person", asha.user.id]), 0);
   assert(read >= total * (others + 1), `every application's log read: ${read} entries`);
   assert(peak <= 5, `at most 5 logs read at once, not ${peak}`);
+});
+
+Deno.test("deletion's unsubscribe-link step keeps each commit under KV's 80 KiB of keys for a heavy reader", async () => {
+  await using t = await createTestApp();
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const total = 450;
+  for (let i = 0; i < total; i += 50) {
+    const op = t.kv.atomic();
+    for (let j = 0; j < 50; j++) {
+      (await newUnsubscribeToken({ kind: "alerts", userId: ravi.user.id, alertIds: [] })).write(op);
+    }
+    assert((await op.commit()).ok);
+  }
+  assertEquals(await count(t.kv, ["unsubscribe_by_user", ravi.user.id]), total);
+  // KV encodes a key as its parts, a string as its UTF-8 bytes between a type byte and a closing byte.
+  const bytesOf = (key: Deno.KvKey) => key.reduce((sum: number, part) => sum + String(part).length + 2, 0);
+  const commits: number[] = [];
+  const measured = new Proxy(t.kv, {
+    get(target, name) {
+      if (name !== "atomic") {
+        const value = Reflect.get(target, name, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return () => {
+        const op = target.atomic();
+        let bytes = 0;
+        const [check, mutate, commit] = [op.check.bind(op), op.mutate.bind(op), op.commit.bind(op)];
+        op.check = (...checks) => (bytes += checks.reduce((sum, c) => sum + bytesOf(c.key), 0), check(...checks));
+        op.mutate = (
+          ...mutations
+        ) => (bytes += mutations.reduce((sum, m) => sum + bytesOf(m.key), 0), mutate(...mutations));
+        op.delete = (key) => (bytes += bytesOf(key), mutate({ type: "delete", key }));
+        op.commit = () => (commits.push(bytes), commit());
+        return op;
+      };
+    },
+  });
+  await deleteUnsubscribeTokensOf(measured, ravi.user.id);
+  assertEquals([await count(t.kv, ["unsubscribe_by_user"]), await count(t.kv, ["unsubscribe_tokens"])], [0, 0]);
+  assert(commits.every((bytes) => bytes <= 80 * 1024), `keys a commit: ${commits.join(", ")}`);
+  assert(commits.length <= 3, `${commits.length} commits for ${total} tokens`);
 });
