@@ -1,7 +1,8 @@
 /**
  * Runs one job of the registry once, now, against the configured KV store and SMTP server, and prints what it did as
  * one JSON line (`deno task job outbox`): a run by hand, like `POST /api/admin/jobs/{name}/run`, so `JOBS` does not
- * apply (docs/decisions.md, Background work). Exits 2 for an unknown job name, 1 when the run fails.
+ * apply, recorded as the job's last run or failure (docs/decisions.md, Background work). Exits 2 for an unknown job
+ * name, 1 when the run fails.
  */
 import { ConfigError, loadConfig } from "@/app.config.ts";
 import { findJob, JOBS, runJob } from "@/lib/jobs/registry.ts";

@@ -2,12 +2,13 @@
  * The jobs' last runs (docs/decisions.md, Background work, "Last runs"): `GET /api/admin/jobs` for admins only, a run
  * by hand and a run from the schedule each recorded, a failing run's error kept shortened and shown while newer than
  * the last success, `JOBS=off` said, and `/admin/jobs`'s plain "Run now" form answered by a redirect whose page tells
- * what the run did or its error; a forged origin runs nothing.
+ * what the run did or its error; a forged origin runs nothing; a record that cannot be written leaves the run as it
+ * ran.
  */
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { assertHtml, htmlDocument, page } from "@/tests/fixtures/html.ts";
-import { findJob, JOBS, runScheduled } from "@/lib/jobs/registry.ts";
+import { findJob, JOBS, runJob, runScheduled } from "@/lib/jobs/registry.ts";
 import { ERROR_LENGTH, type JobStatus } from "@/lib/jobs/runs.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
@@ -191,4 +192,20 @@ Deno.test("Run now and the API's run refuse a student, a guest and a forged orig
   });
   assertEquals([api.status, await api.json()], [403, { error: "Invalid origin" }]);
   assertEquals((await statusOf(t, admin, "close-listings")).lastRun, null, "nothing ran");
+});
+
+Deno.test("a run whose record cannot be written answers as it ran, and the record's failure is logged", async () => {
+  const logLines: string[] = [];
+  await using t = await createTestApp({ logLines });
+  const kv = new Proxy(t.kv, {
+    get(target, name) {
+      if (name === "set") return () => Promise.reject(new Error("KV refused the write"));
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const ran = await runJob(findJob("close-listings")!, { ...t.services, kv });
+  assertEquals(ran, { job: "close-listings", internships: 0, opportunities: 0 });
+  const logged = logLines.map((line) => JSON.parse(line)).find((line) => line.msg === "job run not recorded");
+  assertEquals([logged?.level, logged?.job, logged?.error], ["error", "close-listings", "Error: KV refused the write"]);
 });

@@ -49,7 +49,8 @@ export const apiDocs = describeRoute({
       "before the archives' index by owner, indexed), `applications-sent-index` `{job, indexed}` (applications sent " +
       "before the index of a person's applications by when they were sent, indexed), " +
       "`applications-withdrawn-search` `{job, written}` (applications withdrawn while their search text still held " +
-      "the applicant's profile, written again with their name alone).",
+      "the applicant's profile, written again with their name alone). The run is recorded as the job's last run, or " +
+      "its last failure (`GET /api/admin/jobs`).",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },
