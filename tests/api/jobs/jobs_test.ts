@@ -11,6 +11,7 @@ import { assertHtml, htmlDocument, page } from "@/tests/fixtures/html.ts";
 import { findJob, JOBS, runJob, runScheduled } from "@/lib/jobs/registry.ts";
 import { ERROR_LENGTH, type JobStatus } from "@/lib/jobs/runs.ts";
 import type { Job } from "@/lib/jobs/job.ts";
+import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
 
 /** The jobs as `admin` reads them through the API. */
@@ -208,4 +209,19 @@ Deno.test("a run whose record cannot be written answers as it ran, and the recor
   assertEquals(ran, { job: "close-listings", internships: 0, opportunities: 0 });
   const logged = logLines.map((line) => JSON.parse(line)).find((line) => line.msg === "job run not recorded");
   assertEquals([logged?.level, logged?.job, logged?.error], ["error", "close-listings", "Error: KV refused the write"]);
+});
+
+Deno.test("the jobs' records are read in one list, whatever the number of jobs, by the API and the page", async () => {
+  const reads = kvReads();
+  await using t = await createTestApp({ kvReads: reads });
+  const admin = await createTestUser(t, "admin");
+  for (const job of JOBS.slice(0, 3)) await runJob(job, t.services);
+  for (const path of ["/api/admin/jobs", "/admin/jobs"]) {
+    reads.keys.length = 0;
+    reads.lists.length = 0;
+    assertEquals((await t.fetch(path, { headers: admin.headers })).status, 200, path);
+    const ofJobs = reads.lists.filter(({ selector }) => "prefix" in selector && selector.prefix[0] === "job_runs");
+    assertEquals(ofJobs.map(({ listed }) => listed), [3], `${path}: one list, the three records`);
+    assertEquals(reads.keys.filter((key) => key[0] === "job_runs"), [], `${path}: no read a job`);
+  }
 });
