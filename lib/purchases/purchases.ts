@@ -673,6 +673,14 @@ export interface UnsettledPurchase {
   versionstamp: string;
 }
 
+/**
+ * Whether purchase `id` is on reconciliation's work list (`purchases_unsettled`): unpaid since an order reconciliation
+ * still asks about (7 days), or paid with an open order.
+ */
+export async function isUnsettled(kv: Deno.Kv, id: string): Promise<boolean> {
+  return (await kv.get(unsettledKey(id))).value !== null;
+}
+
 /** Every purchase on reconciliation's work list: not paid since its latest order was made, or with an open order. */
 export async function unsettledPurchases(kv: Deno.Kv): Promise<UnsettledPurchase[]> {
   const found: UnsettledPurchase[] = [];

@@ -8,7 +8,9 @@
  * as what it changed, checked against that mark and the purchase as read, so a run racing the webhook (or another
  * run) applies it once. A pending refund is not taken: it is listed again the next day. A run makes at most
  * `REFUND_CALLS_PER_RUN` gateway calls (list pages, and one payment read for a refund without our notes, whose
- * purchase is found through its payment's order); past them it stops and logs how far it came.
+ * purchase is found through its payment's order); past them, refunds without our notes wait for the next run (ours
+ * need no call), and the run logs how far it came. A refund of a purchase not confirmed yet waits while
+ * reconciliation may still confirm it (`isUnsettled`), then is taken as no purchase's.
  */
 import type { Job } from "@/lib/jobs/job.ts";
 import { UpstreamError, UpstreamRefusalError } from "@/lib/errors.ts";
@@ -16,7 +18,13 @@ import { getManyChunked } from "@/lib/kv/get_many.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import { type ListedRefund, type PaymentGateway, REFUNDS_PAGE } from "@/lib/payments/gateway.ts";
 import { paymentContext } from "./payment_context.ts";
-import { getPurchaseEntry, type PaymentStatus, purchaseIdByOrder, type PurchaseRecord } from "./purchases.ts";
+import {
+  getPurchaseEntry,
+  isUnsettled,
+  type PaymentStatus,
+  purchaseIdByOrder,
+  type PurchaseRecord,
+} from "./purchases.ts";
 import { commitReportedRefund, type ReportedRefundOutcome, UNRECORDED_AFTER_MS } from "./refunds.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -109,19 +117,21 @@ async function takeRefund(
     // One of ours (our notes name its purchase) refunded a payment of that purchase's order: a purchase paid by an
     // event that carried no payment id is matched by it.
     const order = orderId ?? (refund.purchaseId ? purchase?.value?.gatewayOrderId ?? null : null);
-    const unconfirmed = !!purchase?.value && UNCONFIRMED.has(purchase.value.paymentStatus);
+    // Its purchase is not confirmed yet (its payment's event is late too) and reconciliation still asks about its
+    // order: the refund is taken once it confirms it. Past that (never confirmed), it is no purchase's.
+    const waits = !!purchase?.value && UNCONFIRMED.has(purchase.value.paymentStatus) &&
+      await isUnsettled(kv, purchase.value.id);
     const { outcome, written } = await commitReportedRefund(ctx, {
       purchase,
       refund: { id: refund.id, paymentId: refund.paymentId, amount: refund.amount },
       orderId: order,
       at,
       mark: (op, outcome) => {
-        // Its purchase is not confirmed yet (its payment's event is late too): taken once reconciliation confirms it.
-        if (outcome === "unmatched" && unconfirmed) return false;
+        if (outcome === "unmatched" && waits) return false;
         op.check(taken).set(takenKey(refund.id), { at, outcome }, { expireIn: TAKEN_MEMORY_MS });
       },
     });
-    if (outcome === "unmatched" && unconfirmed) return null;
+    if (outcome === "unmatched" && waits) return null;
     if (!written) continue;
     return { outcome, before: purchase?.value ? takenBefore(purchase.value, refund.id) : false };
   }
@@ -147,10 +157,11 @@ export async function reconcileRefunds(services: Services, now = Date.now()): Pr
   counts.listed = refunds.length;
   const marks = await getManyChunked(kv, refunds.map((refund) => takenKey(refund.id)));
   const open = refunds.filter((_, i) => marks[i].value === null);
-  for (const [i, refund] of open.entries()) {
+  for (const refund of open) {
+    // Past the calls' cap a refund without our notes waits (its payment would be read); ours need no call.
     if (!refund.purchaseId && budget.calls >= REFUND_CALLS_PER_RUN) {
-      counts.left += open.length - i;
-      break;
+      counts.left++;
+      continue;
     }
     let taken: Awaited<ReturnType<typeof takeRefund>>;
     try {

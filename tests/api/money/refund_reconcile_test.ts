@@ -161,3 +161,43 @@ Deno.test("a part refunded before its purchase is confirmed waits for the confir
   const record = await purchaseRecord(shop, purchaseId);
   assertEquals([record.paymentStatus, record.gatewayPartialRefunds?.map((p) => p.id)], ["paid", [part.id]]);
 });
+
+Deno.test("a refund of a purchase reconciliation no longer asks about is no purchase's: taken once, read once", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const started = await checkout(shop, buyer, kit.id);
+  const [orderId, purchaseId] = [started.body.order.id as string, started.body.purchase.id as string];
+  // Paid and refunded in full at the gateway (an automatic refund), no event of either reaching us.
+  const payment = shop.fake.addPayment(orderId, "captured");
+  processed(shop, await shop.fake.refundInDashboard(payment.id), 3 * HOUR);
+  assertEquals(await reconcile(shop), { job: "reconcile-refunds", listed: 1, applied: 0, known: 0, left: 1 });
+  const before = await purchaseRecord(shop, purchaseId);
+
+  // Its order is past reconciliation's 7 days: reconciliation drops it and will never confirm it.
+  await runJob(findJob("reconcile-payments")!, shop.t.services, new Date(Date.now() + 8 * 24 * HOUR));
+  const calls = shop.fake.calls.length;
+  assertEquals(await reconcile(shop), { job: "reconcile-refunds", listed: 1, applied: 0, known: 0, left: 0 });
+  assertEquals(await reconcile(shop), { job: "reconcile-refunds", listed: 1, applied: 0, known: 0, left: 0 });
+  assertEquals(shop.fake.calls.slice(calls), ["GET /v1/refunds", `GET /v1/payments/${payment.id}`, "GET /v1/refunds"]);
+  assertEquals(await purchaseRecord(shop, purchaseId), before);
+});
+
+Deno.test("past the run's gateway calls, our own refunds are still taken; the others wait", async () => {
+  await using shop = await openShop();
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId } = await buy(shop, buyer, kit.id);
+  assertEquals((await refund(shop, purchaseId)).status, 200);
+  const ours = shop.fake.refunds.find((r) => r.notes.purchaseId === purchaseId)!;
+  processed(shop, ours, 5 * HOUR);
+  // 250 newer dashboard refunds of a payment of no purchase here: a payment read each.
+  const stranger = shop.fake.addPayment("order_xstranger1", "captured", { amount: 50000 });
+  for (let i = 0; i < 250; i++) {
+    shop.fake.refunds.push({ ...ours, id: `rfnd_stranger${i}`, payment_id: stranger.id, notes: {} });
+    processed(shop, shop.fake.refunds.at(-1)!, 4 * HOUR);
+  }
+  // Three list pages and 197 payment reads make the 200 calls; the 53 strangers left wait, ours needs no call.
+  assertEquals(await reconcile(shop), { job: "reconcile-refunds", listed: 251, applied: 0, known: 1, left: 53 });
+  assertEquals((await purchaseRecord(shop, purchaseId)).refund?.status, "processed");
+});
