@@ -19,10 +19,11 @@ import { REFUSALS } from "@/lib/refusals.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import type { ModerationStatus } from "@/lib/moderation/moderation.ts";
-import { countsToHold, HOLD_REPORTERS, type Remover, type Report, type ReportKind } from "./schema.ts";
+import { countsToHold, type Remover, type Report, type ReportKind } from "./schema.ts";
 import {
   counted,
   indexOps,
+  newestHolding,
   openKey,
   reportsOfTarget,
   RESOLVE_BATCH,
@@ -263,8 +264,9 @@ export function reopeningOps(
  * `suspension`) once it is listed again (`reopeningOps`), `RESOLVE_BATCH` a write, each checked against the record,
  * the summary and the reports as read (`reopenOps`), the last one dropping the record: each report open again (no reporter is told:
  * an admin's decision on them will tell them), its reporter's open key back (one whose reporter has an open report of
- * it again stays resolved), the summary moved back with its view entries; counting toward a hold again, three of them
- * set `thresholdAt` anew, so the next report holds the listing. Nothing without a record. Returns how many it reopened.
+ * it again stays resolved), the summary moved back with its view entries; counting toward a hold by their own times
+ * (`holdNewest`), which are before the approval, so they do not hold the listing again. Nothing without a record.
+ * Returns how many it reopened.
  * @throws BusyError after `ATTEMPTS` lost races in a row (the record stays: the `report-removals` job goes on).
  */
 export async function reopenRemoved(kv: Deno.Kv, kind: ReportKind, targetId: string): Promise<number> {
@@ -334,8 +336,12 @@ function reopenOps(
   }
   delete next.resolvedAt;
   delete next.outcome;
-  if (summary.value.holdReports < HOLD_REPORTERS && next.holdReports >= HOLD_REPORTERS) {
-    next.thresholdAt = new Date().toISOString();
+  const holding = batch.filter((entry) => countsToHold(entry.value));
+  if (holding.length > 0) {
+    next.holdNewest = newestHolding(
+      next.holdNewest,
+      holding.map(({ value }) => ({ id: value.id, at: value.createdAt })),
+    );
   }
   op.set(summary.key, next);
   indexOps(op, summary.value, next);

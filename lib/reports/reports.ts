@@ -21,7 +21,6 @@ import {
   type AdminReportView,
   countsToHold,
   HOLD_REASONS,
-  HOLD_REPORTERS,
   notCounted,
   type Outcome,
   outcomeOf,
@@ -52,7 +51,9 @@ import {
   byReporterKey,
   byTargetKey,
   counted,
+  holdSince,
   indexOps,
+  newestHolding,
   openKey,
   type OpenTarget,
   reportKey,
@@ -114,10 +115,9 @@ export async function checkReport(kv: Deno.Kv, user: User, input: ReportCreate):
 
 /**
  * Files `user`'s report of `found` (the target as `checkReport` found it): the report, its indexes and the target's
- * summary are one write (another report of theirs made meanwhile is answered instead); when it makes three different
- * people's open reports of money or impersonation on a listing, the listing is held, and so is it by every later report
- * while they stay three unless an admin decided on it since (so a hold lost to a crash after the report's write is
- * redone).
+ * summary are one write (another report of theirs made meanwhile is answered instead); while the listing has three
+ * different people's open reports of money or impersonation filed after an admin's last decision on it (`holdSince`),
+ * the report holds it (so a hold lost to a crash after the report's write is redone).
  * A report from someone whose reports of the target an admin dismissed before (by account or mailbox) does not count
  * toward the three, nor one from a mailbox another open counting report came from (docs/decisions.md, Trust, "One
  * mailbox, one reporter"). The write also checks the records `found` was read from (`Target.records`): after a lost
@@ -175,7 +175,12 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       open: before.open + 1,
       openReasons: counted(before.openReasons, input.reason, 1),
       holdReports: before.holdReports + (holds ? 1 : 0),
-      ...holds ? { holdMailboxes: [...before.holdMailboxes ?? [], mailbox] } : {},
+      ...holds
+        ? {
+          holdMailboxes: [...before.holdMailboxes ?? [], mailbox],
+          holdNewest: newestHolding(before.holdNewest, [{ id: report.id, at: now }]),
+        }
+        : {},
       lastReportedAt: now,
     };
     if (report.details) {
@@ -184,7 +189,6 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
     }
     delete summary.resolvedAt;
     delete summary.outcome;
-    if (before.holdReports < HOLD_REPORTERS && summary.holdReports >= HOLD_REPORTERS) summary.thresholdAt = now;
     const op = kv.atomic().check(open, summaryEntry, ...target.records)
       .set(reportKey(report.id), report)
       .set(byTargetKey(report.kind, report.targetId, report.id), true)
@@ -198,8 +202,9 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       continue;
     }
     // The hold is a write of its own (a listing is written by its store), so a hold lost after this commit is redone
-    // by the next report; holding is idempotent and gives way to an admin's decision since the threshold.
-    if (target.holdable && summary.thresholdAt) await holdTarget(kv, target.kind, target.id, summary.thresholdAt);
+    // by the next report; holding is idempotent and gives way to an admin's decision since the reports that make it.
+    const since = holdSince(summary);
+    if (target.holdable && since) await holdTarget(kv, target.kind, target.id, since);
     return { report: reportView(report), created: true };
   }
   throw new BusyError(REFUSALS.reportsBusy);

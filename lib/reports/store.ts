@@ -60,10 +60,11 @@ export interface TargetSummary {
   /** The mailboxes of the open reports that count toward the hold, one each (absent: none, or kept before this). */
   holdMailboxes?: string[];
   /**
-   * When `holdReports` last reached `HOLD_REPORTERS`; absent below it (and in summaries written before it was kept).
-   * While set, every report of the listing holds it again unless an admin decided on it since (a lost hold is redone).
+   * The newest open reports that count toward the hold, newest first, at most `HOLD_REPORTERS`: what `holdSince` reads
+   * (absent: none, or a summary kept before it, which counts from its next report). A resolution takes its reports off
+   * and does not bring older ones back, which only delays a hold until new reports make it up again.
    */
-  thresholdAt?: string;
+  holdNewest?: HoldReport[];
   resolved: number;
   resolvedReasons: Partial<Record<ReportReason, number>>;
   lastReportedAt: string;
@@ -89,6 +90,27 @@ export interface TargetSummary {
    * resolution's last write drops it, or `CLAIM_MS` after it (a resolution that crashed). Absent: nobody.
    */
   resolving?: { adminId: string; action: ResolveAction; at: string };
+}
+
+/** A report that counts toward the hold, as its target's summary keeps it: its id and when it was filed (ISO). */
+export interface HoldReport {
+  id: string;
+  at: string;
+}
+
+/** `kept` with `added` (reports that count toward the hold), the newest first, cut to `HOLD_REPORTERS`. */
+export function newestHolding(kept: HoldReport[] | undefined, added: HoldReport[]): HoldReport[] {
+  return [...added, ...kept ?? []].sort((a, b) => b.at.localeCompare(a.at)).slice(0, HOLD_REPORTERS);
+}
+
+/**
+ * When the last of the `HOLD_REPORTERS` newest open reports of `summary` that count toward the hold was filed (ISO), or
+ * null with fewer: a listing is held unless an admin decided on it at or after that time (`moderationOnReports`), so
+ * only reports filed after an admin's last decision make the count, reopened ones included (docs/decisions.md, Trust,
+ * "Reports").
+ */
+export function holdSince(summary: TargetSummary): string | null {
+  return summary.holdNewest?.[HOLD_REPORTERS - 1]?.at ?? null;
 }
 
 export const reportKey = (id: string): Deno.KvKey => ["reports", id];
@@ -213,6 +235,7 @@ export function resolveBatchOps(
       openReasons: counted(next.openReasons, report.reason, -1),
       holdReports: next.holdReports - (countsToHold(report) ? 1 : 0),
       holdMailboxes: countsToHold(report) ? without(next.holdMailboxes, report.mailbox) : next.holdMailboxes,
+      holdNewest: next.holdNewest?.filter((kept) => kept.id !== report.id),
       resolved: next.resolved + 1,
       resolvedReasons: counted(next.resolvedReasons, report.reason, 1),
     };
@@ -230,7 +253,7 @@ export function resolveBatchOps(
   // A report kept without its mailbox (its reporter deleted their account) cannot take its entry off: none is left
   // once nothing is open.
   if (next.open === 0 || !next.holdMailboxes) delete next.holdMailboxes;
-  if (next.holdReports < HOLD_REPORTERS) delete next.thresholdAt;
+  if (!next.holdNewest?.length) delete next.holdNewest;
   if (next.open === 0) {
     next.resolvedAt = resolution.at;
     next.outcome = outcomeOf(resolution);

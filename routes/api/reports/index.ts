@@ -19,7 +19,7 @@ export const apiDocs = describeRoute({
     description: "For a verified e-mail. One open report per person and target: a second one answers the first. " +
       "`id` is an organization's id, not its slug; `details` is required for `other`. Reports of " +
       `${[...HOLD_REASONS].map((reason) => `\`${reason}\``).join(" or ")} by ${HOLD_REPORTERS} different people ` +
-      "hold a listing for moderation.",
+      "filed since an admin's last decision on a listing hold it for moderation.",
     access: ["session"],
     body: ReportCreateSchema,
     responses: {

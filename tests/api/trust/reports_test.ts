@@ -182,6 +182,30 @@ Deno.test("a hold lost after the third report's write is redone by the next repo
   assertEquals(await state(), CLEAR, "a report after an admin approved it does not hold it again");
 });
 
+Deno.test("only reporters since an admin's last decision make up a hold: open reports before it count no more", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const reporters = await Promise.all([1, 2, 3, 4, 5].map(() => createTestUser(t, "user")));
+  const listing = await postInternship(t, member, { title: "Fee Intern" });
+  const state = async () => (await call(t, admin, "GET", `/api/internships/${listing.id}`)).body.internship.moderation;
+  const money = (who: TestUser) => report(t, who, { kind: "internship", id: listing.id, reason: "asks_for_money" });
+  for (const who of reporters.slice(0, 2)) assertEquals((await money(who)).status, 201);
+  // Reported by two, held by the never-pay rule, then approved: the admin read it, its reports and all.
+  const fee = internshipBody({ title: "Fee Intern", description: "Pay a registration fee of Rs 500 to join." });
+  assertEquals((await call(t, admin, "PUT", `/api/internships/${listing.id}`, fee)).status, 200);
+  assertEquals(await state(), HELD_TO_PAY);
+  const path = `/api/admin/moderation/internships/${listing.id}`;
+  assertEquals((await call(t, admin, "POST", path, { decision: "approve" })).status, 200);
+
+  assertEquals((await money(reporters[2])).status, 201);
+  assertEquals(await state(), CLEAR, "two reports before the approval and one after it");
+  assertEquals((await money(reporters[3])).status, 201);
+  assertEquals(await state(), CLEAR, "two since the approval");
+  assertEquals((await money(reporters[4])).status, 201);
+  assertEquals(await state(), { status: "held", reasons: ["Reported by students"] }, "three since the approval");
+});
+
 Deno.test("the admin list groups by target, most reported first, by kind and state; the detail names the reporters", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
