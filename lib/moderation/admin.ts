@@ -6,6 +6,7 @@ import { auditOps } from "@/lib/admin_log/admin_log.ts";
 import { z } from "zod";
 import { NotFoundError } from "@/lib/errors.ts";
 import { TextSchema } from "@/lib/text.ts";
+import type { Logger } from "@/lib/log.ts";
 import type { User } from "@/lib/users/users.ts";
 import { internshipsForAdmin, type InternshipView } from "@/lib/internships/internships.ts";
 import { moderateInternship } from "@/lib/internships/writes.ts";
@@ -88,25 +89,35 @@ export async function moderationQueue(kv: Deno.Kv, query: ModerationQuery): Prom
 /**
  * Applies `admin`'s decision to the listing `id` of `kind` (a path segment: anything but the two kinds is unknown), with
  * the audit log's entry (`moderation.decide`) in the same write; an approval of a rejected listing then reopens the
- * reports its reject resolved (`reopenRemoved`; docs/decisions.md, Trust, "Reports of what is removed").
+ * reports its reject resolved (`reopenRemoved`; docs/decisions.md, Trust, "Reports of what is removed"). The decision
+ * has landed by then, so a reopening that fails (lost races) is logged and left to the `report-removals` job, and the
+ * decision is answered all the same.
  * @throws NotFoundError for an unknown kind ("Not found") or listing ("Internship not found", "Opportunity not
  * found"); ConflictError (`listingChanged`) when `body.updatedAt` is given and the listing changed since; BusyError
- * after 30 s of lost races.
+ * after 30 s of lost races (nothing decided).
  */
 export async function decideListing(
-  kv: Deno.Kv,
+  { kv, log }: { kv: Deno.Kv; log: Logger },
   { kind, id, admin, body }: { kind: string; id: string; admin: User; body: ModerationDecisionBody },
 ): Promise<ModerationItem> {
   const targetKind = kind === "internships" ? "internship" : "opportunity";
   const audit = auditOps({ adminId: admin.id, action: "moderation.decide", targetKind, summary: body.decision });
+  const reopen = async () => {
+    if (body.decision !== "approve") return;
+    try {
+      await reopenRemoved(kv, targetKind, id);
+    } catch (error) {
+      log.warn("an approval left its reports to reopen to the job", { kind: targetKind, id, error: String(error) });
+    }
+  };
   if (kind === "internships") {
     const { internship, heldAt } = await moderateInternship(kv, { id, admin, ...body, audit });
-    if (body.decision === "approve") await reopenRemoved(kv, targetKind, id);
+    await reopen();
     return { kind, listing: internship, moderation: internship.moderation, heldAt };
   }
   if (kind === "opportunities") {
     const { opportunity, heldAt } = await moderateOpportunity(kv, { id, ...body, audit });
-    if (body.decision === "approve") await reopenRemoved(kv, targetKind, id);
+    await reopen();
     return { kind, listing: opportunity, moderation: opportunity.moderation, heldAt };
   }
   throw new NotFoundError();

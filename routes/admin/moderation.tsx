@@ -82,7 +82,7 @@ export const handler = define.handlers<Data>({
       return seeOther(`/admin/moderation${viewQuery({ ...back, problem: "decision" })}`);
     }
     try {
-      await decideListing(ctx.state.services.kv, {
+      await decideListing(ctx.state.services, {
         kind: form.kind,
         id: form.id,
         admin: ctx.state.user,

@@ -20,6 +20,8 @@ import { moderateOpportunity } from "@/lib/opportunities/opportunities.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { decideListing } from "@/lib/moderation/admin.ts";
+import { createLogger } from "@/lib/log.ts";
 
 function report(t: TestApp, who: TestUser, kind: string, id: string, reason = "spam") {
   return call(t, who, "POST", "/api/reports", { kind, id, reason });
@@ -307,6 +309,27 @@ Deno.test("a rejected listing approved again gets back the reports its removal r
     assertEquals((await report(t, who, "internship", internship.id, "asks_for_money")).status, 201);
   }
   assertEquals(await status(), "held", "three reporters of money since the approval hold it");
+});
+
+Deno.test("an approval whose reopening loses its races answers its success; the job reopens them", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const listing = await postInternship(t, member);
+  await reportedBy(t, { kind: "internship", id: listing.id }, 3);
+  await moderateInternship(t.kv, { id: listing.id, admin: admin.user, decision: "reject", note: null });
+  assertEquals(await queue(t, admin), []);
+
+  // The approval's write lands; every write of the reopening after it loses its race.
+  const kv = kvWithCommits(t.kv, (n, apply) => n === 1 ? apply() : Promise.resolve({ ok: false } as const));
+  const lines: string[] = [];
+  const log = createLogger("warn", (line) => lines.push(line));
+  const body = { decision: "approve", note: null } as const;
+  const item = await decideListing({ kv, log }, { kind: "internships", id: listing.id, admin: admin.user, body });
+  assertEquals(item.moderation.status, "clear", "the decision landed, and the admin is told so");
+  assertEquals(lines.map((line) => JSON.parse(line).msg), ["an approval left its reports to reopen to the job"]);
+  assertEquals(await queue(t, admin), [], "nothing reopened yet");
+  assertEquals((await runJob(findJob("report-removals")!, t.services)).reopened, 3);
+  assertEquals(await queue(t, admin), [`internship ${listing.id} 3`]);
 });
 
 Deno.test("a reject again before the reopening leaves the reports resolved; 120 are reopened in bounded writes", async () => {

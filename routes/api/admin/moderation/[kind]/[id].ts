@@ -40,7 +40,7 @@ export const handler = define.handlers({
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const body = await readBody(req, ModerationDecisionSchema);
-    const item = await decideListing(ctx.state.services.kv, {
+    const item = await decideListing(ctx.state.services, {
       kind: ctx.params.kind,
       id: ctx.params.id,
       admin: ctx.state.user,
