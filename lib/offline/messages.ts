@@ -34,6 +34,18 @@ export interface WorkerNotice {
 /** The notice of a form the network failed. */
 export const FORM_UNSENT: WorkerNotice = { type: "form-unsent" };
 
+/**
+ * Whether the window at `windowUrl` is the page a form with referrer `referrer` was sent from: the same address
+ * without its `#fragment`, which a window's address keeps and a referrer never carries (a page reached by
+ * `/internships/mine#internship-1`).
+ */
+export function isFormSender(windowUrl: string, referrer: string): boolean {
+  if (!referrer) return false;
+  const url = new URL(windowUrl);
+  url.hash = "";
+  return url.href === referrer;
+}
+
 /** The answer to `keep` and `unkeep`: how many pages are now kept; `failed` when the work broke off. */
 export interface KeepReply {
   kept: number;

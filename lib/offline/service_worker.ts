@@ -26,6 +26,7 @@ import { DEFAULT_LANG, isLang, type Lang, LANG_PARAM } from "@/lib/i18n/language
 import { cacheNames, isVersionedCache } from "./caches.ts";
 import {
   FORM_UNSENT,
+  isFormSender,
   type KeepReply,
   type OfflineContents,
   offlinePagePath,
@@ -169,7 +170,7 @@ async function sendForm(request: Request): Promise<Response> {
     return await fetch(request);
   } catch {
     const windows = await worker.clients.matchAll({ type: "window" });
-    const from = windows.filter((client) => client.url === request.referrer);
+    const from = windows.filter((client) => isFormSender(client.url, request.referrer));
     for (const client of from.length > 0 ? from : windows) client.postMessage(FORM_UNSENT);
     return new Response(null, { status: 204 });
   }
