@@ -53,13 +53,25 @@ export const ADMIN_USERS_TEXT = [
   ),
 ] as const;
 
+/**
+ * A refusal of a row's suspension or lift: its user id and sentence, and when the page refused a plain form, its boxes as
+ * they were sent (absent: as the form starts).
+ */
+export interface SuspensionRefusal {
+  userId: string;
+  message: string;
+  hideListings?: boolean;
+  removeComments?: boolean;
+}
+
 /** Rows per page. */
 const PAGE_SIZE = 20;
 
 /**
  * Props: the signed-in admin (whose own row cannot be changed), the page as the server rendered it with the search and
  * role filter it answers ("": none), whether it lists suspended accounts only, a role change the page refused (its
- * row's user id and sentence), and the messages (`ADMIN_USERS_TEXT`).
+ * row's user id and sentence), a suspension or lift it refused (`SuspensionRefusal`), and the messages
+ * (`ADMIN_USERS_TEXT`).
  */
 export interface AdminUsersTableProps {
   currentUserId: string;
@@ -68,6 +80,7 @@ export interface AdminUsersTableProps {
   role: Role | "";
   suspended: boolean;
   refusedRole?: { userId: string; message: string };
+  refusedSuspension?: SuspensionRefusal;
   text: IslandText;
 }
 
@@ -80,7 +93,10 @@ export default function AdminUsersTable({ text, ...props }: AdminUsersTableProps
 }
 
 function UsersTable(
-  { currentUserId, initial, search, suspended, refusedRole, ...props }: Omit<AdminUsersTableProps, "text">,
+  { currentUserId, initial, search, suspended, refusedRole, refusedSuspension, ...props }: Omit<
+    AdminUsersTableProps,
+    "text"
+  >,
 ) {
   const t = useT();
   /** A role's name; a role the list does not know (a tampered page's) as it came. */
@@ -101,14 +117,15 @@ function UsersTable(
     initial: initial.users,
     start: { query: search, offset },
   });
-  /** The address of the page the server rendered, at `at` (its links before hydration). */
+  /** The address of the page the server rendered, at `at` (its links before hydration; where its row forms post). */
   const href = (at: number) => {
     const params = { search, role: props.role, suspended: suspended ? "1" : "", offset: `${at}` };
     return `/admin/users?${new URLSearchParams(Object.entries(params).filter(([, value]) => value))}`;
   };
   const page = list.data ?? initial;
-  /** The refusal of a suspension form, shown under that row's form: user id and sentence. */
-  const [suspensionError, setSuspensionError] = useState<{ userId: string; message: string } | null>(null);
+  const here = href(offset);
+  /** The refusal of a suspension form, shown under that row's form (`SuspensionRefusal`). */
+  const [suspensionError, setSuspensionError] = useState<SuspensionRefusal | null | undefined>(refusedSuspension);
 
   const changeSuspension = async (event: Event, user: AdminUserRow) => {
     event.preventDefault();
@@ -259,12 +276,11 @@ function UsersTable(
               {u.id === currentUserId ? <span>{t("admin.users.you", { role: roleName(u.role) })}</span> : (
                 <form
                   method="post"
-                  action="/admin/users"
+                  action={here}
                   onSubmit={(e) => e.preventDefault()}
                 >
                   <input type="hidden" name="userId" value={u.id} />
                   <input type="hidden" name="action" value="role" />
-                  {suspended && <input type="hidden" name="suspended" value="1" />}
                   <select
                     key={`${u.id}-${revision}`}
                     name="role"
@@ -301,8 +317,8 @@ function UsersTable(
               <SuspensionControls
                 user={u}
                 own={u.id === currentUserId}
-                suspendedView={suspended}
-                error={suspensionError?.userId === u.id ? suspensionError.message : ""}
+                here={here}
+                refusal={suspensionError?.userId === u.id ? suspensionError : null}
                 onSubmit={(event) => changeSuspension(event, u)}
               />
             </Cell>
@@ -364,12 +380,15 @@ function promotable(user: AdminUserRow): boolean {
   return user.suspension === null || user.role === "admin";
 }
 
-/** Props of a row's suspension part: its user, whether it is the admin's own row, the list's view, a refusal. */
+/**
+ * Props of a row's suspension part: its user, whether it is the admin's own row, the page's address (`here`, where
+ * its forms post: a refused one renders that page again, a done one goes back to it), and a refusal of them.
+ */
 interface SuspensionControlsProps {
   user: AdminUserRow;
   own: boolean;
-  suspendedView: boolean;
-  error: string;
+  here: string;
+  refusal: SuspensionRefusal | null;
   onSubmit: (event: Event) => void;
 }
 
@@ -379,16 +398,15 @@ interface SuspensionControlsProps {
  * form with its reason behind a disclosure (never on the admin's own row or an admin's: nothing); plain forms that post
  * to the page, sent by `onSubmit` when JavaScript runs. The "Suspended" badge is beside the name.
  */
-function SuspensionControls({ user, own, suspendedView, error, onSubmit }: SuspensionControlsProps) {
+function SuspensionControls({ user, own, here, refusal, onSubmit }: SuspensionControlsProps) {
   const t = useT();
   const fields = (action: "suspend" | "lift") => (
     <>
       <input type="hidden" name="userId" value={user.id} />
       <input type="hidden" name="action" value={action} />
-      {suspendedView && <input type="hidden" name="suspended" value="1" />}
     </>
   );
-  const problem = error && <p class="mt-1 text-sm font-medium text-red-800" role="alert">{error}</p>;
+  const problem = refusal && <p class="mt-1 text-sm font-medium text-red-800" role="alert">{refusal.message}</p>;
   const removal = user.commentRemoval;
   if (user.suspension) {
     return (
@@ -403,7 +421,7 @@ function SuspensionControls({ user, own, suspendedView, error, onSubmit }: Suspe
               : t("admin.users.commentsRemoving", { count: Math.max(0, removal.total - removal.removed) })}
           </p>
         )}
-        <form method="post" action="/admin/users" onSubmit={onSubmit}>
+        <form method="post" action={here} onSubmit={onSubmit}>
           {fields("lift")}
           <button type="submit" class={SECONDARY_BUTTON}>
             {t("admin.users.lift")}
@@ -417,12 +435,12 @@ function SuspensionControls({ user, own, suspendedView, error, onSubmit }: Suspe
   if (own || user.role === "admin") return null;
   const reasonId = `reason-${user.id}`;
   return (
-    <details class="mt-2 max-w-xs" open={error !== "" || undefined}>
+    <details class="mt-2 max-w-xs" open={!!refusal}>
       <summary class="cursor-pointer text-sm font-medium text-red-800 underline">
         {t("admin.users.suspend")}
         <span class="sr-only">{` ${user.name}`}</span>
       </summary>
-      <form method="post" action="/admin/users" noValidate onSubmit={onSubmit} class="mt-2 space-y-2">
+      <form method="post" action={here} noValidate onSubmit={onSubmit} class="mt-2 space-y-2">
         {fields("suspend")}
         <label for={reasonId} class="block text-sm font-medium text-slate-800">{t("admin.users.reason")}</label>
         <p id={`${reasonId}-hint`} class="text-xs text-slate-700">{t("admin.users.reasonHint")}</p>
@@ -436,7 +454,13 @@ function SuspensionControls({ user, own, suspendedView, error, onSubmit }: Suspe
           class={INPUT}
         />
         <label class="flex items-start gap-2 text-sm text-slate-800">
-          <input type="checkbox" name="hideListings" value="1" checked class="mt-0.5 h-4 w-4" />
+          <input
+            type="checkbox"
+            name="hideListings"
+            value="1"
+            checked={refusal?.hideListings ?? true}
+            class="mt-0.5 h-4 w-4"
+          />
           {t("admin.users.hideListings")}
         </label>
         <div>
@@ -445,6 +469,7 @@ function SuspensionControls({ user, own, suspendedView, error, onSubmit }: Suspe
               type="checkbox"
               name="removeComments"
               value="1"
+              checked={refusal?.removeComments}
               aria-describedby={`comments-${user.id}-hint`}
               class="mt-0.5 h-4 w-4"
             />

@@ -5,18 +5,19 @@
  * form (a `GET` form), "Previous" and "Next" (links) work without JavaScript, and each row's role (its select and
  * "Change role"), "Suspend" (with its reason, "Also hide their open listings" and "Also remove their comments") and
  * "Lift suspension" are plain forms (docs/decisions.md, Islands, "Forms work without JavaScript"): `POST` (fields
- * `userId`, `action` `role`, `suspend` or `lift`, `role`, `reason`, `hideListings` and `removeComments` `1` when ticked,
- * `suspended`) answers 303 back with `done` (`role` with `user`, the changed account's id; `hidden`, how many listings
- * were hidden, when asked; `comments=1` when their comments are being removed: the row shows how far), or renders the first page
- * again with the refusal's sentence, a refused role also at that row's role control (400, 403, 404, 409). The island
- * enhances the rest.
+ * `userId`, `action` `role`, `suspend` or `lift`, `role`, `reason`, `hideListings` and `removeComments` `1` when ticked)
+ * to the page's own address (its `suspended`, `search`, `role` and `offset`) answers 303 back to that page with `done` (`role` with `user`, the
+ * changed account's id; `hidden`, how many listings were hidden, when asked; `comments=1` when their comments are being
+ * removed: the row shows how far), or renders that page again under a notice of what was not done with the refusal's
+ * sentence, which also shows at the row's role control or its suspension form, kept as it was sent (400, 403, 404,
+ * 409). The island enhances the rest.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
-import AdminUsersTable, { ADMIN_USERS_TEXT } from "@/islands/AdminUsersTable.tsx";
+import AdminUsersTable, { ADMIN_USERS_TEXT, type SuspensionRefusal } from "@/islands/AdminUsersTable.tsx";
 import {
   type AdminUserListQuery,
   adminUserListQuerySchema,
@@ -36,6 +37,7 @@ import { fieldText } from "@/lib/i18n/field_text.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { refusalText } from "@/lib/refusals.ts";
 import { useT } from "@/lib/i18n/context.ts";
+import type { MessageKey } from "@/lib/i18n/translator.ts";
 
 /** Rows per page (the island's too). */
 export const USERS_PAGE_SIZE = 20;
@@ -56,10 +58,25 @@ interface Data {
   hidden: number | null;
   /** Whether the suspension removes their comments (its `comments` parameter). */
   comments: boolean;
-  /** A refused form's sentence, in the reader's language. */
-  problem: string | null;
+  /** A refused form's sentence, in the reader's language, under the title of what it did not do. */
+  problem: { title: MessageKey; text: string } | null;
   /** A refused role change: the row's user id and the sentence shown at its role control. */
   refusedRole?: { userId: string; message: string };
+  /** A refused suspension or lift: shown at its row's form, its boxes as they were sent. */
+  refusedSuspension?: SuspensionRefusal;
+}
+
+/**
+ * The page a row's form was sent from, which its form posts to (`params`, the query of the post): its view
+ * (`suspended`), search, role filter and offset, to render again when refused and to go back to when done.
+ */
+function placeOf(params: URLSearchParams): URLSearchParams {
+  const place = new URLSearchParams();
+  for (const name of ["suspended", "search", "role", "offset"]) {
+    const value = params.get(name);
+    if (value) place.set(name, value);
+  }
+  return place;
 }
 
 /** The list's query of a page's URL parameters; with a value the list refuses, its first page (of `suspended`). */
@@ -112,25 +129,29 @@ export const handler = define.handlers<Data>({
       "reason",
       "hideListings",
       "removeComments",
-      "suspended",
     ]);
-    const suspended = form.suspended === "1";
     const parties = { actorId: ctx.state.user.id, targetId: form.userId, appUrl: services.config.appUrl };
-    const again = async (status: number, problem: string, refusedRole?: Data["refusedRole"]) => {
-      const page = await listUsersForAdmin(services.kv, pageQuery(new URLSearchParams(), suspended));
-      const data = {
-        page,
-        search: "",
-        role: "" as const,
+    const place = placeOf(ctx.url.searchParams);
+    const suspended = place.get("suspended") === "1";
+    const again = async (
+      status: number,
+      problem: Data["problem"],
+      refused: Pick<Data, "refusedRole" | "refusedSuspension"> = {},
+    ) => {
+      const query = pageQuery(place, suspended);
+      const data: Omit<Data, "problem"> = {
+        page: await listUsersForAdmin(services.kv, query),
+        search: query.search ?? "",
+        role: query.role ?? "",
         suspended,
         done: null,
         changed: null,
         hidden: null,
         comments: false,
       };
-      return ctx.render({ ...data, problem, refusedRole }, { status });
+      return ctx.render({ ...data, problem, ...refused }, { status });
     };
-    const back = suspended ? "&suspended=1" : "";
+    const back = place.size > 0 ? `&${place}` : "";
     if (form.action === "role") {
       try {
         const role = parseRoleChange({ role: form.role });
@@ -142,19 +163,22 @@ export const handler = define.handlers<Data>({
         if (!(error instanceof DomainError)) throw error;
         const field = error instanceof InvalidInputError ? error.fields.find((f) => f.field === "role") : undefined;
         const message = field ? fieldText(t, field) : refusalText(t, error);
-        return await again(errorResponse(error).status, message, { userId: form.userId, message });
+        const problem = { title: "admin.users.notChanged", text: message } as const;
+        return await again(errorResponse(error).status, problem, { refusedRole: { userId: form.userId, message } });
       }
     }
     let hidden: number | null = null;
     let comments = false;
+    const ticks = { hideListings: form.hideListings === "1", removeComments: form.removeComments === "1" };
+    /** The page again, saying the suspension or lift was not done, with `text` and the form as sent at its row. */
+    const refused = (status: number, text: string) =>
+      again(status, { title: form.action === "lift" ? "admin.users.notLifted" : "admin.users.notSuspended", text }, {
+        refusedSuspension: { userId: form.userId, message: text, ...ticks },
+      });
     try {
       if (form.action === "suspend") {
-        const body = suspensionSchema.safeParse({
-          reason: form.reason,
-          hideListings: form.hideListings === "1",
-          removeComments: form.removeComments === "1",
-        });
-        if (!body.success) return await again(400, t("admin.users.reasonProblem"));
+        const body = suspensionSchema.safeParse({ reason: form.reason, ...ticks });
+        if (!body.success) return await refused(400, t("admin.users.reasonProblem"));
         const { user, mailId } = await suspendUser(services.kv, { ...parties, ...body.data });
         deliverSoon(services, mailId);
         if (body.data.hideListings) {
@@ -166,10 +190,10 @@ export const handler = define.handlers<Data>({
         }
       } else if (form.action === "lift") {
         deliverSoon(services, (await liftSuspension(services.kv, parties)).mailId);
-      } else return await again(400, t("admin.users.reasonProblem"));
+      } else return await refused(400, t("admin.users.reasonProblem"));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return await again(errorResponse(error).status, refusalText(t, error));
+      return await refused(errorResponse(error).status, refusalText(t, error));
     }
     const done = form.action === "lift"
       ? "lifted"
@@ -203,7 +227,7 @@ export default define.page<Data>(function AdminUsersPage({ data, state }) {
           {data.changed.closed > 0 && t("admin.users.listingsClosed", { count: data.changed.closed })}
         </Notice>
       )}
-      {data.problem && <Notice kind="error" title={t("admin.users.notChanged")}>{data.problem}</Notice>}
+      {data.problem && <Notice kind="error" title={t(data.problem.title)}>{data.problem.text}</Notice>}
       <AdminUsersTable
         currentUserId={state.user!.id}
         initial={data.page}
@@ -211,6 +235,7 @@ export default define.page<Data>(function AdminUsersPage({ data, state }) {
         role={data.role}
         suspended={data.suspended}
         refusedRole={data.refusedRole}
+        refusedSuspension={data.refusedSuspension}
         text={t.island(ADMIN_USERS_TEXT)}
       />
     </section>

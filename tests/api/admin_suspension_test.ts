@@ -228,11 +228,44 @@ Deno.test("/admin/users suspends and lifts with plain forms, shows the badge, th
     view.includes("Sunil Scammer") && !view.includes("Neha Bystander"),
     "the filter shows suspended accounts only",
   );
-  const lifted = await postForm(t, admin, "/admin/users", { userId: target.user.id, action: "lift", suspended: "1" });
+  const lifted = await postForm(t, admin, "/admin/users?suspended=1", { userId: target.user.id, action: "lift" });
   assertEquals(lifted.headers.get("location"), "/admin/users?done=lifted&suspended=1");
   assertEquals((await getUser(t.kv, target.user.id))?.suspension, null);
   const hindi = await (await t.fetch("/admin/users?lang=hi", { headers: admin.headers })).text();
   assert(hindi.includes("सस्पेंड करें…") && hindi.includes("रिपोर्ट और मॉडरेशन"));
+});
+
+Deno.test("/admin/users without script: a refused suspension or lift says so at its row as sent; done, back to the page", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const target = await createTestUser(t, "user", { name: "Sunil Scammer" });
+  // A row's forms post to the page they are on, so a refusal renders it again and a success goes back to it.
+  const here = "/admin/users?search=Sunil&offset=0";
+  const sent = { userId: target.user.id, removeComments: "1" };
+  const empty = await postForm(t, admin, here, { ...sent, action: "suspend", reason: " " });
+  assertEquals(empty.status, 400);
+  const doc = htmlDocument(await empty.text());
+  const notice = doc.querySelector('[role="alert"]')?.textContent ?? "";
+  assert(notice.includes("The account was not suspended"), notice);
+  assertEquals(doc.querySelector('input[name="search"]')?.getAttribute("value"), "Sunil");
+  const row = doc.querySelector(`details:has(input[name="userId"][value="${target.user.id}"])`);
+  assert(row !== null && row.hasAttribute("open"), "the row's form is open");
+  assert(row.textContent?.includes("Write the reason for the suspension"), "the refusal at its row");
+  assertEquals(row.querySelector("form")?.getAttribute("action"), here);
+  const ticked = (name: string) => row.querySelector(`input[name="${name}"]`)?.hasAttribute("checked");
+  assertEquals([ticked("hideListings"), ticked("removeComments")], [false, true], "the boxes as they were sent");
+
+  const notSuspended = await postForm(t, admin, here, { ...sent, action: "lift" });
+  assertEquals(notSuspended.status, 409);
+  assert((await notSuspended.text()).includes("The suspension was not lifted"));
+
+  const done = await postForm(t, admin, here, { ...sent, action: "suspend", reason: REASON });
+  assertEquals(done.headers.get("location"), "/admin/users?done=suspended&comments=1&search=Sunil&offset=0");
+  const lifted = await postForm(t, admin, "/admin/users?suspended=1&search=Sunil&offset=0&evil=1", {
+    userId: target.user.id,
+    action: "lift",
+  });
+  assertEquals(lifted.headers.get("location"), "/admin/users?done=lifted&suspended=1&search=Sunil&offset=0");
 });
 
 Deno.test("deleting the admin who suspended keeps the suspension without their id; the suspended person's deletion leaves nothing", async () => {

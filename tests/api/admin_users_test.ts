@@ -265,8 +265,8 @@ Deno.test("/admin/users changes a role with a plain form: 303 back with its noti
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
   const asha = await createTestUser(t, "user", { name: "Asha Rao" });
-  const change = (userId: string, role: string, extra: Record<string, string> = {}, headers = {}) =>
-    postForm(t, admin, "/admin/users", { userId, action: "role", role, ...extra }, headers);
+  const change = (userId: string, role: string, headers = {}, page = "/admin/users") =>
+    postForm(t, admin, page, { userId, action: "role", role }, headers);
 
   const done = await change(asha.user.id, "member");
   assertEquals([done.status, done.headers.get("location")], [303, `/admin/users?done=role&user=${asha.user.id}`]);
@@ -275,7 +275,7 @@ Deno.test("/admin/users changes a role with a plain form: 303 back with its noti
   assert((await (await page("en")).text()).includes("Asha Rao is now a member."));
   assert((await (await page("hi")).text()).includes("Asha Rao अब मेंबर हैं।"));
   await platformInternship(t, asha);
-  const back = await change(asha.user.id, "user", { suspended: "1" });
+  const back = await change(asha.user.id, "user", {}, "/admin/users?suspended=1");
   const closed = `/admin/users?done=role&user=${asha.user.id}&closed=1&suspended=1`;
   assertEquals(back.headers.get("location"), closed, "made a user, her listing taking applications closed");
   const said = async (lang: string) =>
@@ -296,7 +296,7 @@ Deno.test("/admin/users changes a role with a plain form: 303 back with its noti
   assertEquals(nobody.status, 404);
   await nobody.body?.cancel();
   await updateUser(t.kv, asha.user.id, { suspension: { at: new Date().toISOString(), reason: "A scam", by: null } });
-  const hindi = await change(asha.user.id, "admin", {}, { "accept-language": "hi-IN,hi;q=0.9" });
+  const hindi = await change(asha.user.id, "admin", { "accept-language": "hi-IN,hi;q=0.9" });
   assertEquals(hindi.status, 409);
   const hindiPage = await hindi.text();
   assert(hindiPage.includes("रोल नहीं बदला") && hindiPage.includes(`id="role-${asha.user.id}-error"`), "in Hindi");

@@ -78,6 +78,8 @@ Deno.test("without JavaScript an admin searches, filters and pages /admin/users"
   await page.getByRole("button", { name: "Change role Meera Member" }).click();
   await page.getByText("Meera Member is now an admin.").waitFor();
   assertEquals((await getUser(t.kv, meera.user.id))?.role, "admin");
+  assertEquals(new URL(page.url()).searchParams.get("role"), "member", "back to the page the form was sent from");
+  await page.getByRole("link", { name: "All accounts" }).click();
   await updateUser(t.kv, newest.user.id, { suspension: { at: new Date().toISOString(), reason: "A scam", by: null } });
   await page.getByLabel("Role of Filler 20").selectOption("admin");
   await page.getByRole("button", { name: "Change role Filler 20" }).click();
