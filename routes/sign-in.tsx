@@ -16,7 +16,7 @@
  * `callbackURL`) or `callbackURL` with the session cookie, a refusal renders the page again with
  * its sentence (400, 401, 403 for an unverified e-mail, whose link was sent again, 403 for a suspended account, 429).
  * `error=ACCOUNT_SUSPENDED` (a social sign-in or a verification link of a suspended account), that 403, and the page
- * shown to a browser whose session ended because its person was suspended (`AppState.suspended`) say the account is
+ * shown to a browser whose session ended because its person was suspended (`ctx.state.suspended`) say the account is
  * suspended and link to `/contact` to appeal (docs/decisions.md, Admin, "Suspension").
  */
 import { define } from "@/lib/platform/define.ts";
@@ -64,7 +64,7 @@ interface Data {
   /** The address `?email=` fills in, when it is one. */
   email?: string;
   providers: SocialButtonProvider[];
-  /** Whether the browser's session ended because its person was suspended (`AppState.suspended`). */
+  /** Whether the browser's session ended because its person was suspended (`ctx.state.suspended`). */
   suspended?: boolean;
   /** What a failed plain HTML submit left. */
   outcome?: SignInOutcome;
