@@ -1,7 +1,7 @@
 /**
  * The admin coupons table (docs/api.md, Toolkits; docs/decisions.md, Toolkits and payments): search by code
  * (debounced), create a coupon (percentage or fixed rupees, limits, expiry), uses shown against
- * the usage limit, the active switch to deactivate one, and delete after confirming. The new
+ * the usage limit, its expiry ("Expired …" once passed), the active switch to deactivate one, and delete after confirming. The new
  * coupon form shows each problem at its field (an expiry that has passed is refused before
  * sending, the server's refusals from its `fields`). The page renders the coupons first; until hydrated the new
  * coupon form posts to the page, a row's Active switch is a plain form with a Save button and its Delete a link to the
@@ -235,7 +235,11 @@ function CouponsTable({ initial, search, refused }: Omit<AdminCouponsTableProps,
               {`${t.number(c.usedCount)} / ${c.usageLimit === null ? "∞" : t.number(c.usageLimit)}`}
             </Cell>
             <Cell label={t("admin.coupons.expiresColumn")}>
-              {c.expiresAt ? t.dateTime(c.expiresAt) : t("admin.coupons.never")}
+              {!c.expiresAt
+                ? t("admin.coupons.never")
+                : Date.parse(c.expiresAt) <= Date.now()
+                ? t("admin.coupons.expired", { date: t.dateTime(c.expiresAt) })
+                : t.dateTime(c.expiresAt)}
             </Cell>
             <Cell label={t("admin.list.active")}>
               <Switch

@@ -1,10 +1,11 @@
 /**
  * Demo toolkits for `deno task seed`: three active toolkits with article and video lessons (one
- * free preview lesson each) and a gradient cover image each (stored as an upload), one inactive draft, three coupons (20 %, ₹100 off, 100 % off) and a
+ * free preview lesson each) and a gradient cover image each (stored as an upload), one inactive draft, three coupons
+ * (20 %, ₹100 off, 100 % off) and one that expired two weeks ago (50 %: its checkout is refused as expired), and a
  * demo student who owns the first toolkit (bought with the 100 % coupon through the real
  * checkout) with two lessons completed. Idempotent: what exists (by title or code) is kept.
  */
-import { CouponCreateSchema, createCoupon, listCoupons } from "@/lib/coupons/coupons.ts";
+import { CouponCreateSchema, createCoupon, listCoupons, updateCoupon } from "@/lib/coupons/coupons.ts";
 import { auditOps } from "@/lib/admin_log/admin_log.ts";
 import { initiatePurchase } from "@/lib/purchases/checkout.ts";
 import { hasPurchased } from "@/lib/purchases/purchases.ts";
@@ -108,7 +109,11 @@ const COUPONS = [
   { code: "WELCOME20", discountType: "percentage", discountValue: 20 },
   { code: "FLAT100", discountType: "fixed", discountValue: 100, usageLimit: 100 },
   { code: "FREEPASS", discountType: "percentage", discountValue: 100, usageLimit: 5 },
+  { code: "DIWALI50", discountType: "percentage", discountValue: 50 },
 ] as const;
+
+/** The demo coupon that has run out, and how long ago it did (ms): its refusal and the admin list's "Expired". */
+const EXPIRED = { code: "DIWALI50", ago: 14 * 24 * 60 * 60 * 1000 };
 
 /** A 960 × 540 gradient cover stored as an upload; returns its path. */
 async function storeCover(kv: Deno.Kv, [from, to]: [Rgb, Rgb]): Promise<string> {
@@ -155,10 +160,16 @@ export async function seedToolkits(kv: Deno.Kv, admin: User, student: User): Pro
   }
   let coupons = 0;
   for (const coupon of COUPONS) {
-    if ((await listCoupons(kv, coupon.code)).some((c) => c.code === coupon.code)) continue;
-    const audit = auditOps({ adminId: admin.id, action: "coupon.create", targetKind: "coupon" });
-    await createCoupon(kv, CouponCreateSchema.parse(coupon), audit);
-    coupons++;
+    const found = (await listCoupons(kv, coupon.code)).find((c) => c.code === coupon.code);
+    const audit = (action: "coupon.create" | "coupon.update") =>
+      auditOps({ adminId: admin.id, action, targetKind: "coupon" });
+    const made = found ?? await createCoupon(kv, CouponCreateSchema.parse(coupon), audit("coupon.create"));
+    if (!found) coupons++;
+    // A coupon is never created expired: the expired one is created, then its expiry moved back (until it is).
+    if (coupon.code === EXPIRED.code && !(made.expiresAt && Date.parse(made.expiresAt) <= Date.now())) {
+      const expiresAt = new Date(Date.now() - EXPIRED.ago).toISOString();
+      await updateCoupon(kv, { id: made.id, patch: { expiresAt }, audit: audit("coupon.update") });
+    }
   }
   const owned = toolkits[0];
   if (!(await hasPurchased(kv, student.id, owned.id))) {
@@ -176,6 +187,7 @@ export async function seedToolkits(kv: Deno.Kv, admin: User, student: User): Pro
   }
   return [
     `Toolkits: ${added} added (${toolkits.filter((t) => t.isActive).length} active), coupons: ${coupons} added ` +
-    `(${COUPONS.map((c) => c.code).join(", ")}); ${student.name} owns "${owned.title}"`,
+    `(${COUPONS.map((c) => c.code === EXPIRED.code ? `${c.code}, expired` : c.code).join(", ")}); ` +
+    `${student.name} owns "${owned.title}"`,
   ];
 }
