@@ -19,12 +19,13 @@ import { REFUSALS } from "@/lib/refusals.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import type { ModerationStatus } from "@/lib/moderation/moderation.ts";
-import { countsToHold, type Remover, type Report, type ReportKind } from "./schema.ts";
+import { countsToHold, HOLD_MAILBOXES_MAX, type Remover, type Report, type ReportKind } from "./schema.ts";
 import {
   counted,
   indexOps,
   newestHolding,
   openKey,
+  remembered,
   reportsOfTarget,
   RESOLVE_BATCH,
   resolveBatchOps,
@@ -325,7 +326,9 @@ function reopenOps(
       open: next.open + 1,
       openReasons: counted(next.openReasons, report.reason, 1),
       holdReports: next.holdReports + (holds ? 1 : 0),
-      ...holds && report.mailbox ? { holdMailboxes: [...next.holdMailboxes ?? [], report.mailbox] } : {},
+      ...holds && report.mailbox
+        ? { holdMailboxes: remembered(next.holdMailboxes, report.mailbox, HOLD_MAILBOXES_MAX) }
+        : {},
       resolved: next.resolved - 1,
       resolvedReasons: counted(next.resolvedReasons, report.reason, -1),
     };

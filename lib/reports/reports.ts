@@ -20,6 +20,7 @@ import {
   type AdminReportQuery,
   type AdminReportView,
   countsToHold,
+  HOLD_MAILBOXES_MAX,
   HOLD_REASONS,
   notCounted,
   type Outcome,
@@ -56,6 +57,7 @@ import {
   newestHolding,
   openKey,
   type OpenTarget,
+  remembered,
   reportKey,
   reportsOfTarget,
   RESOLVE_BATCH,
@@ -177,7 +179,7 @@ export async function createReport(kv: Deno.Kv, user: User, input: ReportCreate,
       holdReports: before.holdReports + (holds ? 1 : 0),
       ...holds
         ? {
-          holdMailboxes: [...before.holdMailboxes ?? [], mailbox],
+          holdMailboxes: remembered(before.holdMailboxes, mailbox, HOLD_MAILBOXES_MAX),
           holdNewest: newestHolding(before.holdNewest, [{ id: report.id, at: now }]),
         }
         : {},

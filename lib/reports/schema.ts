@@ -37,6 +37,11 @@ export const HOLD_REASONS: ReadonlySet<ReportReason> = new Set(["asks_for_money"
 export const HOLD_REPORTERS = 3;
 /** How many people whose reports of a target were dismissed its summary remembers (the latest), to leave out of holds. */
 export const DISMISSED_REPORTERS_MAX = 200;
+/**
+ * How many mailboxes of a target's open reports that count toward the hold its summary remembers (the latest), so one
+ * mailbox counts once; past them, an older reporter's alias could count again, after hundreds of other reporters.
+ */
+export const HOLD_MAILBOXES_MAX = 200;
 /** At most this many reports per person a day. */
 export const REPORTS_PER_DAY = 20;
 /** The longest `details`, in characters. */

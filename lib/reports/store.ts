@@ -175,9 +175,12 @@ export function counted(counts: Partial<Record<ReportReason, number>>, reason: R
   return next;
 }
 
-/** `people` with `userId` added last (moved there when it was in), the oldest dropped past `DISMISSED_REPORTERS_MAX`. */
-export function remembered(people: string[] | undefined, userId: string): string[] {
-  return [...(people ?? []).filter((id) => id !== userId), userId].slice(-DISMISSED_REPORTERS_MAX);
+/**
+ * `ids` (people or mailboxes) with `id` added last (moved there when it was in), the oldest dropped past `max`: a target
+ * reported by thousands keeps its summary under KV's 64 KiB a value.
+ */
+export function remembered(ids: string[] | undefined, id: string, max = DISMISSED_REPORTERS_MAX): string[] {
+  return [...(ids ?? []).filter((kept) => kept !== id), id].slice(-max);
 }
 
 /** `list` without `item`; `undefined` for an empty result, so a summary does not keep an empty list. */

@@ -12,9 +12,10 @@ import { internshipBody, postInternship, postInternships } from "@/tests/fixture
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { call, CLEAR, HELD_TO_PAY } from "./helpers.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
-import { updateUser } from "@/lib/users/users.ts";
 import { people } from "@/tests/fixtures/people.ts";
-import { checkReport, createReport, resolveTarget } from "@/lib/reports/reports.ts";
+import { checkReport, createReport, fileReport, resolveTarget } from "@/lib/reports/reports.ts";
+import { summaryKey, type TargetSummary } from "@/lib/reports/store.ts";
+import { createUser, updateUser } from "@/lib/users/users.ts";
 import { kvFailingCommits, kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { getPostForAdmin } from "@/lib/ungatekeep/posts.ts";
 import { getComment } from "@/lib/comments/store.ts";
@@ -891,4 +892,22 @@ Deno.test("the admin list shows what the newest reporters wrote: a few, newest f
   assertEquals(await words("resolved"), newest, "the resolved view keeps the words it was resolved with");
   await report(t, await createTestUser(t, "user"), { ...target, reason: "misleading", details: "Reported again." });
   assertEquals(await words("open"), [["misleading", "Reported again."]], "the open view: the open reports' words only");
+});
+
+Deno.test("an organization reported by hundreds remembers the latest 200 mailboxes; an alias of a recent one counts once", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const listing = await postInternship(t, member, { title: "Analyst Intern" });
+  const target = { kind: "organization" as const, id: listing.organization!.id };
+  const reportAs = async (email: string) => {
+    const user = await createUser(t.kv, { name: "Reporter", email, emailVerified: true, role: "user" });
+    assert((await fileReport(t.kv, user, { ...target, reason: "fake_or_impersonation", details: null })).created);
+  };
+  for (let i = 0; i < 250; i++) await reportAs(`reporter${i}@example.com`);
+  const summary = async () => (await t.kv.get<TargetSummary>(summaryKey(target.kind, target.id))).value!;
+  const after = await summary();
+  // 900 mailboxes of 64 characters would pass KV's 64 KiB a value, and no report of it could be written again.
+  assertEquals([after.holdReports, after.holdMailboxes?.length], [250, 200]);
+  await reportAs("reporter249+again@example.com");
+  assertEquals((await summary()).holdReports, 250, "an alias of the newest reporter does not count");
 });
