@@ -18,7 +18,7 @@ import { buyerMoneyRecords, listPurchaseRecords, type PurchaseRecord } from "@/l
 import { certificatesOf } from "@/lib/certificates/certificates.ts";
 import { postCountBy, postsBy } from "@/lib/ungatekeep/posts.ts";
 import type { User } from "@/lib/users/users.ts";
-import { savedRecordsOf } from "@/lib/saved/saved.ts";
+import { savedForExport, savedRecordsOf } from "@/lib/saved/saved.ts";
 import { notificationCountOf, notificationsOf } from "@/lib/notifications/notifications.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
 import { subscriptionsOf, subscriptionView } from "@/lib/push/subscriptions.ts";
@@ -29,7 +29,7 @@ import { organizationsManagedBy } from "@/lib/organizations/organizations.ts";
 import { claimsOf } from "@/lib/organizations/claims.ts";
 import { getResume } from "@/lib/resumes/resumes.ts";
 import { exportedApplications } from "@/lib/applications/applications.ts";
-import { reportsBy } from "@/lib/reports/reports.ts";
+import { reportCountBy, reportsForExport } from "@/lib/reports/reports.ts";
 import { adminLogOf } from "@/lib/admin_log/admin_log.ts";
 import { istDayOf } from "@/lib/dates.ts";
 
@@ -101,7 +101,11 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "posts", collect: (kv, user) => postsBy(kv, user.id), count: (kv, user) => postCountBy(kv, user.id) },
   { name: "toolkits", collect: (kv, user) => toolkitsCreatedBy(kv, user.id) },
   { name: "apiKeys", collect: (kv, user) => apiKeysCreatedBy(kv, user.id) },
-  { name: "saved", collect: (kv, user) => savedRecordsOf(kv, user.id) },
+  {
+    name: "saved",
+    collect: (kv, user) => savedForExport(kv, user.id),
+    count: async (kv, user) => (await savedRecordsOf(kv, user.id)).length,
+  },
   { name: "settings", collect: (kv, user) => getSettings(kv, user.id) },
   {
     name: "pushSubscriptions",
@@ -124,7 +128,11 @@ export const EXPORT_SECTIONS: ExportSection[] = [
   { name: "organizationClaims", collect: (kv, user) => claimsOf(kv, user.id) },
   { name: "resume", collect: (kv, user) => getResume(kv, user.id) },
   { name: "applications", collect: (kv, user) => exportedApplications(kv, user.id) },
-  { name: "reports", collect: (kv, user) => reportsBy(kv, user.id) },
+  {
+    name: "reports",
+    collect: (kv, user) => reportsForExport(kv, user),
+    count: (kv, user) => reportCountBy(kv, user.id),
+  },
   { name: "adminLog", collect: (kv, user) => adminLogOf(kv, user.id) },
 ];
 

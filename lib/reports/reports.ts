@@ -584,6 +584,46 @@ export async function reportsBy(kv: Deno.Kv, userId: string) {
   return reports.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
+/** How many reports `userId` sent, from their index entries ("Your data" counts them without reading them). */
+export async function reportCountBy(kv: Deno.Kv, userId: string): Promise<number> {
+  let count = 0;
+  for await (const _ of kv.list({ prefix: ["reports_by_reporter", userId] }, { batchSize: 500 })) count++;
+  return count;
+}
+
+/** Reports whose targets the export reads at once (a few reads each): only their words are kept. */
+const EXPORT_TARGETS = 20;
+
+/**
+ * Every report `reporter` sent as the export lists it (`reportsBy`), each with what it reported as they may see it now
+ * (docs/decisions.md, Data rights, "Export"): `title` (a comment's excerpt) and an internship's `organization`, or
+ * `removed` true and neither once it is gone or hidden from them: nothing of a hidden listing, which may have changed
+ * since they reported it. The targets are read `EXPORT_TARGETS` at a time (`findTarget` as the reporter), so the
+ * export holds no more than that many.
+ */
+export async function reportsForExport(kv: Deno.Kv, reporter: User) {
+  const reports = await reportsBy(kv, reporter.id);
+  const listed = [];
+  for (let i = 0; i < reports.length; i += EXPORT_TARGETS) {
+    const batch = reports.slice(i, i + EXPORT_TARGETS);
+    const words = await Promise.all(batch.map(async ({ kind, targetId }) => {
+      try {
+        return (await findTarget(kv, kind, targetId, reporter)).words;
+      } catch (error) {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      }
+    }));
+    listed.push(...batch.map((report, j) => ({
+      ...report,
+      title: words[j]?.name ?? null,
+      organization: words[j]?.organization ?? null,
+      removed: words[j] === null,
+    })));
+  }
+  return listed;
+}
+
 /** Reports account deletion reads at once, between two renewals of its lease. */
 const FORGET_BATCH = 50;
 

@@ -60,6 +60,26 @@ export async function savedItemsOf(kv: Deno.Kv, records: readonly SavedRecord[])
   );
 }
 
+/** Saved items the export reads the listings of at once: only their titles are kept. */
+const EXPORT_BATCH = 50;
+
+/**
+ * Every saved item of `userId` as the export lists it (docs/decisions.md, Data rights, "Export"): the record, in key
+ * order, with its listing's title now, or `removed` true and no title once the listing is deleted or hidden (nothing of
+ * a hidden listing, which may have changed since it was saved). The listings are read `EXPORT_BATCH` at a time and
+ * dropped but for their titles, so the export holds no more than that many.
+ */
+export async function savedForExport(kv: Deno.Kv, userId: string) {
+  const records = await savedRecordsOf(kv, userId);
+  const items: (SavedRecord & { title: string | null; removed: boolean })[] = [];
+  for (let i = 0; i < records.length; i += EXPORT_BATCH) {
+    for (const { listing, ...record } of await savedItemsOf(kv, records.slice(i, i + EXPORT_BATCH))) {
+      items.push({ ...record, title: listing?.title ?? null, removed: listing === null });
+    }
+  }
+  return items;
+}
+
 /** Listing `kind`/`id` in the saved items of `userId`. */
 export interface SavedRef {
   userId: string;

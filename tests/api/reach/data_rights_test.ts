@@ -10,6 +10,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
+import { updateInternship } from "@/lib/internships/writes.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
 import { createSession, FRESH_SIGN_IN_MS, type Session } from "@/lib/auth/sessions.ts";
@@ -1048,4 +1049,46 @@ Deno.test("a write whose body is still arriving when the account is deleted is r
     }
     assertEquals(await traces(t.kv, [me.user.id]), [], `${kind}: nothing of the deleted person`);
   }
+});
+
+Deno.test("the export names what each report and saved item is about now; a removed one says so, with nothing of it", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const kept = await postInternship(t, member, { title: "Kept Intern" });
+  const hidden = await postInternship(t, member, { title: "Scam Intern" });
+  const post = await createPost(t, admin, { title: "Stipend advice" });
+  for (const listing of [kept, hidden]) {
+    const saved = await t.json("PUT", `/api/me/saved/internships/${listing.id}`, {
+      body: {},
+      headers: student.headers,
+    });
+    assertEquals(saved.status, 200, await saved.text());
+  }
+  for (const [kind, id] of [["internship", kept.id], ["internship", hidden.id], ["post", post.id]]) {
+    const res = await t.json("POST", "/api/reports", { body: { kind, id, reason: "spam" }, headers: student.headers });
+    assertEquals(res.status, 201, await res.text());
+  }
+  const hide = await t.json("POST", `/api/admin/reports/internship/${hidden.id}/resolve`, {
+    body: { action: "hide" },
+    headers: admin.headers,
+  });
+  assertEquals(hide.status, 200, await hide.text());
+  // What the poster writes into the hidden listing afterwards is theirs alone.
+  await updateInternship(t.kv, { id: hidden.id, actor: admin.user, patch: { title: "Secret New Title" } });
+
+  const res = await t.fetch("/api/me/export", { headers: student.headers });
+  const text = await res.text();
+  assert(!text.includes("Secret New Title"), "nothing of the hidden listing since");
+  const data = JSON.parse(text);
+  // The notice of the hide named it as it was (`notifications`); the saved items and reports say only that it is gone.
+  const sections = JSON.stringify([data.saved, data.reports]);
+  assert(!sections.includes("Scam Intern"), sections);
+  const about = (items: { title: string | null; removed: boolean }[]) =>
+    items.map(({ title, removed }) => [title, removed]).sort();
+  assertEquals(about(data.saved), [["Kept Intern", false], [null, true]].sort());
+  assertEquals(about(data.reports), [["Kept Intern", false], ["Stipend advice", false], [null, true]].sort());
+  const organizations = data.reports.map((report: { organization: string | null }) => report.organization).sort();
+  assertEquals(organizations, ["Example Labs", null, null]);
 });
