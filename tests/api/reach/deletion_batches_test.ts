@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
-import { kvFailingCommits } from "@/tests/fixtures/failing_kv.ts";
+import { kvFailingCommits, kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { addCoupon, addToolkit } from "@/tests/fixtures/toolkits.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { answersFor, applicant, QUESTIONS } from "@/tests/fixtures/applications.ts";
@@ -299,25 +299,9 @@ Deno.test("deletion's unsubscribe-link step keeps each commit under KV's 80 KiB 
   // KV encodes a key as its parts, a string as its UTF-8 bytes between a type byte and a closing byte.
   const bytesOf = (key: Deno.KvKey) => key.reduce((sum: number, part) => sum + String(part).length + 2, 0);
   const commits: number[] = [];
-  const measured = new Proxy(t.kv, {
-    get(target, name) {
-      if (name !== "atomic") {
-        const value = Reflect.get(target, name, target);
-        return typeof value === "function" ? value.bind(target) : value;
-      }
-      return () => {
-        const op = target.atomic();
-        let bytes = 0;
-        const [check, mutate, commit] = [op.check.bind(op), op.mutate.bind(op), op.commit.bind(op)];
-        op.check = (...checks) => (bytes += checks.reduce((sum, c) => sum + bytesOf(c.key), 0), check(...checks));
-        op.mutate = (
-          ...mutations
-        ) => (bytes += mutations.reduce((sum, m) => sum + bytesOf(m.key), 0), mutate(...mutations));
-        op.delete = (key) => (bytes += bytesOf(key), mutate({ type: "delete", key }));
-        op.commit = () => (commits.push(bytes), commit());
-        return op;
-      };
-    },
+  const measured = kvWithCommits(t.kv, (_n, apply, _sets, keys) => {
+    commits.push(keys.reduce((sum, key) => sum + bytesOf(key), 0));
+    return apply();
   });
   await deleteUnsubscribeTokensOf(measured, ravi.user.id);
   assertEquals([await count(t.kv, ["unsubscribe_by_user"]), await count(t.kv, ["unsubscribe_tokens"])], [0, 0]);
