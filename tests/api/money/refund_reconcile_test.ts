@@ -3,7 +3,7 @@
  * the gateway made and applies each processed one no write took, once, as its `refund.processed` would have been.
  */
 import { assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
-import { createTestUser } from "@/tests/helpers/app.ts";
+import { createTestUser, type TestUser } from "@/tests/helpers/app.ts";
 import { type FakeRefund, refundProcessedDelivery, signedPayment } from "@/tests/fakes/razorpay.ts";
 import { addToolkit, buy, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
 import { deliver, purchaseRecord, recount, refund, stored } from "./helpers.ts";
@@ -23,6 +23,17 @@ function processed(shop: Shop, made: Pick<FakeRefund, "id">, ago = 0): void {
   const held = shop.fake.refunds.find((r) => r.id === made.id)!;
   held.status = "processed";
   held.created_at = Math.floor((Date.now() - ago) / 1000);
+}
+
+/**
+ * A ₹500 toolkit's checkout by `buyer` paid at the gateway (a captured payment) whose events never reached us: its
+ * purchase still pending.
+ */
+async function paidUnconfirmed(shop: Shop, buyer: TestUser) {
+  const kit = await addToolkit(shop, { price: 500 });
+  const started = await checkout(shop, buyer, kit.id);
+  const [orderId, purchaseId] = [started.body.order.id as string, started.body.purchase.id as string];
+  return { kit, orderId, purchaseId, payment: shop.fake.addPayment(orderId, "captured") };
 }
 
 Deno.test("a refund in the gateway's dashboard whose event never came is applied by the daily run, once", async () => {
@@ -143,10 +154,7 @@ Deno.test("our refund of a purchase paid without a payment id, whose write was l
 Deno.test("a part refunded before its purchase is confirmed waits for the confirmation, then is kept", async () => {
   await using shop = await openShop();
   const buyer = await createTestUser(shop.t);
-  const kit = await addToolkit(shop, { price: 500 });
-  const started = await checkout(shop, buyer, kit.id);
-  const [orderId, purchaseId] = [started.body.order.id as string, started.body.purchase.id as string];
-  const payment = shop.fake.addPayment(orderId, "captured");
+  const { kit, orderId, purchaseId, payment } = await paidUnconfirmed(shop, buyer);
   const part = await shop.fake.refundInDashboard(payment.id, 10000);
   processed(shop, part, 3 * HOUR);
   assertEquals(await reconcile(shop), { job: "reconcile-refunds", listed: 1, applied: 0, known: 0, left: 1 });
@@ -164,12 +172,8 @@ Deno.test("a part refunded before its purchase is confirmed waits for the confir
 
 Deno.test("a refund of a purchase reconciliation no longer asks about is no purchase's: taken once, read once", async () => {
   await using shop = await openShop();
-  const buyer = await createTestUser(shop.t);
-  const kit = await addToolkit(shop, { price: 500 });
-  const started = await checkout(shop, buyer, kit.id);
-  const [orderId, purchaseId] = [started.body.order.id as string, started.body.purchase.id as string];
   // Paid and refunded in full at the gateway (an automatic refund), no event of either reaching us.
-  const payment = shop.fake.addPayment(orderId, "captured");
+  const { purchaseId, payment } = await paidUnconfirmed(shop, await createTestUser(shop.t));
   processed(shop, await shop.fake.refundInDashboard(payment.id), 3 * HOUR);
   assertEquals(await reconcile(shop), { job: "reconcile-refunds", listed: 1, applied: 0, known: 0, left: 1 });
   const before = await purchaseRecord(shop, purchaseId);
