@@ -166,7 +166,8 @@ export function appendAdminLogOps(op: Deno.AtomicOperation, input: AdminLogInput
 
 /**
  * Appends `input` in a write of its own, for a change that is not one atomic write (files stored, a payment gateway
- * called, a job run): called right after the change succeeded, so a failed change leaves no entry.
+ * called): called right after the change succeeded, so a failed change leaves no entry; an admin's job run, which may
+ * have done part of its work when it fails, is appended either way, with its outcome (`runJobByAdmin`).
  */
 export async function appendAdminLog(kv: Deno.Kv, input: AdminLogInput): Promise<AdminLogEntry> {
   const op = kv.atomic();

@@ -30,6 +30,7 @@ import { reportTargetsIndexJob } from "@/lib/reports/reports.ts";
 import { reportRemovalsJob } from "@/lib/reports/removals.ts";
 import { adminLogIndexJob } from "@/lib/admin_log/admin_log.ts";
 import { moderationCountsJob } from "@/lib/moderation/queue.ts";
+import { appendAdminLog } from "@/lib/admin_log/admin_log.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job, JobCounts } from "./job.ts";
 import { recordRun, type RunTrigger, shortError } from "./runs.ts";
@@ -109,6 +110,32 @@ export async function runJob(
   // What the job notified goes out now, not at the push outbox's next minute.
   if (job !== pushOutboxJob) startPushDelivery(services);
   return { job: job.name, ...counts };
+}
+
+/**
+ * Runs `job` by hand for the admin `adminId` (`POST /api/admin/jobs/{name}/run`, the jobs page's "Run now") as
+ * `runJob` does, aside from the request, then appends the audit log's `job.run` entry either way, its summary the
+ * outcome, `succeeded` or `failed` (docs/decisions.md, Admin, "Audit log"; the run's own record keeps its error).
+ * Returns the run's answer. @throws what the run throws, once its entry is appended.
+ */
+export async function runJobByAdmin(
+  services: Services,
+  { job, adminId, now = new Date() }: { job: Job; adminId: string; now?: Date },
+): Promise<JobRun> {
+  let outcome = "failed";
+  try {
+    const ran = await services.requests.aside(() => runJob(job, services, now));
+    outcome = "succeeded";
+    return ran;
+  } finally {
+    await appendAdminLog(services.kv, {
+      adminId,
+      action: "job.run",
+      targetKind: "job",
+      targetId: job.name,
+      summary: outcome,
+    });
+  }
 }
 
 /** What a cron of `job` does: nothing with `JOBS=off`, else one run; a failed run is logged, not thrown. */

@@ -4,18 +4,18 @@
  * last ran and what it did, and its last failure when that is newer than its last success; above them, a note when
  * `JOBS=off` keeps every cron from running its job here. No island: each card's "Run now" is a plain form
  * (docs/decisions.md, Islands, "Forms work without JavaScript"): `POST` (`job`) runs the job as
- * `POST /api/admin/jobs/{name}/run` does (audit log `job.run`), then answers 303 to `?ran={name}&at={start}`, whose
+ * `POST /api/admin/jobs/{name}/run` does (audit log `job.run`, with its outcome), then answers 303 to `?ran={name}&at={start}`, whose
  * page tells what that run did, or its error, from the run's record; a job name the registry lacks is 404.
  */
 import { z } from "zod";
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
-import { findJob, JOBS, runJob } from "@/lib/jobs/registry.ts";
+import { findJob, JOBS, runJobByAdmin } from "@/lib/jobs/registry.ts";
 import { type JobStatus, jobStatuses, type LastFailure, type LastRun } from "@/lib/jobs/runs.ts";
 import { scheduleWords } from "@/lib/jobs/schedule.ts";
 import type { JobCounts } from "@/lib/jobs/job.ts";
-import { logAdminWrite } from "@/lib/http/admin_audit.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { formatTime } from "@/lib/dates.ts";
@@ -55,17 +55,17 @@ export const handler = define.handlers<Data>({
   },
 
   async POST(req, ctx) {
+    assertSignedIn(ctx.state);
     const { services } = ctx.state;
     const job = findJob((await readFormFields(req, ["job"])).job);
     if (!job) throw new NotFoundError("Job not found");
     const now = new Date();
     try {
-      await services.requests.aside(() => runJob(job, services, now));
+      await runJobByAdmin(services, { job, adminId: ctx.state.user.id, now });
     } catch (error) {
-      // Recorded by the run, shown by the page it redirects to.
+      // Recorded by the run and in the audit log, shown by the page it redirects to.
       services.log.error("job failed", { job: job.name, error: String(error) });
     }
-    await logAdminWrite(ctx.state, { action: "job.run", targetKind: "job", targetId: job.name });
     return seeOther(`/admin/jobs?ran=${encodeURIComponent(job.name)}&at=${encodeURIComponent(now.toISOString())}`);
   },
 });

@@ -73,7 +73,7 @@ export const handler = define.handlers<Data>({
 
 /**
  * An entry's summary in the reader's language where it is one of the log's codes (a decision, a verified state, a
- * role change, an internship's switches); a title or name as written; "—" for none.
+ * role change, an internship's switches, a job run's outcome); a title or name as written; "—" for none.
  */
 function summaryWords(t: Translate, { action, summary }: AdminLogEntry): string {
   if (!summary) return "—";
@@ -94,7 +94,13 @@ function summaryWords(t: Translate, { action, summary }: AdminLogEntry): string 
 }
 
 /** The actions whose summary is a code of the log (`admin.log.codes.*`), not words someone wrote. */
-const CODED = new Set<string>(["report.resolve", "moderation.decide", "opportunity.review", "organization.update"]);
+const CODED = new Set<string>([
+  "report.resolve",
+  "moderation.decide",
+  "opportunity.review",
+  "organization.update",
+  "job.run",
+]);
 
 /** A target's id, a link to the page that shows the record when its kind has one. */
 function TargetId({ kind, id }: { kind: TargetKind; id: string }) {

@@ -225,3 +225,32 @@ Deno.test("the jobs' records are read in one list, whatever the number of jobs, 
     assertEquals(reads.keys.filter((key) => key[0] === "job_runs"), [], `${path}: no read a job`);
   }
 });
+
+Deno.test("an admin's run is in the audit log with its outcome, from the API and from Run now, failed or not", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const ran = await t.json("POST", "/api/admin/jobs/close-listings/run", { headers: admin.headers });
+  assertEquals(ran.status, 200);
+  await ran.body?.cancel();
+  const job = findJob("post-deletions")!;
+  const failed = await whileFailing(
+    job,
+    new Error("The store is down"),
+    () => t.json("POST", `/api/admin/jobs/${job.name}/run`, { headers: admin.headers }),
+  );
+  assertEquals([failed.status, await failed.json()], [500, { error: "Internal server error" }]);
+  await whileFailing(job, new Error("The store is down"), () => postForm(t, admin, "/admin/jobs", { job: job.name }));
+  await postForm(t, admin, "/admin/jobs", { job: job.name });
+  const { entries } = await listAdminLog(t.kv, adminLogQuerySchema.parse({ action: "job.run" }));
+  assertEquals(entries.map((e) => [e.adminId, e.targetId, e.summary]).reverse(), [
+    [admin.user.id, "close-listings", "succeeded"],
+    [admin.user.id, "post-deletions", "failed"],
+    [admin.user.id, "post-deletions", "failed"],
+    [admin.user.id, "post-deletions", "succeeded"],
+  ]);
+  const log = htmlDocument((await page(t, "/admin/log?action=job.run", admin)).html).querySelector("tbody")
+    ?.textContent ?? "";
+  assert(log.includes("failed") && log.includes("succeeded"), log);
+  const hindi = (await page(t, "/admin/log?action=job.run&lang=hi", admin)).html;
+  assert(hindi.includes("नाकाम रहा") && hindi.includes("पूरा हुआ"), "the outcome in the reader's language");
+});

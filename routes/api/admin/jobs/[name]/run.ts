@@ -3,9 +3,9 @@
  * (docs/api.md, Background work; docs/decisions.md, Background work).
  */
 import { define } from "@/lib/platform/define.ts";
-import { logAdminWrite } from "@/lib/http/admin_audit.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
 import { NotFoundError } from "@/lib/errors.ts";
-import { findJob, JOBS, runJob } from "@/lib/jobs/registry.ts";
+import { findJob, JOBS, runJobByAdmin } from "@/lib/jobs/registry.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { JobRunSchema } from "@/lib/openapi/resources.ts";
 
@@ -50,7 +50,8 @@ export const apiDocs = describeRoute({
       "before the index of a person's applications by when they were sent, indexed), " +
       "`applications-withdrawn-search` `{job, written}` (applications withdrawn while their search text still held " +
       "the applicant's profile, written again with their name alone). The run is recorded as the job's last run, or " +
-      "its last failure (`GET /api/admin/jobs`).",
+      "its last failure (`GET /api/admin/jobs`), and in the audit log (`job.run`) with its outcome, `succeeded` or " +
+      "`failed`, also when it fails.",
     access: ["admin"],
     responses: {
       200: { description: "What the run did: `{job, ...counts}`", schema: JobRunSchema },
@@ -63,9 +64,7 @@ export const handler = define.handlers({
   async POST(_req, ctx) {
     const job = findJob(ctx.params.name);
     if (!job) throw new NotFoundError("Job not found");
-    const { services } = ctx.state;
-    const ran = await services.requests.aside(() => runJob(job, services));
-    await logAdminWrite(ctx.state, { action: "job.run", targetKind: "job", targetId: job.name });
-    return Response.json(ran);
+    assertSignedIn(ctx.state);
+    return Response.json(await runJobByAdmin(ctx.state.services, { job, adminId: ctx.state.user.id }));
   },
 });
