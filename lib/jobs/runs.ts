@@ -24,7 +24,7 @@ export interface LastRun extends RunEnd {
   counts: JobCounts;
 }
 
-/** The last run that failed, with its error (`ERROR_LENGTH` characters at most). */
+/** The last run that failed, with its error (`ERROR_LENGTH` characters at most, masked: `shortError`). */
 export interface LastFailure extends RunEnd {
   error: string;
 }
@@ -45,7 +45,31 @@ export interface JobStatus {
 
 const PREFIX = "job_runs";
 
-/** `error` as one line of at most `ERROR_LENGTH` characters, e.g. "TypeError: x is not a function". */
+/** A link: its scheme, its credentials (absent mostly), its host and port, and its path, query and fragment. */
+const LINK = /\b([a-z][a-z\d+.-]*:\/\/)(?:[^\s/?#@]*@)?([^\s/?#"'<>()[\]]+)([^\s"'<>()[\]]*)/gi;
+/** An e-mail address, or a UPI id (`name@bank`, as a payment's `vpa`). */
+const ADDRESS = /[\w.+%'-]+@[\w-]+(?:\.[\w-]+)*/g;
+/** A phone number written with its country code (`+91 98765 43210`, `+44 20 7946 0958`). */
+const INTERNATIONAL_PHONE = /\+\d(?:[\s.()-]{0,2}\d){7,14}/g;
+/** An Indian mobile number as people write it (`98765 43210`, `098765-43210`, `(987) 654-3210`), not inside an id. */
+const INDIAN_PHONE = /(?<![\w.])(?:91[\s-]?|0)?\(?[6-9]\d{2}\)?(?:[\s.-]?\d){7}(?!\w)/g;
+
+/**
+ * `text` with what could name a person masked (docs/decisions.md, Background work, "Last runs"): a link keeps its
+ * scheme and host, without its credentials or path (a push subscription's endpoint, a token); an e-mail address or UPI
+ * id is `***@***`; a phone number `***`. Times, ids and sizes stay.
+ */
+function masked(text: string): string {
+  return text.replace(LINK, (_, scheme, host, rest) => `${scheme}${host}${rest ? "/***" : ""}`)
+    .replace(ADDRESS, "***@***")
+    .replace(INTERNATIONAL_PHONE, "***")
+    .replace(INDIAN_PHONE, "***");
+}
+
+/**
+ * `error` as one line of at most `ERROR_LENGTH` characters, e.g. "TypeError: x is not a function", with what could
+ * name a person masked first (`masked`): a job's record outlives an account's deletion, so it keeps none of it.
+ */
 export function shortError(error: unknown): string {
   let text: string;
   try {
@@ -53,7 +77,7 @@ export function shortError(error: unknown): string {
   } catch {
     text = Object.prototype.toString.call(error);
   }
-  text = text.replace(/\s+/g, " ").trim();
+  text = masked(text.replace(/\s+/g, " ").trim());
   return text.length > ERROR_LENGTH ? `${text.slice(0, ERROR_LENGTH - 1)}…` : text;
 }
 

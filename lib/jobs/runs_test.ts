@@ -18,6 +18,44 @@ Deno.test("a failure's error is one line of at most 300 characters", () => {
   assertEquals(shortError(Object.create(null)), "[object Object]");
 });
 
+Deno.test("a failure's error names no person: addresses, phone numbers and links' paths are masked before the cut", () => {
+  const cases: [unknown, string][] = [
+    [
+      new Error("550 5.1.1 <sara.k+jobs@example.co.in>: Recipient address rejected"),
+      "Error: 550 5.1.1 <***@***>: Recipient address rejected",
+    ],
+    [
+      new TypeError(
+        'unexpected payment {"id":"pay_1","email":"a@b.com","contact":"+919876543210","vpa":"sara@okaxis"}',
+      ),
+      'TypeError: unexpected payment {"id":"pay_1","email":"***@***","contact":"***","vpa":"***@***"}',
+    ],
+    [
+      new Error("call 98765 43210, 098765-43210, (987) 654-3210 or +44 20 7946 0958"),
+      "Error: call ***, ***, *** or ***",
+    ],
+    [
+      new TypeError("error sending request for url (https://fcm.googleapis.com/fcm/send/dXk9:APA91b?x=1): closed"),
+      "TypeError: error sending request for url (https://fcm.googleapis.com/***): closed",
+    ],
+    [
+      new Error("connect smtp://mailer:s3cret@smtp.example.com:587 refused"),
+      "Error: connect smtp://smtp.example.com:587 refused",
+    ],
+    // What names no one stays: times, ids, sizes.
+    [
+      new Error(
+        "mail of 70000 bytes at 2026-11-29T13:00:00.000Z, entry 1764412345678-ab12cd34, order order_9876543210",
+      ),
+      "Error: mail of 70000 bytes at 2026-11-29T13:00:00.000Z, entry 1764412345678-ab12cd34, order order_9876543210",
+    ],
+  ];
+  for (const [error, shown] of cases) assertEquals(shortError(error), shown);
+  // An address the cut would split is masked whole first.
+  const cut = shortError(new Error(`${"x".repeat(280)} sara.kapoor@example.com`));
+  assert(!cut.includes("sara") && cut.length <= ERROR_LENGTH, cut);
+});
+
 Deno.test("a job's status holds its last run and its last failure, each the latest written", async () => {
   await using kv = await Deno.openKv(":memory:");
   const jobs: Job[] = [
