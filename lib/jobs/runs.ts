@@ -4,7 +4,8 @@
  * reading first: `["job_runs", name, "run"]` when it succeeded (its start, duration and counts), `["job_runs", name,
  * "failure"]` when it threw (its start, duration and error, shortened). Each key holds only the latest, so a job that
  * runs every minute costs one write a minute, and two runs at once (the cron's and an admin's) each write theirs, the
- * last to end kept. The status of every job is one list of that prefix.
+ * last to end kept. The status of every job is one list of that prefix, which also deletes the records of jobs removed
+ * from the registry a week after their last run.
  */
 import type { Job, JobCounts } from "./job.ts";
 import { nextRunTime } from "./schedule.ts";
@@ -92,19 +93,39 @@ export async function recordRun(
 }
 
 /**
- * The status of each of `jobs`, in their order: one list of the records (a job that never ran has none); `scheduled`
- * false (`JOBS=off`) gives no next run; the next run counts from `now`.
+ * How old (ms) the last record of a job that is not in the registry must be before `jobStatuses` deletes it: a job
+ * another deployment of the same KV still runs (a revision still serving, a preview) records at least daily.
+ */
+export const REMOVED_JOB_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+/** Records of removed jobs deleted by one `jobStatuses` call: one commit, within KV's 100 checks. */
+const REMOVED_PER_CALL = 50;
+
+/**
+ * The status of each of `jobs` (the registry), in their order: one list of the records (a job that never ran has
+ * none); `scheduled` false (`JOBS=off`) gives no next run; the next run counts from `now`. The records of a job not in
+ * `jobs`, one removed from the registry, are never answered; once `REMOVED_JOB_AFTER_MS` old they are deleted, up to
+ * `REMOVED_PER_CALL` in one commit checked against them as listed (one that loses a race waits for the next call).
  */
 export async function jobStatuses(
   kv: Deno.Kv,
   { jobs, scheduled, now }: { jobs: readonly Job[]; scheduled: boolean; now: Date },
 ): Promise<JobStatus[]> {
+  const names = new Set(jobs.map((job) => job.name));
+  const removedBefore = new Date(now.getTime() - REMOVED_JOB_AFTER_MS).toISOString();
   const runs = new Map<string, LastRun>();
   const failures = new Map<string, LastFailure>();
-  for await (const { key, value } of kv.list<LastRun | LastFailure>({ prefix: [PREFIX] }, { batchSize: 500 })) {
-    const [, name, kind] = key as [string, string, string];
-    if (kind === "run") runs.set(name, value as LastRun);
-    else if (kind === "failure") failures.set(name, value as LastFailure);
+  const removed: Deno.KvEntry<LastRun | LastFailure>[] = [];
+  for await (const entry of kv.list<LastRun | LastFailure>({ prefix: [PREFIX] }, { batchSize: 500 })) {
+    const [, name, kind] = entry.key as [string, string, string];
+    if (!names.has(name)) {
+      if (entry.value.startedAt < removedBefore && removed.length < REMOVED_PER_CALL) removed.push(entry);
+    } else if (kind === "run") runs.set(name, entry.value as LastRun);
+    else if (kind === "failure") failures.set(name, entry.value as LastFailure);
+  }
+  if (removed.length > 0) {
+    const op = kv.atomic();
+    for (const entry of removed) op.check(entry).delete(entry.key);
+    await op.commit();
   }
   return jobs.map((job) => ({
     name: job.name,

@@ -4,6 +4,8 @@ import { ERROR_LENGTH, jobStatuses, recordRun, shortError } from "./runs.ts";
 import { JOBS } from "./registry.ts";
 import type { Job } from "./job.ts";
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 Deno.test("every job has its description for the jobs page, in English and Hindi", () => {
   for (const lang of ["en", "hi"] as const) {
     const t = translatorFor(lang);
@@ -81,4 +83,20 @@ Deno.test("a job's status holds its last run and its last failure, each the late
   ]);
   const off = await jobStatuses(kv, { jobs, scheduled: false, now });
   assertEquals(off.map((job) => job.nextRunAt), [null, null], "JOBS=off: no run from the schedule");
+});
+
+Deno.test("the records of a job removed from the registry are not shown, and deleted once a week old", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const jobs: Job[] = [{ name: "a", schedule: "* * * * *", run: () => Promise.resolve({}) }];
+  const now = new Date("2026-11-29T13:00:00Z");
+  const at = (days: number) => ({ startedAt: new Date(now.getTime() - days * DAY_MS).toISOString(), ms: 1 });
+  await recordRun(kv, "a", { run: { ...at(30), trigger: "hand", counts: {} } });
+  await recordRun(kv, "gone", { run: { ...at(8), trigger: "schedule", counts: { sent: 1 } } });
+  await recordRun(kv, "gone", { failure: { ...at(9), trigger: "schedule", error: "E" } });
+  // A job another deployment still runs (a preview's, or a revision still serving): its record is fresh.
+  await recordRun(kv, "elsewhere", { run: { ...at(1), trigger: "schedule", counts: {} } });
+  const listed = await jobStatuses(kv, { jobs, scheduled: true, now });
+  assertEquals(listed.map((job) => [job.name, job.lastRun?.startedAt]), [["a", at(30).startedAt]]);
+  const kept = await Array.fromAsync(kv.list({ prefix: ["job_runs"] }), ({ key }) => key.join(" "));
+  assertEquals(kept, ["job_runs a run", "job_runs elsewhere run"]);
 });

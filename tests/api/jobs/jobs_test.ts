@@ -9,7 +9,7 @@ import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { assertHtml, htmlDocument, page } from "@/tests/fixtures/html.ts";
 import { findJob, JOBS, runJob, runScheduled } from "@/lib/jobs/registry.ts";
-import { ERROR_LENGTH, type JobStatus } from "@/lib/jobs/runs.ts";
+import { ERROR_LENGTH, type JobStatus, recordRun, REMOVED_JOB_AFTER_MS } from "@/lib/jobs/runs.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
@@ -253,4 +253,17 @@ Deno.test("an admin's run is in the audit log with its outcome, from the API and
   assert(log.includes("failed") && log.includes("succeeded"), log);
   const hindi = (await page(t, "/admin/log?action=job.run&lang=hi", admin)).html;
   assert(hindi.includes("नाकाम रहा") && hindi.includes("पूरा हुआ"), "the outcome in the reader's language");
+});
+
+Deno.test("a job removed from the registry is neither listed nor shown, and its records are deleted", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const startedAt = new Date(Date.now() - REMOVED_JOB_AFTER_MS - 60_000).toISOString();
+  await recordRun(t.kv, "old-backfill", { run: { startedAt, ms: 5, trigger: "schedule", counts: { indexed: 3 } } });
+  await recordRun(t.kv, "old-backfill", { failure: { startedAt, ms: 5, trigger: "hand", error: "Error: gone" } });
+  const { html } = await page(t, "/admin/jobs", admin);
+  assertEquals(htmlDocument(html).getElementById("job-old-backfill"), null);
+  assert(!html.includes("old-backfill"));
+  assertEquals((await readJobs(t, admin)).jobs.map((job) => job.name), JOBS.map((job) => job.name));
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["job_runs", "old-backfill"] })), []);
 });
