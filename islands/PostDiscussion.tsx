@@ -118,6 +118,8 @@ function authorName(t: Translate, comment: CommentView): string {
  * The textarea form of a new comment, a reply or an edit, a plain form too: it posts to `action` with `intent=comment`
  * (and `parentId` for a reply), or `intent=editComment` and `id` for an edit of `commentId`. Under it, the limit in
  * words until the island is live, then the characters typed against it (a count that cannot count is not shown).
+ * While it holds words not saved, leaving the page asks first (`data-unsaved`, docs/decisions.md, Islands, "Leaving a
+ * typed form").
  */
 function CommentForm(props: {
   id: string;
@@ -157,7 +159,14 @@ function CommentForm(props: {
     if (ok && props.initial === undefined) setContent("");
   };
   return (
-    <form method="post" action={props.action} noValidate onSubmit={submit} class="mt-2 space-y-2">
+    <form
+      method="post"
+      action={props.action}
+      noValidate
+      onSubmit={submit}
+      data-unsaved={content.trim() !== (props.initial ?? "").trim() || undefined}
+      class="mt-2 space-y-2"
+    >
       <input type="hidden" name="intent" value={props.commentId ? "editComment" : "comment"} />
       {props.commentId && <input type="hidden" name="id" value={props.commentId} />}
       {props.parentId && <input type="hidden" name="parentId" value={props.parentId} />}

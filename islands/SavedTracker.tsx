@@ -7,7 +7,9 @@
  * and a remove button (`DELETE`). The live region says a change is being saved while its call is out (a slow
  * connection shows it for seconds), then its outcome. Without JavaScript each item is a plain form
  * posting to `/me/tracker` ("Save" sends the status and the note, "Remove" removes it; docs/decisions.md, Islands,
- * "Forms work without JavaScript"), and the line above the board says so until the island hydrates.
+ * "Forms work without JavaScript"), and the line above the board says so until the island hydrates. Leaving the page
+ * with a note typed and not saved (the connection failed) asks first (`data-unsaved`, docs/decisions.md, Islands,
+ * "Leaving a typed form").
  */
 import { useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
@@ -77,6 +79,7 @@ function Row(
       <form
         method="post"
         action="/me/tracker"
+        data-unsaved={note.trim() !== item.note || undefined}
         onSubmit={(e) => {
           e.preventDefault();
           const intent = (e.submitter as HTMLButtonElement | null)?.value;

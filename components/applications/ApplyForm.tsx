@@ -2,7 +2,8 @@
  * The application form of `/internships/{id}/apply` (docs/decisions.md, Applications, "Applying"): a plain multipart
  * form that works without JavaScript. The resume (the stored one, or a file to upload with the application), one answer
  * per screening question, and a cover note; every problem shows beside its field at once, listed with links in a
- * summary at the top.
+ * summary at the top. Leaving it with something typed or chosen asks first (`data-keep-typed`, docs/decisions.md,
+ * Islands, "Leaving a typed form").
  */
 import { FieldError, Notice, TextAreaField } from "@/components/forms.tsx";
 import { useT } from "@/lib/i18n/context.ts";
@@ -51,7 +52,7 @@ export function ApplyForm({ action, questions, resume, values, errors, formError
   const fileError = errors.file;
   const fileHint = resume ? t("applications.form.storedHint") : t("applications.form.newHint");
   return (
-    <form method="post" action={action} enctype="multipart/form-data" noValidate class="space-y-6">
+    <form method="post" action={action} enctype="multipart/form-data" noValidate data-keep-typed class="space-y-6">
       {(listed.length > 0 || formError) && (
         <Notice kind="error" title={listed.length > 0 ? t("applications.form.correct") : undefined}>
           {formError && <p>{formError}</p>}

@@ -1,0 +1,52 @@
+/**
+ * What was typed is not left behind unasked (docs/decisions.md, Islands, "Leaving a typed form"), within the module
+ * every page loads (`register_sw.ts`), so it costs no request of its own: leaving a page (a link, Back, closing the tab)
+ * while a form on it holds words not sent makes the browser ask first, in its own words and language. A form says it
+ * holds them in one of two ways:
+ * - a plain form marked `data-keep-typed` (the application's cover note and answers) does when one of its controls
+ *   differs from what the page was drawn with: a text typed, a box ticked, an option or a file chosen;
+ * - an island marks a form `data-unsaved` while what it holds differs from what it saved (a tracker note, a comment),
+ *   since an island saves in place and the page is not drawn again.
+ * A form being sent (`aria-busy`, `busy_forms.ts`) is the person leaving with their words, so it does not ask; once the
+ * connection fails it (`FORM_UNSENT`), or its busy period ends, it asks again. The browser asks only after the person
+ * has touched the page, and the listener is added on their first input, so a page nobody typed on has none.
+ */
+
+/** Whether `select`'s choice differs from the one its options were drawn with (the first, when none says). */
+function selectChanged(select: HTMLSelectElement): boolean {
+  if (select.multiple) return [...select.options].some((option) => option.selected !== option.defaultSelected);
+  const drawn = [...select.options].findIndex((option) => option.defaultSelected);
+  return select.selectedIndex !== Math.max(drawn, 0);
+}
+
+/** Whether a control of `form` differs from what the page was drawn with. */
+function fieldsChanged(form: HTMLFormElement): boolean {
+  for (const control of form.elements) {
+    if (control instanceof HTMLInputElement) {
+      if (control.type === "checkbox" || control.type === "radio") {
+        if (control.checked !== control.defaultChecked) return true;
+      } else if (control.type !== "hidden" && control.value !== control.defaultValue) return true;
+    } else if (control instanceof HTMLTextAreaElement) {
+      if (control.value !== control.defaultValue) return true;
+    } else if (control instanceof HTMLSelectElement && selectChanged(control)) return true;
+  }
+  return false;
+}
+
+/** Whether a form on the page holds words not sent (see the module's docstring). */
+function holdsUnsent(): boolean {
+  for (const form of document.querySelectorAll<HTMLFormElement>("form[data-keep-typed], form[data-unsaved]")) {
+    if (form.getAttribute("aria-busy") === "true") continue;
+    if (form.hasAttribute("data-unsaved") || fieldsChanged(form)) return true;
+  }
+  return false;
+}
+
+function askBeforeLeaving(event: BeforeUnloadEvent): void {
+  if (!holdsUnsent()) return;
+  event.preventDefault();
+  // Older browsers ask only when `returnValue` is set.
+  event.returnValue = "";
+}
+
+addEventListener("input", () => addEventListener("beforeunload", askBeforeLeaving), { capture: true, once: true });

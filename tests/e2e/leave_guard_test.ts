@@ -1,0 +1,119 @@
+/**
+ * Leaving a typed form in Chromium on a 360 px phone (docs/decisions.md, Islands, "Leaving a typed form"): a student who
+ * typed an answer on the apply form, a tracker note the network failed to save, or a comment not posted, and taps a
+ * link, is asked first by the browser; staying keeps what they typed. A form only looked at, one sent, a note saved and
+ * a comment posted leave without a question.
+ */
+import { assertEquals } from "@/tests/helpers/assert.ts";
+import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { openBrowser, openHydrated, signInBrowser, type TestBrowser } from "@/tests/helpers/browser.ts";
+import { PHONE } from "@/tests/helpers/phone.ts";
+import { applicant, platformInternship } from "@/tests/fixtures/applications.ts";
+import { addInternships } from "@/tests/fixtures/internships.ts";
+import { createPost } from "@/tests/fixtures/posts.ts";
+import { saveItem } from "@/lib/saved/saved.ts";
+import type { TestApp, TestUser } from "@/tests/helpers/app.ts";
+import type { Page } from "playwright-core";
+
+/** A hydrated phone page of `url` signed in as `who`, with the questions the browser asked (each one declined). */
+async function phonePage(browser: TestBrowser, t: TestApp, who: TestUser, url: string) {
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await signInBrowser(context, t.origin, who);
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  const asked: string[] = [];
+  page.on("dialog", (dialog) => {
+    asked.push(dialog.type());
+    void dialog.dismiss();
+  });
+  await openHydrated(page, `${t.origin}${url}`);
+  return { page, asked };
+}
+
+/** Taps the link named `name` and waits for the page at `path` (no question asked, or it would stay). */
+async function leaveBy(page: Page, t: TestApp, name: string, path: string): Promise<void> {
+  await page.getByRole("link", { name, exact: true }).click();
+  await page.waitForURL(`${t.origin}${path}`);
+}
+
+/** Taps the link named `name` and waits for the browser's question before leaving, which is declined. */
+async function askedOnLeaving(page: Page, name: string, asked: string[]): Promise<void> {
+  const before = asked.length;
+  const question = page.waitForEvent("dialog");
+  await page.getByRole("link", { name, exact: true }).click();
+  await question;
+  assertEquals(asked.slice(before), ["beforeunload"]);
+}
+
+Deno.test("the apply form asks before leaving with an answer typed; looked at, or sent, it does not", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await applicant(t, "Sara Student");
+  const internship = await platformInternship(t, member, { title: "Data Intern" });
+  await using browser = await openBrowser();
+  const apply = `/internships/${internship.id}/apply`;
+  const { page, asked } = await phonePage(browser, t, student, apply);
+  const answer = page.getByLabel("1. Why do you want this internship?");
+
+  await answer.click();
+  await leaveBy(page, t, "← Data Intern", `/internships/${internship.id}`);
+  assertEquals(asked, [], "nothing typed: no question");
+
+  await openHydrated(page, `${t.origin}${apply}`);
+  await answer.fill("I want to learn how real data teams work.");
+  await askedOnLeaving(page, "← Data Intern", asked);
+  assertEquals(new URL(page.url()).pathname, apply, "staying keeps the page");
+  assertEquals(await answer.inputValue(), "I want to learn how real data teams work.");
+
+  await page.getByRole("button", { name: "Send application" }).click();
+  await page.waitForURL(`${t.origin}/internships/${internship.id}?applied=1`);
+  assertEquals(asked, ["beforeunload"], "sending the form is no leaving");
+});
+
+Deno.test("a tracker note the network failed to save asks before leaving; saved, it does not", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user", { name: "Sara Student" });
+  const [listing] = await addInternships(t, member, [{
+    title: "Data Intern",
+    hiringOrganization: "Data Co",
+    link: "https://jobs.example.com/apply",
+    deadline: "2099-12-31",
+  }]);
+  await saveItem(t.kv, { userId: student.user.id, kind: "internships", id: listing.id, change: { note: undefined } });
+  await using browser = await openBrowser();
+  const { page, asked } = await phonePage(browser, t, student, "/me/tracker");
+  const note = page.getByLabel("Note");
+
+  await note.fill("Call HR on Monday");
+  await page.route("**/api/me/saved/**", (route) => route.abort("internetdisconnected"));
+  await page.getByRole("button", { name: "Save note for Data Intern" }).click();
+  await page.getByRole("status").getByText(/^Could not save/).waitFor();
+  await page.unrouteAll();
+  await askedOnLeaving(page, "Data Intern", asked);
+  assertEquals(await note.inputValue(), "Call HR on Monday", "staying keeps the note");
+
+  await page.getByRole("button", { name: "Save note for Data Intern" }).click();
+  await page.getByRole("status").getByText("Saved the note for “Data Intern”.").waitFor();
+  await leaveBy(page, t, "Data Intern", `/internships/${listing.id}`);
+  assertEquals(asked, ["beforeunload"], "a saved note leaves without a question");
+});
+
+Deno.test("a comment typed and not posted asks before leaving; posted, it does not", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user", { name: "Sara Student" });
+  const post = await createPost(t, admin, { title: "How I got my first internship" });
+  await using browser = await openBrowser();
+  const { page, asked } = await phonePage(browser, t, student, `/ungatekeep/${post.id}`);
+  const box = page.getByLabel("Add a comment");
+
+  await box.fill("Which topics did the OA cover?");
+  await askedOnLeaving(page, "← All posts", asked);
+  assertEquals(await box.inputValue(), "Which topics did the OA cover?", "staying keeps the comment");
+
+  await page.getByRole("button", { name: "Post comment" }).click();
+  await page.getByText("Comment posted.").waitFor();
+  await leaveBy(page, t, "← All posts", "/ungatekeep");
+  assertEquals(asked, ["beforeunload"], "a posted comment leaves without a question");
+});
