@@ -252,7 +252,8 @@ function lastOutcome(reports: Report[]): Outcome | null {
 
 /**
  * `targets` (of the resolved view) with the outcome their summaries lack, kept before summaries had one, read from
- * their reports: each target's index listed, all at once, then the reports read together (`getManyChunked`).
+ * their reports: each target's index listed, all at once, then the reports read together (`getManyChunked`). Only
+ * until the `report-outcomes` job has written it on those summaries.
  */
 async function lastOutcomes(kv: Deno.Kv, targets: ReportedTarget[]): Promise<ReportedTarget[]> {
   const missing = targets.filter((target) => target.outcome === null);
@@ -284,8 +285,8 @@ export interface ReportedTargetPage {
  * the language of `t`. The open view reads the open targets' entries and the page's summaries; the resolved view the
  * first `offset + limit` keys of its index, the page's summaries and its count, never every summary kept, once the
  * `report-targets-index` job is done; until then every summary, as before (`summariesPage`). A resolved target says
- * what resolved it and when (`outcome`, kept on its summary; one resolved before that was kept reads its reports:
- * `lastOutcomes`).
+ * what resolved it and when (`outcome`, kept on its summary; until the `report-outcomes` job is done, one resolved
+ * before that was kept reads its reports: `lastOutcomes`).
  */
 export async function reportedTargets(
   kv: Deno.Kv,
@@ -300,7 +301,9 @@ export async function reportedTargets(
   const summaries = (await getManyChunked<TargetSummary>(kv, keys)).flatMap(({ value }) => value ? [value] : []);
   const targets = summaries.map((summary) => listed(summary, query.status, t));
   return {
-    targets: query.status === "resolved" ? await lastOutcomes(kv, targets) : targets,
+    targets: query.status === "resolved" && !(await backfillDone(kv, OUTCOME_PROGRESS))
+      ? await lastOutcomes(kv, targets)
+      : targets,
     pagination: {
       limit: query.limit,
       offset: query.offset,
@@ -757,4 +760,42 @@ export const reportTargetsIndexJob: Job = {
   name: "report-targets-index",
   schedule: "*/5 * * * *",
   run: async (ctx) => ({ ...await indexExistingTargets(ctx) }),
+};
+
+const OUTCOME_PROGRESS: Deno.KvKey = ["report_targets_meta", "outcome"];
+
+/**
+ * The summaries of targets resolved before summaries kept their outcome, given it from their reports (`lastOutcome`):
+ * 50 summaries listed at once, each that needs it read with its reports (a list and a `getMany` of up to 10 keys a call)
+ * and written checked as read, so a report filed or resolved meanwhile makes that commit start again.
+ */
+function outcomeBackfill(kv: Deno.Kv): Backfill<TargetSummary> {
+  return {
+    progressKey: OUTCOME_PROGRESS,
+    prefix: ["report_targets"],
+    page: 50,
+    perCommit: 10,
+    needs: (summary) => summary.open === 0 && summary.resolved > 0 && !summary.outcome,
+    async write(op, { key, value: summary }) {
+      const reports = await reportsOfTarget(kv, summary.kind, summary.targetId);
+      const outcome = lastOutcome(reports.map(({ value }) => value));
+      if (outcome) op.set(key, { ...summary, outcome });
+    },
+  };
+}
+
+/**
+ * Gives, once, the summaries of targets resolved before summaries kept their outcome their outcome (`runBackfill`;
+ * docs/decisions.md, Background work, "Index backfills"; Trust, "Reports"), after which the resolved view reads
+ * summaries only. Returns how many summaries this run wrote; nothing once done (one read).
+ */
+export async function writeOldOutcomes(ctx: Pick<JobContext, "kv" | "requests">): Promise<{ written: number }> {
+  return { written: (await runBackfill(ctx.kv, outcomeBackfill(ctx.kv), ctx.requests)).written };
+}
+
+/** The `report-outcomes` job: every 5 minutes until the targets resolved before summaries kept outcomes have theirs. */
+export const reportOutcomesJob: Job = {
+  name: "report-outcomes",
+  schedule: "*/5 * * * *",
+  run: async (ctx) => ({ ...await writeOldOutcomes(ctx) }),
 };

@@ -161,3 +161,51 @@ Deno.test("the resolved view says what resolved each target and when; one resolv
   const line = `${hi.dateTime(goneAt)} को निपटाई गई: ${hi("admin.reports.outcome.delete")}`;
   assert((await text()).includes(line), line);
 });
+
+Deno.test("report-outcomes gives old resolved targets their outcome once; then the resolved view reads no report", async () => {
+  const reads = kvReads();
+  await using t = await createTestApp({ kvReads: reads });
+  const admin = await createTestUser(t, "admin");
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user");
+  const old = await postInternship(t, member, { title: "Old" });
+  const recent = await postInternship(t, member, { title: "Recent" });
+  for (const id of [old.id, recent.id]) {
+    assertEquals(
+      (await call(t, student, "POST", "/api/reports", { kind: "internship", id, reason: "spam" })).status,
+      201,
+    );
+    const resolve = `/api/admin/reports/internship/${id}/resolve`;
+    assertEquals((await call(t, admin, "POST", resolve, { action: "dismiss" })).body, { resolved: 1 });
+  }
+  // The old target's summary as kept before summaries had their outcome.
+  const key = ["report_targets", "internship", old.id];
+  const { outcome, ...before } = (await t.kv.get<Record<string, unknown>>(key)).value!;
+  await t.kv.set(key, before);
+
+  const view = async () => {
+    await t.settled();
+    reads.lists.length = 0;
+    const list = await call(t, admin, "GET", "/api/admin/reports?status=resolved");
+    assertEquals(list.status, 200);
+    const ofReports = reads.lists.filter(({ selector }) =>
+      "prefix" in selector && selector.prefix[0] === "reports_by_target"
+    );
+    return {
+      outcomes: list.body.targets.map((x: { title: string; outcome: unknown }) => [x.title, x.outcome]),
+      reportLists: ofReports.length,
+    };
+  };
+  const expected = [["Recent at Example Labs", { action: "dismiss", at: (await view()).outcomes[0][1].at }], [
+    "Old at Example Labs",
+    outcome,
+  ]];
+  // Until the job is done, the old target's outcome is read from its reports: the list stays right meanwhile.
+  assertEquals(await view(), { outcomes: expected, reportLists: 1 });
+
+  const job = findJob("report-outcomes")!;
+  assertEquals(await runJob(job, t.services), { job: "report-outcomes", written: 1 });
+  assertEquals((await t.kv.get<Record<string, unknown>>(key)).value, { ...before, outcome });
+  assertEquals(await runJob(job, t.services), { job: "report-outcomes", written: 0 });
+  assertEquals(await view(), { outcomes: expected, reportLists: 0 }, "summaries only");
+});
