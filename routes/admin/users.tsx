@@ -9,8 +9,8 @@
  * to the page's own address (its `suspended`, `search`, `role` and `offset`) answers 303 back to that page with `done` (`role` with `user`, the
  * changed account's id; `hidden`, how many listings were hidden, when asked; `comments=1` when their comments are being
  * removed: the row shows how far), or renders that page again under a notice of what was not done with the refusal's
- * sentence, which also shows at the row's role control or its suspension form, kept as it was sent (400, 403, 404,
- * 409). The island enhances the rest.
+ * sentence, which also shows at the row's role control or its suspension form (a refused suspension's kept as it was
+ * sent; after a refused lift, as the form starts) (400, 403, 404, 409). The island enhances the rest.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -170,10 +170,14 @@ export const handler = define.handlers<Data>({
     let hidden: number | null = null;
     let comments = false;
     const ticks = { hideListings: form.hideListings === "1", removeComments: form.removeComments === "1" };
-    /** The page again, saying the suspension or lift was not done, with `text` and the form as sent at its row. */
+    /**
+     * The page again, saying the suspension or lift was not done, with `text` at its row: a refused suspension's form
+     * with its boxes as sent; after a refused lift (the person no longer suspended) the row's suspension form starts as
+     * it always does, its listings' box ticked, since a lift sends no boxes.
+     */
     const refused = (status: number, text: string) =>
       again(status, { title: form.action === "lift" ? "admin.users.notLifted" : "admin.users.notSuspended", text }, {
-        refusedSuspension: { userId: form.userId, message: text, ...ticks },
+        refusedSuspension: { userId: form.userId, message: text, ...form.action === "suspend" ? ticks : {} },
       });
     try {
       if (form.action === "suspend") {

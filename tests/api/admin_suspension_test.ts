@@ -268,6 +268,20 @@ Deno.test("/admin/users without script: a refused suspension or lift says so at 
   assertEquals(lifted.headers.get("location"), "/admin/users?done=lifted&suspended=1&search=Sunil&offset=0");
 });
 
+Deno.test("/admin/users without script: a lift refused because another admin lifted it leaves the suspend form as it starts", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const target = await createTestUser(t, "user", { name: "Sunil Lifted" });
+  // The page was drawn while the person was suspended; another admin lifted it since; this one's lift form is sent.
+  const refused = await postForm(t, admin, "/admin/users?search=Sunil", { userId: target.user.id, action: "lift" });
+  assertEquals(refused.status, 409);
+  const doc = htmlDocument(await refused.text());
+  const row = doc.querySelector(`details:has(input[name="userId"][value="${target.user.id}"])`);
+  assert(row !== null, "the row's suspension form");
+  const ticked = (name: string) => row.querySelector(`input[name="${name}"]`)?.hasAttribute("checked");
+  assertEquals([ticked("hideListings"), ticked("removeComments")], [true, false], "the boxes as the form starts");
+});
+
 Deno.test("deleting the admin who suspended keeps the suspension without their id; the suspended person's deletion leaves nothing", async () => {
   await using t = await createTestApp();
   await createTestUser(t, "admin"); // so that the suspending admin is not the last one
