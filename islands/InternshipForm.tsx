@@ -11,6 +11,8 @@
  * organization's site is chosen, so that choosing this platform shows them without JavaScript too; a `link` listing
  * sends none of them. A deadline already past is refused before sending (`deadlinePassed`). Its words come in the page's language as its `text`
  * (`INTERNSHIP_FORM_TEXT`), field sentences included (docs/decisions.md, Languages, "Field errors").
+ * Leaving it with something typed and not sent asks first (`data-keep-typed`; docs/decisions.md, Islands, "Leaving a
+ * typed form").
  */
 import { useState } from "preact/hooks";
 import { type ApiFailure, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
@@ -212,7 +214,7 @@ function Form({ id, values: initial, apply: initialApply, errors, formError }: O
 
   const listed = FIELDS.filter((field) => f.errors[field]);
   return (
-    <form ref={f.form} method="post" noValidate onSubmit={submit} class="space-y-6">
+    <form ref={f.form} method="post" noValidate onSubmit={submit} data-keep-typed class="space-y-6">
       {(listed.length > 0 || f.formError) && (
         <Notice kind="error" title={listed.length > 0 ? t("internships.form.correct") : undefined}>
           {f.formError && <p>{f.formError}</p>}

@@ -7,6 +7,8 @@
  * plain form posting to its page, which does the same (docs/decisions.md, Islands, "Forms work without JavaScript");
  * `initial`, `errors` and `formError` carry what such a submit left. An edit refused because an admin reviewed the
  * submission meanwhile (409) is said in the reader's words (`common.refusal.opportunityReviewed`), as the page says it.
+ * Leaving it with something typed and not sent asks first (`data-keep-typed`; docs/decisions.md, Islands, "Leaving a
+ * typed form").
  */
 import { useState } from "preact/hooks";
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
@@ -108,7 +110,7 @@ function Form({ reviewed, initial, errors, formError, editing }: Omit<Opportunit
   };
 
   return (
-    <form ref={f.form} method="post" noValidate onSubmit={onSubmit} class="space-y-5">
+    <form ref={f.form} method="post" noValidate onSubmit={onSubmit} data-keep-typed class="space-y-5">
       {reviewed && (
         <Notice kind="info" title={t("opportunities.form.reviewedTitle")}>
           {t("opportunities.form.reviewedText")}

@@ -6,6 +6,8 @@
  * the form (`POST /api/admin/uploads`, as banners and posts upload theirs), whose path then fills the field.
  * An original price below the price and an http video are refused at their fields; odd values
  * (a free toolkit, a very high price, an original price equal to the price) are pointed out.
+ * Leaving a new toolkit's form with something typed and not sent asks first (`data-keep-typed`; docs/decisions.md,
+ * Islands, "Leaving a typed form"); a saved toolkit's form saves in place, so it is not marked.
  */
 import { useRef, useState } from "preact/hooks";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
@@ -171,7 +173,7 @@ function Form({ toolkit }: { toolkit?: ToolkitFormValues }) {
     : toolkitWarnings(t, price, values.originalPrice.trim() === "" ? null : Number(values.originalPrice));
 
   return (
-    <form ref={form.form} onSubmit={onSubmit} noValidate class="space-y-4">
+    <form ref={form.form} onSubmit={onSubmit} noValidate data-keep-typed={!toolkit || undefined} class="space-y-4">
       {form.formError && <Notice kind="error" title={t("admin.toolkitForm.notSaved")}>{form.formError}</Notice>}
       {saved && <Notice kind="success">{saved}</Notice>}
       {toolkit?.id && !live && (

@@ -5,6 +5,8 @@
  * a remove button, the link card fields, the publish date (a future date schedules the post),
  * and the published and pinned switches. Saves with `POST` (new) or `PATCH` (existing); each
  * field the server refuses shows its sentence at that field, all at once.
+ * Leaving it with something typed and not sent asks first (`data-keep-typed`; docs/decisions.md, Islands, "Leaving a
+ * typed form").
  */
 import { useEffect, useState } from "preact/hooks";
 import { fromIstInput, toIstInput } from "@/lib/dates.ts";
@@ -155,6 +157,7 @@ function Editor({ post }: { post: EditablePost }) {
     <form
       ref={form.form}
       onSubmit={save}
+      data-keep-typed
       class="space-y-5 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
       noValidate
     >

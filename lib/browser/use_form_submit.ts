@@ -2,8 +2,9 @@
  * The submit flow the islands' forms share: field errors shown beside their fields with the
  * first one focused, a form-level error, and a `busy` flag while the API call runs (the
  * `SubmitButton` shows it). A form whose success leaves the page (`leaves: true`) stays busy
- * after a success so it cannot be sent twice while the next page loads; any other form is
- * ready again once the answer is in.
+ * after a success so it cannot be sent twice while the next page loads, and is marked
+ * `aria-busy` at once, so that leaving with what it sent asks nothing (docs/decisions.md,
+ * Islands, "Leaving a typed form"); any other form is ready again once the answer is in.
  */
 import type { ComponentChildren, RefObject } from "preact";
 import { type StateUpdater, useRef, useState } from "preact/hooks";
@@ -114,6 +115,8 @@ export function useFormSubmit<F extends string>(
     setBusy(true);
     const result = await call();
     if (!result.ok || !leaves) setBusy(false);
+    // Set now, not at the next render: the caller leaves the page right after this returns.
+    else form.current?.setAttribute("aria-busy", "true");
     return result;
   };
 

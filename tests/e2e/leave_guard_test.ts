@@ -1,8 +1,8 @@
 /**
  * Leaving a typed form in Chromium on a 360 px phone (docs/decisions.md, Islands, "Leaving a typed form"): a student who
  * typed an answer on the apply form, a tracker note the network failed to save, or a comment not posted, and taps a
- * link, is asked first by the browser; staying keeps what they typed. A form only looked at, one sent, a note saved and
- * a comment posted leave without a question.
+ * link, is asked first by the browser; staying keeps what they typed, as on the opportunity form. A form only looked at,
+ * one sent, a note saved, a comment posted and an opportunity submitted leave without a question.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -11,9 +11,14 @@ import { PHONE } from "@/tests/helpers/phone.ts";
 import { applicant, platformInternship } from "@/tests/fixtures/applications.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
+import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { saveItem } from "@/lib/saved/saved.ts";
 import type { TestApp, TestUser } from "@/tests/helpers/app.ts";
 import type { Page } from "playwright-core";
+
+/** The opportunity form's link back to the list. */
+const ALL_OPPORTUNITIES = translatorFor("en")("opportunities.detail.all");
 
 /** A hydrated phone page of `url` signed in as `who`, with the questions the browser asked (each one declined). */
 async function phonePage(browser: TestBrowser, t: TestApp, who: TestUser, url: string) {
@@ -116,4 +121,24 @@ Deno.test("a comment typed and not posted asks before leaving; posted, it does n
   await page.getByText("Comment posted.").waitFor();
   await leaveBy(page, t, "← All posts", "/ungatekeep");
   assertEquals(asked, ["beforeunload"], "a posted comment leaves without a question");
+});
+
+Deno.test("the opportunity form asks before leaving with a title typed; submitted, it does not", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user", { name: "Sara Student" });
+  await using browser = await openBrowser();
+  const { page, asked } = await phonePage(browser, t, student, "/opportunities/new");
+
+  await page.getByLabel("Title").fill("Campus Climate Ideathon");
+  await askedOnLeaving(page, ALL_OPPORTUNITIES, asked);
+  assertEquals(await page.getByLabel("Title").inputValue(), "Campus Climate Ideathon", "staying keeps the form");
+
+  await page.getByLabel("Type").selectOption("ideathon");
+  await page.getByLabel("Starts").fill(`${NEXT_YEAR}-05-10`);
+  await page.getByLabel("Ends").fill(`${NEXT_YEAR}-05-11`);
+  await page.getByLabel("Location").fill("Online");
+  await page.getByLabel("Organizer").fill("Green Club");
+  await page.getByRole("button", { name: "Submit opportunity" }).click();
+  await page.waitForURL(`${t.origin}/opportunities/mine?submitted=1`);
+  assertEquals(asked, ["beforeunload"], "the island leaving after its save is no leaving");
 });
