@@ -2,17 +2,17 @@
  * The parts every admin list island draws the same way, over `useAdminList`'s state
  * (`lib/browser/use_admin_list.ts`): the search box, the status line that announces loading and
  * outcomes to screen readers, the load and row error notices, and the table under them, its rows stacked on a phone
- * (`components/StackedTable.tsx`), busy while a load runs, with its empty row.
+ * (`components/StackedTable.tsx`), busy while a load runs, with its empty row. A list with pages adds `ListPages`
+ * (`components/ListPages.tsx`, a module of its own, so a list without pages does not bundle it).
  */
 import type { ComponentChildren } from "preact";
 import { Notice, TextField } from "@/components/forms.tsx";
-import { SECONDARY_BUTTON, STACKED_TABLE } from "@/lib/browser/styles.ts";
+import { STACKED_TABLE } from "@/lib/browser/styles.ts";
 import type { AdminList } from "@/lib/browser/use_admin_list.ts";
 import { useT } from "@/lib/i18n/context.ts";
-import { pageRange } from "@/lib/browser/pagination.ts";
 
-/** What the list parts read of `useAdminList`'s state. */
-type ListState = Pick<
+/** What the list parts (and `ListPages`, `components/ListPages.tsx`) read of `useAdminList`'s state. */
+export type ListState = Pick<
   AdminList<{ id: string }, unknown>,
   | "search"
   | "setSearch"
@@ -28,22 +28,13 @@ type ListState = Pick<
 
 /** The search box of an admin list, bound to the list's search text. */
 export function ListSearch(
-  { id, label, list, maxLength, disabled = false }: {
-    id: string;
-    label: string;
-    list: ListState;
-    maxLength?: number;
-    disabled?: boolean;
-  },
+  { list, ...field }: { id: string; label: string; list: ListState; maxLength?: number },
 ) {
   return (
     <TextField
-      id={id}
-      label={label}
+      {...field}
       type="search"
       value={list.search}
-      maxLength={maxLength}
-      disabled={disabled}
       onInput={(e) => list.setSearch(e.currentTarget.value)}
     />
   );
@@ -84,51 +75,6 @@ export function ListMessages({ list, loadingText, loadErrorTitle, rowErrorTitle,
       )}
       {list.rowError && <Notice kind="error" title={rowErrorTitle}>{list.rowError}</Notice>}
     </>
-  );
-}
-
-/** Props of `ListPages`. */
-export interface ListPagesProps {
-  /** The navigation's name, e.g. "Pages of users". */
-  label: string;
-  list: ListState;
-  pageSize: number;
-  /** Rows on the page shown, and every match. */
-  shown: number;
-  total: number;
-  hasMore: boolean;
-  /** Disables both buttons (e.g. before hydration); they are also disabled while a page loads. */
-  disabled?: boolean;
-}
-
-/** "x–y of total" and Previous/Next for a list paged by `useAdminList`'s offset. */
-export function ListPages({ label, list, pageSize, shown, total, hasMore, disabled = false }: ListPagesProps) {
-  const { offset, setOffset, loading } = list;
-  const t = useT();
-  return (
-    <nav aria-label={label} class="flex items-center justify-between gap-4">
-      <p class="text-sm text-slate-700">
-        {total > 0 && shown > 0 ? pageRange(t, offset, shown, total) : ""}
-      </p>
-      <div class="flex gap-2">
-        <button
-          type="button"
-          class={SECONDARY_BUTTON}
-          disabled={disabled || loading || offset === 0}
-          onClick={() => setOffset(Math.max(0, offset - pageSize))}
-        >
-          {t("common.pagination.previous")}
-        </button>
-        <button
-          type="button"
-          class={SECONDARY_BUTTON}
-          disabled={disabled || loading || !hasMore}
-          onClick={() => setOffset(offset + pageSize)}
-        >
-          {t("common.pagination.next")}
-        </button>
-      </div>
-    </nav>
   );
 }
 

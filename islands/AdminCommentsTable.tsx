@@ -7,7 +7,8 @@
  * Previous and Next are links to it; the island starts from the search and page the server rendered.
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
+import { ListPages } from "@/components/ListPages.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
@@ -16,7 +17,7 @@ import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { RowDeleteButton } from "@/components/RowControls.tsx";
 import { RowDeleteLink } from "@/components/RowDeleteLink.tsx";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
-import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
+import { DELETE_DIALOG_TEXT, useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { listAddress } from "@/lib/browser/list_address.ts";
 import type { AdminCommentView, Pagination as PageInfo } from "@/lib/comments/schema.ts";
 import type { AdminCommentPage } from "@/lib/comments/comments.ts";
@@ -30,6 +31,7 @@ import { refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 export const ADMIN_COMMENTS_TEXT = [
   "admin.comments.",
   ...ADMIN_LIST_TEXT,
+  ...DELETE_DIALOG_TEXT,
   ...refusalPrefixes("commentNotFound"),
 ] as const;
 

@@ -17,7 +17,7 @@ import { Notice, SelectField, SubmitButton, TextField } from "@/components/forms
 import { fromIstInput } from "@/lib/dates.ts";
 import { couponWarnings, EXPIRY_PASSED } from "@/lib/browser/coupon_checks.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
-import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
+import { DELETE_DIALOG_TEXT, useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
 import { RowDeleteButton, Switch } from "@/components/RowControls.tsx";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
@@ -33,6 +33,7 @@ export const ADMIN_COUPONS_TEXT = [
   "admin.checks.",
   "fields.",
   ...ADMIN_LIST_TEXT,
+  ...DELETE_DIALOG_TEXT,
   ...refusalPrefixes("duplicateCode", "expiredAtCreation", "couponNotFound"),
 ] as const;
 

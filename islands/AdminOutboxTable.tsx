@@ -10,7 +10,8 @@
  * search and page the server rendered.
  */
 import { useRef, useState } from "preact/hooks";
-import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
+import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
+import { ListPages } from "@/components/ListPages.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";

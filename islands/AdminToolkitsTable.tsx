@@ -7,7 +7,7 @@
  */
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
-import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
+import { DELETE_DIALOG_TEXT, useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { listAddress } from "@/lib/browser/list_address.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
@@ -25,6 +25,7 @@ import type { IslandText } from "@/lib/i18n/translator.ts";
 export const ADMIN_TOOLKITS_TEXT = [
   "admin.toolkits.",
   ...ADMIN_LIST_TEXT,
+  ...DELETE_DIALOG_TEXT,
   ...refusalPrefixes("toolkitNotFound", "originalPriceBelowPrice"),
 ] as const;
 

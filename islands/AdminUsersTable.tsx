@@ -19,11 +19,10 @@ import { useState } from "preact/hooks";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
-import { AdminTable, ListPages, ListSearch } from "@/components/AdminList.tsx";
-import { Pagination } from "@/components/Pagination.tsx";
-import { pageRange } from "@/lib/browser/pagination.ts";
+import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
+import { ListPages } from "@/components/ListPages.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
-import { FieldError, Notice } from "@/components/forms.tsx";
+import { FieldError, Notice, TextAreaField } from "@/components/forms.tsx";
 import { invalidProps } from "@/lib/browser/field_props.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { INPUT, ROW_INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
@@ -326,26 +325,15 @@ function UsersTable(
         ))}
       </AdminTable>
 
-      {hydrated
-        ? (
-          <ListPages
-            label={t("admin.users.pages")}
-            list={list}
-            pageSize={PAGE_SIZE}
-            shown={users.length}
-            total={total}
-            hasMore={page.pagination.hasMore}
-          />
-        )
-        : (
-          <>
-            <p class="text-sm text-slate-700">{users.length > 0 && pageRange(t, offset, users.length, total)}</p>
-            <Pagination
-              prev={offset > 0 ? { href: href(Math.max(0, offset - PAGE_SIZE)) } : null}
-              next={page.pagination.hasMore ? { href: href(offset + PAGE_SIZE) } : null}
-            />
-          </>
-        )}
+      <ListPages
+        label={t("admin.users.pages")}
+        list={list}
+        pageSize={PAGE_SIZE}
+        shown={users.length}
+        total={total}
+        hasMore={page.pagination.hasMore}
+        hrefOf={hydrated ? undefined : href}
+      />
       {page?.more && <p class="text-sm text-slate-700">{t("admin.users.more", { count: total })}</p>}
 
       <ConfirmDialog
@@ -433,7 +421,6 @@ function SuspensionControls({ user, own, here, refusal, onSubmit }: SuspensionCo
     );
   }
   if (own || user.role === "admin") return null;
-  const reasonId = `reason-${user.id}`;
   return (
     <details class="mt-2 max-w-xs" open={!!refusal}>
       <summary class="cursor-pointer text-sm font-medium text-red-800 underline">
@@ -442,16 +429,14 @@ function SuspensionControls({ user, own, here, refusal, onSubmit }: SuspensionCo
       </summary>
       <form method="post" action={here} noValidate onSubmit={onSubmit} class="mt-2 space-y-2">
         {fields("suspend")}
-        <label for={reasonId} class="block text-sm font-medium text-slate-800">{t("admin.users.reason")}</label>
-        <p id={`${reasonId}-hint`} class="text-xs text-slate-700">{t("admin.users.reasonHint")}</p>
-        <textarea
-          id={reasonId}
+        <TextAreaField
+          id={`reason-${user.id}`}
           name="reason"
+          label={t("admin.users.reason")}
+          hint={t("admin.users.reasonHint")}
           required
           maxLength={500 /* SUSPENSION_REASON_MAX, lib/users/suspension.ts */}
           rows={3}
-          aria-describedby={`${reasonId}-hint`}
-          class={INPUT}
         />
         <label class="flex items-start gap-2 text-sm text-slate-800">
           <input

@@ -11,7 +11,7 @@ import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
-import { useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
+import { DELETE_DIALOG_TEXT, useConfirmDelete } from "@/lib/browser/use_confirm_delete.ts";
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { listAddress } from "@/lib/browser/list_address.ts";
@@ -25,7 +25,12 @@ import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { IslandText, MessageKey } from "@/lib/i18n/translator.ts";
 
 /** The messages this island uses (its `text`). */
-export const POSTS_TABLE_TEXT = ["admin.posts.", ...ADMIN_LIST_TEXT, ...refusalPrefixes("postNotFound")] as const;
+export const POSTS_TABLE_TEXT = [
+  "admin.posts.",
+  ...ADMIN_LIST_TEXT,
+  ...DELETE_DIALOG_TEXT,
+  ...refusalPrefixes("postNotFound"),
+] as const;
 
 /** One row of the table. */
 export type PostRow = Pick<Post, "id" | "title" | "tag" | "isPublished" | "isPinned" | "publishedAt">;

@@ -11,8 +11,9 @@
  * component, or a context such as `SiteContext`); labels, formats, hooks and class names live under `lib/`. `lib/`
  * keeps its three layers (README, Layout): a domain module (`lib/<domain>/`) imports nothing of the web layer, so no
  * route handler, request reading or API description lives in a domain, and only the web layer applies rate limits. No
- * module is part of an import cycle (static value imports; a type-only import is erased). Fixtures
- * that break each rule prove that the checks can fail.
+ * module is part of an import cycle (static value imports; a type-only import is erased). An admin list island bundles
+ * only the list parts it uses (each island counts against a budget). Fixtures that break each rule prove that the
+ * checks can fail.
  */
 import type { Metafile } from "esbuild";
 import { join, normalize, relative } from "node:path";
@@ -195,6 +196,29 @@ Deno.test("no island's bundle reaches a server module", async () => {
   const islands = Object.keys(manifest.islands);
   assert(islands.length > 20, "the manifest lists the islands");
   assertEquals(islandLeaks(await bundled(islands), islands), []);
+});
+
+/** Every module the bundle of `island` reaches through its static imports (paths relative to ROOT). */
+function reachedBy(meta: Metafile, island: string): Set<string> {
+  const seen = new Set([island]);
+  for (const path of seen) {
+    for (const imported of meta.inputs[path]?.imports ?? []) {
+      if (!imported.external && imported.kind !== "dynamic-import") seen.add(imported.path);
+    }
+  }
+  return seen;
+}
+
+Deno.test("an admin list bundles the list parts it uses: no delete hook without deletes, no pages without pages", async () => {
+  const [users, coupons] = ["islands/AdminUsersTable.tsx", "islands/AdminCouponsTable.tsx"];
+  const meta = await bundled([users, coupons]);
+  const ofUsers = reachedBy(meta, users);
+  assert(ofUsers.has("components/AdminList.tsx"), "the users table is an admin list");
+  assert(!ofUsers.has("lib/browser/use_confirm_delete.ts"), "it deletes nothing: the delete hook stays out");
+  assert(!ofUsers.has("components/Pagination.tsx"), "its plain pages are the list's own");
+  const ofCoupons = reachedBy(meta, coupons);
+  assert(ofCoupons.has("lib/browser/use_confirm_delete.ts"), "the coupons table deletes");
+  assert(!ofCoupons.has("lib/browser/pagination.ts"), "it has no pages: nor what words them");
 });
 
 Deno.test("an island that imports a domain module is caught with the chain that drags KV in", async () => {

@@ -10,15 +10,16 @@ import { type Dispatch, type StateUpdater, useEffect, useRef, useState } from "p
 import { type ApiResult, failureMessage, fetchJson } from "@/lib/browser/fetch_json.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import { useDebouncedValue } from "@/lib/browser/use_debounced_value.ts";
-import { DELETE_DIALOG_TEXT } from "@/lib/browser/use_confirm_delete.ts";
 
 /**
- * The messages every admin list island passes on to the list parts of `components/AdminList.tsx` and its dialogs (an island adds its own prefix, and
- * `fields.` when it has a form): the list's own words, the shared buttons, pages and request errors.
+ * The messages every admin list island passes on to the list parts of `components/AdminList.tsx` and its dialogs (an
+ * island adds its own prefix, `fields.` when it has a form, and `DELETE_DIALOG_TEXT` when it deletes rows, beside the
+ * hook that does, which a list without deletes does not bundle): the list's own words, the shared buttons (a dialog's
+ * Cancel), pages and request errors.
  */
 export const ADMIN_LIST_TEXT = [
   "admin.list.",
-  ...DELETE_DIALOG_TEXT,
+  "common.cancel",
   "common.tryAgain",
   "common.pagination.",
   "common.errors.",
