@@ -17,7 +17,8 @@
  * its sentence (400, 401, 403 for an unverified e-mail, whose link was sent again, 403 for a suspended account, 429).
  * `error=ACCOUNT_SUSPENDED` (a social sign-in or a verification link of a suspended account), that 403, and the page
  * shown to a browser whose session ended because its person was suspended (`ctx.state.suspended`) say the account is
- * suspended and link to `/contact` to appeal (docs/decisions.md, Admin, "Suspension").
+ * suspended and link to `/contact` to appeal (docs/decisions.md, Admin, "Suspension"). That browser is told once: the
+ * page deletes the session and answers as signing out does (`signedOutHeaders`).
  */
 import { define } from "@/lib/platform/define.ts";
 import { AuthError, RateLimitedError } from "@/lib/errors.ts";
@@ -34,6 +35,8 @@ import { needsOnboarding } from "@/lib/onboarding/onboarding.ts";
 import { returnPage } from "@/lib/auth/redirects.ts";
 import { passwordSignIn } from "@/lib/http/password_sign_in.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { readSessionCookie, signedOutHeaders } from "@/lib/http/cookies.ts";
+import { deleteSession } from "@/lib/auth/sessions.ts";
 import { RATE_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { authCodeProblem, authText, authTexts, signInProblems, tooManyText } from "@/lib/browser/auth_forms.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -73,17 +76,18 @@ interface Data {
 const FIELDS = ["email", "password", "rememberMe", "callbackURL"] as const;
 
 export const handler = define.handlers<Data>({
-  GET(_req, ctx) {
-    const callbackURL = returnPage(ctx.url.searchParams.get("callbackURL"), ctx.state.services.config.appUrl);
+  async GET(req, ctx) {
+    const { kv, config, oauth } = ctx.state.services;
+    const callbackURL = returnPage(ctx.url.searchParams.get("callbackURL"), config.appUrl);
     if (ctx.state.user) return new Response(null, { status: 302, headers: { location: callbackURL ?? "/" } });
-    const providers = providerChoices(ctx.state.services.oauth);
     const email = EmailField.safeParse(ctx.url.searchParams.get("email"));
-    return ctx.render({
-      callbackURL,
-      providers,
-      email: email.success ? email.data : undefined,
-      suspended: ctx.state.suspended,
-    });
+    const data = { callbackURL, providers: providerChoices(oauth), email: email.success ? email.data : undefined };
+    if (!ctx.state.suspended) return ctx.render(data);
+    // Told once: the session and what this browser kept of the person go, so the next person on a shared phone is
+    // not told of the suspension.
+    const token = readSessionCookie(req, config.secure);
+    if (token) await deleteSession(kv, token);
+    return ctx.render({ ...data, suspended: true }, { headers: signedOutHeaders(config.secure) });
   },
   async POST(req, ctx) {
     const services = ctx.state.services;

@@ -50,6 +50,11 @@ async function sessionOf(t: TestApp, cookie: string) {
   return await (await t.fetch("/api/auth/session", { headers: { cookie } })).json();
 }
 
+/** How many sessions of `who` are stored, live or not. */
+async function storedSessions(t: TestApp, who: TestUser): Promise<number> {
+  return (await Array.fromAsync(t.kv.list({ prefix: ["sessions_by_user", who.user.id] }))).length;
+}
+
 Deno.test("only admins suspend; never themselves nor an admin (409, demote first); a reason is required and bounded", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
@@ -146,24 +151,34 @@ Deno.test("a suspended person cannot sign in by password (API and page), and the
   }
 });
 
-Deno.test("a person signed in when suspended is sent to sign in and told why, in their language; nobody else is", async () => {
+Deno.test("a person signed in when suspended is sent to sign in and told once why, in their language; nobody else is", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
-  const student = await createTestUser(t, "user");
-  assertEquals((await suspend(t, admin, student.user.id)).status, 200);
   const en = "An admin suspended this account, so it cannot sign in.";
-  const sent = await t.fetch("/me/tracker", { headers: student.headers, redirect: "manual" });
-  await sent.body?.cancel();
-  const signIn = sent.headers.get("location")!;
-  assert(signIn.startsWith("/sign-in"), signIn);
-  assertEquals(await sessionOf(t, student.cookie), null, "the session grants nothing");
+  let signIn = "";
   for (const [lang, words] of [["en", en], ["hi", "एक एडमिन ने यह अकाउंट सस्पेंड किया है"]]) {
+    const student = await createTestUser(t, "user");
+    assertEquals((await suspend(t, admin, student.user.id)).status, 200);
+    const sent = await t.fetch("/me/tracker", { headers: student.headers, redirect: "manual" });
+    await sent.body?.cancel();
+    signIn = sent.headers.get("location")!;
+    assert(signIn.startsWith("/sign-in"), signIn);
+    assertEquals(await sessionOf(t, student.cookie), null, "the session grants nothing");
+    assertEquals(await storedSessions(t, student), 1, "kept until its person is told");
     const page = await t.fetch(`${signIn}&lang=${lang}`, { headers: student.headers });
     assertEquals(page.status, 200);
     assertEquals(page.headers.get("cache-control"), "private, no-store", "a page about a person");
     assert(shown(await page.text()).includes(words), lang);
+    // Told once, as signing out ends a session: the next person on a shared phone is not told of it.
+    assert(page.headers.getSetCookie().some((line) => /^session=;.*Max-Age=0/.test(line)), "the cookie is cleared");
+    assertEquals(page.headers.get("clear-site-data"), '"cache", "storage"');
+    assertEquals(await storedSessions(t, student), 0, "the stored session is deleted");
+    const again = await (await t.fetch(`${signIn}&lang=${lang}`, { headers: student.headers })).text();
+    assert(!shown(again).includes(words), `${lang}: told once`);
   }
-  // A guest, and a cookie naming the person with a token of someone who guessed: neither is told anything.
+  // A guest, and a cookie naming a person with a token of someone who guessed: neither is told anything.
+  const student = await createTestUser(t, "user");
+  assertEquals((await suspend(t, admin, student.user.id)).status, 200);
   const guessed = `session=${student.user.id}.${"A".repeat(43)}`;
   for (const headers of [{}, { cookie: guessed }] as Record<string, string>[]) {
     const page = await (await t.fetch(signIn, { headers })).text();
