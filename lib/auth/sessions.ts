@@ -202,6 +202,9 @@ async function findSession(
   };
 }
 
+/** What a request learns of the person of a session void because they are suspended: their language, nothing else. */
+export type SuspendedPerson = Pick<User, "language">;
+
 /**
  * The live session of a cookie token with its user, read in one KV round trip and never renewed (nothing is written);
  * null when the token is malformed, unknown or expired, its user is gone, or it was ended with the others of its user
@@ -216,7 +219,7 @@ export async function peekSession(kv: Deno.Kv, token: string): Promise<{ session
 /**
  * The live session of a cookie token with its user, read in one KV round trip and renewed when
  * it is past its first day; null as `peekSession` says (a session of an earlier epoch is deleted then), or `suspended`
- * for a session void because its person is suspended (docs/decisions.md, Admin, "Suspension"), so that the pages its
+ * (the person's language only) for a session void because its person is suspended (docs/decisions.md, Admin, "Suspension"), so that the pages its
  * cookie brings say why rather than only asking to sign in. That one is not deleted while its epoch is behind (it
  * never holds again, even once the suspension is lifted) and goes when it expires; one of the current epoch (a
  * suspension that did not move it) is deleted, lest a lift revive it.
@@ -225,7 +228,7 @@ export async function peekSession(kv: Deno.Kv, token: string): Promise<{ session
 export async function readSession(
   kv: Deno.Kv,
   token: string,
-): Promise<{ session: Session; user: User; renewed: boolean; hash: string } | "suspended" | null> {
+): Promise<{ session: Session; user: User; renewed: boolean; hash: string } | { suspended: SuspendedPerson } | null> {
   const found = await findSession(kv, token);
   if (!found) return null;
   const { entry, hash } = found;
@@ -236,7 +239,7 @@ export async function readSession(
     if (!user.suspension || !behind) {
       await kv.atomic().check(entry).delete(entry.key).delete(["sessions_by_user", session.userId, hash]).commit();
     }
-    return user.suspension ? "suspended" : null;
+    return user.suspension ? { suspended: { language: user.language } } : null;
   }
   const now = Date.now();
   if (Date.parse(session.expiresAt) - now >= SESSION_RENEW_BELOW_MS) return { session, user, renewed: false, hash };

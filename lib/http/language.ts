@@ -2,7 +2,7 @@
  * The language step of `routes/_middleware.ts` (docs/decisions.md, Languages, "Which language"): decides once per
  * request which language the answer is written in and puts it on the request state (`lang`, and `t`, its translator).
  * In order: `?lang=en|hi` on the URL (which also sets the `lang` cookie for a year), the signed-in person's `language`
- * setting, the `lang` cookie, `Accept-Language` (Hindi when `hi` is preferred over `en`), else English. Pages answer
+ * setting (or a suspended session's person's, whom the sign-in page tells), the `lang` cookie, `Accept-Language` (Hindi when `hi` is preferred over `en`), else English. Pages answer
  * with `Vary: Accept-Language, Cookie`, since the same URL reads differently by those, and name their language in
  * `Content-Language` (the service worker's offline page follows it): the one they were written in, which a page about
  * another person may have changed (the unsubscribe page is in its token's person's language). API answers keep their English.
@@ -65,7 +65,7 @@ export function requestLanguage(
 
 /** Sets `ctx.state.lang` and `ctx.state.t`; keeps a language asked for on the URL in the cookie; marks pages `Vary`. */
 export const language: MiddlewareHandler<AppState> = async (req, ctx) => {
-  const { lang, asked, cookie } = requestLanguage(req, ctx.url, ctx.state.user);
+  const { lang, asked, cookie } = requestLanguage(req, ctx.url, ctx.state.user ?? ctx.state.suspended);
   ctx.state.lang = lang;
   ctx.state.t = translatorFor(lang);
   const res = await ctx.next();

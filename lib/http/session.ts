@@ -47,8 +47,8 @@ export const session: MiddlewareHandler<AppState> = async (req, ctx) => {
   const { kv, config } = ctx.state.services;
   const token = readSessionCookie(req, config.secure);
   const read = token ? await readSession(kv, token) : null;
-  const found = read === "suspended" ? null : read;
-  if (read === "suspended") ctx.state.suspended = true;
+  const found = read && "suspended" in read ? null : read;
+  if (read && "suspended" in read) ctx.state.suspended = read.suspended;
   if (found) {
     ctx.state.user = found.user;
     ctx.state.session = found.session;

@@ -13,7 +13,7 @@ import type { PaymentGateway } from "@/lib/payments/gateway.ts";
 import type { PushSender } from "@/lib/push/web_push.ts";
 import type { GuestPageCache } from "@/lib/http/guest_pages.ts";
 import type { OAuthService } from "@/lib/auth/oauth/providers.ts";
-import type { Session } from "@/lib/auth/sessions.ts";
+import type { Session, SuspendedPerson } from "@/lib/auth/sessions.ts";
 import type { User } from "@/lib/users/users.ts";
 import type { Lang } from "@/lib/i18n/languages.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
@@ -63,10 +63,11 @@ export interface AppState {
    */
   sessionHash?: string;
   /**
-   * True when the session cookie is that of a person suspended since it was made (`readSession`): only their browser
-   * carries it, so the sign-in page tells them the account is suspended (docs/decisions.md, Admin, "Suspension").
+   * Set when the session cookie is that of a person suspended since it was made (`readSession`), with their language
+   * only: only their browser carries it, so the sign-in page tells them the account is suspended, in their language
+   * (docs/decisions.md, Admin, "Suspension").
    */
-  suspended?: boolean;
+  suspended?: SuspendedPerson;
   /**
    * The signed-in person's unread count (up to `UNREAD_COUNT_MAX`) when the page read it anyway, for the header's bell
    * to show without JavaScript (docs/decisions.md, Notifications, "The bell"); absent on other pages.

@@ -176,6 +176,13 @@ Deno.test("a person signed in when suspended is sent to sign in and told once wh
     const again = await (await t.fetch(`${signIn}&lang=${lang}`, { headers: student.headers })).text();
     assert(!shown(again).includes(words), `${lang}: told once`);
   }
+  // One who chose Hindi in their settings, on a browser that never asked for it, is told in Hindi.
+  const hindi = await createTestUser(t, "user");
+  await updateUser(t.kv, hindi.user.id, { language: "hi" });
+  assertEquals((await suspend(t, admin, hindi.user.id)).status, 200);
+  const told = await t.fetch("/sign-in", { headers: hindi.headers });
+  assertEquals(told.headers.get("content-language"), "hi");
+  assert(shown(await told.text()).includes("एक एडमिन ने यह अकाउंट सस्पेंड किया है"), "in their language");
   // A guest, and a cookie naming a person with a token of someone who guessed: neither is told anything.
   const student = await createTestUser(t, "user");
   assertEquals((await suspend(t, admin, student.user.id)).status, 200);
