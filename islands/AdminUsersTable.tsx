@@ -118,7 +118,8 @@ function UsersTable(
   });
   /** The address of the page the server rendered, at `at` (its links before hydration; where its row forms post). */
   const href = (at: number) => {
-    const params = { search, role: props.role, suspended: suspended ? "1" : "", offset: `${at}` };
+    // Empty values and the first page's offset are left out (as `listAddress` does), so a link names no default.
+    const params = { search, role: props.role, suspended: suspended ? "1" : "", offset: at ? `${at}` : "" };
     return `/admin/users?${new URLSearchParams(Object.entries(params).filter(([, value]) => value))}`;
   };
   const page = list.data ?? initial;

@@ -68,13 +68,14 @@ interface Data {
 
 /**
  * The page a row's form was sent from, which its form posts to (`params`, the query of the post): its view
- * (`suspended`), search, role filter and offset, to render again when refused and to go back to when done.
+ * (`suspended`), search, role filter and offset (none for the first page), to render again when refused and to go
+ * back to when done.
  */
 function placeOf(params: URLSearchParams): URLSearchParams {
   const place = new URLSearchParams();
   for (const name of ["suspended", "search", "role", "offset"]) {
     const value = params.get(name);
-    if (value) place.set(name, value);
+    if (value && !(name === "offset" && value === "0")) place.set(name, value);
   }
   return place;
 }

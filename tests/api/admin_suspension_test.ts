@@ -262,7 +262,7 @@ Deno.test("/admin/users without script: a refused suspension or lift says so at 
   const admin = await createTestUser(t, "admin");
   const target = await createTestUser(t, "user", { name: "Sunil Scammer" });
   // A row's forms post to the page they are on, so a refusal renders it again and a success goes back to it.
-  const here = "/admin/users?search=Sunil&offset=0";
+  const here = "/admin/users?search=Sunil";
   const sent = { userId: target.user.id, removeComments: "1" };
   const empty = await postForm(t, admin, here, { ...sent, action: "suspend", reason: " " });
   assertEquals(empty.status, 400);
@@ -282,12 +282,12 @@ Deno.test("/admin/users without script: a refused suspension or lift says so at 
   assert((await notSuspended.text()).includes("The suspension was not lifted"));
 
   const done = await postForm(t, admin, here, { ...sent, action: "suspend", reason: REASON });
-  assertEquals(done.headers.get("location"), "/admin/users?done=suspended&comments=1&search=Sunil&offset=0");
+  assertEquals(done.headers.get("location"), "/admin/users?done=suspended&comments=1&search=Sunil");
   const lifted = await postForm(t, admin, "/admin/users?suspended=1&search=Sunil&offset=0&evil=1", {
     userId: target.user.id,
     action: "lift",
   });
-  assertEquals(lifted.headers.get("location"), "/admin/users?done=lifted&suspended=1&search=Sunil&offset=0");
+  assertEquals(lifted.headers.get("location"), "/admin/users?done=lifted&suspended=1&search=Sunil");
 });
 
 Deno.test("/admin/users without script: a lift refused because another admin lifted it leaves the suspend form as it starts", async () => {

@@ -3,6 +3,7 @@ import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } 
 import { getUser, updateUser } from "@/lib/users/users.ts";
 import { ROLE_SENTENCE } from "@/lib/users/admin.ts";
 import { platformInternship } from "@/tests/fixtures/applications.ts";
+import { htmlDocument } from "@/tests/fixtures/html.ts";
 
 const ROW_KEYS = ["commentRemoval", "createdAt", "email", "emailVerified", "id", "image", "name", "role", "suspension"];
 
@@ -133,6 +134,38 @@ Deno.test("the /admin/users page renders the search, role and offset of its quer
   for (const refused of ["?role=superadmin", "?offset=-1", `?search=${"x".repeat(101)}`]) {
     assertEquals(await page(refused), ["Asha Rao", "Bilal Khan", "Ashok Nair"], refused);
   }
+});
+
+Deno.test("/admin/users links and forms carry no default offset: the first page's address has none", async () => {
+  await using t = await createTestApp();
+  await createUsers(
+    t,
+    Array.from({ length: 25 }, (_, i) => ({ name: `Student ${i}`, email: `student${i}@example.com` })),
+  );
+  const admin = await createTestUser(t, "admin");
+  const addresses = async (query: string) => {
+    const res = await t.fetch(`/admin/users${query}`, { headers: admin.headers });
+    assertEquals(res.status, 200, query);
+    const doc = htmlDocument(await res.text());
+    const main = doc.querySelector("main")!;
+    return {
+      all: [...main.querySelectorAll("a[href], form[action]")].map((e) =>
+        e.getAttribute("href") ?? e.getAttribute("action")
+      ),
+      next: main.querySelector('a[rel="next"]')?.getAttribute("href"),
+      prev: main.querySelector('a[rel="prev"]')?.getAttribute("href"),
+    };
+  };
+  for (const query of ["", "?role=user", "?search=student", "?suspended=1"]) {
+    const { all } = await addresses(query);
+    assert(all.length > 0 && all.every((address) => !/[?&]offset=0(&|$)/.test(address!)), `${query}: ${all}`);
+  }
+  const first = await addresses("?role=user");
+  assertEquals(first.next, "/admin/users?role=user&offset=20");
+  const second = await addresses("?role=user&offset=20");
+  assertEquals(second.prev, "/admin/users?role=user");
+  const forms = (await addresses("?offset=20")).all.filter((address) => address!.includes("offset"));
+  assert(forms.length > 0 && forms.every((address) => address === "/admin/users?offset=20"), `${forms}`);
 });
 
 Deno.test("limit and offset page through the matches; total and hasMore describe the rest", async () => {
