@@ -12,7 +12,7 @@ import { nowOf, type PaymentContext } from "@/lib/purchases/payment_context.ts";
 import { applyGatewayReport } from "@/lib/purchases/settlement.ts";
 import { getPurchaseEntry, listPurchaseRecords } from "@/lib/purchases/purchases.ts";
 import { listPurchasesForAdmin } from "@/lib/purchases/admin.ts";
-import { refundPayment, reportedRefundOps } from "@/lib/purchases/refunds.ts";
+import { commitReportedRefund, refundPayment } from "@/lib/purchases/refunds.ts";
 import type { SellerConfig } from "@/lib/purchases/receipts.ts";
 import { listActiveToolkits, listContentItems } from "@/lib/toolkits/catalog.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
@@ -148,17 +148,22 @@ export async function seedMoney(
 
 /**
  * Applies a refund of `amount` (paise) of purchase `purchaseId`'s payment made in the gateway's dashboard, as its
- * `refund.processed` would (`reportedRefundOps`): kept on the purchase with its credit note when the receipt is a tax
- * invoice, and the buyer's e-mail queued.
+ * `refund.processed` would (`commitReportedRefund`, without an event to mark): kept on the purchase with its credit
+ * note when the receipt is a tax invoice, and the buyer's e-mail queued.
  */
 async function refundPartAtGateway(
   ctx: PaymentContext,
   { purchaseId, amount }: { purchaseId: string; amount: number },
 ): Promise<void> {
-  const entry = await getPurchaseEntry(ctx.kv, purchaseId);
-  const purchase = entry.value!;
-  const op = ctx.kv.atomic().check(entry);
-  const refund = { id: `rfnd_demo_part_${purchaseId.slice(0, 8)}`, paymentId: purchase.paymentId!, amount };
-  await reportedRefundOps(ctx, op, { purchase, refund, orderId: purchase.gatewayOrderId, at: nowOf(ctx) });
-  if (!(await op.commit()).ok) throw new Error("the demo's partial refund lost a race");
+  const purchase = await getPurchaseEntry(ctx.kv, purchaseId);
+  const { paymentId, gatewayOrderId } = purchase.value!;
+  const refund = { id: `rfnd_demo_part_${purchaseId.slice(0, 8)}`, paymentId: paymentId!, amount };
+  const { written } = await commitReportedRefund(ctx, {
+    purchase,
+    refund,
+    orderId: gatewayOrderId,
+    at: nowOf(ctx),
+    mark: () => {},
+  });
+  if (!written) throw new Error("the demo's partial refund lost a race");
 }

@@ -418,7 +418,7 @@ export type ReportedRefundOutcome = "known" | "applied" | "partial" | "unmatched
  * (a goodwill discount, or part of a dispute) is for an admin to decide. Returns the outcome and the outbox ids of the
  * e-mails queued.
  */
-export async function reportedRefundOps(
+async function reportedRefundOps(
   ctx: PaymentContext,
   op: Deno.AtomicOperation,
   { purchase, refund, orderId, at }: {

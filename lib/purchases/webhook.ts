@@ -47,7 +47,7 @@ const OUTCOMES: Record<string, Outcome> = {
  * Handles one webhook delivery: checks the signature over the raw body before reading it, then applies the event once
  * per event id (`X-Razorpay-Event-Id`; lacking it, the body's SHA-256). `refund.processed` marks the refund processed
  * on the purchase its notes name (docs/decisions.md, Money operations, "Refunds"); one without our notes (made at the
- * gateway) is applied to the purchase of its payment's order (`reportedRefundOps`) and logged. Events of other types
+ * gateway) is applied to the purchase of its payment's order (`commitReportedRefund`) and logged. Events of other types
  * and orders of no purchase are acknowledged and change nothing.
  * @throws InvalidInputError "Invalid webhook signature" (also without a webhook secret), or
  *   "Invalid JSON body" for a signed body that is not JSON.
