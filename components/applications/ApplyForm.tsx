@@ -2,8 +2,9 @@
  * The application form of `/internships/{id}/apply` (docs/decisions.md, Applications, "Applying"): a plain multipart
  * form that works without JavaScript. The resume (the stored one, or a file to upload with the application), one answer
  * per screening question, and a cover note; every problem shows beside its field at once, listed with links in a
- * summary at the top. Leaving it with something typed or chosen asks first (`data-keep-typed`, docs/decisions.md,
- * Islands, "Leaving a typed form").
+ * summary at the top (a file chosen with a form sent back is asked for again, by name: the page cannot hold it).
+ * Leaving it with something typed or chosen asks first (`data-keep-typed`, docs/decisions.md, Islands, "Leaving a
+ * typed form").
  */
 import { FieldError, Notice, TextAreaField } from "@/components/forms.tsx";
 import { useT } from "@/lib/i18n/context.ts";
@@ -59,7 +60,7 @@ export function ApplyForm({ action, questions, resume, values, errors, formError
           {listed.length > 0 && (
             <ul class="list-disc pl-5">
               {listed.map((field) => (
-                <li key={field}>
+                <li key={field} class="[overflow-wrap:anywhere]">
                   <a href={`#${idOf(field)}`} class="underline">{labels[field]}</a>: {errors[field]}
                 </li>
               ))}
@@ -82,7 +83,7 @@ export function ApplyForm({ action, questions, resume, values, errors, formError
             })}
           </p>
         )}
-        <div>
+        <div class="[overflow-wrap:anywhere]">
           <label for={idOf("file")} class="block text-sm font-medium text-slate-800">
             {resume ? t("applications.form.sendAnother") : t("applications.form.yourResume")}
           </label>

@@ -3,7 +3,9 @@
  * poster's list"): on a 360 px phone without JavaScript a student uploads a resume, applies (a missing answer shown at
  * its field first), and the internship page says "Applied on …"; the poster shortlists them with a message from the
  * applicants page; the student's tracker shows the move and the message, and, once the listing moved city, where it
- * was when they applied; the bell tells them. axe passes on every page. A student who presses "Send application" with
+ * was when they applied; the bell tells them. axe passes on every page. A resume chosen with a form that comes back
+ * for a missing answer is asked for again at its field, by its name, in English and Hindi, and is sent when chosen
+ * again. A student who presses "Send application" with
  * no connection keeps the page and what they typed, is told nothing was sent, and sends it once when back online; one
  * whose connection reaches nothing while the phone thinks it is online keeps them too (the service worker keeps the
  * page), also when that failure comes after the form's busy period, and is told no answer came, so it may or may not
@@ -107,6 +109,50 @@ Deno.test("a student applies on a phone without JavaScript; the poster shortlist
   await button.click();
   await bell.getByText("You are shortlisted for Data Intern at Apply Co").waitFor();
   await assertAccessible(bell, "the bell open");
+});
+
+Deno.test("a resume chosen with a form sent back is asked for again by its name, in Hindi too; then it is sent", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await applicant(t, "Sara Student");
+  const internship = await platformInternship(t, member, { title: "Data Intern" });
+  await using browser = await openBrowser();
+  const context = await browser.newContext({
+    viewport: PHONE,
+    isMobile: true,
+    hasTouch: true,
+    javaScriptEnabled: false,
+  });
+  await signInBrowser(context, t.origin, student);
+  const page = await context.newPage();
+  const form = page.locator('form[enctype="multipart/form-data"]');
+  const name = "Sara_Student_Resume_Final_Version_Updated_November_2026.pdf";
+  const chosen = { name, mimeType: "application/pdf", buffer: Buffer.from(pdfBytes()) };
+
+  // Her new resume goes with a missing answer: the form comes back without the file, and says so at its field.
+  for (const lang of ["hi", "en"] as const) {
+    const tr = translatorFor(lang);
+    await page.goto(`${t.origin}/internships/${internship.id}/apply?lang=${lang}`);
+    await form.locator('input[name="file"]').setInputFiles(chosen);
+    await form.getByRole("button", { name: tr("applications.form.send") }).click();
+    await page.getByText(tr("applications.form.correct")).waitFor();
+    assertEquals(
+      await page.locator("#apply-file-error").textContent(),
+      tr("applications.apply.chooseAgainStored", { name }),
+      `${lang}: the field asks for the file again, by its name`,
+    );
+    assertEquals(await page.locator("#apply-file").getAttribute("aria-invalid"), "true");
+    await form.getByRole("link", { name: tr("applications.form.resume"), exact: true }).waitFor();
+    await assertFitsPhone(page, `${lang}: the apply form asking for the file again`);
+    await assertAccessibleWithoutScript(page, `${lang}: the apply form asking for the file again`);
+  }
+
+  await form.locator('input[name="file"]').setInputFiles(chosen);
+  await form.getByLabel("1. Why do you want this internship?").fill("I want to learn how real data teams work.");
+  await form.getByRole("button", { name: "Send application" }).click();
+  await page.waitForURL(`${t.origin}/internships/${internship.id}?applied=1`);
+  const resume = await t.fetch("/api/me/resume", { headers: student.headers });
+  assertEquals((await resume.json()).resume.name, name, "the new resume went with the application");
 });
 
 /**

@@ -95,12 +95,16 @@ function alreadyApplied(internshipId: string, appliedAt: string, withdrawnAt?: s
   return { kind: "refused", refusal: ALREADY_APPLIED, internshipId, status: 409, appliedAt, withdrawnAt };
 }
 
-/** The problems of the posted form, all at once, by field (empty when it can be sent). */
+/**
+ * The problems of the posted form, all at once, by field (empty when it can be sent). When the form goes back for
+ * other problems, a good file chosen with it is one too: the page drawn again cannot hold it, so its field asks for it
+ * again, naming it, and says that the stored resume goes otherwise (docs/decisions.md, Applications, "Applying").
+ */
 async function problemsOf(
   { internship, resume, file, values, t }: {
     internship: InternshipView;
     resume: Resume | null;
-    file: Uint8Array | null;
+    file: { name: string; bytes: Uint8Array } | null;
     values: ApplyValues;
     t: Translate;
   },
@@ -108,7 +112,7 @@ async function problemsOf(
   const errors: Record<string, string> = {};
   if (file) {
     try {
-      await checkResume(file);
+      await checkResume(file.bytes);
     } catch (error) {
       if (!(error instanceof InvalidInputError)) throw error;
       errors.file = refusalText(t, error);
@@ -122,6 +126,11 @@ async function problemsOf(
   }
   if (values.coverNote.length > COVER_NOTE_MAX) {
     errors.coverNote = t("applications.apply.tooLong", { max: t.number(COVER_NOTE_MAX) });
+  }
+  if (file && !errors.file && Object.keys(errors).length > 0) {
+    errors.file = t(resume ? "applications.apply.chooseAgainStored" : "applications.apply.chooseAgain", {
+      name: file.name,
+    });
   }
   return errors;
 }
@@ -175,7 +184,7 @@ export const handler = define.handlers<Data>({
     if (page.kind !== "form") return ctx.render(page, { status: page.status });
     const { internship, resume } = page;
     const { values, file } = await postedOf(await readForm(req), internship);
-    const errors = await problemsOf({ internship, resume, file: file?.bytes ?? null, values, t: ctx.state.t });
+    const errors = await problemsOf({ internship, resume, file, values, t: ctx.state.t });
     if (Object.keys(errors).length > 0) return ctx.render({ ...page, values, errors }, { status: 400 });
     try {
       // A resume sent with the application replaces the stored one only when the application is made.
