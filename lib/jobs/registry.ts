@@ -26,7 +26,7 @@ import { usersIndexJob } from "@/lib/users/user_index.ts";
 import { posterHidesJob } from "@/lib/moderation/poster_hides.ts";
 import { demotionClosesJob } from "@/lib/internships/demotion_closes.ts";
 import { commentPurgesJob } from "@/lib/moderation/comment_purges.ts";
-import { reportOutcomesJob, reportTargetsIndexJob } from "@/lib/reports/reports.ts";
+import { reportSummariesJob, reportTargetsIndexJob } from "@/lib/reports/reports.ts";
 import { reportRemovalsJob } from "@/lib/reports/removals.ts";
 import { adminLogIndexJob } from "@/lib/admin_log/admin_log.ts";
 import { moderationCountsJob } from "@/lib/moderation/queue.ts";
@@ -66,7 +66,7 @@ export const JOBS: readonly Job[] = [
   closedOwnersIndexJob,
   applicationsSentIndexJob,
   applicationsWithdrawnSearchJob,
-  reportOutcomesJob,
+  reportSummariesJob,
 ];
 
 /** The job named `name`, or undefined. */

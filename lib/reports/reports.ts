@@ -22,6 +22,7 @@ import {
   countsToHold,
   HOLD_MAILBOXES_MAX,
   HOLD_REASONS,
+  HOLD_REPORTERS,
   notCounted,
   type Outcome,
   outcomeOf,
@@ -253,7 +254,7 @@ function lastOutcome(reports: Report[]): Outcome | null {
 /**
  * `targets` (of the resolved view) with the outcome their summaries lack, kept before summaries had one, read from
  * their reports: each target's index listed, all at once, then the reports read together (`getManyChunked`). Only
- * until the `report-outcomes` job has written it on those summaries.
+ * until the `report-summaries` job has written it on those summaries.
  */
 async function lastOutcomes(kv: Deno.Kv, targets: ReportedTarget[]): Promise<ReportedTarget[]> {
   const missing = targets.filter((target) => target.outcome === null);
@@ -285,7 +286,7 @@ export interface ReportedTargetPage {
  * the language of `t`. The open view reads the open targets' entries and the page's summaries; the resolved view the
  * first `offset + limit` keys of its index, the page's summaries and its count, never every summary kept, once the
  * `report-targets-index` job is done; until then every summary, as before (`summariesPage`). A resolved target says
- * what resolved it and when (`outcome`, kept on its summary; until the `report-outcomes` job is done, one resolved
+ * what resolved it and when (`outcome`, kept on its summary; until the `report-summaries` job is done, one resolved
  * before that was kept reads its reports: `lastOutcomes`).
  */
 export async function reportedTargets(
@@ -301,7 +302,7 @@ export async function reportedTargets(
   const summaries = (await getManyChunked<TargetSummary>(kv, keys)).flatMap(({ value }) => value ? [value] : []);
   const targets = summaries.map((summary) => listed(summary, query.status, t));
   return {
-    targets: query.status === "resolved" && !(await backfillDone(kv, OUTCOME_PROGRESS))
+    targets: query.status === "resolved" && !(await backfillDone(kv, SUMMARIES_PROGRESS))
       ? await lastOutcomes(kv, targets)
       : targets,
     pagination: {
@@ -762,40 +763,74 @@ export const reportTargetsIndexJob: Job = {
   run: async (ctx) => ({ ...await indexExistingTargets(ctx) }),
 };
 
-const OUTCOME_PROGRESS: Deno.KvKey = ["report_targets_meta", "outcome"];
+const SUMMARIES_PROGRESS: Deno.KvKey = ["report_targets_meta", "summaries"];
 
 /**
- * The summaries of targets resolved before summaries kept their outcome, given it from their reports (`lastOutcome`):
- * 50 summaries listed at once, each that needs it read with its reports (a list and a `getMany` of up to 10 keys a call)
- * and written checked as read, so a report filed or resolved meanwhile makes that commit start again.
+ * Whether `summary` lacks what later writes keep and its reports give: one resolved before summaries kept their
+ * outcome lacks it; one with open reports that count toward the hold lacks `holdNewest` (or some of it: a summary kept
+ * before it that a report reached since keeps that report alone) when it keeps fewer of them than it counts, up to
+ * `HOLD_REPORTERS`.
  */
-function outcomeBackfill(kv: Deno.Kv): Backfill<TargetSummary> {
+function lacksWhatReportsGive(summary: TargetSummary): boolean {
+  return summary.open === 0
+    ? summary.resolved > 0 && !summary.outcome
+    : (summary.holdNewest?.length ?? 0) < Math.min(summary.holdReports, HOLD_REPORTERS);
+}
+
+/**
+ * `summary` given what it lacks (`lacksWhatReportsGive`) from `reports`, its target's: a resolved one the outcome of
+ * its last resolution (`lastOutcome`); one with open reports its newest open ones that count toward the hold
+ * (`countsToHold`, as `createReport` decided for each: not one from a dismissed reporter or a mailbox already counted)
+ * as `holdNewest` (`newestHolding`). Null when the reports give nothing.
+ */
+function givenByReports(summary: TargetSummary, reports: Report[]): TargetSummary | null {
+  if (summary.open === 0) {
+    const outcome = lastOutcome(reports);
+    return outcome && { ...summary, outcome };
+  }
+  const holding = reports.filter((report) => report.status === "open" && countsToHold(report));
+  return holding.length > 0
+    ? { ...summary, holdNewest: newestHolding(undefined, holding.map(({ id, createdAt }) => ({ id, at: createdAt }))) }
+    : null;
+}
+
+/**
+ * The summaries kept before `outcome` and `holdNewest`, given them from their reports (`givenByReports`): 50 summaries
+ * listed at once, each that lacks one read with its reports (a list and a `getMany` of up to 10 keys a call) and
+ * written checked as read, so a report filed or resolved meanwhile makes that commit start again. Holds no listing:
+ * the next report of one does (`createReport`).
+ */
+function summariesBackfill(kv: Deno.Kv): Backfill<TargetSummary> {
   return {
-    progressKey: OUTCOME_PROGRESS,
+    progressKey: SUMMARIES_PROGRESS,
     prefix: ["report_targets"],
     page: 50,
     perCommit: 10,
-    needs: (summary) => summary.open === 0 && summary.resolved > 0 && !summary.outcome,
+    needs: lacksWhatReportsGive,
     async write(op, { key, value: summary }) {
       const reports = await reportsOfTarget(kv, summary.kind, summary.targetId);
-      const outcome = lastOutcome(reports.map(({ value }) => value));
-      if (outcome) op.set(key, { ...summary, outcome });
+      const next = givenByReports(summary, reports.map(({ value }) => value));
+      if (next) op.set(key, next);
     },
   };
 }
 
 /**
- * Gives, once, the summaries of targets resolved before summaries kept their outcome their outcome (`runBackfill`;
+ * Gives, once, the summaries kept before `outcome` and `holdNewest` what they lack (`summariesBackfill`, `runBackfill`;
  * docs/decisions.md, Background work, "Index backfills"; Trust, "Reports"), after which the resolved view reads
- * summaries only. Returns how many summaries this run wrote; nothing once done (one read).
+ * summaries only, and a listing's next report holds it counting the reports open before.
+ * Returns how many summaries this run wrote; nothing once done (one read).
  */
-export async function writeOldOutcomes(ctx: Pick<JobContext, "kv" | "requests">): Promise<{ written: number }> {
-  return { written: (await runBackfill(ctx.kv, outcomeBackfill(ctx.kv), ctx.requests)).written };
+export async function completeOldSummaries(ctx: Pick<JobContext, "kv" | "requests">): Promise<{ written: number }> {
+  return { written: (await runBackfill(ctx.kv, summariesBackfill(ctx.kv), ctx.requests)).written };
 }
 
-/** The `report-outcomes` job: every 5 minutes until the targets resolved before summaries kept outcomes have theirs. */
-export const reportOutcomesJob: Job = {
-  name: "report-outcomes",
+/**
+ * The `report-summaries` job: every 5 minutes until the summaries kept before outcomes and `holdNewest` have them from
+ * their reports.
+ */
+export const reportSummariesJob: Job = {
+  name: "report-summaries",
   schedule: "*/5 * * * *",
-  run: async (ctx) => ({ ...await writeOldOutcomes(ctx) }),
+  run: async (ctx) => ({ ...await completeOldSummaries(ctx) }),
 };

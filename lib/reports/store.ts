@@ -61,8 +61,9 @@ export interface TargetSummary {
   holdMailboxes?: string[];
   /**
    * The newest open reports that count toward the hold, newest first, at most `HOLD_REPORTERS`: what `holdSince` reads
-   * (absent: none, or a summary kept before it, which counts from its next report). A resolution takes its reports off
-   * and does not bring older ones back, which only delays a hold until new reports make it up again.
+   * (absent: none, or a summary kept before it, until the `report-summaries` job gives it from its reports). A
+   * resolution takes its reports off and does not bring older ones back, which only delays a hold until new reports
+   * make it up again.
    */
   holdNewest?: HoldReport[];
   resolved: number;

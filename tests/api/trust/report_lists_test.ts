@@ -162,7 +162,7 @@ Deno.test("the resolved view says what resolved each target and when; one resolv
   assert((await text()).includes(line), line);
 });
 
-Deno.test("report-outcomes gives old resolved targets their outcome once; then the resolved view reads no report", async () => {
+Deno.test("report-summaries gives old resolved targets their outcome once; then the resolved view reads no report", async () => {
   const reads = kvReads();
   await using t = await createTestApp({ kvReads: reads });
   const admin = await createTestUser(t, "admin");
@@ -203,9 +203,9 @@ Deno.test("report-outcomes gives old resolved targets their outcome once; then t
   // Until the job is done, the old target's outcome is read from its reports: the list stays right meanwhile.
   assertEquals(await view(), { outcomes: expected, reportLists: 1 });
 
-  const job = findJob("report-outcomes")!;
-  assertEquals(await runJob(job, t.services), { job: "report-outcomes", written: 1 });
+  const job = findJob("report-summaries")!;
+  assertEquals(await runJob(job, t.services), { job: "report-summaries", written: 1 });
   assertEquals((await t.kv.get<Record<string, unknown>>(key)).value, { ...before, outcome });
-  assertEquals(await runJob(job, t.services), { job: "report-outcomes", written: 0 });
+  assertEquals(await runJob(job, t.services), { job: "report-summaries", written: 0 });
   assertEquals(await view(), { outcomes: expected, reportLists: 0 }, "summaries only");
 });

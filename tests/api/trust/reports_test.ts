@@ -16,6 +16,7 @@ import { people } from "@/tests/fixtures/people.ts";
 import { checkReport, createReport, fileReport, resolveTarget } from "@/lib/reports/reports.ts";
 import { summaryKey, type TargetSummary } from "@/lib/reports/store.ts";
 import { createUser, updateUser } from "@/lib/users/users.ts";
+import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { kvFailingCommits, kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { getPostForAdmin } from "@/lib/ungatekeep/posts.ts";
 import { getComment } from "@/lib/comments/store.ts";
@@ -205,6 +206,53 @@ Deno.test("only reporters since an admin's last decision make up a hold: open re
   assertEquals(await state(), CLEAR, "two since the approval");
   assertEquals((await money(reporters[4])).status, 201);
   assertEquals(await state(), { status: "held", reasons: ["Reported by students"] }, "three since the approval");
+});
+
+Deno.test("report-summaries gives a summary kept before holdNewest its counting open reports; the next report holds", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const [dismissed, spammer, third, next] = await Promise.all([1, 2, 3, 4].map(() => createTestUser(t, "user")));
+  const [counter, alias] = await Promise.all(
+    ["asha.rao@gmail.com", "asharao+2@gmail.com"].map((email) => createTestUser(t, "user", { email })),
+  );
+  const listing = await postInternship(t, member, { title: "Fee Intern" });
+  const state = async () => (await call(t, admin, "GET", `/api/internships/${listing.id}`)).body.internship.moderation;
+  const sent = async (who: TestUser, reason: string) => {
+    const filed = await report(t, who, { kind: "internship", id: listing.id, reason });
+    assertEquals(filed.status, 201);
+    return filed.body.report.id as string;
+  };
+  await sent(dismissed, "asks_for_money");
+  const resolve = `/api/admin/reports/internship/${listing.id}/resolve`;
+  assertEquals((await call(t, admin, "POST", resolve, { action: "dismiss" })).body, { resolved: 1 });
+  // Open: one counting report, and three that do not count (a dismissed reporter, the same mailbox, another reason).
+  const counting = await sent(counter, "asks_for_money");
+  await sent(dismissed, "asks_for_money");
+  await sent(alias, "fake_or_impersonation");
+  await sent(spammer, "spam");
+  // The summary as kept before `holdNewest`.
+  const key = summaryKey("internship", listing.id);
+  const { holdNewest: _, ...before } = (await t.kv.get<TargetSummary>(key)).value!;
+  await t.kv.set(key, before);
+
+  // A report filed while the job reads the target's reports: the job's write loses its race and reads them again.
+  let meanwhile = "";
+  const racing = kvWithCommits(t.kv, async (_n, apply, sets) => {
+    if (!meanwhile && sets.some((set) => set[0] === "report_targets_meta")) {
+      meanwhile = await sent(third, "asks_for_money");
+    }
+    return apply();
+  });
+  const job = findJob("report-summaries")!;
+  assertEquals(await runJob(job, { ...t.services, kv: racing }), { job: "report-summaries", written: 1 });
+  assert(meanwhile);
+  const summary = (await t.kv.get<TargetSummary>(key)).value!;
+  assertEquals(summary.holdNewest?.map(({ id }) => id), [meanwhile, counting]);
+  assertEquals(await runJob(job, t.services), { job: "report-summaries", written: 0 });
+  assertEquals(await state(), CLEAR, "the job holds nothing; two reports count");
+
+  await sent(next, "asks_for_money");
+  assertEquals(await state(), { status: "held", reasons: ["Reported by students"] }, "the third counting report holds");
 });
 
 Deno.test("the admin list groups by target, most reported first, by kind and state; the detail names the reporters", async () => {

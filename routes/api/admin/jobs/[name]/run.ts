@@ -49,8 +49,9 @@ export const apiDocs = describeRoute({
       "before the archives' index by owner, indexed), `applications-sent-index` `{job, indexed}` (applications sent " +
       "before the index of a person's applications by when they were sent, indexed), " +
       "`applications-withdrawn-search` `{job, written}` (applications withdrawn while their search text still held " +
-      "the applicant's profile, written again with their name alone), `report-outcomes` `{job, written}` (reported " +
-      "targets resolved before their summaries kept what resolved them, given it from their reports). The run is recorded as the job's last run, or " +
+      "the applicant's profile, written again with their name alone), `report-summaries` `{job, written}` (report " +
+      "summaries kept before they kept what resolved their target or the newest open reports that count toward a hold, " +
+      "given it from their reports). The run is recorded as the job's last run, or " +
       "its last failure (`GET /api/admin/jobs`), and in the audit log (`job.run`) with its outcome, `succeeded` or " +
       "`failed`, also when it fails.",
     access: ["admin"],
