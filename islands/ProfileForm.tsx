@@ -5,7 +5,8 @@
  * of them at once) is shown beside that field in plain words, and the first gets focus. Every
  * field is sent, so a blank text clears it and no ticked box clears a list. The contact number is sent as its 10
  * digits (docs/decisions.md, Profile and onboarding, "Contact numbers"). Without JavaScript the form posts to
- * `/profile`, which saves it the same way (docs/decisions.md, Islands, "Forms work without JavaScript").
+ * `/profile`, which saves it the same way (docs/decisions.md, Islands, "Forms work without JavaScript"). Leaving the
+ * page with a change not saved asks first (`data-unsaved`; docs/decisions.md, Islands, "Leaving a typed form").
  */
 import { useState } from "preact/hooks";
 import { fetchJson } from "@/lib/browser/fetch_json.ts";
@@ -95,6 +96,8 @@ function Form({ initial, email, options, errors: refused, saved: savedNow }: Omi
   const t = useT();
   const [values, setValues] = useState<ProfileValues>(initial);
   const [saved, setSaved] = useState(savedNow ?? false);
+  /** Whether something was changed since the page was drawn or last saved: leaving then asks first. */
+  const [changed, setChanged] = useState(false);
   const { form, errors, setErrors, formError, setFormError, busy, textField, showFailure, send } = useFormSubmit(
     FIELDS,
     { initial: { errors: refused } },
@@ -103,6 +106,7 @@ function Form({ initial, email, options, errors: refused, saved: savedNow }: Omi
   const set = <K extends Field>(field: K, value: ProfileValues[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
     setSaved(false);
+    setChanged(true);
   };
   const textOf = (field: Exclude<Field, "fieldInterests" | "opportunityInterests">) =>
     textField(field, values[field], (value) => set(field, value));
@@ -117,13 +121,14 @@ function Form({ initial, email, options, errors: refused, saved: savedNow }: Omi
     if (result.ok) {
       setValues((current) => ({ ...current, contactNumber: result.data.user.contactNumber ?? "" }));
       setSaved(true);
+      setChanged(false);
       return;
     }
     showFailure(result);
   };
 
   return (
-    <form ref={form} method="post" noValidate onSubmit={submit} class="space-y-6">
+    <form ref={form} method="post" noValidate onSubmit={submit} data-unsaved={changed || undefined} class="space-y-6">
       {formError && <Notice kind="error" title={t("profile.form.errorTitle")}>{formError}</Notice>}
       <div class="grid gap-6 sm:grid-cols-2">
         <TextField
@@ -172,7 +177,8 @@ function Form({ initial, email, options, errors: refused, saved: savedNow }: Omi
         options={withExtras(t, options.fieldInterests, values.fieldInterests)}
         value={values.fieldInterests}
         error={errors.fieldInterests}
-        onChange={(v) => set("fieldInterests", v)}
+        onChange={(v) =>
+          set("fieldInterests", v)}
       />
       <ChoiceGroup
         id="opportunityInterests"
@@ -182,7 +188,8 @@ function Form({ initial, email, options, errors: refused, saved: savedNow }: Omi
         options={withExtras(t, options.opportunityInterests, values.opportunityInterests)}
         value={values.opportunityInterests}
         error={errors.opportunityInterests}
-        onChange={(v) => set("opportunityInterests", v)}
+        onChange={(v) =>
+          set("opportunityInterests", v)}
       />
       {saved && <Notice kind="success">{t("profile.form.saved")}</Notice>}
       <SubmitButton

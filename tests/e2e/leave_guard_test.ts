@@ -1,8 +1,8 @@
 /**
  * Leaving a typed form in Chromium on a 360 px phone (docs/decisions.md, Islands, "Leaving a typed form"): a student who
  * typed an answer on the apply form, a tracker note the network failed to save, or a comment not posted, and taps a
- * link, is asked first by the browser; staying keeps what they typed, as on the opportunity form. A form only looked at,
- * one sent, a note saved, a comment posted and an opportunity submitted leave without a question.
+ * link, is asked first by the browser; staying keeps what they typed, as on the opportunity form and the profile. A form only looked at,
+ * one sent, a note saved, a comment posted, an opportunity submitted and a profile saved leave without a question.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -15,7 +15,7 @@ import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { saveItem } from "@/lib/saved/saved.ts";
 import type { TestApp, TestUser } from "@/tests/helpers/app.ts";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 
 /** The opportunity form's link back to the list. */
 const ALL_OPPORTUNITIES = translatorFor("en")("opportunities.detail.all");
@@ -35,17 +35,20 @@ async function phonePage(browser: TestBrowser, t: TestApp, who: TestUser, url: s
   return { page, asked };
 }
 
-/** Taps the link named `name` and waits for the page at `path` (no question asked, or it would stay). */
-async function leaveBy(page: Page, t: TestApp, name: string, path: string): Promise<void> {
-  await page.getByRole("link", { name, exact: true }).click();
+/** The link named `name` on `page`. */
+const link = (page: Page, name: string): Locator => page.getByRole("link", { name, exact: true });
+
+/** Taps `away` and waits for the page at `path` (no question asked, or it would stay). */
+async function leaveBy(page: Page, t: TestApp, away: Locator, path: string): Promise<void> {
+  await away.click();
   await page.waitForURL(`${t.origin}${path}`);
 }
 
-/** Taps the link named `name` and waits for the browser's question before leaving, which is declined. */
-async function askedOnLeaving(page: Page, name: string, asked: string[]): Promise<void> {
+/** Taps `away` and waits for the browser's question before leaving, which is declined. */
+async function askedOnLeaving(page: Page, away: Locator, asked: string[]): Promise<void> {
   const before = asked.length;
   const question = page.waitForEvent("dialog");
-  await page.getByRole("link", { name, exact: true }).click();
+  await away.click();
   await question;
   assertEquals(asked.slice(before), ["beforeunload"]);
 }
@@ -61,12 +64,12 @@ Deno.test("the apply form asks before leaving with an answer typed; looked at, o
   const answer = page.getByLabel("1. Why do you want this internship?");
 
   await answer.click();
-  await leaveBy(page, t, "← Data Intern", `/internships/${internship.id}`);
+  await leaveBy(page, t, link(page, "← Data Intern"), `/internships/${internship.id}`);
   assertEquals(asked, [], "nothing typed: no question");
 
   await openHydrated(page, `${t.origin}${apply}`);
   await answer.fill("I want to learn how real data teams work.");
-  await askedOnLeaving(page, "← Data Intern", asked);
+  await askedOnLeaving(page, link(page, "← Data Intern"), asked);
   assertEquals(new URL(page.url()).pathname, apply, "staying keeps the page");
   assertEquals(await answer.inputValue(), "I want to learn how real data teams work.");
 
@@ -95,12 +98,12 @@ Deno.test("a tracker note the network failed to save asks before leaving; saved,
   await page.getByRole("button", { name: "Save note for Data Intern" }).click();
   await page.getByRole("status").getByText(/^Could not save/).waitFor();
   await page.unrouteAll();
-  await askedOnLeaving(page, "Data Intern", asked);
+  await askedOnLeaving(page, link(page, "Data Intern"), asked);
   assertEquals(await note.inputValue(), "Call HR on Monday", "staying keeps the note");
 
   await page.getByRole("button", { name: "Save note for Data Intern" }).click();
   await page.getByRole("status").getByText("Saved the note for “Data Intern”.").waitFor();
-  await leaveBy(page, t, "Data Intern", `/internships/${listing.id}`);
+  await leaveBy(page, t, link(page, "Data Intern"), `/internships/${listing.id}`);
   assertEquals(asked, ["beforeunload"], "a saved note leaves without a question");
 });
 
@@ -114,12 +117,12 @@ Deno.test("a comment typed and not posted asks before leaving; posted, it does n
   const box = page.getByLabel("Add a comment");
 
   await box.fill("Which topics did the OA cover?");
-  await askedOnLeaving(page, "← All posts", asked);
+  await askedOnLeaving(page, link(page, "← All posts"), asked);
   assertEquals(await box.inputValue(), "Which topics did the OA cover?", "staying keeps the comment");
 
   await page.getByRole("button", { name: "Post comment" }).click();
   await page.getByText("Comment posted.").waitFor();
-  await leaveBy(page, t, "← All posts", "/ungatekeep");
+  await leaveBy(page, t, link(page, "← All posts"), "/ungatekeep");
   assertEquals(asked, ["beforeunload"], "a posted comment leaves without a question");
 });
 
@@ -130,7 +133,7 @@ Deno.test("the opportunity form asks before leaving with a title typed; submitte
   const { page, asked } = await phonePage(browser, t, student, "/opportunities/new");
 
   await page.getByLabel("Title").fill("Campus Climate Ideathon");
-  await askedOnLeaving(page, ALL_OPPORTUNITIES, asked);
+  await askedOnLeaving(page, link(page, ALL_OPPORTUNITIES), asked);
   assertEquals(await page.getByLabel("Title").inputValue(), "Campus Climate Ideathon", "staying keeps the form");
 
   await page.getByLabel("Type").selectOption("ideathon");
@@ -141,4 +144,21 @@ Deno.test("the opportunity form asks before leaving with a title typed; submitte
   await page.getByRole("button", { name: "Submit opportunity" }).click();
   await page.waitForURL(`${t.origin}/opportunities/mine?submitted=1`);
   assertEquals(asked, ["beforeunload"], "the island leaving after its save is no leaving");
+});
+
+Deno.test("the profile asks before leaving with a change not saved; saved, it does not", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user", { name: "Sara Student" });
+  await using browser = await openBrowser();
+  const { page, asked } = await phonePage(browser, t, student, "/profile");
+  const privacy = page.locator("main a[href='/privacy']");
+
+  await page.getByLabel("College or institute").fill("COEP Pune");
+  await askedOnLeaving(page, privacy, asked);
+  assertEquals(await page.getByLabel("College or institute").inputValue(), "COEP Pune", "staying keeps the change");
+
+  await page.getByRole("button", { name: "Save profile" }).click();
+  await page.getByText("Your profile has been saved.").waitFor();
+  await leaveBy(page, t, privacy, "/privacy");
+  assertEquals(asked, ["beforeunload"], "a saved profile leaves without a question");
 });
