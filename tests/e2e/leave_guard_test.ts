@@ -11,7 +11,7 @@ import { PHONE } from "@/tests/helpers/phone.ts";
 import { applicant, platformInternship } from "@/tests/fixtures/applications.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
-import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
+import { fillOpportunityForm } from "@/tests/fixtures/opportunities.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { saveItem } from "@/lib/saved/saved.ts";
 import type { TestApp, TestUser } from "@/tests/helpers/app.ts";
@@ -136,11 +136,7 @@ Deno.test("the opportunity form asks before leaving with a title typed; submitte
   await askedOnLeaving(page, link(page, ALL_OPPORTUNITIES), asked);
   assertEquals(await page.getByLabel("Title").inputValue(), "Campus Climate Ideathon", "staying keeps the form");
 
-  await page.getByLabel("Type").selectOption("ideathon");
-  await page.getByLabel("Starts").fill(`${NEXT_YEAR}-05-10`);
-  await page.getByLabel("Ends").fill(`${NEXT_YEAR}-05-11`);
-  await page.getByLabel("Location").fill("Online");
-  await page.getByLabel("Organizer").fill("Green Club");
+  await fillOpportunityForm(page, "Campus Climate Ideathon");
   await page.getByRole("button", { name: "Submit opportunity" }).click();
   await page.waitForURL(`${t.origin}/opportunities/mine?submitted=1`);
   assertEquals(asked, ["beforeunload"], "the island leaving after its save is no leaving");

@@ -7,7 +7,7 @@
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, hydrated, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
-import { NEXT_YEAR, submitOpportunity } from "@/tests/fixtures/opportunities.ts";
+import { fillOpportunityForm, submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { assertFitsPhone, phoneContext } from "@/tests/helpers/phone.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
@@ -30,12 +30,7 @@ Deno.test("a user submits an opportunity, the admin approves it from the queue, 
   await page.getByRole("button", { name: "Submit opportunity" }).click();
   await page.getByText("Enter a title.").waitFor();
   await assertAccessible(page, "opportunities: submit form with errors");
-  await page.getByLabel("Title").fill("Campus Climate Ideathon");
-  await page.getByLabel("Type").selectOption("ideathon");
-  await page.getByLabel("Starts").fill(`${NEXT_YEAR}-05-10`);
-  await page.getByLabel("Ends").fill(`${NEXT_YEAR}-05-11`);
-  await page.getByLabel("Location").fill("Online");
-  await page.getByLabel("Organizer").fill("Green Club");
+  await fillOpportunityForm(page, "Campus Climate Ideathon");
   await page.getByRole("button", { name: "Submit opportunity" }).click();
   await page.waitForURL(`${t.origin}/opportunities/mine?submitted=1`);
   await page.getByText("Your opportunity was submitted.").waitFor();
