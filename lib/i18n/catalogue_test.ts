@@ -155,7 +155,7 @@ const LATIN_IN_HINDI = new Set([
   ..."Career Community Ungatekeep Google LinkedIn Razorpay UPI GST GSTIN PDF CSV RSS API JSON HTML IST URL ID".split(
     " ",
   ),
-  ..."Markdown JavaScript PNG JPEG WebP GIF KB MB UG PG AI http https YYYY-MM-DD".split(" "),
+  ..."Markdown JavaScript PNG JPEG WebP GIF KB MB UG PG AI UTC http https YYYY-MM-DD".split(" "),
 ]);
 
 /** Hindi messages whose Latin words are examples of what to type, in English as typed. */

@@ -83,7 +83,7 @@ function scheduleText(t: Translate, schedule: string): string {
     case "day":
       return t("admin.jobs.every.day", { time: formatTime(`2026-01-01T${words.time}:00+05:30`, t.lang) });
     case "other":
-      return t("admin.jobs.every.other", { cron: `${words.cron} UTC` });
+      return t("admin.jobs.every.other", { cron: words.cron });
   }
 }
 
@@ -92,18 +92,20 @@ function endedText(t: Translate, run: LastRun | LastFailure): string {
   return t("admin.jobs.ended", { time: t.dateTime(run.startedAt), trigger: run.trigger, ms: t.number(run.ms) });
 }
 
-/** What a run counted, as `name: n` pairs. */
+/** A count's name in words (`admin.jobs.count.<name>`); a name no catalogue knows yet as it is. */
+function countName(t: Translate, name: string): string {
+  const key = `admin.jobs.count.${name}`;
+  return t.has(key) ? t.dynamic(key) : name;
+}
+
+/** What a run counted, each count in words with its number. */
 function Counts({ counts }: { counts: JobCounts }) {
   const t = useT();
   const entries = Object.entries(counts);
   if (entries.length === 0) return <>{t("admin.jobs.nothing")}</>;
   return (
     <ul class="flex flex-wrap gap-x-3 gap-y-1">
-      {entries.map(([name, value]) => (
-        <li key={name}>
-          <code class="text-xs">{name}</code>: {t.number(value)}
-        </li>
-      ))}
+      {entries.map(([name, value]) => <li key={name}>{countName(t, name)}: {t.number(value)}</li>)}
     </ul>
   );
 }

@@ -33,7 +33,7 @@ Deno.test("an admin on a phone runs a job without JavaScript and reads what it d
   await page.waitForURL(/\/admin\/jobs\?ran=close-listings&at=/);
   const ran = page.url();
   const told = page.getByRole("status").filter({ hasText: "close-listings ran" });
-  await told.getByText("internships").waitFor();
+  await told.getByText("Internships: 0").waitFor();
   assert((await told.textContent())?.includes("by hand"), "a run by hand");
   await assertAccessibleWithoutScript(page, "/admin/jobs after a run, without JavaScript");
 

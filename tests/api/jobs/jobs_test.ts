@@ -13,6 +13,7 @@ import { ERROR_LENGTH, type JobStatus, recordRun, REMOVED_JOB_AFTER_MS } from "@
 import type { Job } from "@/lib/jobs/job.ts";
 import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 /** The jobs as `admin` reads them through the API. */
 async function readJobs(t: TestApp, admin: TestUser): Promise<{ scheduled: boolean; jobs: JobStatus[] }> {
@@ -137,7 +138,7 @@ Deno.test("/admin/jobs: a card a job, JOBS=off said, and Run now answered by a r
   const told = await page(t, `${location.pathname}${location.search}`, admin);
   const notice = htmlDocument(told.html).querySelector("section [role=status]")?.textContent ?? "";
   assertMatch(notice, /close-listings ran.*by hand, in \d+ ms/);
-  assertMatch(notice, /internships: 0.*opportunities: 0/);
+  assertMatch(notice, /Internships: 0.*Opportunities: 0/);
   assert(cardText(told.html, "close-listings").includes("by hand"), "the card shows the run");
   const { entries } = await listAdminLog(t.kv, adminLogQuerySchema.parse({}));
   assertEquals(entries.map((e) => [e.action, e.targetId]), [["job.run", "close-listings"]]);
@@ -165,6 +166,43 @@ Deno.test("/admin/jobs: a card a job, JOBS=off said, and Run now answered by a r
   const unknown = await postForm(t, admin, "/admin/jobs", { job: "no-such-job" });
   assertEquals(unknown.status, 404);
   await unknown.body?.cancel();
+});
+
+Deno.test("/admin/jobs says every job's counts in words in both languages, and a schedule it cannot word in UTC", async () => {
+  await using t = await createTestApp({ env: { JOBS: "off" } });
+  const admin = await createTestUser(t, "admin");
+  // The counts of every job of the registry, as its run answers them (each at 0 on an empty store).
+  const names = new Set<string>();
+  for (const job of JOBS) {
+    const { job: _, ...counts } = await runJob(job, t.services);
+    assert(Object.keys(counts).length > 0, job.name);
+    for (const name of Object.keys(counts)) names.add(name);
+  }
+  for (const lang of ["en", "hi"] as const) {
+    const words = translatorFor(lang);
+    assertEquals(
+      [...names].filter((name) => !words.has(`admin.jobs.count.${name}`)),
+      [],
+      `${lang}: counts without words`,
+    );
+  }
+  const english = cardText((await page(t, "/admin/jobs", admin)).html, "outbox");
+  assert(english.includes("Sent: 0") && english.includes("To retry: 0"), english);
+  const hindi = cardText((await page(t, "/admin/jobs?lang=hi", admin)).html, "outbox");
+  assert(hindi.includes("भेजे गए: 0") && hindi.includes("फिर से कोशिश होगी: 0"), hindi);
+
+  // A schedule not put in words shows its cron text, and says that it is in UTC and how IST differs.
+  const job = findJob("close-listings")!;
+  const schedule = job.schedule;
+  job.schedule = "0 3 * * 1";
+  try {
+    const card = cardText((await page(t, "/admin/jobs", admin)).html, job.name);
+    assert(card.includes("On the cron schedule 0 3 * * 1, in UTC (IST is 5 hours 30 minutes ahead)"), card);
+    const hindiCard = cardText((await page(t, "/admin/jobs?lang=hi", admin)).html, job.name);
+    assert(hindiCard.includes("क्रॉन शेड्यूल 0 3 * * 1 पर, UTC समय में (IST इससे 5 घंटे 30 मिनट आगे है)"), hindiCard);
+  } finally {
+    job.schedule = schedule;
+  }
 });
 
 Deno.test("Run now and the API's run refuse a student, a guest and a forged origin, and record nothing", async () => {
