@@ -8,6 +8,8 @@
  * The choice lists come from `lib/onboarding/onboarding.ts` through the page, as props.
  * Before it hydrates (and without JavaScript) it is a plain form with every step's fields at once, posted to the
  * page itself (`routes/onboarding.tsx`), which renders it again with `errors` when an answer is wrong or missing.
+ * Leaving it with answers given and not sent asks first (`data-keep-typed`, then `data-unsaved`; docs/decisions.md,
+ * Islands, "Leaving a typed form").
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
@@ -329,7 +331,7 @@ function Wizard({ choices, initial, callbackURL = null, errors: posted = {} }: O
 
   if (!hydrated) {
     return (
-      <form ref={form} method="post" noValidate class="space-y-8">
+      <form ref={form} method="post" noValidate data-keep-typed class="space-y-8">
         {callbackURL && <input type="hidden" name="callbackURL" value={callbackURL} />}
         {STEPS.map((s) => (
           <section key={s.id} aria-labelledby={`onboarding-${s.id}`} class="space-y-4">
@@ -350,7 +352,14 @@ function Wizard({ choices, initial, callbackURL = null, errors: posted = {} }: O
   }
 
   return (
-    <form ref={form} method="post" noValidate onSubmit={next} class="space-y-6">
+    <form
+      ref={form}
+      method="post"
+      noValidate
+      onSubmit={next}
+      data-unsaved={JSON.stringify(answers) !== JSON.stringify(initial) || undefined}
+      class="space-y-6"
+    >
       <div>
         {answers.persona !== "" && (
           <p class="text-sm font-medium text-slate-700">

@@ -1,7 +1,7 @@
 /**
  * Leaving a typed form in Chromium on a 360 px phone (docs/decisions.md, Islands, "Leaving a typed form"): a student who
  * typed an answer on the apply form, a tracker note the network failed to save, or a comment not posted, and taps a
- * link, is asked first by the browser; staying keeps what they typed, as on the opportunity form and the profile. A form only looked at,
+ * link, is asked first by the browser; staying keeps what they typed, as on the opportunity form, the profile and onboarding. A form only looked at,
  * one sent, a note saved, a comment posted, an opportunity submitted and a profile saved leave without a question.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
@@ -157,4 +157,20 @@ Deno.test("the profile asks before leaving with a change not saved; saved, it do
   await page.getByText("Your profile has been saved.").waitFor();
   await leaveBy(page, t, privacy, "/privacy");
   assertEquals(asked, ["beforeunload"], "a saved profile leaves without a question");
+});
+
+Deno.test("onboarding asks before leaving with an answer given; untouched, it does not", async () => {
+  await using t = await createTestApp({ listen: true });
+  const nisha = await createTestUser(t, "user", { name: "Nisha New" });
+  await using browser = await openBrowser();
+  const { page, asked } = await phonePage(browser, t, nisha, "/onboarding");
+  const home = page.locator("header a[href='/']").first();
+
+  await leaveBy(page, t, home, "/");
+  assertEquals(asked, [], "nothing answered: no question");
+
+  await openHydrated(page, `${t.origin}/onboarding`);
+  await page.getByLabel("I am a student looking for internships and opportunities").check();
+  await askedOnLeaving(page, home, asked);
+  await page.getByText("Step 1 of 7").waitFor();
 });
