@@ -1,23 +1,31 @@
 /**
  * The admin's form that resolves every open report of a target (docs/decisions.md, Trust, "Reports"): the action as
  * radio buttons (an organization is never deleted, so it is not offered one), a note the reporters and the owner read,
- * and a submit button; a plain form posting to `/admin/reports`, which answers back to `from` (with `held=1` when a
- * dismissed listing stays held: `StillHeld`).
+ * and a submit button; a plain form posting to the page it is on, `from` (`resolveFromForm`,
+ * `lib/http/report_resolution.ts`), which answers back to it (with `held=1` when a dismissed listing stays held:
+ * `StillHeld`), or draws it again with `refused`: the sentence at its actions, the note as it was typed.
  */
 import { type ReportKind, RESOLVE_ACTIONS } from "@/lib/reports/schema.ts";
-import { Notice, TextAreaField } from "@/components/forms.tsx";
+import { FieldError, Notice, TextAreaField } from "@/components/forms.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 
-export function ResolveForm({ kind, targetId, from }: { kind: ReportKind; targetId: string; from: string }) {
+export function ResolveForm(
+  { kind, targetId, from, refused }: {
+    kind: ReportKind;
+    targetId: string;
+    from: string;
+    refused?: { note: string; message: string };
+  },
+) {
   const prefix = `resolve-${kind}-${targetId}`;
   const t = useT();
   const actions = RESOLVE_ACTIONS.filter((action) => !(kind === "organization" && action === "delete"));
   return (
-    <form method="post" action="/admin/reports" noValidate class="space-y-3">
+    <form method="post" action={from} noValidate class="space-y-3">
       <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="targetId" value={targetId} />
       <input type="hidden" name="from" value={from} />
-      <fieldset>
+      <fieldset aria-describedby={refused ? `${prefix}-action-error` : undefined}>
         <legend class="text-sm font-medium text-slate-800">{t("admin.reports.resolveLegend")}</legend>
         <div class="mt-2 flex flex-wrap gap-x-5 gap-y-2">
           {actions.map((action) => (
@@ -29,6 +37,7 @@ export function ResolveForm({ kind, targetId, from }: { kind: ReportKind; target
             </label>
           ))}
         </div>
+        <FieldError id={`${prefix}-action`} error={refused?.message} />
       </fieldset>
       <TextAreaField
         id={`${prefix}-note`}
@@ -36,6 +45,7 @@ export function ResolveForm({ kind, targetId, from }: { kind: ReportKind; target
         label={t("admin.reports.resolveNote")}
         rows={2}
         maxLength={1000}
+        value={refused?.note}
       />
       <button
         type="submit"

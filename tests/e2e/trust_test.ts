@@ -2,8 +2,8 @@
  * Trust in the browser (docs/decisions.md, Trust): a student reports a listing on a 360 px phone with JavaScript off;
  * the admin resolves it on the reports page and the student's bell shows the outcome; a member posting a listing that
  * asks for a "registration fee" is told on its page that it is held, and why, and that students cannot see it yet (in
- * English and Hindi); an admin on a phone reads the newest reporters' own words on a report card; the new pages pass
- * axe, and the
+ * English and Hindi); an admin on a phone reads the newest reporters' own words on a report card, and pressing Resolve
+ * before choosing what to do is told so at that card's form, the note kept; the new pages pass axe, and the
  * claimer verifies an organization with the claim link page's Verify button; right after, before the unlink job, a
  * stranger's listing under its name shows no seal on a phone (its page, `verifiedOnly`, the organization's page).
  */
@@ -18,6 +18,7 @@ import {
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { people } from "@/tests/fixtures/people.ts";
 
 const PHONE = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true };
@@ -163,6 +164,20 @@ Deno.test("an admin on a phone reads the newest reporters' own words on a report
     .waitFor();
   await assertNoSidewaysScroll(phone);
   await assertAccessible(phone, "/admin/reports with reporters' words in Hindi at 360 px");
+
+  // Resolve pressed before choosing what to do: the list comes back, said at the card's form, the note as typed.
+  const hi = translatorFor("hi");
+  const hiCard = phone.getByRole("listitem").filter({ hasText: "Talk Co में Words Intern" });
+  const note = hiCard.getByLabel(hi("admin.reports.resolveNote"));
+  await note.fill("कंपनी से बात की: स्टाइपेंड सही है।");
+  await hiCard.getByRole("button", { name: hi("admin.reports.resolve") }).click();
+  await hiCard.getByRole("group", { name: hi("admin.reports.resolveLegend") }).and(
+    phone.locator(`[aria-describedby$="-action-error"]`),
+  ).waitFor();
+  assert(await hiCard.getByText(hi("admin.reports.problemAction")).isVisible(), "said at the card's form");
+  assertEquals(await note.inputValue(), "कंपनी से बात की: स्टाइपेंड सही है।", "the note is kept");
+  await assertNoSidewaysScroll(phone);
+  await assertAccessible(phone, "/admin/reports with a form sent without its action, in Hindi at 360 px");
 });
 
 Deno.test("the new pages pass axe: organization, claim link, moderation, admin organizations, report form", async () => {

@@ -4,8 +4,9 @@
  * the target's page has every report whole), a link to each target's reports, and a form to
  * resolve all of a target's open reports (dismiss, hide, delete, with a note). `?status=resolved` shows the targets
  * whose reports are all resolved, each with what resolved it and when; `?kind=` one kind. Plain links and forms:
- * `POST` (fields `kind`, `targetId`, `action`, `note`) resolves and answers 303 back with `?done=`; it works without
- * JavaScript.
+ * `POST` (fields `kind`, `targetId`, `action`, `note`, `from`; `resolveFromForm`) resolves and answers 303 back with
+ * `?done=`, or renders the list again (400) with a form sent without its action refused at that form, its note kept;
+ * it works without JavaScript.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -15,9 +16,8 @@ import { Pagination } from "@/components/Pagination.tsx";
 import { ResolveForm, StillHeld } from "@/components/reports/ResolveForm.tsx";
 import { ResolutionWords } from "@/components/reports/ResolutionWords.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
-import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
-import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
+import { resolveFromForm, type ResolveRefusal } from "@/lib/http/report_resolution.ts";
 import {
   AdminReportQuerySchema,
   REPORT_KINDS,
@@ -26,8 +26,6 @@ import {
   reportedTargets,
   type ReportKind,
   type ReportReason,
-  ResolveSchema,
-  resolveTarget,
 } from "@/lib/reports/reports.ts";
 import { useT } from "@/lib/i18n/context.ts";
 import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
@@ -43,54 +41,40 @@ interface Data {
   /** A dismissed listing stays held: the never-pay rule holds it too. */
   held: boolean;
   problem: string | null;
+  /** A form sent without its action: the list again, the sentence and the note as typed at that target's form. */
+  refused?: ResolveRefusal;
+}
+
+/** The list a page's query asks for (`status`, `kind`, `offset`); the open list's first page for a query it refuses. */
+async function listOf(kv: Deno.Kv, t: Translate, params: URLSearchParams): Promise<Data> {
+  const parsed = AdminReportQuerySchema.safeParse({
+    ...params.get("status") ? { status: params.get("status") } : {},
+    ...params.get("kind") ? { kind: params.get("kind") } : {},
+    offset: params.get("offset") ?? "0",
+    limit: String(PAGE_SIZE),
+  });
+  const query = parsed.success ? parsed.data : AdminReportQuerySchema.parse({ limit: String(PAGE_SIZE) });
+  return {
+    page: await reportedTargets(kv, query, t),
+    status: query.status,
+    kind: query.kind,
+    done: params.get("done"),
+    held: params.get("held") === "1",
+    problem: params.get("problem"),
+  };
 }
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    const params = ctx.url.searchParams;
-    const parsed = AdminReportQuerySchema.safeParse({
-      ...params.get("status") ? { status: params.get("status") } : {},
-      ...params.get("kind") ? { kind: params.get("kind") } : {},
-      offset: params.get("offset") ?? "0",
-      limit: String(PAGE_SIZE),
-    });
-    const query = parsed.success ? parsed.data : AdminReportQuerySchema.parse({ limit: String(PAGE_SIZE) });
-    return ctx.render({
-      page: await reportedTargets(ctx.state.services.kv, query, ctx.state.t),
-      status: query.status,
-      kind: query.kind,
-      done: params.get("done"),
-      held: params.get("held") === "1",
-      problem: params.get("problem"),
-    });
+    return ctx.render(await listOf(ctx.state.services.kv, ctx.state.t, ctx.url.searchParams));
   },
 
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
-    const form = await readFormFields(req, ["kind", "targetId", "action", "note", "from"]);
-    const from = form.from.startsWith("/admin/reports") ? form.from : "/admin/reports";
-    const back = (key: string, value: string, held = false) => {
-      const url = new URL(from, "http://x");
-      url.searchParams.set(key, value);
-      if (held) url.searchParams.set("held", "1");
-      return seeOther(`${url.pathname}?${url.searchParams}`);
-    };
-    const body = ResolveSchema.safeParse({ action: form.action, note: form.note });
-    const kind = (REPORT_KINDS as readonly string[]).includes(form.kind) ? form.kind as ReportKind : null;
-    if (!body.success || !kind) return back("problem", "action");
-    try {
-      const { resolved, stillHeld } = await resolveTarget(ctx.state.services, {
-        kind,
-        targetId: form.targetId,
-        admin: ctx.state.user,
-        body: body.data,
-      });
-      return back("done", String(resolved), stillHeld);
-    } catch (error) {
-      if (error instanceof InvalidInputError) return back("problem", "organization");
-      if (error instanceof ConflictError) return back("problem", "resolving");
-      throw error;
-    }
+    const answer = await resolveFromForm(req, ctx.state);
+    if (answer instanceof Response) return answer;
+    const list = await listOf(ctx.state.services.kv, ctx.state.t, ctx.url.searchParams);
+    return ctx.render({ ...list, done: null, held: false, problem: null, refused: answer }, { status: 400 });
   },
 });
 
@@ -133,7 +117,7 @@ const PROBLEMS: Record<string, MessageKey> = {
 };
 
 export default define.page<Data>(function AdminReportsPage({ data, url }) {
-  const { page, status, kind, done, held, problem } = data;
+  const { page, status, kind, done, held, problem, refused } = data;
   const { offset, total } = page.pagination;
   const href = (parts: Record<string, string | number | undefined>) => {
     const params = new URLSearchParams();
@@ -153,6 +137,7 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
       {done !== null && <Notice kind="success">{t("admin.reports.resolved", { count: Number(done) || 0 })}</Notice>}
       {held && <StillHeld />}
       {problem && <Notice kind="error">{t(PROBLEMS[problem] ?? PROBLEMS.action)}</Notice>}
+      {refused && <Notice kind="error">{refused.message}</Notice>}
       <nav aria-label={t("admin.reports.views")} class="flex flex-wrap gap-2">
         {(["open", "resolved"] as const).map((value) => (
           <a
@@ -223,7 +208,14 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
                 <RecentWords target={target} />
                 {status === "open" && (
                   <div class="mt-3">
-                    <ResolveForm kind={target.kind} targetId={target.targetId} from={here} />
+                    <ResolveForm
+                      kind={target.kind}
+                      targetId={target.targetId}
+                      from={here}
+                      refused={refused?.kind === target.kind && refused.targetId === target.targetId
+                        ? refused
+                        : undefined}
+                    />
                   </div>
                 )}
               </li>

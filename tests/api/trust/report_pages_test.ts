@@ -156,12 +156,22 @@ Deno.test("the admin reports pages list, show and resolve with plain forms", asy
   assertEquals(missing.status, 404);
   await missing.body?.cancel();
 
-  const bad = await postForm(t, admin, "/admin/reports", {
-    kind: "internship",
-    targetId: listing.id,
-    from: "/admin/reports",
-  });
-  assertEquals([bad.status, bad.headers.get("location")], [303, "/admin/reports?problem=action"]);
+  // Sent without its action, the form comes back on the page it is on, said at the form, the note as typed.
+  const prefix = `resolve-internship-${listing.id}`;
+  for (const from of ["/admin/reports?kind=internship", `/admin/reports/internship/${listing.id}`]) {
+    const bad = await postForm(t, admin, from, {
+      kind: "internship",
+      targetId: listing.id,
+      note: "The stipend is really unpaid & misleading.",
+      from,
+    });
+    assertEquals(bad.status, 400, from);
+    const html = await bad.text();
+    assert(html.includes(`id="${prefix}-action-error"`) && html.includes("Choose what to do."), from);
+    assert(html.includes(`aria-describedby="${prefix}-action-error"`), `${from}: the actions say why`);
+    assert(html.includes(">The stipend is really unpaid &amp; misleading.</textarea>"), `${from}: the note is kept`);
+    assert(html.includes(`action="${from}"`), `${from}: the form posts to the page it is on`);
+  }
   const done = await postForm(t, admin, "/admin/reports", {
     kind: "internship",
     targetId: listing.id,

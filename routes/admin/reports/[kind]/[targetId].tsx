@@ -2,7 +2,9 @@
  * `/admin/reports/{kind}/{targetId}` (admins only): one reported target (docs/decisions.md, Trust, "Reports"): a link
  * to it while it has a page, every report of it, newest first, with its reason, details, reporter, whether it did not
  * count toward a hold (its reporter's earlier report dismissed: docs/decisions.md, Trust, "Dismissed reporters") and how
- * it was resolved, and the form to resolve the open ones. Something nobody reported renders the 404 page.
+ * it was resolved, and the form to resolve the open ones, posted here (`POST`, `resolveFromForm`: 303 back with `done=`,
+ * or this page again, 400, with a form sent without its action refused at the form, its note kept). Something nobody
+ * reported renders the 404 page.
  */
 import { define } from "@/lib/platform/define.ts";
 import { NotFoundError } from "@/lib/errors.ts";
@@ -12,20 +14,39 @@ import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { ResolveForm, StillHeld } from "@/components/reports/ResolveForm.tsx";
 import { ResolutionWords } from "@/components/reports/ResolutionWords.tsx";
 import { REPORT_KINDS, type ReportKind, type TargetReports, targetReports } from "@/lib/reports/reports.ts";
+import { assertSignedIn } from "@/lib/http/guards.ts";
+import { resolveFromForm, type ResolveRefusal } from "@/lib/http/report_resolution.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
+
+/** The target's reports, and a form sent without its action, refused at the form. */
+interface Data extends TargetReports {
+  refused?: ResolveRefusal;
+}
+
+/** The reports of the target a page's path names. @throws NotFoundError for a kind that is none, or nothing reported. */
+async function reportsOf(kv: Deno.Kv, t: Translate, params: Record<string, string>): Promise<TargetReports> {
+  const { kind, targetId } = params;
+  if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError();
+  return await targetReports(kv, { kind: kind as ReportKind, targetId, t });
+}
 import { useT } from "@/lib/i18n/context.ts";
 
-export const handler = define.handlers<TargetReports>({
+export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    const { kind, targetId } = ctx.params;
-    if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError();
-    return ctx.render(
-      await targetReports(ctx.state.services.kv, { kind: kind as ReportKind, targetId, t: ctx.state.t }),
-    );
+    return ctx.render(await reportsOf(ctx.state.services.kv, ctx.state.t, ctx.params));
+  },
+
+  async POST(req, ctx) {
+    assertSignedIn(ctx.state);
+    const answer = await resolveFromForm(req, ctx.state);
+    if (answer instanceof Response) return answer;
+    const data = await reportsOf(ctx.state.services.kv, ctx.state.t, ctx.params);
+    return ctx.render({ ...data, refused: answer }, { status: 400 });
   },
 });
 
-export default define.page<TargetReports>(function AdminTargetReportsPage({ data, url }) {
-  const { target, reports } = data;
+export default define.page<Data>(function AdminTargetReportsPage({ data, url }) {
+  const { target, reports, refused } = data;
   const done = url.searchParams.get("done");
   const t = useT();
   return (
@@ -43,11 +64,12 @@ export default define.page<TargetReports>(function AdminTargetReportsPage({ data
           {t("admin.reports.openCount", { count: target.openReports })}
         </p>
       </div>
+      {refused && <Notice kind="error">{refused.message}</Notice>}
       {done !== null && <Notice kind="success">{t("admin.reports.resolved", { count: Number(done) || 0 })}</Notice>}
       {url.searchParams.get("held") === "1" && <StillHeld />}
       {target.status === "open" && (
         <div class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-          <ResolveForm kind={target.kind} targetId={target.targetId} from={url.pathname} />
+          <ResolveForm kind={target.kind} targetId={target.targetId} from={url.pathname} refused={refused} />
         </div>
       )}
       <section aria-labelledby="reports-heading">

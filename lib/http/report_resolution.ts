@@ -1,0 +1,61 @@
+/**
+ * The admin's plain form resolving a reported target's open reports (docs/decisions.md, Trust, "Reports"), posted to
+ * the page it is on: the reports list (`/admin/reports`, with its query) or the target's page
+ * (`/admin/reports/{kind}/{targetId}`). Both routes' `POST` answer through `resolveFromForm`: a resolution goes back to
+ * the form's `from` (303, with `done=` and `held=1`); a form sent without its action is refused at the form, its note
+ * kept, by the page rendering itself again.
+ */
+import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
+import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { REPORT_KINDS, type ReportKind, ResolveSchema, resolveTarget } from "@/lib/reports/reports.ts";
+import type { SignedInState } from "@/lib/platform/state.ts";
+
+/** A form sent without a valid action: its target, the note as typed, and the sentence to show at the form. */
+export interface ResolveRefusal {
+  kind: string;
+  targetId: string;
+  note: string;
+  message: string;
+}
+
+/**
+ * Resolves the open reports the posted form names (fields `kind`, `targetId`, `action`, `note`, `from`) for the admin
+ * of `state` (the admin middleware checked the role): a 303 back to `from` (a path under `/admin/reports`, else the
+ * list) with `done=` (how many were resolved, and `held=1` when a dismissed listing stays held), or with `problem=`
+ * when the action cannot be done (`organization`: an organization is never deleted; `resolving`: another admin is at
+ * it); a missing or unknown action or kind, or a note over 1,000 characters, is a refusal for the page to show at the
+ * form. Other errors are the domain's (see `resolveTarget`).
+ */
+export async function resolveFromForm(req: Request, state: SignedInState): Promise<Response | ResolveRefusal> {
+  const form = await readFormFields(req, ["kind", "targetId", "action", "note", "from"]);
+  const from = form.from.startsWith("/admin/reports") ? form.from : "/admin/reports";
+  const back = (key: string, value: string, held = false) => {
+    const url = new URL(from, "http://x");
+    url.searchParams.set(key, value);
+    if (held) url.searchParams.set("held", "1");
+    return seeOther(`${url.pathname}?${url.searchParams}`);
+  };
+  const body = ResolveSchema.safeParse({ action: form.action, note: form.note });
+  const kind = (REPORT_KINDS as readonly string[]).includes(form.kind) ? form.kind as ReportKind : null;
+  if (!body.success || !kind) {
+    return {
+      kind: form.kind,
+      targetId: form.targetId,
+      note: form.note,
+      message: state.t("admin.reports.problemAction"),
+    };
+  }
+  try {
+    const { resolved, stillHeld } = await resolveTarget(state.services, {
+      kind,
+      targetId: form.targetId,
+      admin: state.user,
+      body: body.data,
+    });
+    return back("done", String(resolved), stillHeld);
+  } catch (error) {
+    if (error instanceof InvalidInputError) return back("problem", "organization");
+    if (error instanceof ConflictError) return back("problem", "resolving");
+    throw error;
+  }
+}
