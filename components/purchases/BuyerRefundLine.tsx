@@ -2,7 +2,8 @@
  * What was refunded of a purchase, as its buyer reads it on "My toolkits" and on the receipt (docs/decisions.md, Money
  * operations, "Refunds made at the gateway"): the refund and its date; refunded in parts, each part with its date and
  * the sum; refunded in part so far, the parts and how much of the payment they came to. On a tax invoice, also when
- * GST's time limit left a refund without its credit note. Amounts in paise.
+ * GST's time limit left a refund or a part without its credit note: until when credit notes were allowed, worded true
+ * of a whole refund and of parts whose earlier ones have theirs. Amounts in paise.
  */
 import type { BuyerRefund, RefundedPart } from "@/lib/purchases/purchases.ts";
 import { returnedBy } from "@/lib/purchases/refund_policy.ts";

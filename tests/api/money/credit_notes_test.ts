@@ -14,6 +14,10 @@ import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { creditNotesOf } from "@/lib/purchases/purchases.ts";
 import { financialYearOf } from "@/lib/purchases/receipts.ts";
 
+/** What the admin's row and the buyer's receipt say of an invoice of 2024-25 past GST's time limit. */
+const LAPSED =
+  "GST allows credit notes for this invoice only until 30 Nov 2025: a refund not credited by then has none";
+
 /** Delivers the gateway's `refund.processed` of `part` twice at once, under two event ids. */
 async function deliverTwice(shop: Shop, part: Parameters<typeof refundProcessedDelivery>[0], orderId: string) {
   const answers = await Promise.all([0, 1].map(async () => {
@@ -107,12 +111,37 @@ Deno.test("past GST's time limit a refund or part issues no credit note but says
   assertEquals(list.purchases[0].refund.creditNoteLapsed, why);
   const html = await (await shop.t.fetch(`/admin/purchases?search=${payment.id}`, { headers: shop.admin.headers }))
     .text();
-  assert(html.includes("No credit note: GST's time limit for this invoice ended on 30 Nov 2025"), "the row says why");
+  assert(html.includes(LAPSED), "the row says why");
   const receipt = await (await shop.t.fetch(`/purchases/${purchaseId}/receipt`, { headers: buyer.headers })).text();
-  assert(
-    receipt.includes("No credit note for this refund: GST's time limit for this invoice ended on 30 Nov 2025"),
-    "and the buyer's receipt too",
-  );
+  assert(receipt.includes(LAPSED), "and the buyer's receipt too");
+});
+
+Deno.test("a refund in parts whose first part got its credit note and second lapsed says both truly", async () => {
+  await using shop = await openShop();
+  registerForGst(shop);
+  const buyer = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 500 });
+  const { purchaseId, orderId, payment } = await buy(shop, buyer, kit.id);
+  await deliverTwice(shop, await shop.fake.refundInDashboard(payment.id, 10000), orderId);
+  // The second part comes after GST's time limit for the invoice, as if supplied in 2024-25.
+  await receiptIssuedAt(shop, purchaseId, "2025-03-31T18:00:00.000Z");
+  await deliverTwice(shop, await shop.fake.refundInDashboard(payment.id, 5000), orderId);
+  const record = await purchaseRecord(shop, purchaseId);
+  const [first, second] = record.gatewayPartialRefunds!;
+  assertEquals([Boolean(first.creditNote), first.creditNoteLapsed, second.creditNote], [true, undefined, undefined]);
+  assertEquals(second.creditNoteLapsed, { lastDay: "2025-11-30" });
+
+  const html = await (await shop.t.fetch(`/admin/purchases?search=${payment.id}`, { headers: shop.admin.headers }))
+    .text();
+  assert(html.includes(first.creditNote!.number), "the first part's credit note is listed");
+  assert(html.includes(LAPSED), "beside the limit that left the second without one");
+  const receipt = (lang: string) =>
+    shop.t.fetch(`/purchases/${purchaseId}/receipt?lang=${lang}`, { headers: buyer.headers });
+  const english = await (await receipt("en")).text();
+  assert(english.includes(LAPSED), "the buyer's receipt");
+  assert(!english.includes("No credit note for this refund"), "not the words that said the whole refund had none");
+  const hindi = await (await receipt("hi")).text();
+  assert(hindi.includes("GST इस रसीद के क्रेडिट नोट सिर्फ़ 30 नवंबर 2025 तक बनाने देता है"), "in Hindi");
 });
 
 Deno.test("the credit-notes-late job issues none past GST's time limit, to the last day in India, and says why", async () => {
