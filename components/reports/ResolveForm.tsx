@@ -3,7 +3,9 @@
  * radio buttons (an organization is never deleted, so it is not offered one), a note the reporters and the owner read,
  * and a submit button; a plain form posting to the page it is on, `from` (`resolveFromForm`,
  * `lib/http/report_resolution.ts`), which answers back to it (with `held=1` when a dismissed listing stays held:
- * `StillHeld`), or draws it again with `refused`: the sentence at its actions, the note as it was typed.
+ * `StillHeld`), or draws it again with `refused`: the sentence at its actions, the note as it was typed. Leaving with
+ * an action chosen or a note typed and not sent asks first (`data-keep-typed`; docs/decisions.md, Islands, "Leaving a
+ * typed form").
  */
 import { type ReportKind, RESOLVE_ACTIONS } from "@/lib/reports/schema.ts";
 import { FieldError, Notice, TextAreaField } from "@/components/forms.tsx";
@@ -21,7 +23,7 @@ export function ResolveForm(
   const t = useT();
   const actions = RESOLVE_ACTIONS.filter((action) => !(kind === "organization" && action === "delete"));
   return (
-    <form method="post" action={from} noValidate class="space-y-3">
+    <form method="post" action={from} noValidate data-keep-typed class="space-y-3">
       <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="targetId" value={targetId} />
       <input type="hidden" name="from" value={from} />

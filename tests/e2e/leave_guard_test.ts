@@ -1,7 +1,7 @@
 /**
  * Leaving a typed form in Chromium on a 360 px phone (docs/decisions.md, Islands, "Leaving a typed form"): a student who
  * typed an answer on the apply form, a tracker note the network failed to save, or a comment not posted, and taps a
- * link, is asked first by the browser; staying keeps what they typed, as on the opportunity form, the profile and onboarding. A form only looked at,
+ * link, is asked first by the browser; staying keeps what they typed, as on the opportunity form, the profile, onboarding and a report. A form only looked at,
  * one sent, a note saved, a comment posted, an opportunity submitted and a profile saved leave without a question.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
@@ -173,4 +173,28 @@ Deno.test("onboarding asks before leaving with an answer given; untouched, it do
   await page.getByLabel("I am a student looking for internships and opportunities").check();
   await askedOnLeaving(page, home, asked);
   await page.getByText("Step 1 of 7").waitFor();
+});
+
+Deno.test("a report with its details typed asks before leaving the listing; sent, it does not", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await createTestUser(t, "user", { name: "Sara Student" });
+  const [listing] = await addInternships(t, member, [{ title: "Data Intern", hiringOrganization: "Data Co" }]);
+  await using browser = await openBrowser();
+  const { page, asked } = await phonePage(browser, t, student, `/internships/${listing.id}`);
+  const all = page.locator("main a[href='/internships']").first();
+
+  await page.getByText("Report this internship").click();
+  await page.getByLabel("Details (needed for Something else)").fill("They asked me to pay a training fee.");
+  await askedOnLeaving(page, all, asked);
+  assertEquals(
+    await page.getByLabel("Details (needed for Something else)").inputValue(),
+    "They asked me to pay a training fee.",
+    "staying keeps the details",
+  );
+
+  await page.getByLabel("It asks for money (a fee or a deposit)").check();
+  await page.getByRole("button", { name: "Send report" }).click();
+  await page.waitForURL(/\/report\?sent=1/);
+  assertEquals(asked, ["beforeunload"], "sending the report is no leaving");
 });
