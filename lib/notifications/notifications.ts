@@ -22,6 +22,7 @@ import { dropPushMessageOps, queuePushOps } from "@/lib/push/outbox.ts";
 import { BODY_MAX, clip, type NotificationMessage, notificationWords, TITLE_MAX } from "./words.ts";
 import { NOTIFICATION_TYPES, type NotificationType } from "./types.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
+import { deleteListed } from "@/lib/kv/packed_writes.ts";
 
 export { NOTIFICATION_TYPES, type NotificationType };
 export { BODY_MAX, type MessageRef, type NotificationMessage, notificationWords, TITLE_MAX } from "./words.ts";
@@ -379,17 +380,8 @@ export async function notificationCountOf(kv: Deno.Kv, userId: string, now = new
   return count;
 }
 
-/** Deletes every notification of `userId` (account deletion), in bounded writes; idempotent. */
+/** Deletes every notification of `userId` (account deletion); idempotent: `deleteListed`. */
 export async function deleteNotificationsOf(kv: Deno.Kv, userId: string): Promise<void> {
-  for (const prefix of [["notifications", userId], ["notifications_unread", userId]]) {
-    let keys: Deno.KvKey[] = [];
-    for await (const entry of kv.list({ prefix })) {
-      keys.push(entry.key);
-      if (keys.length === 500) {
-        await keys.reduce((op, key) => op.delete(key), kv.atomic()).commit();
-        keys = [];
-      }
-    }
-    if (keys.length > 0) await keys.reduce((op, key) => op.delete(key), kv.atomic()).commit();
-  }
+  await deleteListed(kv, ["notifications", userId]);
+  await deleteListed(kv, ["notifications_unread", userId]);
 }
