@@ -217,12 +217,12 @@ export async function peekSession(kv: Deno.Kv, token: string): Promise<{ session
 }
 
 /**
- * The live session of a cookie token with its user, read in one KV round trip and renewed when
- * it is past its first day; null as `peekSession` says (a session of an earlier epoch is deleted then), or `suspended`
- * (the person's language only) for a session void because its person is suspended (docs/decisions.md, Admin, "Suspension"), so that the pages its
- * cookie brings say why rather than only asking to sign in. That one is not deleted while its epoch is behind (it
- * never holds again, even once the suspension is lifted) and goes when it expires; one of the current epoch (a
- * suspension that did not move it) is deleted, lest a lift revive it.
+ * The live session of a cookie token with its user, read in one KV round trip and renewed when it is past its first
+ * day; null as `peekSession` says (a session of an earlier epoch is deleted then), or `suspended` (the person's
+ * language only) for a session void because its person is suspended (docs/decisions.md, Admin, "Suspension"), so that
+ * the pages its cookie brings say why rather than only asking to sign in. That one is not deleted while its epoch is
+ * behind (it never holds again, even once the suspension is lifted) and goes when it expires; one of the current epoch
+ * (a suspension that did not move it) is deleted, lest a lift revive it.
  * `renewed` tells the caller to send the cookie again; `hash` is the token's SHA-256, the session's key (`sessionHolds`).
  */
 export async function readSession(

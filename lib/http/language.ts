@@ -2,10 +2,11 @@
  * The language step of `routes/_middleware.ts` (docs/decisions.md, Languages, "Which language"): decides once per
  * request which language the answer is written in and puts it on the request state (`lang`, and `t`, its translator).
  * In order: `?lang=en|hi` on the URL (which also sets the `lang` cookie for a year), the signed-in person's `language`
- * setting (or a suspended session's person's, whom the sign-in page tells), the `lang` cookie, `Accept-Language` (Hindi when `hi` is preferred over `en`), else English. Pages answer
- * with `Vary: Accept-Language, Cookie`, since the same URL reads differently by those, and name their language in
- * `Content-Language` (the service worker's offline page follows it): the one they were written in, which a page about
- * another person may have changed (the unsubscribe page is in its token's person's language). API answers keep their English.
+ * setting (or a suspended session's person's, whom the sign-in page tells), the `lang` cookie, `Accept-Language` (Hindi
+ * when `hi` is preferred over `en`), else English. Pages answer with `Vary: Accept-Language, Cookie`, since the same
+ * URL reads differently by those, and name their language in `Content-Language` (the service worker's offline page
+ * follows it): the one they were written in, which a page about another person may have changed (the unsubscribe page
+ * is in its token's person's language). API answers keep their English.
  */
 import { serialize } from "hono/utils/cookie";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";

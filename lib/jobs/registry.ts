@@ -89,8 +89,8 @@ export async function runJob(
   trigger: RunTrigger = "hand",
 ): Promise<JobRun> {
   const started = performance.now();
-  const ended = (outcome: { counts: JobCounts } | { error: unknown }) => {
-    const run = { startedAt: now.toISOString(), ms: Math.round(performance.now() - started), trigger };
+  const ended = (outcome: { counts: JobCounts } | { error: unknown }, ms = Math.round(performance.now() - started)) => {
+    const run = { startedAt: now.toISOString(), ms, trigger };
     return recordRun(
       services.kv,
       job.name,
@@ -106,8 +106,9 @@ export async function runJob(
     await ended({ error });
     throw error;
   }
-  services.log.info("job ran", { job: job.name, ms: Math.round(performance.now() - started), ...counts });
-  await ended({ counts });
+  const ms = Math.round(performance.now() - started);
+  services.log.info("job ran", { job: job.name, ms, ...counts });
+  await ended({ counts }, ms);
   // What the job notified goes out now, not at the push outbox's next minute.
   if (job !== pushOutboxJob) startPushDelivery(services);
   return { job: job.name, ...counts };
