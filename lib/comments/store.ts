@@ -48,13 +48,15 @@ import {
   type ReactionType,
 } from "./schema.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
-import { reportedIds, resolveRemoved } from "@/lib/reports/removals.ts";
+import { reportedAmong, resolveRemoved } from "@/lib/reports/removals.ts";
 
 const ONE = 1n;
 /** −1 as KV's wrapping 64-bit sum sees it. */
 const MINUS_ONE = 0xffffffffffffffffn;
 /** Most mutations one cascade commit holds (KV allows 1,000). */
 const BATCH = 800;
+/** Comments of a deleted post whose open reports are read together (`deleteConversation`): 10 `getMany` calls. */
+const REPORTS_READ = 100;
 
 type CountName = "comments" | "threads" | ReactionType;
 
@@ -485,13 +487,13 @@ export async function deleteComment(
  * for up to 30 s: `retrying`): they keep no words of a deleted reply and link to the feed instead of the post
  * (docs/decisions.md, Notifications, "Redaction"). So a run stopped midway leaves counters that count what is left and
  * no notification quoting a reply that is gone, and running it again finishes the work. Before a comment with open
- * reports goes (the open view's entries, read once), its reports are resolved as removed with the post
- * (`resolveRemoved`; docs/decisions.md, Trust, "Reports of what is removed"): none can be filed once the post is gone.
+ * reports goes (its entry in the open view, read by key for `REPORTS_READ` comments at a time: `reportedAmong`), its
+ * reports are resolved as removed with the post (`resolveRemoved`; docs/decisions.md, Trust, "Reports of what is
+ * removed"): none can be filed once the post is gone.
  * @throws BusyError when a reply's notifications kept changing for 30 s, or a comment's reports' writes kept losing
  *   races (the run stops; running it again goes on).
  */
 export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<void> {
-  const reported = await reportedIds(kv, "comment");
   let op = kv.atomic();
   let size = 0;
   let live = 0n;
@@ -524,7 +526,7 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
   };
   // Every recipient of a reply under the post wrote a comment there: their reply gates go with their comments.
   const gated = new Set<string>();
-  for await (const entry of kv.list<Comment>({ prefix: ["comment_threads", postId] }, { batchSize: 500 })) {
+  const remove = async (entry: Deno.KvEntry<Comment>, reported: ReadonlySet<string>) => {
     const c = entry.value;
     if (reported.has(c.id)) await resolveRemoved(kv, { kind: "comment", targetId: c.id, by: "post" });
     const counted: CountName[] = [];
@@ -544,7 +546,19 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
       counted.push("threads");
     }
     await add(keys, counted);
+  };
+  // The comments are taken `REPORTS_READ` at a time, with which of them have open reports read by key.
+  let page: Deno.KvEntry<Comment>[] = [];
+  const removePage = async () => {
+    const reported = await reportedAmong(kv, "comment", page.map((entry) => entry.value.id));
+    for (const entry of page) await remove(entry, reported);
+    page = [];
+  };
+  for await (const entry of kv.list<Comment>({ prefix: ["comment_threads", postId] }, { batchSize: 500 })) {
+    page.push(entry);
+    if (page.length === REPORTS_READ) await removePage();
   }
+  await removePage();
   for await (const entry of kv.list({ prefix: ["post_reactors", postId] }, { batchSize: 500 })) {
     const userId = entry.key[2] as string;
     const types = (await kv.get<ReactionType[]>(reactionsKey(userId, postId))).value ?? [];

@@ -25,6 +25,7 @@ import {
   indexOps,
   newestHolding,
   openKey,
+  openTargetKey,
   remembered,
   reportsOfTarget,
   RESOLVE_BATCH,
@@ -350,13 +351,13 @@ function reopenOps(
   indexOps(op, summary.value, next);
 }
 
-/** The ids of the `kind` targets with open reports, from the open view's entries: one range read. */
-export async function reportedIds(kv: Deno.Kv, kind: ReportKind): Promise<Set<string>> {
-  const ids = new Set<string>();
-  for await (const { key } of kv.list({ prefix: ["report_targets_open", kind] }, { batchSize: 500 })) {
-    ids.add(key[2] as string);
-  }
-  return ids;
+/**
+ * Which of the `kind` targets `ids` have open reports: a point read of each one's entry in the open view (`getManyChunked`,
+ * 10 keys a call), so what it reads grows with `ids`, never with the open reports elsewhere.
+ */
+export async function reportedAmong(kv: Deno.Kv, kind: ReportKind, ids: readonly string[]): Promise<Set<string>> {
+  const entries = await getManyChunked(kv, ids.map((id) => openTargetKey(kind, id)));
+  return new Set(ids.filter((_, i) => entries[i].value !== null));
 }
 
 /**

@@ -129,7 +129,10 @@ export const openKey = (userId: string, kind: ReportKind, targetId: string): Den
   targetId,
 ];
 export const summaryKey = (kind: ReportKind, targetId: string): Deno.KvKey => ["report_targets", kind, targetId];
-const openTargetKey = (kind: ReportKind, targetId: string): Deno.KvKey => ["report_targets_open", kind, targetId];
+export const openTargetKey = (
+  kind: ReportKind,
+  targetId: string,
+): Deno.KvKey => ["report_targets_open", kind, targetId];
 /** The scopes of the resolved view: every kind, and each kind alone. */
 export type Scope = ReportKind | "all";
 export const resolvedKey = (scope: Scope, summary: TargetSummary): Deno.KvKey => [

@@ -14,6 +14,8 @@ import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { call } from "./helpers.ts";
 import { checkReport, createReport } from "@/lib/reports/reports.ts";
 import { removeComment } from "@/lib/comments/comments.ts";
+import { deleteConversation } from "@/lib/comments/store.ts";
+import { kvReads, recordingReads } from "@/tests/helpers/kv_reads.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { NotFoundError } from "@/lib/errors.ts";
@@ -173,6 +175,31 @@ Deno.test("a reported post deleted: its reports removed by an admin, its comment
   assertEquals(bodies.filter((body) => body.includes("was removed with the post it was under")).length, 2);
   assertEquals((await report(t, other, "post", doomed.id)).status, 404);
   assertEquals((await report(t, other, "comment", reply)).status, 404);
+});
+
+Deno.test("deleting a post reads its own comments' open reports, not those of 300 comments reported elsewhere", async () => {
+  await using t = await createTestApp();
+  const { admin, member, student } = await people(t);
+  const post = await createPost(t, admin, { title: "Busy post" });
+  const reported = await comment(t, member, post.id, "Reported here");
+  await comment(t, member, post.id, "Not reported");
+  assertEquals((await report(t, student, "comment", reported)).status, 201);
+  // Comments reported under other posts, as their open reports leave them in the open view.
+  const elsewhere = t.kv.atomic();
+  const at = new Date().toISOString();
+  for (let i = 0; i < 300; i++) {
+    elsewhere.set(["report_targets_open", "comment", `elsewhere-${i}`], { open: 1, lastReportedAt: at });
+  }
+  assert((await elsewhere.commit()).ok);
+
+  const reads = kvReads();
+  await deleteConversation(recordingReads(t.kv, reads), post.id);
+  const openView = reads.lists.filter(({ selector }) =>
+    "prefix" in selector && selector.prefix[0] === "report_targets_open"
+  );
+  assertEquals(openView.map(({ listed }) => listed), [], "the open view is not listed");
+  assert(reads.listed + reads.keys.length < 100, `${reads.listed} entries listed, ${reads.keys.length} keys read`);
+  assertEquals((await resolutions(t, admin, "comment", reported)).reports, [["resolved", "removed post"]]);
 });
 
 Deno.test("a report read before the removal is refused when it is written after it", async () => {
