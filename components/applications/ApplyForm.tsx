@@ -4,7 +4,7 @@
  * per screening question, and a cover note; every problem shows beside its field at once, listed with links in a
  * summary at the top (a file chosen with a form sent back is asked for again, by name: the page cannot hold it).
  * Leaving it with something typed or chosen asks first (`data-keep-typed`, docs/decisions.md, Islands, "Leaving a
- * typed form").
+ * typed form"), as does leaving it sent back with words typed (`data-unsaved`: drawn again, they are its defaults).
  */
 import { FieldError, Notice, TextAreaField } from "@/components/forms.tsx";
 import { useT } from "@/lib/i18n/context.ts";
@@ -52,8 +52,19 @@ export function ApplyForm({ action, questions, resume, values, errors, formError
   const listed = Object.keys(labels).filter((field) => errors[field]);
   const fileError = errors.file;
   const fileHint = resume ? t("applications.form.storedHint") : t("applications.form.newHint");
+  // Sent back with words typed: they are the page's defaults now, and still not sent.
+  const typed = values.coverNote.trim() !== "" || Object.values(values.answers).some((answer) => answer.trim() !== "");
+  const sentBack = (listed.length > 0 || Boolean(formError)) && typed;
   return (
-    <form method="post" action={action} enctype="multipart/form-data" noValidate data-keep-typed class="space-y-6">
+    <form
+      method="post"
+      action={action}
+      enctype="multipart/form-data"
+      noValidate
+      data-keep-typed
+      data-unsaved={sentBack || undefined}
+      class="space-y-6"
+    >
       {(listed.length > 0 || formError) && (
         <Notice kind="error" title={listed.length > 0 ? t("applications.form.correct") : undefined}>
           {formError && <p>{formError}</p>}

@@ -3,7 +3,8 @@
  * button; a plain form posting to `/report`, so it works without JavaScript. `ReportControl` folds it under a
  * "Report" summary on listing and post pages, or says when the person reported it (one report is open at a time).
  * Leaving a page with a reason chosen or details typed and not sent asks first (`data-keep-typed`; docs/decisions.md,
- * Islands, "Leaving a typed form").
+ * Islands, "Leaving a typed form"), also once the form was sent back with details typed (`data-unsaved`: `details` is
+ * given only then).
  */
 import { reasonsFor, type ReportKind } from "@/lib/reports/schema.ts";
 import { REASON_KEYS, reportHref } from "@/lib/browser/report_format.ts";
@@ -26,7 +27,14 @@ export interface ReportFormProps {
 export function ReportForm({ kind, id, back, prefix = "report", reason, details, error }: ReportFormProps) {
   const t = useT();
   return (
-    <form method="post" action="/report" noValidate data-keep-typed class="space-y-3">
+    <form
+      method="post"
+      action="/report"
+      noValidate
+      data-keep-typed
+      data-unsaved={details?.trim() ? true : undefined}
+      class="space-y-3"
+    >
       <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="back" value={back} />

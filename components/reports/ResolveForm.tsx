@@ -5,7 +5,7 @@
  * `lib/http/report_resolution.ts`), which answers back to it (with `held=1` when a dismissed listing stays held:
  * `StillHeld`), or draws it again with `refused`: the sentence at its actions, the note as it was typed. Leaving with
  * an action chosen or a note typed and not sent asks first (`data-keep-typed`; docs/decisions.md, Islands, "Leaving a
- * typed form").
+ * typed form"), also the note drawn again with `refused` (`data-unsaved`).
  */
 import { type ReportKind, RESOLVE_ACTIONS } from "@/lib/reports/schema.ts";
 import { FieldError, Notice, TextAreaField } from "@/components/forms.tsx";
@@ -23,7 +23,14 @@ export function ResolveForm(
   const t = useT();
   const actions = RESOLVE_ACTIONS.filter((action) => !(kind === "organization" && action === "delete"));
   return (
-    <form method="post" action={from} noValidate data-keep-typed class="space-y-3">
+    <form
+      method="post"
+      action={from}
+      noValidate
+      data-keep-typed
+      data-unsaved={refused?.note.trim() ? true : undefined}
+      class="space-y-3"
+    >
       <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="targetId" value={targetId} />
       <input type="hidden" name="from" value={from} />

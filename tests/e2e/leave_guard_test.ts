@@ -1,8 +1,9 @@
 /**
  * Leaving a typed form in Chromium on a 360 px phone (docs/decisions.md, Islands, "Leaving a typed form"): a student who
- * typed an answer on the apply form, a tracker note the network failed to save, or a comment not posted, and taps a
- * link, is asked first by the browser; staying keeps what they typed, as on the opportunity form, the profile, onboarding and a report. A form only looked at,
- * one sent, a note saved, a comment posted, an opportunity submitted and a profile saved leave without a question.
+ * typed an answer on the apply form (also once it came back refused with it), a tracker note the network failed to save,
+ * or a comment not posted, and taps a link, is asked first by the browser; staying keeps what they typed, as on the
+ * opportunity form, the profile, onboarding and a report. A form only looked at, one sent, a note saved, a comment
+ * posted, an opportunity submitted and a profile saved leave without a question.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -76,6 +77,30 @@ Deno.test("the apply form asks before leaving with an answer typed; looked at, o
   await page.getByRole("button", { name: "Send application" }).click();
   await page.waitForURL(`${t.origin}/internships/${internship.id}?applied=1`);
   assertEquals(asked, ["beforeunload"], "sending the form is no leaving");
+});
+
+Deno.test("the apply form sent back with words typed asks before leaving; sent again, it does not", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await applicant(t, "Sara Student");
+  const internship = await platformInternship(t, member, { title: "Data Intern" });
+  await using browser = await openBrowser();
+  const apply = `/internships/${internship.id}/apply`;
+  const { page, asked } = await phonePage(browser, t, student, apply);
+  const en = translatorFor("en");
+  const cover = page.getByLabel(en("applications.form.coverNoteLabel"));
+
+  // The required answer left empty: the page comes back with the cover note as it was typed, not sent.
+  await cover.fill("I built two dashboards for my college fest.");
+  await page.getByRole("button", { name: "Send application" }).click();
+  await page.getByText(en("applications.form.correct")).waitFor();
+  await askedOnLeaving(page, link(page, "← Data Intern"), asked);
+  assertEquals(await cover.inputValue(), "I built two dashboards for my college fest.", "staying keeps the note");
+
+  await page.getByLabel("1. Why do you want this internship?").fill("I want to learn how real data teams work.");
+  await page.getByRole("button", { name: "Send application" }).click();
+  await page.waitForURL(`${t.origin}/internships/${internship.id}?applied=1`);
+  assertEquals(asked, ["beforeunload"], "sending it again is no leaving");
 });
 
 Deno.test("a tracker note the network failed to save asks before leaving; saved, it does not", async () => {

@@ -6,10 +6,12 @@
  * - a plain form marked `data-keep-typed` (the application's cover note and answers) does when one of its controls
  *   differs from what the page was drawn with: a text typed, a box ticked, an option or a file chosen;
  * - an island marks a form `data-unsaved` while what it holds differs from what it saved (a tracker note, a comment),
- *   since an island saves in place and the page is not drawn again.
+ *   since an island saves in place and the page is not drawn again; so does the server a plain form it draws again
+ *   with what was sent and refused (the application, a report, a resolution), whose words are its defaults then.
  * A form being sent (`aria-busy`, `busy_forms.ts`) is the person leaving with their words, so it does not ask; once the
  * connection fails it (`FORM_UNSENT`), or its busy period ends, it asks again. The browser asks only after the person
- * has touched the page, and the listener is added on their first input, so a page nobody typed on has none.
+ * has touched the page, and the listener is added on their first input (at once on a page with a form sent back), so a
+ * page nobody typed on has none.
  */
 
 /** Whether `select`'s choice differs from the one its options were drawn with (the first, when none says). */
@@ -49,4 +51,9 @@ function askBeforeLeaving(event: BeforeUnloadEvent): void {
   event.returnValue = "";
 }
 
-addEventListener("input", () => addEventListener("beforeunload", askBeforeLeaving), { capture: true, once: true });
+/** Makes leaving ask while a form holds words not sent (`askBeforeLeaving`). */
+const listen = () => addEventListener("beforeunload", askBeforeLeaving);
+
+// A form the server drew again with what was sent and refused holds those words before any input.
+if (document.querySelector("form[data-unsaved]")) listen();
+else addEventListener("input", listen, { capture: true, once: true });

@@ -171,6 +171,8 @@ Deno.test("the admin reports pages list, show and resolve with plain forms", asy
     assert(html.includes(`aria-describedby="${prefix}-action-error"`), `${from}: the actions say why`);
     assert(html.includes(">The stipend is really unpaid &amp; misleading.</textarea>"), `${from}: the note is kept`);
     assert(html.includes(`action="${from}"`), `${from}: the form posts to the page it is on`);
+    // Its note is the form's default now, still not sent: leaving the page asks first.
+    assertEquals(html.match(/<form[^>]*data-unsaved/g)?.length, 1, `${from}: the form holds an unsent note`);
   }
   const done = await postForm(t, admin, "/admin/reports", {
     kind: "internship",
