@@ -96,9 +96,16 @@ function alreadyApplied(internshipId: string, appliedAt: string, withdrawnAt?: s
 }
 
 /**
+ * The sentence at the file field of a form that goes back with a good file `file` chosen: the page drawn again cannot
+ * hold it, so it asks for it again, naming it, and says that the stored resume (`resume`) goes otherwise.
+ */
+function chooseAgain(t: Translate, resume: Resume | null, file: { name: string }): string {
+  return t(resume ? "applications.apply.chooseAgainStored" : "applications.apply.chooseAgain", { name: file.name });
+}
+
+/**
  * The problems of the posted form, all at once, by field (empty when it can be sent). When the form goes back for
- * other problems, a good file chosen with it is one too: the page drawn again cannot hold it, so its field asks for it
- * again, naming it, and says that the stored resume goes otherwise (docs/decisions.md, Applications, "Applying").
+ * other problems, a good file chosen with it is one too (`chooseAgain`; docs/decisions.md, Applications, "Applying").
  */
 async function problemsOf(
   { internship, resume, file, values, t }: {
@@ -127,11 +134,7 @@ async function problemsOf(
   if (values.coverNote.length > COVER_NOTE_MAX) {
     errors.coverNote = t("applications.apply.tooLong", { max: t.number(COVER_NOTE_MAX) });
   }
-  if (file && !errors.file && Object.keys(errors).length > 0) {
-    errors.file = t(resume ? "applications.apply.chooseAgainStored" : "applications.apply.chooseAgain", {
-      name: file.name,
-    });
-  }
+  if (file && !errors.file && Object.keys(errors).length > 0) errors.file = chooseAgain(t, resume, file);
   return errors;
 }
 
@@ -212,11 +215,13 @@ export const handler = define.handlers<Data>({
       const refusal = refusalOf(error, internship.id);
       if (refusal) return ctx.render(refusal, { status: refusal.status });
       if (!(error instanceof DomainError)) throw error;
+      const stored = await getResume(kv, ctx.state.user.id);
       return ctx.render({
         ...page,
-        resume: await getResume(kv, ctx.state.user.id),
+        resume: stored,
         values,
-        errors: {},
+        // The file chosen was not kept (`settle(false)`): sent again without it, the stored resume would go.
+        errors: file ? { file: chooseAgain(ctx.state.t, stored, file) } : {},
         // The sentence ends where the message goes on ("…: {error}. Please try again.").
         formError: ctx.state.t("applications.apply.tryAgain", {
           error: refusalText(ctx.state.t, error).replace(/[.।]$/, ""),

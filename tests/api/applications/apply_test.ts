@@ -16,6 +16,7 @@ import { applyTo as applyDirectly, CLOSED, CLOSED_MEANWHILE } from "@/lib/applic
 import { deleteInternship, updateInternship } from "@/lib/internships/writes.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
 import { withLatency } from "@/tests/helpers/kv_latency.ts";
+import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { UnauthenticatedError } from "@/lib/errors.ts";
 import { istToday } from "@/lib/dates.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
@@ -452,6 +453,31 @@ Deno.test("the internship page says Applied on …; the apply form works without
   const listing = await (await t.fetch(`/internships/${internship.id}`, { headers: student.headers })).text();
   assert(listing.includes("You withdrew your application on"), "nor on its page");
   assert(!/>✓ Applied on /.test(listing), "which does not say Applied on");
+});
+
+Deno.test("a send that failed asks for the chosen file again: sent as it comes back, the stored resume would go", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const internship = await platformInternship(t, member);
+  const student = await applicant(t);
+  const kv = t.services.kv;
+  // Every write of an application loses its race: the send fails with "please try again".
+  t.services.kv = kvWithCommits(
+    kv,
+    (_n, apply, sets) => sets.some(([kind]) => kind === "applications") ? Promise.resolve({ ok: false }) : apply(),
+  );
+  const body = new FormData();
+  body.set(
+    "file",
+    new File([new TextEncoder().encode("%PDF-1.4\n%%EOF\n")], "new-cv.pdf", { type: "application/pdf" }),
+  );
+  body.set(`answers.${internship.questions[0].id}`, "Because.");
+  const page = await t.fetch(`/internships/${internship.id}/apply`, { method: "POST", headers: student.headers, body });
+  t.services.kv = kv;
+  assertEquals(page.status, 503);
+  const fieldError = (await page.text()).match(/id="apply-file-error"[^>]*>([^<]*)</)?.[1];
+  assertEquals(fieldError, translatorFor("en")("applications.apply.chooseAgainStored", { name: "new-cv.pdf" }));
+  assertEquals((await get(t, student, "/api/me/applications")).body.applications, [], "nothing was sent");
 });
 
 Deno.test("Save without JavaScript on an internship applied to says it is under Sent here, in Hindi too", async () => {
