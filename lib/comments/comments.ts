@@ -7,7 +7,7 @@
 import { type AuditHook, auditOps } from "@/lib/admin_log/admin_log.ts";
 import { ForbiddenError, NotFoundError, RateLimitedError } from "@/lib/errors.ts";
 import { type OnLostRace, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
-import { addNotification } from "@/lib/notifications/notifications.ts";
+import { addNotification, type NotificationGroup, readNotificationGroup } from "@/lib/notifications/notifications.ts";
 import { queueMailOps } from "@/lib/mail/outbox.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
 import { postTitles, readablePost } from "@/lib/ungatekeep/posts.ts";
@@ -43,6 +43,7 @@ import {
   readThreadReplies,
   replaceComment,
   type ReplyGate,
+  replyGroup,
   replyMailOps,
   replySubject,
   scanComments,
@@ -215,13 +216,15 @@ async function replyTarget(kv: Deno.Kv, postId: string, parentId: string): Promi
 }
 
 /**
- * Who a reply notifies: the author of the comment answered, whether they take reply e-mails (`emailOnReply`), and the
- * gate that lets one reply an hour per post reach them beyond the bell, pushed and e-mailed (`readReplyGate`).
+ * Who a reply notifies: the author of the comment answered, whether they take reply e-mails (`emailOnReply`), the
+ * gate that lets one reply an hour per post reach them beyond the bell, pushed and e-mailed (`readReplyGate`), and
+ * their notifications of replies under the post, of which they keep the newest 10 (`replyGroup`).
  */
 interface ReplyNotice {
   recipient: User;
   emailOnReply: boolean;
   gate: ReplyGate;
+  group: NotificationGroup;
 }
 
 /**
@@ -233,13 +236,14 @@ async function replyNotice(
   { answeredUserId, author, postId, now }: { answeredUserId: string | null; author: User; postId: string; now: number },
 ): Promise<ReplyNotice | null> {
   if (!answeredUserId || answeredUserId === author.id) return null;
-  const [recipient, settings, gate] = await Promise.all([
+  const [recipient, settings, gate, group] = await Promise.all([
     getUser(kv, answeredUserId),
     getSettings(kv, answeredUserId),
     readReplyGate(kv, answeredUserId, postId, now),
+    readNotificationGroup(kv, answeredUserId, replyGroup(postId)),
   ]);
   if (!recipient) return null;
-  return { recipient, emailOnReply: settings.emailOnReply, gate };
+  return { recipient, emailOnReply: settings.emailOnReply, gate, group };
 }
 
 /**
@@ -247,7 +251,8 @@ async function replyNotice(
  * `postTitle` (docs/decisions.md, Comments and reactions, "Reply notifications"): the in-app notification, pushed to
  * their phones, and the e-mail in the outbox unless they turned `emailOnReply` off, with its one-click unsubscribe link
  * (its token written in `op` too). When a reply under this post reached them so within the hour, the notification
- * stays in the bell (`bellOnly`) and nothing is e-mailed. Returns the mail's id, or null when none is sent.
+ * stays in the bell (`bellOnly`) and nothing is e-mailed. The notification joins their replies under the post, whose
+ * oldest goes when they hold 10 already (`notice.group`). Returns the mail's id, or null when none is sent.
  */
 async function notifyReply(
   op: Deno.AtomicOperation,
@@ -273,6 +278,7 @@ async function notifyReply(
       url: path,
       subject: replySubject(reply.id),
       bellOnly: !notice.gate.open,
+      group: notice.group,
     },
     new Date(
       reply.createdAt,

@@ -31,6 +31,7 @@ import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { dropPendingMailOps } from "@/lib/mail/outbox.ts";
 import {
+  groupKey,
   type NotificationMessage,
   notificationWords,
   type Redaction,
@@ -62,6 +63,11 @@ type CountName = "comments" | "threads" | ReactionType;
 
 /** The notification subject of reply `id`: what its reply notification quotes (its author's name and content). */
 export const replySubject = (id: string): string => `comment:${id}`;
+/**
+ * The capped notification group of the replies to one person under post `postId` (`GROUP_KEPT` of them are kept;
+ * docs/decisions.md, Notifications, "Ten replies a post").
+ */
+export const replyGroup = (postId: string): string => `replies:${postId}`;
 
 const countKey = (postId: string, name: CountName): Deno.KvKey => ["post_counts", postId, name];
 const idKey = (id: string): Deno.KvKey => ["comment_ids", id];
@@ -524,7 +530,8 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     size += keys.length;
     if (size >= BATCH) await commit();
   };
-  // Every recipient of a reply under the post wrote a comment there: their reply gates go with their comments.
+  // Every recipient of a reply under the post wrote a comment there: their reply gates and notification groups go with
+  // their comments.
   const gated = new Set<string>();
   const remove = async (entry: Deno.KvEntry<Comment>, reported: ReadonlySet<string>) => {
     const c = entry.value;
@@ -539,7 +546,7 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     if (c.userId) keys.push(userIndexKey(c.userId, c));
     if (c.userId && !gated.has(c.userId)) {
       gated.add(c.userId);
-      keys.push(replyToldKey(c.userId, postId));
+      keys.push(replyToldKey(c.userId, postId), groupKey(c.userId, replyGroup(postId)));
     }
     if (c.parentId === null) {
       keys.push(topsKey(c), repliesKey(c.id));

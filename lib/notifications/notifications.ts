@@ -7,7 +7,9 @@
  *   newest first;
  * - `["notifications_unread", userId, id]` → `true` while the notification is unread (the bell counts these);
  * - `["notification_subjects", subject, userId, id]` → `true` for a notification that names another person's
- *   content (`subject`, e.g. `comment:{id}`), so it can be redacted when that content or its author goes.
+ *   content (`subject`, e.g. `comment:{id}`), so it can be redacted when that content or its author goes;
+ * - `["notification_groups", userId, group]` → the ids, oldest first, of the person's newest `GROUP_KEPT`
+ *   notifications of a capped group (e.g. the replies to them under one post): a new one drops the oldest.
  * All carry KV's `expireIn` of 90 days, and reads also skip anything older, so an expired one never shows even
  * before KV removes it. A notification is added inside the caller's atomic write (`addNotification`), so it exists
  * exactly when the change it announces does.
@@ -36,6 +38,18 @@ export const NOTIFICATION_TTL_MS = 90 * 24 * 60 * 60 * 1000;
 const BATCH = 50;
 
 /**
+ * How many notifications of one capped group a person keeps (docs/decisions.md, Notifications, "Ten replies a post"):
+ * adding one more drops the oldest in the same write.
+ */
+export const GROUP_KEPT = 10;
+
+/** A capped group of one person's notifications as read (`readNotificationGroup`), for the write that adds to it. */
+export interface NotificationGroup {
+  /** The group's entry: the ids of its kept notifications, oldest first (null when it holds none). */
+  entry: Deno.KvEntryMaybe<string[]>;
+}
+
+/**
  * What a caller announces: to whom, what kind, its words, and the same-origin path it links to. The words are either
  * `message` (catalogue keys, written in the reader's language when read) or a `title` and `body` of plain text, kept
  * as they are (what a person wrote, or words already in the recipient's language).
@@ -61,6 +75,11 @@ export interface NotificationInput {
    * and post").
    */
   bellOnly?: boolean;
+  /**
+   * The capped group it joins, as read (`readNotificationGroup`): the person keeps its newest `GROUP_KEPT`, so a
+   * busy discussion cannot fill their notifications without a bound.
+   */
+  group?: NotificationGroup;
 }
 
 /** A notification as answered, its words in the reader's language; `readAt` is null while unread. */
@@ -96,6 +115,30 @@ const subjectKey = (subject: string, userId: string, id: string): Deno.KvKey => 
   userId,
   id,
 ];
+/**
+ * The key of `userId`'s capped group `group`, for the deletion of what the group is about (a post's conversation):
+ * its notifications stay until they expire, and no more can join it.
+ */
+export const groupKey = (userId: string, group: string): Deno.KvKey => ["notification_groups", userId, group];
+
+/** `userId`'s capped group `group` (e.g. `replies:{postId}`) as it stands: one key read. */
+export async function readNotificationGroup(kv: Deno.Kv, userId: string, group: string): Promise<NotificationGroup> {
+  return { entry: await kv.get<string[]>(groupKey(userId, group)) };
+}
+
+/**
+ * Adds to `op` notification `id` of `userId` joining `group` (checked as read, so two writes at once cannot both take
+ * its last place), and the deletion of its oldest when it holds `GROUP_KEPT` already: the record and its unread key
+ * (two mutations each, one more for the group). A dropped notification's subject entry stays until it expires: a
+ * redaction of its subject then finds no record, and still drops its push message if one is pending.
+ */
+function joinGroupOps(op: Deno.AtomicOperation, userId: string, group: NotificationGroup, id: string): void {
+  const ids = [...group.entry.value ?? [], id];
+  for (const dropped of ids.splice(0, Math.max(0, ids.length - GROUP_KEPT))) {
+    op.delete(recordKey(userId, dropped)).delete(unreadKey(userId, dropped));
+  }
+  op.check(group.entry).set(group.entry.key, ids, { expireIn: NOTIFICATION_TTL_MS });
+}
 
 /** A new notification id: creation time in ms (13 digits, zero padded) and a random tail, so ids sort by time. */
 function notificationId(now: Date): string {
@@ -105,8 +148,8 @@ function notificationId(now: Date): string {
 /**
  * Adds the notification `input` to `op` (the caller's atomic write) as unread, created at `now`, with its delivery to
  * the person's phones and e-mail (`queuePushOps`, docs/decisions.md, Notifications, "Channels") unless it is
- * `bellOnly`; it is stored only if `op` commits. Five mutations (two without the delivery), one more with a `subject`.
- * Returns the record as it will be stored.
+ * `bellOnly`; it is stored only if `op` commits. Five mutations (two without the delivery), one more with a `subject`,
+ * and with a `group` one more and two for the oldest it drops (`joinGroupOps`). Returns the record as it will be stored.
  */
 export function addNotification(
   op: Deno.AtomicOperation,
@@ -131,6 +174,7 @@ export function addNotification(
   if (input.subject) {
     op.set(subjectKey(input.subject, input.userId, record.id), true, { expireIn: NOTIFICATION_TTL_MS });
   }
+  if (input.group) joinGroupOps(op, input.userId, input.group, record.id);
   if (!input.bellOnly) queuePushOps(op, { userId: input.userId, notification: record }, now.getTime());
   return record;
 }
@@ -370,8 +414,9 @@ export async function notificationsOf(
 
 /**
  * How many notifications of `userId` are still kept at `now` (what `notificationsOf` gives), for "Your data"
- * (docs/decisions.md, Data rights, "Read by person"): lists only the kept range, words not written. Notifications are
- * not capped per person; they last 90 days, so this grows with one person's last 90 days, not with everyone's.
+ * (docs/decisions.md, Data rights, "Read by person"): lists only the kept range, words not written. Notifications
+ * last 90 days, and replies are kept 10 a post (`GROUP_KEPT`), so this grows with one person's last 90 days, not with
+ * everyone's.
  */
 export async function notificationCountOf(kv: Deno.Kv, userId: string, now = new Date()): Promise<number> {
   let count = 0;
@@ -384,4 +429,5 @@ export async function notificationCountOf(kv: Deno.Kv, userId: string, now = new
 export async function deleteNotificationsOf(kv: Deno.Kv, userId: string): Promise<void> {
   await deleteListed(kv, ["notifications", userId]);
   await deleteListed(kv, ["notifications_unread", userId]);
+  await deleteListed(kv, ["notification_groups", userId]);
 }

@@ -858,6 +858,43 @@ Deno.test("reply pushes: a flood of replies to one person under one post is one 
   assert((await readReplyGate(t.kv, asha.user.id, post.id, Date.now() + REPLY_GAP_MS)).open, "after an hour");
 });
 
+Deno.test("reply notifications: a person keeps the newest 10 replies to them under a post, however busy it is", async () => {
+  await using t = await createTestApp();
+  const { post, admin } = await setup(t);
+  const other = await createPost(t, admin, { title: "Other", publishedAt: new Date(Date.now() - DAY).toISOString() });
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  // Three repliers, as one may write 10 comments a minute.
+  const repliers = [
+    await createTestUser(t, "user", { name: "Ravi" }),
+    await createTestUser(t, "user", { name: "Meera" }),
+    await createTestUser(t, "user", { name: "Kabir" }),
+  ];
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const otherTop = await written(t, asha, other.id, "Which cohort?");
+  const reply = (i: number, postId: string, parentId: string, content: string) =>
+    createComment(t.kv, { postId, author: repliers[i % 3].user, input: { content, parentId }, appUrl: t.origin });
+  for (let i = 0; i < 25; i++) await reply(i, post.id, top.id, `Reply ${i}`);
+  const KEPT = 10;
+  await reply(0, other.id, otherTop.id, "Elsewhere");
+  const newest = Array.from({ length: KEPT }, (_, i) => `Reply ${25 - KEPT + i}`);
+  const kept = await Array.fromAsync(t.kv.list<{ body: string }>({ prefix: ["notifications", asha.user.id] }));
+  assertEquals(kept.map((entry) => entry.value.body).sort(), ["Elsewhere", ...newest].sort(), "the oldest 15 went");
+  const unread = await Array.fromAsync(t.kv.list({ prefix: ["notifications_unread", asha.user.id] }));
+  assertEquals(unread.length, KEPT + 1, "with their unread keys");
+  const res = await t.fetch("/api/me/notifications?limit=100", { headers: asha.headers });
+  assertEquals(res.status, 200);
+  const page = await res.json() as { notifications: { body: string }[]; unreadCount: number };
+  assertEquals(page.notifications.map((n) => n.body).sort(), ["Elsewhere", ...newest].sort());
+  assertEquals(page.unreadCount, KEPT + 1);
+  const shown = await (await t.fetch("/me/notifications", { headers: asha.headers })).text();
+  assert(shown.includes("of the replies to you under one post, the newest 10"), "the page says so");
+  // A dropped reply deleted later: nothing to redact, nothing fails.
+  const [first] = (await thread(t, post.id, asha)).comments[0].replies;
+  assertEquals(first.content, "Reply 0");
+  await removeComment(t.kv, first.id, repliers[0].user);
+  assertEquals((await Array.fromAsync(t.kv.list({ prefix: ["notifications", asha.user.id] }))).length, KEPT + 1);
+});
+
 Deno.test("a reply's notification loses its content when the reply is deleted, and the replier's name with their account", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
@@ -979,7 +1016,7 @@ Deno.test("forgetting a heavy commenter writes many comments a commit, renews th
   const shown = comments.flatMap((c) => [c, ...c.replies]);
   assertEquals([shown.length, shown.filter((c) => c.user?.name === "Ravi").length], [131, 0]);
   const notices = await Array.fromAsync(t.kv.list({ prefix: ["notifications", asha.user.id] }));
-  assertEquals(notices.length, 65);
+  assertEquals(notices.length, 10, "the newest 10 replies to her under the post are kept");
   assert(!JSON.stringify(notices.map((n) => n.value)).includes("Ravi"), "no notification names the replier");
   const subjects = await Array.fromAsync(t.kv.list({ prefix: ["notification_subjects"] }));
   assertEquals(subjects.length, 65, "the replies are still there: deleting one later redacts its notification");
