@@ -6,7 +6,8 @@
  * sending, the server's refusals from its `fields`). The page renders the coupons first; until hydrated the new
  * coupon form posts to the page, a row's Active switch is a plain form with a Save button and its Delete a link to the
  * page's confirmation (`routes/admin/coupons.tsx`), both carrying the search the page answers (`search`), so they
- * return to it.
+ * return to it. Leaving with a new coupon typed and not created asks first (`data-unsaved`; docs/decisions.md, Islands,
+ * "Leaving a typed form").
  */
 import { useState } from "preact/hooks";
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
@@ -158,6 +159,7 @@ function CouponsTable({ initial, search, refused }: Omit<AdminCouponsTableProps,
         action="/admin/coupons"
         noValidate
         onSubmit={create}
+        data-unsaved={FIELDS.some((field) => form[field] !== EMPTY[field]) || undefined}
         class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
         aria-labelledby="new-coupon-heading"
       >

@@ -6,7 +6,8 @@
  * and an added banner clears the form, its file included. Every form is a plain form to the page first
  * (`routes/admin/banners.tsx`; docs/decisions.md, Islands, "Forms work without JavaScript"): the add form multipart,
  * each row's order and Active with a Save button until hydration (then each saves as it changes, the row saying so),
- * and Delete a link to the page's confirmation until hydration (then the dialog).
+ * and Delete a link to the page's confirmation until hydration (then the dialog). Leaving with a new banner typed or
+ * its image chosen and not added asks first (`data-unsaved`; docs/decisions.md, Islands, "Leaving a typed form").
  */
 import { useRef, useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
@@ -214,6 +215,7 @@ function Banners({ initial, notice, refused, ...props }: Omit<BannerManagerProps
         encType="multipart/form-data"
         noValidate
         onSubmit={add}
+        data-unsaved={title !== "" || linkUrl !== "" || file !== null || undefined}
         class="space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
         aria-labelledby="add-banner-heading"
       >

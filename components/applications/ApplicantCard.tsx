@@ -188,7 +188,14 @@ function MoveOne(
       <summary class="cursor-pointer font-medium text-indigo-800">
         {t("applications.pipeline.moveOne", { name })}
       </summary>
-      <form method="post" action={move.action} noValidate class="mt-2 space-y-3">
+      <form
+        method="post"
+        action={move.action}
+        noValidate
+        data-keep-typed
+        data-unsaved={(sent !== undefined && sent.message.trim() !== "") || undefined}
+        class="mt-2 space-y-3"
+      >
         <input type="hidden" name="ids" value={application.id} />
         <input type="hidden" name="one" value={application.id} />
         <div>

@@ -9,7 +9,7 @@ import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { openBrowser, openHydrated, signInBrowser, type TestBrowser } from "@/tests/helpers/browser.ts";
 import { PHONE } from "@/tests/helpers/phone.ts";
-import { applicant, platformInternship } from "@/tests/fixtures/applications.ts";
+import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { fillOpportunityForm } from "@/tests/fixtures/opportunities.ts";
@@ -222,4 +222,57 @@ Deno.test("a report with its details typed asks before leaving the listing; sent
   await page.getByRole("button", { name: "Send report" }).click();
   await page.waitForURL(/\/report\?sent=1/);
   assertEquals(asked, ["beforeunload"], "sending the report is no leaving");
+});
+
+Deno.test("the poster's move form asks before leaving with an applicant ticked or sent back; moved, it does not", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member");
+  const student = await applicant(t, "Sara Student");
+  const internship = await platformInternship(t, member, { title: "Data Intern" });
+  await applyTo(t, student, internship);
+  await using browser = await openBrowser();
+  const { page, asked } = await phonePage(browser, t, member, `/internships/${internship.id}/applicants`);
+  const back = link(page, "← Data Intern");
+
+  await page.getByLabel("Select Sara Student").check();
+  await askedOnLeaving(page, back, asked);
+  assertEquals(await page.getByLabel("Select Sara Student").isChecked(), true, "staying keeps the choice");
+
+  const message = page.getByLabel("Message to the applicants (optional)");
+  await message.fill("Great answers! We will call you on Monday.");
+  await page.getByRole("button", { name: "Move selected" }).click();
+  await page.locator("#move-status-error").waitFor();
+  await askedOnLeaving(page, back, asked);
+  assertEquals(await message.inputValue(), "Great answers! We will call you on Monday.", "sent back, it still asks");
+
+  await page.getByLabel("New status", { exact: true }).selectOption("shortlisted");
+  await page.getByRole("button", { name: "Move selected" }).click();
+  await page.getByText("1 application moved; the applicant is told.").waitFor();
+  await leaveBy(page, t, back, `/internships/${internship.id}`);
+  assertEquals(asked, ["beforeunload", "beforeunload"], "moving the applications is no leaving");
+});
+
+Deno.test("the admin's new coupon and new banner ask before leaving; added, they do not", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  await using browser = await openBrowser();
+  const { page, asked } = await phonePage(browser, t, admin, "/admin/coupons");
+  const home = page.locator("header a[href='/']").first();
+
+  await page.getByLabel("Code", { exact: true }).fill("HALFDAY");
+  await askedOnLeaving(page, home, asked);
+  assertEquals(await page.getByLabel("Code", { exact: true }).inputValue(), "HALFDAY", "staying keeps the coupon");
+  await page.getByLabel("Percent off").fill("50");
+  await page.getByRole("button", { name: "Create coupon" }).click();
+  await page.getByText("Coupon HALFDAY created.").waitFor();
+  await leaveBy(page, t, home, "/");
+  assertEquals(asked, ["beforeunload"], "a created coupon leaves without a question");
+
+  await openHydrated(page, `${t.origin}/admin/banners`);
+  await page.getByLabel("Title").fill("Summer internships");
+  await askedOnLeaving(page, home, asked);
+  await page.getByRole("button", { name: "Add banner" }).click();
+  await page.getByText("“Summer internships” added.").waitFor();
+  await leaveBy(page, t, home, "/");
+  assertEquals(asked, ["beforeunload", "beforeunload"], "an added banner leaves without a question");
 });

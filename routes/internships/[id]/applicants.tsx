@@ -8,7 +8,9 @@
  * downloads the tab and search as a CSV file (`GET /api/internships/{id}/applications/export`). Its
  * owner made a user again (docs/decisions.md, Internships, "A poster made a user again"), following an earlier "new
  * applicants" notice, is sent to the listing on "My internships" (303), which says why its applicants are no longer
- * theirs, rather than to a bare 404.
+ * theirs, rather than to a bare 404. Leaving with applications ticked or a message typed and not sent asks first
+ * (`data-keep-typed`; a form sent back with its message, `data-unsaved`; docs/decisions.md, Islands, "Leaving a typed
+ * form").
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -263,6 +265,8 @@ function MoveFields({ data }: { data: Data }) {
     <form
       id={FORM_ID}
       method="post"
+      data-keep-typed
+      data-unsaved={(Object.keys(form.errors).length > 0 && form.message.trim() !== "") || undefined}
       action={pathOf(data.internship.id, { status: data.status, search: data.search, offset: data.offset })}
       class="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
     >

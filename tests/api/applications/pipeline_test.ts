@@ -556,7 +556,19 @@ Deno.test("a move's message that asks the applicant to pay is refused, one by on
     redirect: "manual",
   });
   assertEquals(form.status, 400);
-  assert((await form.text()).includes(field.message.replace("'", "&#39;")), "the form says so at the message");
+  const html = await form.text();
+  assert(html.includes(field.message.replace("'", "&#39;")), "the form says so at the message");
+  // Drawn again, the message is the form's default: the form says it is not sent, so leaving asks first.
+  const unsent = (page: string) => page.match(/<form[^>]*data-unsaved[^>]*>/g) ?? [];
+  assertEquals(unsent(html).map((tag) => tag.includes('id="move-form"')), [true], "the batch form, not sent");
+  const own = await t.fetch(`/internships/${internship.id}/applicants`, {
+    method: "POST",
+    body: new URLSearchParams([["ids", sent.id], ["one", sent.id], ["status", "shortlisted"], ["message", fee]]),
+    headers: { ...member.headers, "content-type": "application/x-www-form-urlencoded" },
+    redirect: "manual",
+  });
+  assertEquals(own.status, 400);
+  assertEquals(unsent(await own.text()).map((tag) => tag.includes('id="move-form"')), [false], "the card's form");
   assertEquals((await t.kv.get<{ status: string }>(["applications", sent.id])).value!.status, "applied");
   assertEquals((await notifications(t, student)).filter((n) => n.type === "application_status"), []);
 
