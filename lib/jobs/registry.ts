@@ -10,7 +10,7 @@ import { alertsDigestJob } from "@/lib/alerts/digest.ts";
 import { deadlineRemindersJob } from "@/lib/alerts/reminders.ts";
 import { reconcilePaymentsJob } from "@/lib/purchases/reconcile.ts";
 import { reconcileRefundsJob } from "@/lib/purchases/reconcile_refunds.ts";
-import { purchaseCountsJob } from "@/lib/purchases/purchases.ts";
+import { purchaseCountsJob, purchaseToolkitIndexJob } from "@/lib/purchases/purchases.ts";
 import { creditNotesLateJob } from "@/lib/purchases/late_credit_notes.ts";
 import { organizationsLinkJob } from "@/lib/organizations/link.ts";
 import { organizationsUnlinkJob } from "@/lib/organizations/unlink.ts";
@@ -67,6 +67,7 @@ export const JOBS: readonly Job[] = [
   applicationsSentIndexJob,
   applicationsWithdrawnSearchJob,
   reportSummariesJob,
+  purchaseToolkitIndexJob,
 ];
 
 /** The job named `name`, or undefined. */

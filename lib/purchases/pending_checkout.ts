@@ -3,13 +3,14 @@
  * "A coupon survives a reload"): a reload, or coming back, must not drop an applied coupon without a word. While the
  * latest checkout is unpaid and its coupon reservation still holds, the page shows the coupon applied and Buy pays
  * that order; once the reservation lapsed (30 minutes) or the payment failed (which gives the reservation up), the
- * page says the coupon was released and offers to apply it again. Only a checkout of the last day counts.
+ * page says the coupon was released and offers to apply it again. Only a checkout of the last day counts. It reads the
+ * buyer's latest purchase of the toolkit alone (`purchasesOfToolkit`), whatever else they bought.
  */
 import { heldSlots } from "@/lib/coupons/reservations.ts";
 import { toRupees } from "@/lib/money.ts";
 import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
 import { type CheckoutResult, CURRENCY } from "./checkout.ts";
-import { listPurchaseRecords, purchaseView } from "./purchases.ts";
+import { purchasesOfToolkit, purchaseView } from "./purchases.ts";
 
 /** How long after its last change an unfinished checkout is still offered again (ms). */
 export const RESUME_WITHIN_MS = 24 * 60 * 60 * 1000;
@@ -31,7 +32,7 @@ export async function pendingCheckout(
   kv: Deno.Kv,
   { userId, toolkitId, keyId, now = Date.now() }: { userId: string; toolkitId: string; keyId: string; now?: number },
 ): Promise<PendingCheckout | null> {
-  const latest = (await listPurchaseRecords(kv, userId)).find((record) => record.toolkitId === toolkitId);
+  const [latest] = await purchasesOfToolkit(kv, { userId, toolkitId, limit: 1 });
   if (!latest || now - Date.parse(latest.updatedAt) > RESUME_WITHIN_MS) return null;
   const terms = latest.gatewayOrderId ? latest.orders[latest.gatewayOrderId] : undefined;
   const code = terms?.couponCode ?? latest.couponCode;

@@ -8,6 +8,8 @@
  * Keys (owned by this module, except where an entry names another writer):
  * - `["purchases", id]` → `PurchaseRecord`
  * - `["purchases_by_user", userId, id]` → id
+ * - `["purchases_by_user_toolkit", userId, toolkitId, createdAt, id]` → id: a buyer's purchases of one toolkit in the
+ *   order they were made (a checkout started again moves `createdAt`, and the entry with it)
  * - `["purchases_by_order", gatewayOrderId]` → id (every order a purchase was offered with)
  * - `["purchase_pending", userId, toolkitId]` → id of the caller's checkout in progress
  * - `["purchase_owned", userId, toolkitId]` → id of the paid purchase that grants the toolkit
@@ -17,12 +19,14 @@
  * - `["purchase_order_checks", id, gatewayOrderId]` → `{at, quiet}`: when reconciliation last asked the gateway about
  *   the order, expiring after 8 days (written by `reconcile.ts`)
  * - `["purchases_meta", "parts_counted"]` → `{after, done}`: where the `purchase-counts` job stands
+ * - `["purchases_meta", "user_toolkit_index"]` → `{after, indexed, done}`: where the `purchase-toolkit-index` job
+ *   stands
  */
 import type { Config } from "@/app.config.ts";
 import { forgetBuyerOps, type ReservationRef } from "@/lib/coupons/reservations.ts";
 import { countOps, purchaseCounts, storedPurchaseCounts } from "@/lib/stats/counters.ts";
 import type { Job, JobContext } from "@/lib/jobs/job.ts";
-import { type Backfill, BACKFILL_BUDGET_MS, runBackfill } from "@/lib/kv/backfill.ts";
+import { type Backfill, BACKFILL_BUDGET_MS, backfillDone, runBackfill } from "@/lib/kv/backfill.ts";
 import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 
@@ -419,6 +423,13 @@ export function reservationsOf(record: PurchaseRecord): ReservationRef[] {
 
 const purchaseKey = (id: string) => ["purchases", id];
 const byUserKey = (userId: string, id: string) => ["purchases_by_user", userId, id];
+const byToolkitKey = (userId: string, { toolkitId, createdAt, id }: PurchaseRecord) => [
+  "purchases_by_user_toolkit",
+  userId,
+  toolkitId,
+  createdAt,
+  id,
+];
 const byOrderKey = (orderId: string) => ["purchases_by_order", orderId];
 const pendingKey = (userId: string, toolkitId: string) => ["purchase_pending", userId, toolkitId];
 const ownedKey = (userId: string, toolkitId: string) => ["purchase_owned", userId, toolkitId];
@@ -497,14 +508,8 @@ export async function otherPaidPurchase(
   kv: Deno.Kv,
   record: BuyerPurchase,
 ): Promise<Deno.KvEntry<PurchaseRecord> | null> {
-  const ids: string[] = [];
-  for await (const entry of kv.list<string>({ prefix: ["purchases_by_user", record.userId] })) {
-    if (entry.value !== record.id) ids.push(entry.value);
-  }
-  const found = (await getManyChunked<PurchaseRecord>(kv, ids.map(purchaseKey))).find((entry) =>
-    entry.value?.toolkitId === record.toolkitId && entry.value.paymentStatus === "paid"
-  );
-  return (found as Deno.KvEntry<PurchaseRecord> | undefined) ?? null;
+  const entries = await toolkitPurchaseEntries(kv, { userId: record.userId, toolkitId: record.toolkitId });
+  return entries.find((entry) => entry.value.id !== record.id && entry.value.paymentStatus === "paid") ?? null;
 }
 
 /** True when `userId` has a paid purchase of `toolkitId`. */
@@ -529,6 +534,47 @@ export async function listPurchaseRecords(kv: Deno.Kv, userId: string): Promise<
   return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
+/** Where the `purchase-toolkit-index` backfill stands (`BackfillProgress`): fixed for good. */
+export const TOOLKIT_INDEX_PROGRESS: Deno.KvKey = ["purchases_meta", "user_toolkit_index"];
+
+/**
+ * `userId`'s purchases of `toolkitId` with their entries, newest first (by `createdAt`, then id, as
+ * `listPurchaseRecords`), at most `limit` (all when not given): a reverse list of their entries by buyer and toolkit,
+ * then their records by key, so what it reads grows with the buyer's purchases of this toolkit only (docs/decisions.md,
+ * Toolkits and payments, "A buyer's purchases of one toolkit"). Until the `purchase-toolkit-index` job is done
+ * (`backfillDone`), every purchase of the buyer is read instead, as before, so a purchase made before the index is not
+ * missed.
+ */
+async function toolkitPurchaseEntries(
+  kv: Deno.Kv,
+  { userId, toolkitId, limit }: { userId: string; toolkitId: string; limit?: number },
+): Promise<Deno.KvEntry<PurchaseRecord>[]> {
+  const ids: string[] = [];
+  const indexed = await backfillDone(kv, TOOLKIT_INDEX_PROGRESS);
+  const selector = {
+    prefix: indexed ? ["purchases_by_user_toolkit", userId, toolkitId] : ["purchases_by_user", userId],
+  };
+  for await (const entry of kv.list<string>(selector, { reverse: true, limit: indexed ? limit : undefined })) {
+    ids.push(entry.value);
+  }
+  const entries = (await getManyChunked<PurchaseRecord>(kv, ids.map(purchaseKey))).filter((entry) =>
+    entry.value?.toolkitId === toolkitId
+  ) as Deno.KvEntry<PurchaseRecord>[];
+  entries.sort((a, b) => b.value.createdAt.localeCompare(a.value.createdAt) || b.value.id.localeCompare(a.value.id));
+  return entries.slice(0, limit);
+}
+
+/**
+ * `userId`'s purchases of `toolkitId`, newest first, at most `limit` (all when not given): their entries by buyer and
+ * toolkit, then their records, whatever else the buyer bought (`toolkitPurchaseEntries`).
+ */
+export async function purchasesOfToolkit(
+  kv: Deno.Kv,
+  options: { userId: string; toolkitId: string; limit?: number },
+): Promise<PurchaseRecord[]> {
+  return (await toolkitPurchaseEntries(kv, options)).map((entry) => entry.value);
+}
+
 /** Purchases taken per round of `forgetBuyer`. */
 const FORGET_BATCH = 50;
 
@@ -536,7 +582,8 @@ const FORGET_BATCH = 50;
  * Keeps every purchase of `userId` without its buyer (account deletion; docs/decisions.md, Data rights): the record
  * stays for accounting with `userId` null and a history entry, the reason of the buyer's refund request is cleared
  * (the request and its answer stay), a pending checkout becomes failed (a payment that still arrives is owed back),
- * and the buyer's indexes (`purchases_by_user`, the pending and owned markers) and coupon slots go. It works
+ * and the buyer's indexes (`purchases_by_user`, `purchases_by_user_toolkit`, the pending and owned markers) and coupon
+ * slots go. It works
  * `FORGET_BATCH` purchases at a time: their records read at once (`getManyChunked`), each purchase's write checked
  * against what it read, the writes packed into few commits (`commitPacked`); a purchase changed meanwhile is read again
  * and written alone. After each batch it calls `renew` (the deletion's lease), whose throw stops it. A purchase whose
@@ -586,6 +633,7 @@ async function forgetBuyerOfOps(
   op.check(entry).delete(byUserKey(userId, id));
   const record = entry.value;
   if (!record || record.userId !== userId) return;
+  op.delete(byToolkitKey(userId, record));
   const at = new Date().toISOString();
   const status = record.paymentStatus === "pending" ? "failed" : record.paymentStatus;
   putPurchaseOps(op, record, {
@@ -606,7 +654,7 @@ async function forgetBuyerOfOps(
 }
 
 /**
- * Adds the writes of `record` (read as `before`) and its indexes to `op`: a pending purchase holds
+ * Adds the writes of `record` (read as `before`) and its indexes to `op` (by buyer, by buyer and toolkit, by order): a pending purchase holds
  * the pending marker; a paid one takes the owned marker unless `owned` (the marker as read) already
  * grants the toolkit, and releases `pending` when it points here; a failed one releases `pending`;
  * a refunded one gives up the owned marker when it held it, to `heir` (the id of another paid purchase of the same
@@ -624,6 +672,9 @@ export function writePurchaseOps(
 ): void {
   putPurchaseOps(op, before, record);
   op.set(byUserKey(record.userId, record.id), record.id);
+  // A checkout started again moves `createdAt`: the entry by toolkit moves with it.
+  if (before?.userId && before.createdAt !== record.createdAt) op.delete(byToolkitKey(before.userId, before));
+  op.set(byToolkitKey(record.userId, record), record.id);
   if (record.gatewayOrderId) op.set(byOrderKey(record.gatewayOrderId), record.id);
   const pending = pendingKey(record.userId, record.toolkitId);
   if (record.paymentStatus === "pending") op.set(pending, record.id);
@@ -759,4 +810,32 @@ export const purchaseCountsJob: Job = {
   name: "purchase-counts",
   schedule: "*/5 * * * *",
   run: async (ctx) => ({ written: await countExistingParts(ctx) }),
+};
+
+/**
+ * The purchases made before the index by buyer and toolkit, indexed (docs/decisions.md, Background work, "Index
+ * backfills"): 500 records a list call, 50 written a commit (one entry each); a purchase kept without its buyer (account
+ * deleted) needs none.
+ */
+const TOOLKIT_INDEX_BACKFILL: Backfill<PurchaseRecord> = {
+  progressKey: TOOLKIT_INDEX_PROGRESS,
+  prefix: ["purchases"],
+  page: 500,
+  perCommit: 50,
+  tally: true,
+  needs: (record) => record.userId !== null,
+  write: (op, { value }) => {
+    op.set(byToolkitKey(value.userId!, value), value.id);
+  },
+};
+
+/**
+ * The `purchase-toolkit-index` job: every 5 minutes until done, it indexes the purchases made before the index by
+ * buyer and toolkit (`runBackfill`), which `purchasesOfToolkit` reads once it is done; answers how many purchases a run
+ * walked (then one read a run).
+ */
+export const purchaseToolkitIndexJob: Job = {
+  name: "purchase-toolkit-index",
+  schedule: "*/5 * * * *",
+  run: async (ctx) => ({ indexed: (await runBackfill(ctx.kv, TOOLKIT_INDEX_BACKFILL, ctx.requests)).read }),
 };

@@ -26,7 +26,7 @@ import { NotFoundError, UnauthenticatedError } from "@/lib/errors.ts";
 import { documentCsp, LESSON_CSP } from "@/lib/platform/csp.ts";
 import { recordProgress, type ToolkitDetail, toolkitDetail } from "@/lib/toolkits/learning.ts";
 import { canReadLesson } from "@/lib/toolkits/policy.ts";
-import { listPurchaseRecords } from "@/lib/purchases/purchases.ts";
+import { purchasesOfToolkit } from "@/lib/purchases/purchases.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import type { RouteOptions } from "@/lib/platform/route_options.ts";
 
@@ -53,8 +53,8 @@ export const handler = define.handlers<LessonData>({
     if (!canReadLesson(viewer, detail.hasPurchased, item)) {
       if (!viewer) throw new UnauthenticatedError();
       // A lesson link kept from before a refund says why it now opens the sales page.
-      const refunded = (await listPurchaseRecords(kv, viewer.id))
-        .some((p) => p.toolkitId === detail.toolkit.id && p.paymentStatus === "refunded");
+      const refunded = (await purchasesOfToolkit(kv, { userId: viewer.id, toolkitId: detail.toolkit.id }))
+        .some((p) => p.paymentStatus === "refunded");
       const page = `/toolkits/${detail.toolkit.id}${refunded ? "?ended=refund" : ""}`;
       return new Response(null, { status: 302, headers: { location: page } });
     }

@@ -51,7 +51,8 @@ export const apiDocs = describeRoute({
       "`applications-withdrawn-search` `{job, written}` (applications withdrawn while their search text still held " +
       "the applicant's profile, written again with their name alone), `report-summaries` `{job, written}` (report " +
       "summaries kept before they kept what resolved their target or the newest open reports that count toward a hold, " +
-      "given it from their reports). The run is recorded as the job's last run, or " +
+      "given it from their reports), `purchase-toolkit-index` `{job, indexed}` (purchases made before the index of a " +
+      "buyer's purchases by toolkit, indexed). The run is recorded as the job's last run, or " +
       "its last failure (`GET /api/admin/jobs`), and in the audit log (`job.run`) with its outcome, `succeeded` or " +
       "`failed`, also when it fails.",
     access: ["admin"],
