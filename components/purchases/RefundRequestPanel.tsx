@@ -2,7 +2,8 @@
  * A purchase's refund request as its buyer sees it (docs/decisions.md, Money operations, "Refund requests"), on the
  * receipt and in "My toolkits": "Refund asked on …" and what happens next, the admin's note once declined, or, while
  * the purchase can be refunded and nothing was asked, "Ask for a refund": a plain form (an optional reason) posting to
- * `/purchases/{id}/refund-request`, which works without JavaScript and comes back to the page (`back`).
+ * `/purchases/{id}/refund-request`, which works without JavaScript and comes back to the page (`back`). Leaving the page
+ * with a reason typed and not sent asks first (`data-keep-typed`; docs/decisions.md, Islands, "Leaving a typed form").
  */
 import { INPUT, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { RefundRequest } from "@/lib/purchases/purchases.ts";
@@ -40,7 +41,7 @@ export function RefundRequestPanel({ purchaseId, request, askable, back }: {
   return (
     <details class="text-sm print:hidden">
       <summary class="cursor-pointer font-medium text-indigo-700 underline">{t("toolkits.refundRequest.ask")}</summary>
-      <form method="post" action={`/purchases/${purchaseId}/refund-request`} class="mt-2 space-y-2">
+      <form method="post" action={`/purchases/${purchaseId}/refund-request`} data-keep-typed class="mt-2 space-y-2">
         <p class="text-slate-700">
           {t.rich("toolkits.refundRequest.policy", {
             link: (chunks) => <a href="/refunds" class="text-indigo-700 underline">{chunks}</a>,

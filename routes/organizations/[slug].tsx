@@ -182,15 +182,19 @@ function ClaimForm({ data, user }: { data: Data; user: User }) {
   );
 }
 
-/** The managers' form: the website (until verified, or un-verified by an admin) and the about text. */
+/**
+ * The managers' form: the website (until verified, or un-verified by an admin) and the about text. Leaving with a change
+ * not sent asks first (`data-keep-typed`), also when it came back refused (`data-unsaved`: what was sent is its default
+ * then; docs/decisions.md, Islands, "Leaving a typed form").
+ */
 function EditForm({ data }: { data: Data }) {
   const t = useT();
   const { organization, problem } = data;
-  const values = problem?.intent === "edit"
-    ? problem.values
-    : { website: organization.website ?? "", about: organization.about ?? "" };
+  const saved = { website: organization.website ?? "", about: organization.about ?? "" };
+  const values = problem?.intent === "edit" ? problem.values : saved;
+  const sentBack = values.website !== saved.website || values.about !== saved.about;
   return (
-    <form method="post" class="space-y-3" noValidate>
+    <form method="post" class="space-y-3" noValidate data-keep-typed data-unsaved={sentBack || undefined}>
       <input type="hidden" name="intent" value="edit" />
       {problem?.intent === "edit" && <Notice kind="error">{problem.error}</Notice>}
       <TextField

@@ -172,6 +172,9 @@ Deno.test("refund request: the receipt's and My toolkits' form works without Jav
   assert(before.includes(`action="/purchases/${purchaseId}/refund-request"`), "the receipt has the form");
   const mine = await (await shop.t.fetch("/toolkits/mine", { headers: buyer.headers })).text();
   assert(mine.includes(`action="/purchases/${purchaseId}/refund-request"`), "My toolkits has the form");
+  for (const html of [before, mine]) {
+    assert(html.includes(`refund-request" data-keep-typed`), "leaving with a reason typed asks first");
+  }
 
   const res = await postForm(shop.t, buyer, `/purchases/${purchaseId}/refund-request`, {
     reason: "Changed my mind",

@@ -276,6 +276,11 @@ Deno.test("a manager's about text that asks applicants to pay is refused at abou
     });
     assertEquals(page.status, 400, lang);
     const html = await page.text();
+    // The about text sent back is the form's default now, still not saved: leaving the page asks first.
+    assert(
+      /<form[^>]*data-keep-typed[^>]*data-unsaved[^>]*>\s*<input type="hidden" name="intent" value="edit"/.test(html),
+      `${lang}: the form sent back holds unsent words`,
+    );
     assert(
       html.includes(lang === "en" ? "may do; take out the fee or deposit." : "फ़ीस या डिपॉज़िट वाली बात हटा दें"),
       lang,
@@ -286,6 +291,8 @@ Deno.test("a manager's about text that asks applicants to pay is refused at abou
   const reassures = "Internships here are free: there is no registration fee or security deposit.";
   assertEquals((await call(t, manager, "PATCH", path, { about: reassures })).status, 200);
   assertEquals((await profile(t, "fee-co")).body.organization.about, reassures);
+  const drawn = await (await t.fetch("/organizations/fee-co", { headers: manager.headers })).text();
+  assert(drawn.includes("data-keep-typed") && !drawn.includes("data-unsaved"), "drawn as saved: nothing unsent");
 });
 
 Deno.test("the one-time link: every stored listing linked and counted, phrases held, resumable, idempotent", async () => {
