@@ -8,7 +8,7 @@
 import { useState } from "preact/hooks";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
-import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
+import { LEGEND_INSIDE, SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import type { InternshipView } from "@/lib/internships/schema.ts";
 import { type IslandText, type MessageKey, translatorOf } from "@/lib/i18n/translator.ts";
 
@@ -73,8 +73,8 @@ export default function InternshipAdminControls(
       {(Object.keys(LABELS) as Field[]).map((field) => (
         <input key={field} type="hidden" name={`was_${field}`} value={String(initial[field])} />
       ))}
-      <fieldset class="rounded-lg border border-amber-300 bg-amber-50 p-4">
-        <legend class="px-1 text-sm font-semibold text-amber-900">
+      <fieldset class={`rounded-lg border border-amber-300 bg-amber-50 p-4 ${LEGEND_INSIDE}`}>
+        <legend class="mb-3 text-sm font-semibold text-amber-900">
           {t("admin.internshipControls.legend", { title })}
         </legend>
         <div class="flex flex-wrap gap-6">

@@ -18,6 +18,7 @@ import { useState } from "preact/hooks";
 import { type ApiFailure, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { rupeesOrText, withScheme } from "@/lib/browser/input_formats.ts";
 import { useFormSubmit } from "@/lib/browser/use_form_submit.ts";
+import { LEGEND_INSIDE } from "@/lib/browser/styles.ts";
 import { Notice, SelectField, SubmitButton, TextAreaField, TextField } from "@/components/forms.tsx";
 import { ChoiceGroup } from "@/components/ChoiceGroup.tsx";
 import { TIMING_KEYS, TYPE_KEYS } from "@/lib/browser/internship_format.ts";
@@ -229,8 +230,8 @@ function Form({ id, values: initial, apply: initialApply, errors, formError }: O
           )}
         </Notice>
       )}
-      <fieldset class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <legend class="px-1 text-lg font-semibold text-slate-900">{t("internships.form.role")}</legend>
+      <fieldset class={`space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm ${LEGEND_INSIDE}`}>
+        <legend class="text-lg font-semibold text-slate-900">{t("internships.form.role")}</legend>
         <TextField
           {...input("title")}
           type="text"
@@ -256,8 +257,10 @@ function Form({ id, values: initial, apply: initialApply, errors, formError }: O
           onInput={(e) => set("description")(e.currentTarget.value)}
         />
       </fieldset>
-      <fieldset class="grid gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-2">
-        <legend class="px-1 text-lg font-semibold text-slate-900">{t("internships.form.terms")}</legend>
+      <fieldset
+        class={`grid gap-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm sm:grid-cols-2 ${LEGEND_INSIDE}`}
+      >
+        <legend class="text-lg font-semibold text-slate-900">{t("internships.form.terms")}</legend>
         <SelectField
           id={f.idOf("type")}
           name="type"
@@ -308,8 +311,8 @@ function Form({ id, values: initial, apply: initialApply, errors, formError }: O
           <TextField {...input("tags")} type="text" hint={t("internships.form.tagsHint")} />
         </div>
       </fieldset>
-      <fieldset class="group space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <legend class="px-1 text-lg font-semibold text-slate-900">{labels.applyMode}</legend>
+      <fieldset class={`group space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm ${LEGEND_INSIDE}`}>
+        <legend class="text-lg font-semibold text-slate-900">{labels.applyMode}</legend>
         <ChoiceGroup
           id={f.idOf("applyMode")}
           label={t("internships.form.applyWhere")}

@@ -9,7 +9,7 @@
 import { FieldError, Notice, TextAreaField } from "@/components/forms.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 import { formatBytes } from "@/lib/browser/application_format.ts";
-import { INPUT } from "@/lib/browser/styles.ts";
+import { INPUT, LEGEND_INSIDE } from "@/lib/browser/styles.ts";
 import type { Question } from "@/lib/internships/schema.ts";
 import type { Resume } from "@/lib/resumes/resumes.ts";
 import { ANSWER_MAX, COVER_NOTE_MAX } from "@/lib/applications/schema.ts";
@@ -79,8 +79,8 @@ export function ApplyForm({ action, questions, resume, values, errors, formError
           )}
         </Notice>
       )}
-      <fieldset class="space-y-3 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <legend class="px-1 text-lg font-semibold text-slate-900">{t("applications.form.resume")}</legend>
+      <fieldset class={`space-y-3 rounded-lg border border-slate-200 bg-white p-5 shadow-sm ${LEGEND_INSIDE}`}>
+        <legend class="text-lg font-semibold text-slate-900">{t("applications.form.resume")}</legend>
         {resume && (
           <p class="text-slate-800 [overflow-wrap:anywhere]">
             <a href="/api/me/resume/file" target="_blank" class="font-medium text-indigo-700 underline">
@@ -112,8 +112,8 @@ export function ApplyForm({ action, questions, resume, values, errors, formError
         </div>
       </fieldset>
       {questions.length > 0 && (
-        <fieldset class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-          <legend class="px-1 text-lg font-semibold text-slate-900">{t("applications.form.questions")}</legend>
+        <fieldset class={`space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm ${LEGEND_INSIDE}`}>
+          <legend class="text-lg font-semibold text-slate-900">{t("applications.form.questions")}</legend>
           {questions.map((question, i) => {
             const field = `answers.${question.id}`;
             return (
@@ -135,8 +135,8 @@ export function ApplyForm({ action, questions, resume, values, errors, formError
           })}
         </fieldset>
       )}
-      <fieldset class="space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-        <legend class="px-1 text-lg font-semibold text-slate-900">{t("applications.form.coverNote")}</legend>
+      <fieldset class={`space-y-4 rounded-lg border border-slate-200 bg-white p-5 shadow-sm ${LEGEND_INSIDE}`}>
+        <legend class="text-lg font-semibold text-slate-900">{t("applications.form.coverNote")}</legend>
         <TextAreaField
           id={idOf("coverNote")}
           name="coverNote"

@@ -33,3 +33,10 @@ export const SECONDARY_BUTTON = "rounded-md border border-slate-400 bg-white px-
 export const STACKED_TABLE = "max-lg:block max-lg:[&_tbody]:block max-lg:[&_tr]:block max-lg:[&_tr]:py-2 " +
   "max-lg:[&_th]:block max-lg:[&_td]:block max-lg:[&_th]:py-1 max-lg:[&_td]:py-1 max-lg:[&_thead]:sr-only " +
   "max-lg:[&_th]:[overflow-wrap:anywhere] max-lg:[&_td]:[overflow-wrap:anywhere]";
+
+/**
+ * The classes a bordered `<fieldset>` adds so its legend is drawn inside the box, as its first line, rather than across
+ * its border, where a legend that wraps on a phone has the border drawn between its lines: the legend floats the full
+ * width (in a grid, it spans the first row) and the next child starts below it.
+ */
+export const LEGEND_INSIDE = "[&>legend]:float-left [&>legend]:w-full [&>legend]:col-span-full [&>legend+*]:clear-left";

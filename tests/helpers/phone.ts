@@ -34,7 +34,9 @@ export const UNBREAKABLE_WORD_PX = 240;
  * - a box that scrolls sideways has content beyond its edge (a table column or action off-screen), except a `pre`;
  * - a word (a run of letters and digits, with the dots, @, _, + and apostrophes of names and e-mail addresses; code
  *   is left out) narrower than `UNBREAKABLE_WORD_PX` is drawn on two lines;
- * - a radio button or checkbox is drawn narrower than it is tall (squeezed by a label that wraps beside it).
+ * - a radio button or checkbox is drawn narrower than it is tall (squeezed by a label that wraps beside it);
+ * - a bordered box's legend that the border runs through (not floated into the box) wraps onto two lines, so the
+ *   border is drawn between them.
  */
 export function layoutDefects(page: Page): Promise<string[]> {
   return page.evaluate((wordLimit) => {
@@ -65,6 +67,15 @@ export function layoutDefects(page: Page): Promise<string[]> {
         defects.push(`${name(el.closest("label") ?? el)} squeezes its control to ${rect.width.toFixed(1)} px wide`);
       }
       const style = getComputedStyle(el);
+      if (el.matches("fieldset > legend:first-of-type") && style.float === "none") {
+        const box = getComputedStyle(el.parentElement!);
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top / 4)));
+        if (box.borderTopStyle !== "none" && parseFloat(box.borderTopWidth) > 0 && tops.size > 1) {
+          defects.push(`${name(el)} wraps onto ${tops.size} lines across its box's border`);
+        }
+      }
       if (
         (style.overflowX === "auto" || style.overflowX === "scroll") && el.tagName !== "PRE" &&
         el.scrollWidth > el.clientWidth + 1
