@@ -61,7 +61,8 @@ export function ApplicationsToggle(
         class="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100"
       >
         {t.rich(intent === "close" ? "internships.links.close" : "internships.links.reopen", {
-          title: <span class="sr-only">{` ${internship.title} `}</span>,
+          title: internship.title,
+          sr: (chunks) => <span class="sr-only">{chunks}</span>,
         })}
       </button>
     </form>

@@ -456,6 +456,20 @@ Deno.test("the poster closes applications from My internships and reopens them o
   const mine = (await page(t, "/internships/mine", member)).html;
   assertEquals(form(mine, listing.id)?.intent, "close");
   assert(form(mine, listing.id)?.text?.includes("Close applications"), "the button says what it does");
+  // Its words in sight, the title for screen readers: in Hindi the title's particle goes with it, out of sight.
+  for (
+    const [lang, shown, heard] of [
+      ["en", "Close applications", "Close applications for Filled Intern"],
+      ["hi", "आवेदन बंद करें", "Filled Intern के आवेदन बंद करें"],
+    ]
+  ) {
+    const html = (await page(t, `/internships/mine?lang=${lang}`, member)).html;
+    const button = htmlDocument(html).querySelector(`form[action="/internships/${listing.id}/applications"] button`)!;
+    const words = (text: string | null | undefined) => text?.replace(/\s+/g, " ").trim();
+    assertEquals(words(button.textContent), heard, `${lang}: what a screen reader hears`);
+    button.querySelector(".sr-only")?.remove();
+    assertEquals(words(button.textContent), shown, `${lang}: what is shown`);
+  }
   assertEquals(form(mine, past.id), null, "a listing closed by its deadline has no button");
   const refused = await send(stranger, listing.id, { intent: "close", from: "mine" });
   assertEquals(refused.status, 403);
