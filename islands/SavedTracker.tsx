@@ -213,10 +213,11 @@ export default function SavedTracker({ items: initial, totals: initialTotals, mo
       {!empty && (
         <p class="text-sm text-slate-700">{t(hydrated ? "me.tracker.savedLead" : "me.tracker.savedLeadPlain")}</p>
       )}
-      <p role="status" class="min-h-6 text-sm text-slate-800">{message}</p>
+      {/* Empty, the list keeps no line for a message under its heading: only a removal can bring one. */}
+      <p role="status" class={`text-sm text-slate-800 ${empty ? "" : "min-h-6"}`}>{message}</p>
       {empty
         ? (
-          <div class="mt-4 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
+          <div class="mt-2 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
             <p class="font-medium text-slate-900">{t("me.tracker.empty")}</p>
             <p class="mt-1 text-slate-700">
               {t.rich("me.tracker.emptyHint", {
