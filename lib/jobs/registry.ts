@@ -118,8 +118,9 @@ export async function runJob(
 /**
  * Runs `job` by hand for the admin `adminId` (`POST /api/admin/jobs/{name}/run`, the jobs page's "Run now") as
  * `runJob` does, aside from the request, then appends the audit log's `job.run` entry either way, its summary the
- * outcome, `succeeded` or `failed` (docs/decisions.md, Admin, "Audit log"; the run's own record keeps its error).
- * Returns the run's answer. @throws what the run throws, once its entry is appended.
+ * outcome, `succeeded` or `failed` (docs/decisions.md, Admin, "Audit log"; the run's own record keeps its error). An
+ * entry that cannot be written is logged; the run's answer or error stands. Returns the run's answer. @throws what the
+ * run throws, once its entry is appended (or its failure logged).
  */
 export async function runJobByAdmin(
   services: Services,
@@ -137,7 +138,7 @@ export async function runJobByAdmin(
       targetKind: "job",
       targetId: job.name,
       summary: outcome,
-    });
+    }).catch((error) => services.log.error("job run not audited", { job: job.name, outcome, error: String(error) }));
   }
 }
 

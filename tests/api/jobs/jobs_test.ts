@@ -8,10 +8,11 @@
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { assertHtml, htmlDocument, page } from "@/tests/fixtures/html.ts";
-import { findJob, JOBS, runJob, runScheduled } from "@/lib/jobs/registry.ts";
+import { findJob, JOBS, runJob, runJobByAdmin, runScheduled } from "@/lib/jobs/registry.ts";
 import { ERROR_LENGTH, type JobStatus, recordRun, REMOVED_JOB_AFTER_MS } from "@/lib/jobs/runs.ts";
 import type { Job } from "@/lib/jobs/job.ts";
 import { kvReads } from "@/tests/helpers/kv_reads.ts";
+import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
@@ -247,6 +248,35 @@ Deno.test("a run whose record cannot be written answers as it ran, and the recor
   assertEquals(ran, { job: "close-listings", internships: 0, opportunities: 0 });
   const logged = logLines.map((line) => JSON.parse(line)).find((line) => line.msg === "job run not recorded");
   assertEquals([logged?.level, logged?.job, logged?.error], ["error", "close-listings", "Error: KV refused the write"]);
+});
+
+Deno.test("an admin's run whose audit entry cannot be written answers as it ran, or its own error", async () => {
+  const logLines: string[] = [];
+  await using t = await createTestApp({ logLines });
+  const admin = await createTestUser(t, "admin");
+  const kv = kvWithCommits(
+    t.kv,
+    (_n, apply, sets) =>
+      sets.some((key) => key[0] === "admin_log") ? Promise.reject(new Error("KV refused the entry")) : apply(),
+  );
+  const services = { ...t.services, kv };
+  const ran = await runJobByAdmin(services, { job: findJob("close-listings")!, adminId: admin.user.id });
+  assertEquals(ran, { job: "close-listings", internships: 0, opportunities: 0 }, "the run stands");
+  const job = findJob("post-deletions")!;
+  const failed = await whileFailing(
+    job,
+    new Error("The store is down"),
+    () => runJobByAdmin(services, { job, adminId: admin.user.id }).catch((error) => error),
+  );
+  assertEquals(String(failed), "Error: The store is down", "the run's own error stands");
+  const logged = logLines.map((line) => JSON.parse(line)).filter((line) => line.msg === "job run not audited");
+  assertEquals(
+    logged.map((line) => [line.level, line.job, line.outcome, line.error]),
+    [
+      ["error", "close-listings", "succeeded", "Error: KV refused the entry"],
+      ["error", "post-deletions", "failed", "Error: KV refused the entry"],
+    ],
+  );
 });
 
 Deno.test("the jobs' records are read in one list, whatever the number of jobs, by the API and the page", async () => {
