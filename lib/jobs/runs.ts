@@ -33,6 +33,19 @@ export interface LastFailure extends RunEnd {
 /** Characters of a failure's error kept: a sentence and its detail, never a stack. */
 export const ERROR_LENGTH = 300;
 
+/**
+ * Characters of an error read at most, masked, then cut to `ERROR_LENGTH`: room for a link's path that masking takes
+ * away, and a bound on the masking's work whatever the error's length (its patterns try each start in what is read).
+ */
+export const READ_LENGTH = 2_000;
+/**
+ * Characters at most given up at the end of what is read when the error goes on past it: the end of a word, an address
+ * or a phone number the bound cut through, which would escape its mask in part (`readHead`).
+ */
+const CUT_MARGIN = 100;
+/** A character of a word, an address or a phone number. */
+const TOKEN_CHAR = /[\w.+%'@()\s-]/;
+
 /** A job as the admin reads it: its schedule, when that next fires, its last run and its last failure. */
 export interface JobStatus {
   name: string;
@@ -68,8 +81,20 @@ function masked(text: string): string {
 }
 
 /**
+ * The first `READ_LENGTH` characters of `text`, or all of it when shorter; when it goes on, without the characters of
+ * a word, address or number at the cut (`CUT_MARGIN` at most), so a part of an address is not kept unmasked.
+ */
+function readHead(text: string): string {
+  if (text.length <= READ_LENGTH) return text;
+  let end = READ_LENGTH;
+  while (end > READ_LENGTH - CUT_MARGIN && TOKEN_CHAR.test(text[end - 1])) end--;
+  return text.slice(0, end);
+}
+
+/**
  * `error` as one line of at most `ERROR_LENGTH` characters, e.g. "TypeError: x is not a function", with what could
- * name a person masked first (`masked`): a job's record outlives an account's deletion, so it keeps none of it.
+ * name a person masked first (`masked`): a job's record outlives an account's deletion, so it keeps none of it. Only
+ * its first `READ_LENGTH` characters are read (`readHead`), so a long error costs no more than a short one.
  */
 export function shortError(error: unknown): string {
   let text: string;
@@ -78,8 +103,9 @@ export function shortError(error: unknown): string {
   } catch {
     text = Object.prototype.toString.call(error);
   }
-  text = masked(text.replace(/\s+/g, " ").trim());
-  return text.length > ERROR_LENGTH ? `${text.slice(0, ERROR_LENGTH - 1)}…` : text;
+  const head = readHead(text);
+  const shown = masked(head.replace(/\s+/g, " ").trim());
+  return head.length < text.length || shown.length > ERROR_LENGTH ? `${shown.slice(0, ERROR_LENGTH - 1)}…` : shown;
 }
 
 /** Records how a run of the job `name` ended: one write, of its `run` or its `failure`. */

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
-import { ERROR_LENGTH, jobStatuses, recordRun, shortError } from "./runs.ts";
+import { ERROR_LENGTH, jobStatuses, READ_LENGTH, recordRun, shortError } from "./runs.ts";
 import { JOBS } from "./registry.ts";
 import type { Job } from "./job.ts";
 
@@ -56,6 +56,23 @@ Deno.test("a failure's error names no person: addresses, phone numbers and links
   // An address the cut would split is masked whole first.
   const cut = shortError(new Error(`${"x".repeat(280)} sara.kapoor@example.com`));
   assert(!cut.includes("sara") && cut.length <= ERROR_LENGTH, cut);
+});
+
+Deno.test("a failure's error is read up to its bound: a long one is cut, and an address the bound splits is dropped", () => {
+  // Nothing past the bound is read, even when masking a link's path leaves room for it.
+  const link = "Error: GET https://push.example.com/";
+  assertEquals(
+    shortError(`${link}${"p".repeat(READ_LENGTH)} failed for sara@example.com`),
+    "Error: GET https://push.example.com/***…",
+  );
+  // The bound falls inside "sara.kapoor": its first letters are not kept unmasked.
+  const split = shortError(`${link}${"p".repeat(READ_LENGTH - link.length - 6)} sara.kapoor@example.com`);
+  assertEquals(split, "Error: GET https://push.example.com/***…");
+  // 10 MB, its address past the bound: the first characters, cut.
+  assertEquals(
+    shortError(new Error(`Upload failed: ${"x".repeat(10_000_000)} sara@example.com`)),
+    `Error: Upload failed: ${"x".repeat(ERROR_LENGTH - 23)}…`,
+  );
 });
 
 Deno.test("a job's status holds its last run and its last failure, each the latest written", async () => {
