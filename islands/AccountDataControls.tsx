@@ -4,9 +4,11 @@
  * with a password, the password, then calls `DELETE /api/me` and goes to the home page, signed out. Before the script
  * runs (or without it) the button is a plain form that leads to `/profile/delete`, the same confirmation as a page
  * (docs/decisions.md, Islands, "Forms work without JavaScript"); so it stays when the account must sign in again first
- * (no password and no fresh sign-in; docs/decisions.md, Data rights), as that page offers the sign-in.
+ * (no password and no fresh sign-in; docs/decisions.md, Data rights), as that page offers the sign-in. A deletion
+ * that succeeded marks that form as being sent (`aria-busy`, `data-discards-typed`), so leaving for the home page does
+ * not ask about a profile change not saved: the profile is gone (docs/decisions.md, Islands, "Leaving a typed form").
  */
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { Notice, TextField } from "@/components/forms.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
@@ -39,6 +41,7 @@ export default function AccountDataControls({ hasPassword, signInFirst, text }: 
   const [confirm, setConfirm] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | undefined>();
+  const form = useRef<HTMLFormElement>(null);
 
   const remove = async () => {
     setBusy(true);
@@ -48,6 +51,7 @@ export default function AccountDataControls({ hasPassword, signInFirst, text }: 
       body: hasPassword ? { confirm, password } : { confirm },
     });
     if (res.ok) {
+      form.current?.setAttribute("aria-busy", "true");
       location.assign("/?accountDeleted=1");
       return;
     }
@@ -60,8 +64,10 @@ export default function AccountDataControls({ hasPassword, signInFirst, text }: 
       <div class="mt-3 flex flex-wrap gap-3">
         <a href="/api/me/export" download class={SECONDARY_BUTTON}>{t("profile.delete.download")}</a>
         <form
+          ref={form}
           method="get"
           action="/profile/delete"
+          data-discards-typed
           onSubmit={(event) => {
             if (signInFirst) return;
             event.preventDefault();

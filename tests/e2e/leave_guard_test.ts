@@ -3,7 +3,7 @@
  * typed an answer on the apply form (also once it came back refused with it), a tracker note the network failed to save,
  * or a comment not posted, and taps a link, is asked first by the browser; staying keeps what they typed, as on the
  * opportunity form, the profile, onboarding and a report. A form only looked at, one sent, a note saved, a comment
- * posted, an opportunity submitted and a profile saved leave without a question.
+ * posted, an opportunity submitted, a profile saved and the account deleted leave without a question.
  */
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -182,6 +182,23 @@ Deno.test("the profile asks before leaving with a change not saved; saved, it do
   await page.getByText("Your profile has been saved.").waitFor();
   await leaveBy(page, t, privacy, "/privacy");
   assertEquals(asked, ["beforeunload"], "a saved profile leaves without a question");
+});
+
+Deno.test("deleting the account with a profile change not saved leaves without a question; leaving otherwise asks", async () => {
+  await using t = await createTestApp({ listen: true });
+  const student = await createTestUser(t, "user", { name: "Sara Student" });
+  await using browser = await openBrowser();
+  const { page, asked } = await phonePage(browser, t, student, "/profile");
+
+  await page.getByLabel("College or institute").fill("COEP Pune");
+  await askedOnLeaving(page, page.locator("main a[href='/privacy']"), asked);
+
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+  await dialog.getByLabel("Your e-mail address").fill(student.user.email);
+  await dialog.getByRole("button", { name: "Delete my account" }).click();
+  await page.waitForURL(`${t.origin}/?accountDeleted=1`);
+  assertEquals(asked, ["beforeunload"], "the deleted account's profile is not asked about");
 });
 
 Deno.test("onboarding asks before leaving with an answer given; untouched, it does not", async () => {

@@ -9,7 +9,8 @@
  *   since an island saves in place and the page is not drawn again; so does the server a plain form it draws again
  *   with what was sent and refused (the application, a report, a resolution), whose words are its defaults then.
  * A form being sent (`aria-busy`, `busy_forms.ts`) is the person leaving with their words, so it does not ask; once the
- * connection fails it (`FORM_UNSENT`), or its busy period ends, it asks again. The browser asks only after the person
+ * connection fails it (`FORM_UNSENT`), or its busy period ends, it asks again. A form marked `data-discards-typed`
+ * (deleting the account) makes every word on the page moot: while it is being sent, leaving asks nothing at all. The browser asks only after the person
  * has touched the page, and the listener is added on their first input (at once on a page with a form sent back), so a
  * page nobody typed on has none.
  */
@@ -37,6 +38,7 @@ function fieldsChanged(form: HTMLFormElement): boolean {
 
 /** Whether a form on the page holds words not sent (see the module's docstring). */
 function holdsUnsent(): boolean {
+  if (document.querySelector('form[data-discards-typed][aria-busy="true"]')) return false;
   for (const form of document.querySelectorAll<HTMLFormElement>("form[data-keep-typed], form[data-unsaved]")) {
     if (form.getAttribute("aria-busy") === "true") continue;
     if (form.hasAttribute("data-unsaved") || fieldsChanged(form)) return true;
