@@ -6,7 +6,8 @@
  * and the published and pinned switches. Saves with `POST` (new) or `PATCH` (existing); each
  * field the server refuses shows its sentence at that field, all at once.
  * Leaving it with something typed and not sent asks first (`data-keep-typed`; docs/decisions.md, Islands, "Leaving a
- * typed form").
+ * typed form"), and so does leaving with an image added or removed and not saved, which no control shows (the file
+ * input is emptied after each upload): the form is marked `data-unsaved` while its images differ from the post's.
  */
 import { useEffect, useState } from "preact/hooks";
 import { fromIstInput, toIstInput } from "@/lib/dates.ts";
@@ -127,12 +128,15 @@ function Editor({ post }: { post: EditablePost }) {
     }
   };
 
+  const images = uploads.flatMap((u) => u.id ? [u.id] : []);
+  const pending = uploads.some((u) => !u.id && !u.error);
+
   const save = async (e: Event) => {
     const body = {
       title: values.title,
       content: values.content,
       tag: values.tag || undefined,
-      images: uploads.flatMap((u) => u.id ? [u.id] : []),
+      images,
       linkUrl: values.linkUrl.trim() || null,
       linkTitle: values.linkTitle.trim() || null,
       linkImage: values.linkImage.trim() || null,
@@ -152,12 +156,12 @@ function Editor({ post }: { post: EditablePost }) {
     form.showFailure(res, { images: t("admin.editor.images") });
   };
 
-  const pending = uploads.some((u) => !u.id && !u.error);
   return (
     <form
       ref={form.form}
       onSubmit={save}
       data-keep-typed
+      data-unsaved={pending || images.join(" ") !== post.images.join(" ") || undefined}
       class="space-y-5 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
       noValidate
     >
@@ -229,10 +233,15 @@ function Editor({ post }: { post: EditablePost }) {
               {u.error && <p role="alert" class="mt-1 text-red-700">{u.error}</p>}
               <button
                 type="button"
-                onClick={() =>
+                onClick={(e) => {
                   setUploads((all) =>
-                    all.filter((x) => x.key !== u.key)
-                  )}
+                    all.filter((x) =>
+                      x.key !== u.key
+                    )
+                  );
+                  // A removal is no typing: the page's leave guard listens from its first input on.
+                  e.currentTarget.dispatchEvent(new Event("input", { bubbles: true }));
+                }}
                 class="mt-1 text-red-700 underline"
               >
                 {t.rich("admin.editor.remove", { name: () => <span class="sr-only">{` ${u.name}`}</span> })}

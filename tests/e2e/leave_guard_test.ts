@@ -2,9 +2,11 @@
  * Leaving a typed form in Chromium on a 360 px phone (docs/decisions.md, Islands, "Leaving a typed form"): a student who
  * typed an answer on the apply form (also once it came back refused with it), a tracker note the network failed to save,
  * or a comment not posted, and taps a link, is asked first by the browser; staying keeps what they typed, as on the
- * opportunity form, the profile, onboarding and a report. A form only looked at, one sent, a note saved, a comment
- * posted, an opportunity submitted, a profile saved and the account deleted leave without a question.
+ * opportunity form, the profile, onboarding, a report and the admin's post editor with an image added or removed. A
+ * form only looked at, one sent, a note saved, a comment posted, an opportunity submitted, a profile saved, a post
+ * created and the account deleted leave without a question.
  */
+import { Buffer } from "node:buffer";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { openBrowser, openHydrated, signInBrowser, type TestBrowser } from "@/tests/helpers/browser.ts";
@@ -14,6 +16,7 @@ import { addInternships } from "@/tests/fixtures/internships.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { fillOpportunityForm } from "@/tests/fixtures/opportunities.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { gradientPng } from "@/lib/demo/images.ts";
 import { saveItem } from "@/lib/saved/saved.ts";
 import type { TestApp, TestUser } from "@/tests/helpers/app.ts";
 import type { Locator, Page } from "playwright-core";
@@ -292,4 +295,35 @@ Deno.test("the admin's new coupon and new banner ask before leaving; added, they
   await page.getByText("“Summer internships” added.").waitFor();
   await leaveBy(page, t, home, "/");
   assertEquals(asked, ["beforeunload", "beforeunload"], "an added banner leaves without a question");
+});
+
+Deno.test("the admin's post editor asks before leaving with an image added or removed and not saved", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  await using browser = await openBrowser();
+  const { page, asked } = await phonePage(browser, t, admin, "/admin/ungatekeep/new");
+  const home = page.locator("header a[href='/']").first();
+  const photo = page.getByAltText("Uploaded image photo.png");
+
+  const png = gradientPng({ width: 64, height: 32, from: [20, 40, 200], to: [240, 120, 20] });
+  await page.getByLabel("Add images").setInputFiles({
+    name: "photo.png",
+    mimeType: "image/png",
+    buffer: Buffer.from(png),
+  });
+  await photo.waitFor();
+  await askedOnLeaving(page, home, asked);
+  assertEquals(await photo.count(), 1, "staying keeps the image");
+
+  await page.getByLabel("Title", { exact: true }).fill("Resume tips");
+  await page.getByLabel("Tag", { exact: true }).selectOption("resources");
+  await page.getByLabel("Content (markdown)").fill("Keep it to one page.");
+  await page.getByRole("button", { name: "Create post" }).click();
+  await page.waitForURL((u) => u.pathname === "/admin/ungatekeep" && u.searchParams.has("saved"));
+  assertEquals(asked, ["beforeunload"], "a created post leaves without a question");
+
+  await openHydrated(page, `${t.origin}/admin/ungatekeep/${new URL(page.url()).searchParams.get("saved")}`);
+  await page.getByRole("button", { name: /^Remove / }).click();
+  await askedOnLeaving(page, home, asked);
+  assertEquals(await page.getByRole("img", { name: /^Uploaded image / }).count(), 0, "staying keeps it removed");
 });
