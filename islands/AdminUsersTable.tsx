@@ -9,12 +9,14 @@
  * stale answer never overwrites a newer one. Each row shows a "Suspended" badge with the date and reason, or not,
  * and its plain form (docs/decisions.md, Admin, "Suspension"): "Suspend" with a reason, "Also hide their open
  * listings" (ticked) and "Also remove their comments" (not ticked), or "Lift suspension", which
- * post to the page without JavaScript and call `POST`/`DELETE /api/admin/users/{id}/suspension` with it. The page
+ * post to the page without JavaScript and call `POST`/`DELETE /api/admin/users/{id}/suspension` with it; leaving with a
+ * reason typed, or a box changed, and not sent asks first (docs/decisions.md, Islands, "Leaving a typed form"). The page
  * renders the page its query asks for (`initial`, of `search` and `role`; `suspended`: the suspended accounts only, a
  * link of the page); without JavaScript the search and role filter are a `GET` form to the page and Previous and Next
  * links to it. A suspended row whose comments are being removed says how many are left ("Removing 120 comments…"), then
  * how many were removed.
  */
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
@@ -423,13 +425,52 @@ function SuspensionControls({ user, own, here, refusal, onSubmit }: SuspensionCo
   }
   if (own || user.role === "admin") return null;
   return (
+    <SuspendForm
+      user={user}
+      here={here}
+      refusal={refusal}
+      onSubmit={onSubmit}
+      fields={fields("suspend")}
+      problem={problem}
+    />
+  );
+}
+
+/**
+ * A row's "Suspend" form behind its disclosure: the reason and the two boxes, marked `data-unsaved` while a reason is
+ * typed or a box differs from how it was drawn, so leaving then asks first (docs/decisions.md, Islands, "Leaving a
+ * typed form"); drawn again after a lift, it starts untouched. `fields` are its hidden inputs, `problem` its refusal.
+ */
+function SuspendForm({ user, here, refusal, onSubmit, fields, problem }: Omit<SuspensionControlsProps, "own"> & {
+  fields: ComponentChildren;
+  problem: ComponentChildren;
+}) {
+  const t = useT();
+  const hideDrawn = refusal?.hideListings ?? true;
+  const removeDrawn = refusal?.removeComments ?? false;
+  const [unsent, setUnsent] = useState(false);
+  const onInput = (event: Event) => {
+    const form = event.currentTarget as HTMLFormElement;
+    const box = (name: string) => (form.elements.namedItem(name) as HTMLInputElement).checked;
+    const reason = (form.elements.namedItem("reason") as HTMLTextAreaElement).value;
+    setUnsent(reason !== "" || box("hideListings") !== hideDrawn || box("removeComments") !== removeDrawn);
+  };
+  return (
     <details class="mt-2 max-w-xs" open={!!refusal}>
       <summary class="cursor-pointer text-sm font-medium text-red-800 underline">
         {t("admin.users.suspend")}
         <span class="sr-only">{` ${user.name}`}</span>
       </summary>
-      <form method="post" action={here} noValidate onSubmit={onSubmit} class="mt-2 space-y-2">
-        {fields("suspend")}
+      <form
+        method="post"
+        action={here}
+        noValidate
+        onSubmit={onSubmit}
+        onInput={onInput}
+        data-unsaved={unsent || undefined}
+        class="mt-2 space-y-2"
+      >
+        {fields}
         <TextAreaField
           id={`reason-${user.id}`}
           name="reason"
@@ -444,7 +485,7 @@ function SuspensionControls({ user, own, here, refusal, onSubmit }: SuspensionCo
             type="checkbox"
             name="hideListings"
             value="1"
-            checked={refusal?.hideListings ?? true}
+            checked={hideDrawn}
             class="mt-0.5 h-4 w-4"
           />
           {t("admin.users.hideListings")}
@@ -455,7 +496,7 @@ function SuspensionControls({ user, own, here, refusal, onSubmit }: SuspensionCo
               type="checkbox"
               name="removeComments"
               value="1"
-              checked={refusal?.removeComments}
+              checked={removeDrawn}
               aria-describedby={`comments-${user.id}-hint`}
               class="mt-0.5 h-4 w-4"
             />

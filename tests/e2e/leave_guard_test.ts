@@ -2,9 +2,9 @@
  * Leaving a typed form in Chromium on a 360 px phone (docs/decisions.md, Islands, "Leaving a typed form"): a student who
  * typed an answer on the apply form (also once it came back refused with it), a tracker note the network failed to save,
  * or a comment not posted, and taps a link, is asked first by the browser; staying keeps what they typed, as on the
- * opportunity form, the profile, onboarding, a report and the admin's post editor with an image added or removed. A
- * form only looked at, one sent, a note saved, a comment posted, an opportunity submitted, a profile saved, a post
- * created and the account deleted leave without a question.
+ * opportunity form, the profile, onboarding, a report, the admin's post editor with an image added or removed and an
+ * admin's suspension reason. A form only looked at, one sent, a note saved, a comment posted, an opportunity submitted,
+ * a profile saved, a post created, the account deleted and a suspension sent leave without a question.
  */
 import { Buffer } from "node:buffer";
 import { assertEquals } from "@/tests/helpers/assert.ts";
@@ -326,4 +326,25 @@ Deno.test("the admin's post editor asks before leaving with an image added or re
   await page.getByRole("button", { name: /^Remove / }).click();
   await askedOnLeaving(page, home, asked);
   assertEquals(await page.getByRole("img", { name: /^Uploaded image / }).count(), 0, "staying keeps it removed");
+});
+
+Deno.test("the admin's suspension reason asks before leaving; suspended, or lifted, it does not", async () => {
+  await using t = await createTestApp({ listen: true });
+  const admin = await createTestUser(t, "admin");
+  await createTestUser(t, "user", { name: "Tara Pillai" });
+  await using browser = await openBrowser();
+  const { page, asked } = await phonePage(browser, t, admin, "/admin/users");
+  const home = page.locator("header a[href='/']").first();
+
+  await page.getByText("Suspend… Tara Pillai").click();
+  await page.getByLabel("Reason").fill("Spam links in every comment");
+  await askedOnLeaving(page, home, asked);
+  assertEquals(await page.getByLabel("Reason").inputValue(), "Spam links in every comment", "staying keeps it");
+  await page.getByRole("button", { name: "Suspend Tara Pillai" }).click();
+  await page.getByText("The account is suspended.").waitFor();
+  // Lifted, the row draws its suspend form again, untouched: no question either.
+  await page.getByRole("button", { name: "Lift suspension Tara Pillai" }).click();
+  await page.getByText("The suspension is lifted.").waitFor();
+  await leaveBy(page, t, home, "/");
+  assertEquals(asked, ["beforeunload"], "a suspension sent, then lifted, leaves without a question");
 });
