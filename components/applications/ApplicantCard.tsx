@@ -174,7 +174,7 @@ export function ApplicantCard(
  * The card's own plain form that moves this one application, folded under a summary (the page's batch form moves
  * many): the statuses it may go to (`move.statuses`), an optional message, posted to `move.action` as the batch form
  * posts (`ids` its one id, `one` saying it is the card's), so it works without JavaScript; open, with what was sent and
- * why it was refused, after a refusal (`move.sent`).
+ * why it was refused, after a refusal (`move.sent`), which shows it: the form posts to its own fragment.
  */
 function MoveOne(
   { application, name, move }: { application: PosterApplication; name: string; move: ApplicantMove },
@@ -184,13 +184,13 @@ function MoveOne(
   const sent = move.sent;
   const errors = sent?.errors ?? {};
   return (
-    <details open={sent !== undefined}>
+    <details id={base} open={sent !== undefined} class="scroll-mt-20">
       <summary class="cursor-pointer font-medium text-indigo-800">
         {t("applications.pipeline.moveOne", { name })}
       </summary>
       <form
         method="post"
-        action={move.action}
+        action={`${move.action}#${base}`}
         noValidate
         data-keep-typed
         data-unsaved={(sent !== undefined && sent.message.trim() !== "") || undefined}

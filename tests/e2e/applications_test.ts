@@ -11,7 +11,8 @@
  * page), also when that failure comes after the form's busy period, and is told no answer came, so it may or may not
  * have been sent: a connection that drops after the server took the form fails it the same way. A
  * poster made a user again who follows an earlier "new applicants" notice lands on the listing in "My internships",
- * which says why its applicants are no longer theirs, in English and Hindi at 360 px.
+ * which says why its applicants are no longer theirs, in English and Hindi at 360 px. A poster's move refused without
+ * JavaScript lands where its refusal is on the phone's screen: a card's at that card's form, the batch's at the list.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
@@ -371,4 +372,43 @@ Deno.test("a poster made a user again follows an old new-applicants notice to My
     await assertFitsPhone(phone, `My internships after an old notice, ${lang}`);
     await assertAccessible(phone, `My internships after an old notice, ${lang}`);
   }
+});
+
+Deno.test("a poster's move sent back without JavaScript lands at what was wrong: a card's at its card, the batch's at the list", async () => {
+  await using t = await createTestApp({ listen: true });
+  const member = await createTestUser(t, "member", { name: "Meera Member" });
+  const internship = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Apply Co" });
+  for (const name of ["Asha Applicant", "Bala Applicant", "Chitra Applicant"]) {
+    await applyTo(t, await applicant(t, name), internship);
+  }
+  await using browser = await openBrowser();
+  const context = await browser.newContext({
+    viewport: PHONE,
+    isMobile: true,
+    hasTouch: true,
+    javaScriptEnabled: false,
+  });
+  await signInBrowser(context, t.origin, member);
+  const phone = await context.newPage();
+  phone.setDefaultTimeout(30_000);
+  /** Whether `text` is drawn within the phone's screen as the page shows now. */
+  const onScreen = async (text: string) => {
+    const box = await phone.getByText(text, { exact: true }).first().boundingBox();
+    return box !== null && box.y >= 0 && box.y + box.height <= PHONE.height;
+  };
+  await phone.goto(`${t.origin}/internships/${internship.id}/applicants`);
+  const last = phone.locator("li").filter({ hasText: "Chitra Applicant" });
+  await last.getByText("Move Chitra Applicant’s application").click();
+  await last.getByRole("textbox").fill("Thanks for applying!");
+  await last.getByRole("button", { name: "Move", exact: true }).click();
+  await phone.getByText("Choose the new status.", { exact: true }).waitFor();
+  assertEquals(await onScreen("Choose the new status."), true, "the card's refusal is on screen");
+  assertEquals(
+    await phone.locator("li").filter({ hasText: "Chitra Applicant" }).getByRole("textbox").inputValue(),
+    "Thanks for applying!",
+  );
+
+  await phone.getByRole("button", { name: "Move selected" }).click();
+  await phone.getByText("Select at least one applicant to move.", { exact: true }).first().waitFor();
+  assertEquals(await onScreen("Select at least one applicant to move."), true, "the batch's refusal is on screen");
 });

@@ -4,7 +4,8 @@
  * tabs with counts, a search over the applicants, pages of 20, each application with its answers, its resume and a
  * folded plain form that moves it alone; one plain form (no JavaScript needed) moves the selected applications (at
  * most 100) with an optional message, as
- * `POST /api/internships/{id}/applications/bulk` does, and answers 303 back to the same tab with how many moved; a link
+ * `POST /api/internships/{id}/applications/bulk` does, and answers 303 back to the same tab with how many moved (refused,
+ * the page again, scrolled to what was wrong: the list's notice, or the card's own form); a link
  * downloads the tab and search as a CSV file (`GET /api/internships/{id}/applications/export`). Its
  * owner made a user again (docs/decisions.md, Internships, "A poster made a user again"), following an earlier "new
  * applicants" notice, is sent to the listing on "My internships" (303), which says why its applicants are no longer
@@ -261,13 +262,14 @@ function ExportLink({ data }: { data: Data }) {
 function MoveFields({ data }: { data: Data }) {
   const t = useT();
   const form = data.form.one ? EMPTY_FORM : data.form;
+  const here = pathOf(data.internship.id, { status: data.status, search: data.search, offset: data.offset });
   return (
     <form
       id={FORM_ID}
       method="post"
       data-keep-typed
       data-unsaved={(Object.keys(form.errors).length > 0 && form.message.trim() !== "") || undefined}
-      action={pathOf(data.internship.id, { status: data.status, search: data.search, offset: data.offset })}
+      action={`${here}#results`}
       class="mt-6 space-y-4 rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
     >
       <fieldset class="space-y-4">
