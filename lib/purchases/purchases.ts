@@ -654,11 +654,11 @@ async function forgetBuyerOfOps(
 }
 
 /**
- * Adds the writes of `record` (read as `before`) and its indexes to `op` (by buyer, by buyer and toolkit, by order): a pending purchase holds
- * the pending marker; a paid one takes the owned marker unless `owned` (the marker as read) already
- * grants the toolkit, and releases `pending` when it points here; a failed one releases `pending`;
- * a refunded one gives up the owned marker when it held it, to `heir` (the id of another paid purchase of the same
- * toolkit by the same buyer, `otherPaidPurchase`) when there is one.
+ * Adds the writes of `record` (read as `before`) and its indexes to `op` (by buyer, by buyer and toolkit, by order): a
+ * pending purchase holds the pending marker; a paid one takes the owned marker unless `owned` (the marker as read)
+ * already grants the toolkit, and releases `pending` when it points here; a failed one releases `pending`; a refunded
+ * one gives up the owned marker when it held it, to `heir` (the id of another paid purchase of the same toolkit by the
+ * same buyer, `otherPaidPurchase`) when there is one.
  * The caller has checked the entries it passes.
  */
 export function writePurchaseOps(

@@ -10,9 +10,9 @@
  *   with what was sent and refused (the application, a report, a resolution), whose words are its defaults then.
  * A form being sent (`aria-busy`, `busy_forms.ts`) is the person leaving with their words, so it does not ask; once the
  * connection fails it (`FORM_UNSENT`), or its busy period ends, it asks again. A form marked `data-discards-typed`
- * (deleting the account) makes every word on the page moot: while it is being sent, leaving asks nothing at all. The browser asks only after the person
- * has touched the page, and the listener is added on their first input (at once on a page with a form sent back), so a
- * page nobody typed on has none.
+ * (deleting the account) makes every word on the page moot: while it is being sent, leaving asks nothing at all. The
+ * browser asks only after the person has touched the page, and the listener is added on their first input (at once on
+ * a page with a form sent back), so a page nobody typed on has none.
  */
 
 /** Whether `select`'s choice differs from the one its options were drawn with (the first, when none says). */
