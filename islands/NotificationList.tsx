@@ -48,13 +48,16 @@ export default function NotificationList(props: NotificationListProps) {
   return (
     <div>
       <div class="flex flex-wrap items-center justify-between gap-3">
-        <p class="text-slate-700">
-          {unread === 0
-            ? t("notifications.list.noUnread")
-            : unread > SHOWN_MAX
-            ? t("notifications.list.unreadMany")
-            : t("notifications.list.unreadCount", { count: unread })}
-        </p>
+        {/* With none at all, the empty box below says so: "no unread" above it would say it twice. */}
+        {items.length > 0 && (
+          <p class="text-slate-700">
+            {unread === 0
+              ? t("notifications.list.noUnread")
+              : unread > SHOWN_MAX
+              ? t("notifications.list.unreadMany")
+              : t("notifications.list.unreadCount", { count: unread })}
+          </p>
+        )}
         {unread > 0 && (
           <form
             method="post"

@@ -157,6 +157,18 @@ Deno.test("an alert's Delete link confirms on the page, then deletes with 303; n
 Deno.test("Mark all read is a plain form: every notification read, 303 back; not from another site", async () => {
   await using t = await createTestApp();
   const student = await createTestUser(t);
+  // With none yet, the page says so once, in English and Hindi: no "no unread" line above the empty box.
+  for (
+    const [lang, empty, noUnread] of [
+      ["en", "No notifications yet.", "No unread notifications."],
+      ["hi", "अभी कोई सूचना नहीं है।", "कोई बिना पढ़ी सूचना नहीं है।"],
+    ]
+  ) {
+    const html = await (await t.fetch(`/me/notifications?lang=${lang}`, { headers: student.headers })).text();
+    const main = htmlDocument(html).querySelector("main")!;
+    for (const script of main.querySelectorAll("script")) script.remove(); // the island's words, not shown
+    assert(main.textContent.includes(empty) && !main.textContent.includes(noUnread), lang);
+  }
   const op = t.kv.atomic();
   for (const title of ["One", "Two", "Three"]) {
     addNotification(op, { userId: student.user.id, type: "comment_reply", title, body: "Open it.", url: "/" });
