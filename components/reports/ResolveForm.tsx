@@ -3,7 +3,8 @@
  * radio buttons (an organization is never deleted, so it is not offered one), a note the reporters and the owner read,
  * and a submit button; a plain form posting to the page it is on, `from` (`resolveFromForm`,
  * `lib/http/report_resolution.ts`), which answers back to it (with `held=1` when a dismissed listing stays held:
- * `StillHeld`), or draws it again with `refused`: the sentence at its actions, the note as it was typed. Leaving with
+ * `StillHeld`), or draws it again with `refused`: the sentence at its actions, the note as it was typed, the page
+ * scrolled to the form (it posts to its own fragment; a resolution done answers a page without it). Leaving with
  * an action chosen or a note typed and not sent asks first (`data-keep-typed`; docs/decisions.md, Islands, "Leaving a
  * typed form"), also the note drawn again with `refused` (`data-unsaved`).
  */
@@ -24,12 +25,13 @@ export function ResolveForm(
   const actions = RESOLVE_ACTIONS.filter((action) => !(kind === "organization" && action === "delete"));
   return (
     <form
+      id={prefix}
       method="post"
-      action={from}
+      action={`${from}#${prefix}`}
       noValidate
       data-keep-typed
       data-unsaved={refused?.note.trim() ? true : undefined}
-      class="space-y-3"
+      class="scroll-mt-20 space-y-3"
     >
       <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="targetId" value={targetId} />

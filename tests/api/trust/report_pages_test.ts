@@ -170,7 +170,8 @@ Deno.test("the admin reports pages list, show and resolve with plain forms", asy
     assert(html.includes(`id="${prefix}-action-error"`) && html.includes("Choose what to do."), from);
     assert(html.includes(`aria-describedby="${prefix}-action-error"`), `${from}: the actions say why`);
     assert(html.includes(">The stipend is really unpaid &amp; misleading.</textarea>"), `${from}: the note is kept`);
-    assert(html.includes(`action="${from}"`), `${from}: the form posts to the page it is on`);
+    assert(html.includes(`action="${from.replace("&", "&amp;")}#${prefix}"`), `${from}: it posts to the page it is on`);
+    assert(html.includes(`<form id="${prefix}"`), `${from}: whose fragment is the form, shown again`);
     // Its note is the form's default now, still not sent: leaving the page asks first.
     assertEquals(html.match(/<form[^>]*data-unsaved/g)?.length, 1, `${from}: the form holds an unsent note`);
   }
