@@ -27,7 +27,7 @@
  * notification (`lib/notifications/`, subject `replySubject(id)`) is redacted, and its e-mail and push message still
  * pending are deleted, in the commit that edits or deletes the reply or forgets its author.
  */
-import { commitPacked, WriteUnit } from "@/lib/kv/packed_writes.ts";
+import { commitPacked, keyBytes, MAX_KEY_BYTES, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { dropPendingMailOps } from "@/lib/mail/outbox.ts";
 import {
@@ -56,6 +56,11 @@ const ONE = 1n;
 const MINUS_ONE = 0xffffffffffffffffn;
 /** Most mutations one cascade commit holds (KV allows 1,000). */
 const BATCH = 800;
+/**
+ * Most bytes of keys one cascade commit's deletions hold (`keyBytes`): KV's 80 KiB less room for one more comment's
+ * keys (under 1 KiB) and the counters' sums, as the commit is sent once past it.
+ */
+const BATCH_KEY_BYTES = MAX_KEY_BYTES - 4096;
 /** Comments of a deleted post whose open reports are read together (`deleteConversation`): 10 `getMany` calls. */
 const REPORTS_READ = 100;
 
@@ -487,21 +492,23 @@ export async function deleteComment(
 
 /**
  * Deletes every comment, reaction and counter of a deleted post (the post record is gone first, so no comment or
- * reaction can be added meanwhile) in commits of at most `BATCH` mutations. Each commit moves the counters (the post's
- * and the live comment total) by what it deletes, and before it the notifications of the replies it deletes are
- * redacted and their pending e-mails and push messages deleted, one checked write each (read again after a lost race,
- * for up to 30 s: `retrying`): they keep no words of a deleted reply and link to the feed instead of the post
- * (docs/decisions.md, Notifications, "Redaction"). So a run stopped midway leaves counters that count what is left and
- * no notification quoting a reply that is gone, and running it again finishes the work. Before a comment with open
- * reports goes (its entry in the open view, read by key for `REPORTS_READ` comments at a time: `reportedAmong`), its
- * reports are resolved as removed with the post (`resolveRemoved`; docs/decisions.md, Trust, "Reports of what is
- * removed"): none can be filed once the post is gone.
+ * reaction can be added meanwhile) in commits of at most `BATCH` mutations and KV's 80 KiB of keys (`BATCH_KEY_BYTES`:
+ * a busy post's replies have long keys, and each replier's reply gate and notification group go too). Each commit
+ * moves the counters (the post's and the live comment total) by what it deletes, and before it the notifications of the
+ * replies it deletes are redacted and their pending e-mails and push messages deleted, one checked write each (read
+ * again after a lost race, for up to 30 s: `retrying`): they keep no words of a deleted reply and link to the feed
+ * instead of the post (docs/decisions.md, Notifications, "Redaction"). So a run stopped midway leaves counters that
+ * count what is left and no notification quoting a reply that is gone, and running it again finishes the work.
+ * Before a comment with open reports goes (its entry in the open view, read by key for `REPORTS_READ` comments at a
+ * time: `reportedAmong`), its reports are resolved as removed with the post (`resolveRemoved`; docs/decisions.md,
+ * Trust, "Reports of what is removed"): none can be filed once the post is gone.
  * @throws BusyError when a reply's notifications kept changing for 30 s, or a comment's reports' writes kept losing
  *   races (the run stops; running it again goes on).
  */
 export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<void> {
   let op = kv.atomic();
   let size = 0;
+  let bytes = 0;
   let live = 0n;
   const moved = new Map<CountName, bigint>();
   let replies: Comment[] = [];
@@ -520,15 +527,19 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     await op.commit();
     op = kv.atomic();
     size = 0;
+    bytes = 0;
     live = 0n;
     moved.clear();
     replies = [];
   };
   const add = async (keys: Deno.KvKey[], counted: CountName[]) => {
-    for (const key of keys) op.delete(key);
+    for (const key of keys) {
+      op.delete(key);
+      bytes += keyBytes(key);
+    }
     for (const name of counted) moved.set(name, (moved.get(name) ?? 0n) + ONE);
     size += keys.length;
-    if (size >= BATCH) await commit();
+    if (size >= BATCH || bytes >= BATCH_KEY_BYTES) await commit();
   };
   // Every recipient of a reply under the post wrote a comment there: their reply gates and notification groups go with
   // their comments.

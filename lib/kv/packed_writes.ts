@@ -9,11 +9,15 @@ import { valueBytes } from "./value_size.ts";
 /** KV's limits of one atomic commit: checks, mutations, bytes of keys, bytes of keys and values. */
 const MAX_CHECKS = 100;
 const MAX_MUTATIONS = 1000;
-const MAX_KEY_BYTES = 80 * 1024;
 const MAX_BYTES = 800 * 1024;
+/** KV's most bytes of keys (checked and changed) in one atomic commit, as `keyBytes` counts them. */
+export const MAX_KEY_BYTES = 80 * 1024;
 
-/** An upper bound of the bytes `key` takes encoded: each part's UTF-8 bytes (or 8 for a number) and two more. */
-function keyBytes(key: Deno.KvKey): number {
+/**
+ * An upper bound of the bytes `key` takes encoded: each part's UTF-8 bytes (or 8 for a number) and two more; what
+ * counts toward KV's 80 KiB of keys a commit (`MAX_KEY_BYTES`).
+ */
+export function keyBytes(key: Deno.KvKey): number {
   let bytes = 0;
   for (const part of key) {
     if (typeof part === "string") bytes += new TextEncoder().encode(part).length + 2;

@@ -2,7 +2,7 @@
  * Comments, replies and reactions on Ungatekeep posts (docs/api.md, Ungatekeep): every rule per role,
  * through the real app over a real (in-memory) KV; the post page's plain forms that edit and delete a comment.
  */
-import { kvFailingCommits, kvHoldingCommit } from "@/tests/fixtures/failing_kv.ts";
+import { kvFailingCommits, kvHoldingCommit, kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { assert, assertEquals, assertRejects } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, postForm, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
 import { htmlDocument } from "@/tests/fixtures/html.ts";
@@ -34,6 +34,7 @@ import { readPushMessage } from "@/lib/push/outbox.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { smtpRefusal, startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { react } from "@/lib/comments/reactions.ts";
+import type { Comment } from "@/lib/comments/schema.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -1075,6 +1076,47 @@ Deno.test("a reply's pending e-mail and push message go with the reply, its post
   assertEquals(await pending(onPost.mailId), { mail: "pending", pushes: 1 });
   await deleteConversation(t.kv, post.id);
   assertEquals(await pending(onPost.mailId), { mail: null, pushes: 0 }, "deleting the post's conversation");
+});
+
+Deno.test("deleting a post with 300 replies by 300 people keeps each commit under KV's 80 KiB of keys", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const [{ key: topKey, value: { createdAt } }] = await Array.fromAsync(
+    t.kv.list<Comment>({ prefix: ["comment_threads", post.id] }),
+  );
+  // Stored as a busy discussion leaves them: full-length ids and times, each reply by another person (whose reply gate
+  // and notification group under the post go with it).
+  for (let i = 0; i < 300; i += 50) {
+    const op = t.kv.atomic();
+    for (let j = i; j < i + 50; j++) {
+      const at = new Date(Date.parse(createdAt) + j + 1).toISOString();
+      const id = `${Date.parse(at).toString(16).padStart(12, "0")}-0000-${crypto.randomUUID().slice(0, 18)}`;
+      const reply: Comment = {
+        id,
+        postId: post.id,
+        parentId: top.id,
+        content: "Same question here",
+        userId: crypto.randomUUID(),
+        createdAt: at,
+        updatedAt: at,
+        isDeleted: false,
+      };
+      op.set([...topKey, at, id], reply);
+    }
+    assert((await op.commit()).ok);
+  }
+  // KV encodes a key as its parts, a string as its UTF-8 bytes between a type byte and a closing byte.
+  const bytesOf = (key: Deno.KvKey) => key.reduce((sum: number, part) => sum + String(part).length + 2, 0);
+  const commits: number[] = [];
+  const measured = kvWithCommits(t.kv, (_n, apply, _sets, keys) => {
+    commits.push(keys.reduce((sum, key) => sum + bytesOf(key), 0));
+    return apply();
+  });
+  await deleteConversation(measured, post.id);
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["comment_threads", post.id] })), []);
+  assertEquals(commits.filter((bytes) => bytes > 80 * 1024), [], "commits over 80 KiB of keys");
 });
 
 Deno.test("deleting a post takes its replies' words out of their notifications and links them to the feed", async () => {
