@@ -2,7 +2,8 @@
  * The confirmation of an admin's refund (`useRefund`), hydrated: what the refund does (`RefundSummary`), an optional
  * reason the buyer is told, and the refusal when nothing was refunded; or of declining the buyer's request, with the
  * note the buyer is told (left empty, told at its field before anything is sent). The purchases island loads it on
- * demand, when a payment is first picked; without JavaScript the page's `RefundConfirmation` asks instead.
+ * demand, when a payment is first picked; without JavaScript the page's `RefundConfirmation` asks instead. Leaving the
+ * page with a reason or note typed and not sent asks first (`data-unsaved`).
  */
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { RefundFailure } from "./RefundFailure.tsx";
@@ -33,8 +34,16 @@ export function RefundDialog({ list, pending, close }: {
       busyLabel={t(decline ? "admin.refund.declineBusy" : "admin.refund.busy")}
       busy={refund.saving}
       tone="danger"
+      // The reason's form only says what it holds: a reason or note typed and not sent asks before the page is left
+      // (docs/decisions.md, Islands, "Leaving a typed form"); the dialog's button sends it, it is never submitted.
       notice={
-        <>
+        <form
+          noValidate
+          onSubmit={(e) => e.preventDefault()}
+          data-unsaved={refund.reason.trim() !== "" || undefined}
+          aria-busy={refund.saving ? "true" : undefined}
+          class="space-y-1"
+        >
           <label for="refund-reason" class="block text-sm font-medium text-slate-800">
             {t(decline ? "admin.refund.note" : "admin.refund.reason")}
           </label>
@@ -54,7 +63,7 @@ export function RefundDialog({ list, pending, close }: {
           </p>
           <FieldError id="refund-reason" error={refund.fieldError} />
           {refund.error && <RefundFailure decline={decline} unconfirmed={refund.unconfirmed} error={refund.error} />}
-        </>
+        </form>
       }
       onConfirm={refund.confirm}
       onCancel={refund.cancel}

@@ -15,6 +15,8 @@ import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applica
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { fillOpportunityForm } from "@/tests/fixtures/opportunities.ts";
+import { addToolkitWithLessons, buy } from "@/tests/fixtures/toolkits.ts";
+import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { gradientPng } from "@/lib/demo/images.ts";
 import { saveItem } from "@/lib/saved/saved.ts";
@@ -347,4 +349,33 @@ Deno.test("the admin's suspension reason asks before leaving; suspended, or lift
   await page.getByText("The suspension is lifted.").waitFor();
   await leaveBy(page, t, home, "/");
   assertEquals(asked, ["beforeunload"], "a suspension sent, then lifted, leaves without a question");
+});
+
+Deno.test("the admin's refund reason typed and not sent asks before leaving; refunded, it does not", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: fake.env });
+  const admin = await createTestUser(t, "admin", { name: "Asha Admin" });
+  const buyer = await createTestUser(t, "user", { name: "Rohan Mehta" });
+  const { toolkit } = await addToolkitWithLessons({ t, admin }, { title: "SQL for Analysts", lessons: ["Joins"] });
+  await buy({ t, fake }, buyer, toolkit.id);
+  await using browser = await openBrowser();
+  const { page, asked } = await phonePage(browser, t, admin, "/admin");
+  await openHydrated(page, `${t.origin}/admin/purchases`);
+  const refund = page.getByRole("button", { name: "Refund Rohan Mehta's purchase" });
+  const dialog = page.getByRole("dialog", { name: "Refund this payment?" });
+  const reason = dialog.getByLabel("Reason (optional)");
+
+  await refund.click();
+  await reason.fill("The buyer paid twice for the same toolkit.");
+  const question = page.waitForEvent("dialog");
+  void page.goBack().catch(() => {});
+  await question;
+  assertEquals(asked, ["beforeunload"]);
+  assertEquals(await reason.inputValue(), "The buyer paid twice for the same toolkit.", "staying keeps the reason");
+
+  await dialog.getByRole("button", { name: /^Refund ₹/ }).click();
+  await page.getByRole("status").filter({ hasText: /^Refunded ₹/ }).waitFor();
+  await page.goBack();
+  await page.waitForURL(`${t.origin}/admin`);
+  assertEquals(asked, ["beforeunload"], "a refund sent leaves without a question");
 });
