@@ -24,7 +24,7 @@ import {
   signInBrowser,
   type TestBrowser,
 } from "@/tests/helpers/browser.ts";
-import { assertFitsPhone, PHONE } from "@/tests/helpers/phone.ts";
+import { assertFitsPhone, PHONE, phoneContext } from "@/tests/helpers/phone.ts";
 import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { pdfBytes } from "@/tests/fixtures/resumes.ts";
@@ -37,12 +37,7 @@ Deno.test("a student applies on a phone without JavaScript; the poster shortlist
   const internship = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Apply Co" });
   await using browser = await openBrowser();
 
-  const context = await browser.newContext({
-    viewport: PHONE,
-    isMobile: true,
-    hasTouch: true,
-    javaScriptEnabled: false,
-  });
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const phone = await context.newPage();
   phone.setDefaultTimeout(30_000);
@@ -118,12 +113,7 @@ Deno.test("a resume chosen with a form sent back is asked for again by its name,
   const student = await applicant(t, "Sara Student");
   const internship = await platformInternship(t, member, { title: "Data Intern" });
   await using browser = await openBrowser();
-  const context = await browser.newContext({
-    viewport: PHONE,
-    isMobile: true,
-    hasTouch: true,
-    javaScriptEnabled: false,
-  });
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   const form = page.locator('form[enctype="multipart/form-data"]');
@@ -164,7 +154,7 @@ async function atApplyForm(t: TestApp, browser: TestBrowser, { controlled = fals
   const member = await createTestUser(t, "member");
   const student = await applicant(t, "Sara Student");
   const internship = await platformInternship(t, member, { title: "Data Intern" });
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   const applyUrl = `${t.origin}/internships/${internship.id}/apply`;
@@ -359,7 +349,7 @@ Deno.test("a poster made a user again follows an old new-applicants notice to My
   assertEquals(demoted.status, 200);
   await demoted.body?.cancel();
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, member);
   const phone = await context.newPage();
   for (const lang of ["en", "hi"] as const) {
@@ -382,12 +372,7 @@ Deno.test("a poster's move sent back without JavaScript lands at what was wrong:
     await applyTo(t, await applicant(t, name), internship);
   }
   await using browser = await openBrowser();
-  const context = await browser.newContext({
-    viewport: PHONE,
-    isMobile: true,
-    hasTouch: true,
-    javaScriptEnabled: false,
-  });
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, member);
   const phone = await context.newPage();
   phone.setDefaultTimeout(30_000);

@@ -10,7 +10,7 @@ import { Buffer } from "node:buffer";
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { openBrowser, openHydrated, signInBrowser, type TestBrowser } from "@/tests/helpers/browser.ts";
-import { PHONE } from "@/tests/helpers/phone.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
@@ -28,7 +28,7 @@ const ALL_OPPORTUNITIES = translatorFor("en")("opportunities.detail.all");
 
 /** A hydrated phone page of `url` signed in as `who`, with the questions the browser asked (each one declined). */
 async function phonePage(browser: TestBrowser, t: TestApp, who: TestUser, url: string) {
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, who);
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);

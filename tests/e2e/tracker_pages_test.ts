@@ -11,7 +11,7 @@ import {
   openBrowser,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
-import { assertFitsPhone, PHONE } from "@/tests/helpers/phone.ts";
+import { assertFitsPhone, phoneContext } from "@/tests/helpers/phone.ts";
 import { applicant } from "@/tests/fixtures/applications.ts";
 import { internshipInput } from "@/tests/fixtures/internships.ts";
 import { createInternships } from "@/lib/internships/writes.ts";
@@ -33,12 +33,7 @@ Deno.test("25 applications: the tracker shows 20, the older 5 by a plain link, a
     await applyTo(t.kv, { internshipId: listing.id, applicant: student.user, body: { answers: [], coverNote: "Hi" } });
   }
   await using browser = await openBrowser();
-  const context = await browser.newContext({
-    viewport: PHONE,
-    isMobile: true,
-    hasTouch: true,
-    javaScriptEnabled: false,
-  });
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);

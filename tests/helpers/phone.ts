@@ -11,13 +11,14 @@ import { assertEquals } from "./assert.ts";
 export const PHONE = { width: 360, height: 740 };
 
 /**
- * A browser context on the phone: its viewport, a touch screen and the mobile viewport rules. `browser` is a test's
- * `openBrowser()` (or a Chromium of its own).
+ * A browser context on the phone: its viewport, a touch screen and the mobile viewport rules, with `options` besides
+ * (e.g. `javaScriptEnabled: false`). `browser` is a test's `openBrowser()` (or a Chromium of its own).
  */
 export function phoneContext(
   browser: { newContext(options?: BrowserContextOptions): Promise<BrowserContext> },
+  options: BrowserContextOptions = {},
 ): Promise<BrowserContext> {
-  return browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  return browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, ...options });
 }
 
 /**
