@@ -15,16 +15,21 @@ const LINKS: { href: string; label: MessageKey }[] = [
   { href: "/ungatekeep/rss.xml", label: "layout.footer.rss" },
 ];
 
-/** The footer; `grievanceEmail` (`GRIEVANCE_EMAIL`) is shown beside the privacy link when set. */
+/**
+ * The footer; its links are at least 44 px tall, a thumb's tap on a phone. `grievanceEmail` (`GRIEVANCE_EMAIL`) is
+ * shown beside the privacy link when set.
+ */
 export function SiteFooter({ grievanceEmail }: { grievanceEmail?: string }) {
   const t = useT();
   return (
     <footer class="border-t border-slate-200 px-4 py-6 text-center text-sm text-slate-700">
       <nav aria-label={t("layout.footer.label")} class="mx-auto max-w-6xl px-4">
-        <ul class="flex flex-wrap justify-center gap-x-5 gap-y-2">
+        <ul class="flex flex-wrap justify-center gap-x-5">
           {LINKS.map((link) => (
             <li key={link.href}>
-              <a href={link.href} class="underline hover:text-indigo-700">{t(link.label)}</a>
+              <a href={link.href} class="inline-flex min-h-11 items-center underline hover:text-indigo-700">
+                {t(link.label)}
+              </a>
             </li>
           ))}
         </ul>

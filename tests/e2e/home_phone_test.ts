@@ -2,7 +2,8 @@
  * The signed-in home page on a 360 px phone (docs/decisions.md, Student space, "The home page"): the first screen
  * shows what is new for the student, their saved listing closing tomorrow, then the new match of their alert, then
  * "For you", in that order, instead of a greeting and two buttons. A guest's "How it works" says both ways to apply
- * (here with a résumé, or on the organization's own page), in English and Hindi.
+ * (here with a résumé, or on the organization's own page), in English and Hindi, and the footer's links are at least
+ * 44 px tall.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
@@ -11,9 +12,7 @@ import { postInternships } from "@/tests/fixtures/internships.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { createAlert } from "@/lib/alerts/alerts.ts";
 import { istToday } from "@/lib/dates.ts";
-import { layoutDefects } from "@/tests/helpers/phone.ts";
-
-const PHONE = { width: 360, height: 740 };
+import { layoutDefects, PHONE, phoneContext } from "@/tests/helpers/phone.ts";
 
 Deno.test("on a phone the signed-in home shows closing saved items, alert matches, then For you", async () => {
   await using t = await createTestApp({ listen: true });
@@ -55,7 +54,7 @@ Deno.test("on a phone the signed-in home shows closing saved items, alert matche
   ]);
 
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   await openHydrated(page, `${t.origin}/`);
@@ -80,10 +79,10 @@ Deno.test("on a phone the signed-in home shows closing saved items, alert matche
   await assertAccessible(page, "signed-in home at 360 px");
 });
 
-Deno.test("on a phone a guest's 'How it works' says both ways to apply, in English and Hindi", async () => {
+Deno.test("on a phone a guest's 'How it works' says both ways to apply and the footer's links take a thumb", async () => {
   await using t = await createTestApp({ listen: true });
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   const page = await context.newPage();
   const steps = [
     ["/", "How it works", "apply as it says: here with your résumé, or on the organization’s own page."],
@@ -94,6 +93,11 @@ Deno.test("on a phone a guest's 'How it works' says both ways to apply, in Engli
     const how = page.getByRole("region", { name: heading });
     await how.getByText(words, { exact: false }).waitFor();
     assertEquals(await layoutDefects(page), [], path);
+    const footerLinks = page.getByRole("navigation", { name: path === "/" ? "Footer" : "फ़ुटर" }).getByRole("link");
+    for (const link of await footerLinks.all()) {
+      const box = await link.boundingBox();
+      assert(box && box.height >= 44, `${path}: footer link "${await link.textContent()}" is ${box?.height} px tall`);
+    }
     await assertAccessible(page, `guest home ${path} at 360 px`);
   }
 });
