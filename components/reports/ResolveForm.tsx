@@ -3,12 +3,12 @@
  * radio buttons (an organization is never deleted, so it is not offered one), a note the reporters and the owner read,
  * and a submit button; a plain form posting to the page it is on, `from` (`resolveFromForm`,
  * `lib/http/report_resolution.ts`), which answers back to it (with `held=1` when a dismissed listing stays held:
- * `StillHeld`), or draws it again with `refused`: the sentence at its actions, the note as it was typed, the page
- * scrolled to the form (it posts to its own fragment; a resolution done answers a page without it). Leaving with
- * an action chosen or a note typed and not sent asks first (`data-keep-typed`; docs/decisions.md, Islands, "Leaving a
- * typed form"), also the note drawn again with `refused` (`data-unsaved`).
+ * `StillHeld`), or draws it again with `refused`: the sentence at its actions (none chosen) or at its note (too long),
+ * the note as it was typed, the page scrolled to the form (it posts to its own fragment; a resolution done answers a
+ * page without it). Leaving with an action chosen or a note typed and not sent asks first (`data-keep-typed`;
+ * docs/decisions.md, Islands, "Leaving a typed form"), also the note drawn again with `refused` (`data-unsaved`).
  */
-import { type ReportKind, RESOLVE_ACTIONS } from "@/lib/reports/schema.ts";
+import { DETAILS_MAX, type ReportKind, RESOLVE_ACTIONS } from "@/lib/reports/schema.ts";
 import { FieldError, Notice, TextAreaField } from "@/components/forms.tsx";
 import { useT } from "@/lib/i18n/context.ts";
 
@@ -17,7 +17,7 @@ export function ResolveForm(
     kind: ReportKind;
     targetId: string;
     from: string;
-    refused?: { note: string; message: string };
+    refused?: { note: string; actionError?: string; noteError?: string };
   },
 ) {
   const prefix = `resolve-${kind}-${targetId}`;
@@ -36,7 +36,7 @@ export function ResolveForm(
       <input type="hidden" name="kind" value={kind} />
       <input type="hidden" name="targetId" value={targetId} />
       <input type="hidden" name="from" value={from} />
-      <fieldset aria-describedby={refused ? `${prefix}-action-error` : undefined}>
+      <fieldset aria-describedby={refused?.actionError ? `${prefix}-action-error` : undefined}>
         <legend class="text-sm font-medium text-slate-800">{t("admin.reports.resolveLegend")}</legend>
         <div class="mt-2 flex flex-wrap gap-x-5 gap-y-2">
           {actions.map((action) => (
@@ -48,15 +48,16 @@ export function ResolveForm(
             </label>
           ))}
         </div>
-        <FieldError id={`${prefix}-action`} error={refused?.message} />
+        <FieldError id={`${prefix}-action`} error={refused?.actionError} />
       </fieldset>
       <TextAreaField
         id={`${prefix}-note`}
         name="note"
         label={t("admin.reports.resolveNote")}
         rows={2}
-        maxLength={1000}
+        maxLength={DETAILS_MAX}
         value={refused?.note}
+        error={refused?.noteError}
       />
       <button
         type="submit"

@@ -2,20 +2,26 @@
  * The admin's plain form resolving a reported target's open reports (docs/decisions.md, Trust, "Reports"), posted to
  * the page it is on: the reports list (`/admin/reports`, with its query) or the target's page
  * (`/admin/reports/{kind}/{targetId}`). Both routes' `POST` answer through `resolveFromForm`: a resolution goes back to
- * the form's `from` (303, with `done=` and `held=1`); a form sent without its action is refused at the form, its note
- * kept, by the page rendering itself again.
+ * the form's `from` (303, with `done=` and `held=1`); a form sent without its action, or with a note too long, is
+ * refused at the form, its note kept, by the page rendering itself again.
  */
 import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
-import { REPORT_KINDS, type ReportKind, ResolveSchema, resolveTarget } from "@/lib/reports/reports.ts";
+import { DETAILS_MAX, REPORT_KINDS, type ReportKind, ResolveSchema, resolveTarget } from "@/lib/reports/reports.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
 
-/** A form sent without a valid action: its target, the note as typed, and the sentence to show at the form. */
+/**
+ * A form refused: its target, the note as typed, the sentence for above the page (`message`: each problem's, in the
+ * reader's language), and the sentences at the form's actions (`actionError`: none chosen, or one unknown) and at its
+ * note (`noteError`: its length, the only thing a note is refused for), each absent when that part was fine.
+ */
 export interface ResolveRefusal {
   kind: string;
   targetId: string;
   note: string;
   message: string;
+  actionError?: string;
+  noteError?: string;
 }
 
 /**
@@ -23,8 +29,8 @@ export interface ResolveRefusal {
  * of `state` (the admin middleware checked the role): a 303 back to `from` (a path under `/admin/reports`, else the
  * list) with `done=` (how many were resolved, and `held=1` when a dismissed listing stays held), or with `problem=`
  * when the action cannot be done (`organization`: an organization is never deleted; `resolving`: another admin is at
- * it); a missing or unknown action or kind, or a note over 1,000 characters, is a refusal for the page to show at the
- * form. Other errors are the domain's (see `resolveTarget`).
+ * it); a missing or unknown action or kind, or a note over 1,000 characters (`DETAILS_MAX`), is a refusal for the page
+ * to show at the form, each said at its part. Other errors are the domain's (see `resolveTarget`).
  */
 export async function resolveFromForm(req: Request, state: SignedInState): Promise<Response | ResolveRefusal> {
   const form = await readFormFields(req, ["kind", "targetId", "action", "note", "from"]);
@@ -38,11 +44,16 @@ export async function resolveFromForm(req: Request, state: SignedInState): Promi
   const body = ResolveSchema.safeParse({ action: form.action, note: form.note });
   const kind = (REPORT_KINDS as readonly string[]).includes(form.kind) ? form.kind as ReportKind : null;
   if (!body.success || !kind) {
+    const wrong = new Set(body.success ? [] : body.error.issues.map((issue) => issue.path[0]));
+    const actionError = wrong.has("action") || !kind ? state.t("admin.reports.problemAction") : undefined;
+    const noteError = wrong.has("note") ? state.t("admin.reports.problemNote", { max: DETAILS_MAX }) : undefined;
     return {
       kind: form.kind,
       targetId: form.targetId,
       note: form.note,
-      message: state.t("admin.reports.problemAction"),
+      message: [actionError, noteError].filter(Boolean).join(" "),
+      ...actionError ? { actionError } : {},
+      ...noteError ? { noteError } : {},
     };
   }
   try {

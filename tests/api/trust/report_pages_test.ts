@@ -192,3 +192,51 @@ Deno.test("the admin reports pages list, show and resolve with plain forms", asy
   );
   assertEquals((await call(t, undefined, "GET", `/api/internships/${listing.id}`)).status, 404, "hidden");
 });
+
+Deno.test("a resolve whose note is too long is refused at the note, in the reader's language, the note kept", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const listing = await postInternship(t, member, { title: "Wordy Intern" });
+  await call(t, student, "POST", "/api/reports", { kind: "internship", id: listing.id, reason: "misleading" });
+  const prefix = `resolve-internship-${listing.id}`;
+  const note = "Too long.\n".repeat(100) + "x";
+  const said = {
+    en: ["The note is too long: use at most 1,000 characters.", "Choose what to do."],
+    hi: ["नोट बहुत लंबा है: ज़्यादा से ज़्यादा 1,000 अक्षर लिखें।", "चुनें कि क्या करना है।"],
+  };
+  for (const [lang, [tooLong, chooseAction]] of Object.entries(said)) {
+    for (const from of [`/admin/reports?lang=${lang}`, `/admin/reports/internship/${listing.id}?lang=${lang}`]) {
+      const res = await postForm(t, admin, from, {
+        kind: "internship",
+        targetId: listing.id,
+        action: "hide",
+        note,
+        from,
+      });
+      assertEquals(res.status, 400, from);
+      const html = await res.text();
+      assert(
+        html.includes(`<p id="${prefix}-note-error" class="mt-1 text-sm font-medium text-red-700">${tooLong}</p>`),
+        from,
+      );
+      assert(html.includes(`aria-describedby="${prefix}-note-error"`), `${from}: the note says why`);
+      assert(
+        !html.includes(chooseAction) && !html.includes(`id="${prefix}-action-error"`),
+        `${from}: the action was fine`,
+      );
+      assert(html.includes(`>${note}</textarea>`), `${from}: the note is kept`);
+    }
+  }
+  assertEquals((await call(t, admin, "GET", `/api/admin/reports/internship/${listing.id}`)).body.target.openReports, 1);
+  // The API names the field and what is wrong with it.
+  const api = await call(t, admin, "POST", `/api/admin/reports/internship/${listing.id}/resolve`, {
+    action: "hide",
+    note,
+  });
+  assertEquals(api.status, 400);
+  assertEquals(api.body.fields, [
+    { field: "note", message: "Use at most 1,000 characters.", messageKey: "fields.maxChars", values: { max: 1000 } },
+  ]);
+});
