@@ -218,7 +218,7 @@ async function replyTarget(kv: Deno.Kv, postId: string, parentId: string): Promi
 /**
  * Who a reply notifies: the author of the comment answered, whether they take reply e-mails (`emailOnReply`), the
  * gate that lets one reply an hour per post reach them beyond the bell, pushed and e-mailed (`readReplyGate`), and
- * their notifications of replies under the post, of which they keep the newest 10 (`replyGroup`).
+ * their notifications of replies under the post, of which they keep 10 (`replyGroup`), each replier's share.
  */
 interface ReplyNotice {
   recipient: User;
@@ -240,7 +240,7 @@ async function replyNotice(
     getUser(kv, answeredUserId),
     getSettings(kv, answeredUserId),
     readReplyGate(kv, answeredUserId, postId, now),
-    readNotificationGroup(kv, answeredUserId, replyGroup(postId)),
+    readNotificationGroup(kv, { userId: answeredUserId, group: replyGroup(postId), from: author.id }),
   ]);
   if (!recipient) return null;
   return { recipient, emailOnReply: settings.emailOnReply, gate, group };
@@ -251,8 +251,9 @@ async function replyNotice(
  * `postTitle` (docs/decisions.md, Comments and reactions, "Reply notifications"): the in-app notification, pushed to
  * their phones, and the e-mail in the outbox unless they turned `emailOnReply` off, with its one-click unsubscribe link
  * (its token written in `op` too). When a reply under this post reached them so within the hour, the notification
- * stays in the bell (`bellOnly`) and nothing is e-mailed. The notification joins their replies under the post, whose
- * oldest goes when they hold 10 already (`notice.group`). Returns the mail's id, or null when none is sent.
+ * stays in the bell (`bellOnly`) and nothing is e-mailed. The notification joins their replies under the post, of
+ * which one goes when they hold 10 already: the oldest of the replier holding the most (`notice.group`,
+ * `droppedMembers`). Returns the mail's id, or null when none is sent.
  */
 async function notifyReply(
   op: Deno.AtomicOperation,

@@ -69,8 +69,8 @@ type CountName = "comments" | "threads" | ReactionType;
 /** The notification subject of reply `id`: what its reply notification quotes (its author's name and content). */
 export const replySubject = (id: string): string => `comment:${id}`;
 /**
- * The capped notification group of the replies to one person under post `postId` (`GROUP_KEPT` of them are kept;
- * docs/decisions.md, Notifications, "Ten replies a post").
+ * The capped notification group of the replies to one person under post `postId` (`GROUP_KEPT` of them are kept, each
+ * replier's share; docs/decisions.md, Notifications, "Ten replies a post").
  */
 export const replyGroup = (postId: string): string => `replies:${postId}`;
 

@@ -8,8 +8,9 @@
  * - `["notifications_unread", userId, id]` → `true` while the notification is unread (the bell counts these);
  * - `["notification_subjects", subject, userId, id]` → `true` for a notification that names another person's
  *   content (`subject`, e.g. `comment:{id}`), so it can be redacted when that content or its author goes;
- * - `["notification_groups", userId, group]` → the ids, oldest first, of the person's newest `GROUP_KEPT`
- *   notifications of a capped group (e.g. the replies to them under one post): a new one drops the oldest.
+ * - `["notification_groups", userId, group]` → the members (`GroupMember`: id and source), oldest first, of the
+ *   person's `GROUP_KEPT` kept notifications of a capped group (e.g. the replies to them under one post): a new one
+ *   drops the oldest of the source holding the most (`droppedMembers`).
  * All carry KV's `expireIn` of 90 days, and reads also skip anything older, so an expired one never shows even
  * before KV removes it. A notification is added inside the caller's atomic write (`addNotification`), so it exists
  * exactly when the change it announces does.
@@ -39,16 +40,32 @@ const BATCH = 50;
 
 /**
  * How many notifications of one capped group a person keeps (docs/decisions.md, Notifications, "Ten replies a post"):
- * adding one more drops the oldest in the same write.
+ * adding one more drops one in the same write (`droppedMembers`).
  */
 export const GROUP_KEPT = 10;
 
-/** A capped group of one person's notifications as read (`readNotificationGroup`), for the write that adds to it. */
-export interface NotificationGroup {
-  /** The group's entry: the ids of its kept notifications, oldest first (null when it holds none). */
-  entry: Deno.KvEntryMaybe<string[]>;
+/**
+ * A notification kept in a capped group: its id and its source `from` (for replies, the replier's user id), so one
+ * source cannot push everybody else's out.
+ */
+export interface GroupMember {
+  id: string;
+  from: string;
 }
 
+/**
+ * A capped group of one person's notifications as read (`readNotificationGroup`), for the write that adds one from
+ * `from` to it.
+ */
+export interface NotificationGroup {
+  /**
+   * The group's entry: its members, oldest first (null when it holds none); a group stored before members named their
+   * source holds bare ids, each read as a member of its own source (`membersOf`).
+   */
+  entry: Deno.KvEntryMaybe<(GroupMember | string)[]>;
+  /** The source of the notification the write adds. */
+  from: string;
+}
 /**
  * What a caller announces: to whom, what kind, its words, and the same-origin path it links to. The words are either
  * `message` (catalogue keys, written in the reader's language when read) or a `title` and `body` of plain text, kept
@@ -121,23 +138,55 @@ const subjectKey = (subject: string, userId: string, id: string): Deno.KvKey => 
  */
 export const groupKey = (userId: string, group: string): Deno.KvKey => ["notification_groups", userId, group];
 
-/** `userId`'s capped group `group` (e.g. `replies:{postId}`) as it stands: one key read. */
-export async function readNotificationGroup(kv: Deno.Kv, userId: string, group: string): Promise<NotificationGroup> {
-  return { entry: await kv.get<string[]>(groupKey(userId, group)) };
+/**
+ * `userId`'s capped group `group` (e.g. `replies:{postId}`) as it stands, for adding a notification from `from` (e.g. the
+ * replier's id): one key read.
+ */
+export async function readNotificationGroup(
+  kv: Deno.Kv,
+  { userId, group, from }: { userId: string; group: string; from: string },
+): Promise<NotificationGroup> {
+  return { entry: await kv.get<(GroupMember | string)[]>(groupKey(userId, group)), from };
+}
+
+/** The members of `group` as read, oldest first (a bare id of an older group is its own source). */
+function membersOf(group: NotificationGroup): GroupMember[] {
+  return (group.entry.value ?? []).map((member) => typeof member === "string" ? { id: member, from: member } : member);
+}
+
+/**
+ * The members `members` (oldest first) lose when one from `from` joins, so that `GROUP_KEPT` stay: each time the
+ * oldest of the source that holds the most, the newcomer counted (of sources holding as many, the oldest member goes).
+ * So one source flooding a full group pushes out its own older notifications once it holds as many as any other,
+ * never everybody else's (docs/decisions.md, Notifications, "Ten replies a post"). Returns the dropped members.
+ */
+export function droppedMembers(members: readonly GroupMember[], from: string): GroupMember[] {
+  const kept = [...members];
+  const held = new Map<string, number>([[from, 1]]);
+  for (const member of kept) held.set(member.from, (held.get(member.from) ?? 0) + 1);
+  const dropped: GroupMember[] = [];
+  while (kept.length >= GROUP_KEPT) {
+    const most = Math.max(...held.values());
+    const at = kept.findIndex((member) => held.get(member.from) === most);
+    const [member] = kept.splice(at, 1);
+    held.set(member.from, most - 1);
+    dropped.push(member);
+  }
+  return dropped;
 }
 
 /**
  * Adds to `op` notification `id` of `userId` joining `group` (checked as read, so two writes at once cannot both take
- * its last place), and the deletion of its oldest when it holds `GROUP_KEPT` already: the record and its unread key
- * (two mutations each, one more for the group). A dropped notification's subject entry stays until it expires: a
- * redaction of its subject then finds no record, and still drops its push message if one is pending.
+ * its last place), and the deletion of those it drops when it holds `GROUP_KEPT` already (`droppedMembers`): the record
+ * and its unread key (two mutations each, one more for the group). A dropped notification's subject entry stays until
+ * it expires: a redaction of its subject then finds no record, and still drops its push message if one is pending.
  */
 function joinGroupOps(op: Deno.AtomicOperation, userId: string, group: NotificationGroup, id: string): void {
-  const ids = [...group.entry.value ?? [], id];
-  for (const dropped of ids.splice(0, Math.max(0, ids.length - GROUP_KEPT))) {
-    op.delete(recordKey(userId, dropped)).delete(unreadKey(userId, dropped));
-  }
-  op.check(group.entry).set(group.entry.key, ids, { expireIn: NOTIFICATION_TTL_MS });
+  const members = membersOf(group);
+  const dropped = new Set(droppedMembers(members, group.from));
+  for (const { id: gone } of dropped) op.delete(recordKey(userId, gone)).delete(unreadKey(userId, gone));
+  const kept = [...members.filter((member) => !dropped.has(member)), { id, from: group.from }];
+  op.check(group.entry).set(group.entry.key, kept, { expireIn: NOTIFICATION_TTL_MS });
 }
 
 /** A new notification id: creation time in ms (13 digits, zero padded) and a random tail, so ids sort by time. */
@@ -149,7 +198,7 @@ function notificationId(now: Date): string {
  * Adds the notification `input` to `op` (the caller's atomic write) as unread, created at `now`, with its delivery to
  * the person's phones and e-mail (`queuePushOps`, docs/decisions.md, Notifications, "Channels") unless it is
  * `bellOnly`; it is stored only if `op` commits. Five mutations (two without the delivery), one more with a `subject`,
- * and with a `group` one more and two for the oldest it drops (`joinGroupOps`). Returns the record as it will be stored.
+ * and with a `group` one more and two for each it drops (`joinGroupOps`). Returns the record as it will be stored.
  */
 export function addNotification(
   op: Deno.AtomicOperation,

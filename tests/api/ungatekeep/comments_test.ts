@@ -888,12 +888,43 @@ Deno.test("reply notifications: a person keeps the newest 10 replies to them und
   assertEquals(page.notifications.map((n) => n.body).sort(), ["Elsewhere", ...newest].sort());
   assertEquals(page.unreadCount, KEPT + 1);
   const shown = await (await t.fetch("/me/notifications", { headers: asha.headers })).text();
-  assert(shown.includes("of the replies to you under one post, the newest 10"), "the page says so");
+  assert(shown.includes("of the replies to you under one post, the newest 10, with no one person"), "the page says so");
   // A dropped reply deleted later: nothing to redact, nothing fails.
   const [first] = (await thread(t, post.id, asha)).comments[0].replies;
   assertEquals(first.content, "Reply 0");
   await removeComment(t.kv, first.id, repliers[0].user);
   assertEquals((await Array.fromAsync(t.kv.list({ prefix: ["notifications", asha.user.id] }))).length, KEPT + 1);
+});
+
+Deno.test("reply notifications: one replier flooding a full group pushes out only their own, never everybody else's", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const people = [
+    await createTestUser(t, "user", { name: "Ravi" }),
+    await createTestUser(t, "user", { name: "Meera" }),
+    await createTestUser(t, "user", { name: "Kabir" }),
+  ];
+  const spammer = await createTestUser(t, "user", { name: "Spammer" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const reply = async (who: TestUser, content: string) => {
+    await createComment(t.kv, {
+      postId: post.id,
+      author: who.user,
+      input: { content, parentId: top.id },
+      appUrl: t.origin,
+    });
+    await t.kv.delete(["comment_rate", who.user.id]); // the rate window is not what this test is about
+  };
+  for (let i = 0; i < 9; i++) await reply(people[i % 3], `${people[i % 3].user.name} ${i}`);
+  for (let i = 0; i < 20; i++) await reply(spammer, `Spam ${i}`);
+  const kept = (await Array.fromAsync(t.kv.list<{ body: string }>({ prefix: ["notifications", asha.user.id] })))
+    .map((entry) => entry.value.body);
+  assertEquals(kept.length, 10);
+  for (const newest of ["Ravi 6", "Meera 7", "Kabir 8"]) assert(kept.includes(newest), `${newest} is still notified`);
+  const spam = kept.filter((body) => body.startsWith("Spam "));
+  assertEquals(spam.length, 3, "the spammer holds as many as the most anyone else does");
+  assert(kept.includes("Spam 19"), "the newest reply joins");
 });
 
 Deno.test("a reply's notification loses its content when the reply is deleted, and the replier's name with their account", async () => {
