@@ -7,13 +7,23 @@
  */
 import { ConflictError, InvalidInputError } from "@/lib/errors.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
-import { DETAILS_MAX, REPORT_KINDS, type ReportKind, ResolveSchema, resolveTarget } from "@/lib/reports/reports.ts";
+import {
+  DETAILS_MAX,
+  REPORT_KINDS,
+  type ReportedTarget,
+  reportedTarget,
+  type ReportKind,
+  ResolveSchema,
+  resolveTarget,
+} from "@/lib/reports/reports.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
 
 /**
  * A form refused: its target, the note as typed, the sentence for above the page (`message`: each problem's, in the
  * reader's language), and the sentences at the form's actions (`actionError`: none chosen, or one unknown) and at its
- * note (`noteError`: its length, the only thing a note is refused for), each absent when that part was fine.
+ * note (`noteError`: its length, the only thing a note is refused for), each absent when that part was fine. `open`
+ * is the target as the open list shows it, for a list page that lacks it to draw its card and form (the note kept);
+ * null when it has no open reports any more, which `message` then says alone (there is no form to keep the note in).
  */
 export interface ResolveRefusal {
   kind: string;
@@ -22,6 +32,7 @@ export interface ResolveRefusal {
   message: string;
   actionError?: string;
   noteError?: string;
+  open: ReportedTarget | null;
 }
 
 /**
@@ -29,8 +40,9 @@ export interface ResolveRefusal {
  * of `state` (the admin middleware checked the role): a 303 back to `from` (a path under `/admin/reports`, else the
  * list) with `done=` (how many were resolved, and `held=1` when a dismissed listing stays held), or with `problem=`
  * when the action cannot be done (`organization`: an organization is never deleted; `resolving`: another admin is at
- * it); a missing or unknown action or kind, or a note over 1,000 characters (`DETAILS_MAX`), is a refusal for the page
- * to show at the form, each said at its part. Other errors are the domain's (see `resolveTarget`).
+ * it); a missing or unknown action, or a note over 1,000 characters (`DETAILS_MAX`), is a refusal for the page to show
+ * at the form, each said at its part, or, when the target has no open reports any more (resolved meanwhile), or none
+ * ever (an unknown kind or target), a refusal saying that. Other errors are the domain's (see `resolveTarget`).
  */
 export async function resolveFromForm(req: Request, state: SignedInState): Promise<Response | ResolveRefusal> {
   const form = await readFormFields(req, ["kind", "targetId", "action", "note", "from"]);
@@ -44,16 +56,22 @@ export async function resolveFromForm(req: Request, state: SignedInState): Promi
   const body = ResolveSchema.safeParse({ action: form.action, note: form.note });
   const kind = (REPORT_KINDS as readonly string[]).includes(form.kind) ? form.kind as ReportKind : null;
   if (!body.success || !kind) {
+    const refused = { kind: form.kind, targetId: form.targetId, note: form.note };
+    const target = kind ? await reportedTarget(state.services.kv, { kind, targetId: form.targetId, t: state.t }) : null;
+    if (!target) return { ...refused, message: state.t("common.refusal.noReports"), open: null };
+    if (target.status === "resolved") {
+      return { ...refused, message: state.t("admin.reports.alreadyResolved"), open: null };
+    }
+    const { status: _, ...open } = target;
     const wrong = new Set(body.success ? [] : body.error.issues.map((issue) => issue.path[0]));
-    const actionError = wrong.has("action") || !kind ? state.t("admin.reports.problemAction") : undefined;
+    const actionError = wrong.has("action") ? state.t("admin.reports.problemAction") : undefined;
     const noteError = wrong.has("note") ? state.t("admin.reports.problemNote", { max: DETAILS_MAX }) : undefined;
     return {
-      kind: form.kind,
-      targetId: form.targetId,
-      note: form.note,
+      ...refused,
       message: [actionError, noteError].filter(Boolean).join(" "),
       ...actionError ? { actionError } : {},
       ...noteError ? { noteError } : {},
+      open,
     };
   }
   try {

@@ -367,6 +367,20 @@ async function summariesPage(kv: Deno.Kv, query: AdminReportQuery): Promise<{ ke
   return { keys: page.map((summary) => summaryKey(summary.kind, summary.targetId)), total: found.length };
 }
 
+/**
+ * One reported target as the admin list shows it (its title in the language of `t`), with `status`: `open` while it
+ * has open reports (the open view's card), else `resolved`; null when nobody reported it. One read: its summary.
+ */
+export async function reportedTarget(
+  kv: Deno.Kv,
+  { kind, targetId, t }: { kind: ReportKind; targetId: string; t: Translate },
+): Promise<(ReportedTarget & { status: "open" | "resolved" }) | null> {
+  const summary = (await kv.get<TargetSummary>(summaryKey(kind, targetId))).value;
+  if (!summary) return null;
+  const status = summary.open > 0 ? "open" : "resolved";
+  return { ...listed(summary, status, t), status };
+}
+
 /** A target with its reports, as the admin reads them. */
 export interface TargetReports {
   target: ReportedTarget & { url: string | null; status: "open" | "resolved" };

@@ -5,7 +5,8 @@
  * resolve all of a target's open reports (dismiss, hide, delete, with a note). `?status=resolved` shows the targets
  * whose reports are all resolved, each with what resolved it and when; `?kind=` one kind. Plain links and forms:
  * `POST` (fields `kind`, `targetId`, `action`, `note`, `from`; `resolveFromForm`) resolves and answers 303 back with
- * `?done=`, or renders the list again (400) with a form sent without its action refused at that form, its note kept;
+ * `?done=`, or renders the list again (400) with a form sent without its action refused at that form, its note kept
+ * (the target's card drawn first when the page lacks it), or saying that its reports are resolved already;
  * it works without JavaScript.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -119,6 +120,12 @@ const PROBLEMS: Record<string, MessageKey> = {
 export default define.page<Data>(function AdminReportsPage({ data, url }) {
   const { page, status, kind, done, held, problem, refused } = data;
   const { offset, total } = page.pagination;
+  // A refused form's target the page lacks (on another page by now, or of another kind) is drawn first, its note kept.
+  const extra = refused?.open && status === "open" &&
+      !page.targets.some((target) => target.kind === refused.kind && target.targetId === refused.targetId)
+    ? [refused.open]
+    : [];
+  const targets = [...extra, ...page.targets];
   const href = (parts: Record<string, string | number | undefined>) => {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(parts)) if (value) params.set(name, String(value));
@@ -165,7 +172,7 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
           </a>
         ))}
       </nav>
-      {page.targets.length === 0
+      {targets.length === 0
         ? (
           <p class="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">
             {t(status === "open" ? "admin.reports.noneOpen" : "admin.reports.noneResolved")}
@@ -173,7 +180,7 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
         )
         : (
           <ul class="space-y-3">
-            {page.targets.map((target) => (
+            {targets.map((target) => (
               <li
                 key={`${target.kind}-${target.targetId}`}
                 class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm [overflow-wrap:anywhere]"

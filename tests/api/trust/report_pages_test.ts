@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/tests/helpers/app.ts";
-import { postInternship } from "@/tests/fixtures/internships.ts";
+import { postInternship, postInternships } from "@/tests/fixtures/internships.ts";
 import { call } from "./helpers.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { people } from "@/tests/fixtures/people.ts";
@@ -239,4 +239,56 @@ Deno.test("a resolve whose note is too long is refused at the note, in the reade
   assertEquals(api.body.fields, [
     { field: "note", message: "Use at most 1,000 characters.", messageKey: "fields.maxChars", values: { max: 1000 } },
   ]);
+});
+
+Deno.test("a refused resolve of a target the list page lacks draws its form there; one resolved since says so", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const [early, late] = await Promise.all([1, 2].map(() => createTestUser(t, "user")));
+  // 21 targets, one report each: the first reported is the last, the first of the list's second page.
+  const listings = await postInternships(t, member, [...Array(21).keys()].map((i) => ({ title: `Intern ${i}` })));
+  for (const [i, listing] of listings.entries()) {
+    const sent = await call(t, i < 11 ? early : late, "POST", "/api/reports", {
+      kind: "internship",
+      id: listing.id,
+      reason: "misleading",
+    });
+    assertEquals(sent.status, 201);
+  }
+  const [moved, other] = listings;
+  const first = await (await t.fetch("/admin/reports", { headers: admin.headers })).text();
+  assert(!first.includes(`id="resolve-internship-${moved.id}"`), "it is on the second page");
+  const note = "Checked with the company.";
+  const refused = await postForm(t, admin, "/admin/reports", {
+    kind: "internship",
+    targetId: moved.id,
+    note,
+    from: "/admin/reports",
+  });
+  assertEquals(refused.status, 400);
+  const html = await refused.text();
+  const prefix = `resolve-internship-${moved.id}`;
+  assert(html.includes(`<form id="${prefix}"`), "its card and form are drawn on the page it was sent from");
+  assert(html.includes(`id="${prefix}-action-error"`) && html.includes(">Intern 0 at Example Labs</a>"));
+  assert(html.includes(`>${note}</textarea>`), "the note is kept");
+  assert(html.includes("1–20 of 21"), "the page's own position stays");
+
+  // Resolved by another admin since: the list and the target's page say so, not what the form lacked.
+  const done = await call(t, admin, "POST", `/api/admin/reports/internship/${other.id}/resolve`, { action: "dismiss" });
+  assertEquals(done.status, 200);
+  for (
+    const [lang, said, chooseAction] of [
+      ["en", "These reports are resolved already: nothing is left to resolve.", "Choose what to do."],
+      ["hi", "ये रिपोर्ट पहले ही निपटा दी गई हैं: निपटाने को कुछ नहीं बचा।", "चुनें कि क्या करना है।"],
+    ]
+  ) {
+    for (const from of [`/admin/reports?lang=${lang}`, `/admin/reports/internship/${other.id}?lang=${lang}`]) {
+      const res = await postForm(t, admin, from, { kind: "internship", targetId: other.id, note, from });
+      assertEquals(res.status, 400, from);
+      const page = await res.text();
+      assert(page.includes(said) && !page.includes(chooseAction), `${from}: said plainly`);
+      assert(!page.includes(`id="resolve-internship-${other.id}"`), `${from}: no form for it`);
+    }
+  }
 });
