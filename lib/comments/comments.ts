@@ -34,6 +34,7 @@ import {
 import {
   closeReplyGateOps,
   deleteComment,
+  dropReplyMailOfOps,
   getComment,
   newCommentOps,
   readRate,
@@ -45,6 +46,7 @@ import {
   type ReplyGate,
   replyGroup,
   replyMailOps,
+  replyOfSubject,
   replySubject,
   scanComments,
   type ThreadRead,
@@ -311,6 +313,19 @@ async function notifyReply(
   return mailId;
 }
 
+/**
+ * Adds to `op` (the reply's commit, which drops `notice.group.dropped` from the recipient's replies under the post) the
+ * deletion of the e-mails still pending of the replies dropped that reached them beyond the bell (`told`), so a reply
+ * pushed out of the 10 they keep reaches no inbox afterwards, as its push message goes with it (docs/decisions.md,
+ * Notifications, "Ten replies a post"). The reply gate stays as read: the hour it closed goes on.
+ */
+async function dropOutgrownMailOps(kv: Deno.Kv, op: Deno.AtomicOperation, notice: ReplyNotice): Promise<void> {
+  for (const member of notice.group.dropped) {
+    const replyId = member.told && member.subject ? replyOfSubject(member.subject) : null;
+    if (replyId) await dropReplyMailOfOps(kv, op, replyId);
+  }
+}
+
 /** A new comment, and the id of the reply e-mail it queued (null when none). */
 export interface NewComment {
   comment: CommentView;
@@ -358,6 +373,7 @@ export async function createComment(
         : null;
       const op = kv.atomic();
       newCommentOps(op, { comment, checks: { post, rate, parent: target?.parent ?? null }, now });
+      if (notice) await dropOutgrownMailOps(kv, op, notice);
       const mailId = notice
         ? await notifyReply(op, { notice, author, postTitle: post.value.title, reply: comment, appUrl })
         : null;

@@ -29,7 +29,7 @@
  */
 import { commitPacked, keyBytes, MAX_KEY_BYTES, WriteUnit } from "@/lib/kv/packed_writes.ts";
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
-import { dropPendingMailOps } from "@/lib/mail/outbox.ts";
+import { dropPendingMailOps, type OutboxMail } from "@/lib/mail/outbox.ts";
 import {
   groupKey,
   type NotificationMessage,
@@ -68,6 +68,9 @@ type CountName = "comments" | "threads" | ReactionType;
 
 /** The notification subject of reply `id`: what its reply notification quotes (its author's name and content). */
 export const replySubject = (id: string): string => `comment:${id}`;
+/** The reply a notification subject names (`replySubject`), or null for another subject. */
+export const replyOfSubject = (subject: string): string | null =>
+  subject.startsWith("comment:") ? subject.slice("comment:".length) : null;
 /**
  * The capped notification group of the replies to one person under post `postId` (`GROUP_KEPT` of them are kept, each
  * replier's share; docs/decisions.md, Notifications, "Ten replies a post").
@@ -135,24 +138,36 @@ export function replyMailOps(op: Deno.AtomicOperation, replyId: string, mailId: 
 }
 
 /**
- * Adds to `op` the deletion of the e-mail that quotes `reply` while it is still pending (`dropPendingMailOps`), and of
- * the reference to it, checked as read here. A mail dropped reopens its recipient's reply gate under the post when the
- * gate is still the one this reply closed (no e-mail went out), checked in the same commit.
+ * Adds to `op` the deletion of the e-mail that quotes `reply` while it is still pending (`dropReplyMailOfOps`). A mail
+ * dropped reopens its recipient's reply gate under the post when the gate is still the one this reply closed (no e-mail
+ * went out), checked in the same commit.
  */
 async function dropReplyMailOps(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
   reply: Pick<Comment, "id" | "postId" | "createdAt">,
 ): Promise<void> {
-  const entry = await kv.get<string>(replyMailKey(reply.id));
-  op.check(entry);
-  if (!entry.value) return;
-  const dropped = await dropPendingMailOps(kv, op, entry.value);
+  const dropped = await dropReplyMailOfOps(kv, op, reply.id);
   if (dropped?.userId) {
     const gate = await kv.get<number>(replyToldKey(dropped.userId, reply.postId));
     if (gate.value === Date.parse(reply.createdAt)) op.check(gate).delete(gate.key);
   }
+}
+
+/**
+ * Adds to `op` the deletion of the e-mail that quotes reply `replyId` while it is still pending (`dropPendingMailOps`),
+ * and of the reference to it, checked as read here (two reads, one after the other). Returns the mail dropped, or null.
+ */
+export async function dropReplyMailOfOps(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  replyId: string,
+): Promise<OutboxMail | null> {
+  const entry = await kv.get<string>(replyMailKey(replyId));
+  op.check(entry);
+  if (!entry.value) return null;
   op.delete(entry.key);
+  return await dropPendingMailOps(kv, op, entry.value);
 }
 
 /** The thread key of a top-level comment. */

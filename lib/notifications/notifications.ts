@@ -21,7 +21,13 @@ import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { translatorFor, translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import type { Lang } from "@/lib/i18n/languages.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
-import { dropPushMessageOps, queuePushOps } from "@/lib/push/outbox.ts";
+import {
+  dropPushMessageOps,
+  dropReadPushMessageOps,
+  type PushMessage,
+  queuePushOps,
+  readPushMessages,
+} from "@/lib/push/outbox.ts";
 import { BODY_MAX, clip, type NotificationMessage, notificationWords, TITLE_MAX } from "./words.ts";
 import { NOTIFICATION_TYPES, type NotificationType } from "./types.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
@@ -51,6 +57,10 @@ export const GROUP_KEPT = 10;
 export interface GroupMember {
   id: string;
   from: string;
+  /** Present when it reached the person beyond the bell (not `bellOnly`): its push message may still be pending. */
+  told?: true;
+  /** Its `subject`, when it has one: the caller finds what else of it to take back when it is dropped. */
+  subject?: string;
 }
 
 /**
@@ -65,6 +75,10 @@ export interface NotificationGroup {
   entry: Deno.KvEntryMaybe<(GroupMember | string)[]>;
   /** The source of the notification the write adds. */
   from: string;
+  /** The members the write drops (`droppedMembers`): nothing of them is delivered after it. */
+  dropped: GroupMember[];
+  /** The push messages of those of `dropped` that were `told`, as read: the write deletes those still there. */
+  pushes: Deno.KvEntryMaybe<PushMessage>[];
 }
 /**
  * What a caller announces: to whom, what kind, its words, and the same-origin path it links to. The words are either
@@ -140,18 +154,27 @@ export const groupKey = (userId: string, group: string): Deno.KvKey => ["notific
 
 /**
  * `userId`'s capped group `group` (e.g. `replies:{postId}`) as it stands, for adding a notification from `from` (e.g. the
- * replier's id): one key read.
+ * replier's id), with the members adding it drops and their push messages: one key read, and when one of those dropped
+ * reached the person beyond the bell (`told`), one more for the push messages.
  */
 export async function readNotificationGroup(
   kv: Deno.Kv,
   { userId, group, from }: { userId: string; group: string; from: string },
 ): Promise<NotificationGroup> {
-  return { entry: await kv.get<(GroupMember | string)[]>(groupKey(userId, group)), from };
+  const entry = await kv.get<(GroupMember | string)[]>(groupKey(userId, group));
+  const dropped = droppedMembers(membersOf(entry), from);
+  const told = dropped.filter((member) => member.told).map((member) => member.id);
+  return { entry, from, dropped, pushes: told.length > 0 ? await readPushMessages(kv, told) : [] };
 }
 
-/** The members of `group` as read, oldest first (a bare id of an older group is its own source). */
-function membersOf(group: NotificationGroup): GroupMember[] {
-  return (group.entry.value ?? []).map((member) => typeof member === "string" ? { id: member, from: member } : member);
+/**
+ * The members of the group `entry` as read, oldest first; a bare id of an older group is its own source, and taken to
+ * have been told (its push message is looked for).
+ */
+function membersOf(entry: NotificationGroup["entry"]): GroupMember[] {
+  return (entry.value ?? []).map((member) =>
+    typeof member === "string" ? { id: member, from: member, told: true } : member
+  );
 }
 
 /**
@@ -176,16 +199,17 @@ export function droppedMembers(members: readonly GroupMember[], from: string): G
 }
 
 /**
- * Adds to `op` notification `id` of `userId` joining `group` (checked as read, so two writes at once cannot both take
- * its last place), and the deletion of those it drops when it holds `GROUP_KEPT` already (`droppedMembers`): the record
- * and its unread key (two mutations each, one more for the group). A dropped notification's subject entry stays until
- * it expires: a redaction of its subject then finds no record, and still drops its push message if one is pending.
+ * Adds to `op` the member `joining` of `userId`'s `group` (checked as read, so two writes at once cannot both take its
+ * last place), and the deletion of those it drops when it holds `GROUP_KEPT` already (`group.dropped`): the record and
+ * its unread key (two mutations each, one more for the group), and its push message when still pending (checked as
+ * read, three mutations), so a dropped notification reaches no phone afterwards. A dropped notification's subject entry
+ * stays until it expires: a redaction of its subject then finds no record.
  */
-function joinGroupOps(op: Deno.AtomicOperation, userId: string, group: NotificationGroup, id: string): void {
-  const members = membersOf(group);
-  const dropped = new Set(droppedMembers(members, group.from));
-  for (const { id: gone } of dropped) op.delete(recordKey(userId, gone)).delete(unreadKey(userId, gone));
-  const kept = [...members.filter((member) => !dropped.has(member)), { id, from: group.from }];
+function joinGroupOps(op: Deno.AtomicOperation, userId: string, group: NotificationGroup, joining: GroupMember): void {
+  const gone = new Set(group.dropped.map((member) => member.id));
+  for (const id of gone) op.delete(recordKey(userId, id)).delete(unreadKey(userId, id));
+  for (const push of group.pushes) dropReadPushMessageOps(op, push);
+  const kept = [...membersOf(group.entry).filter((member) => !gone.has(member.id)), joining];
   op.check(group.entry).set(group.entry.key, kept, { expireIn: NOTIFICATION_TTL_MS });
 }
 
@@ -198,7 +222,7 @@ function notificationId(now: Date): string {
  * Adds the notification `input` to `op` (the caller's atomic write) as unread, created at `now`, with its delivery to
  * the person's phones and e-mail (`queuePushOps`, docs/decisions.md, Notifications, "Channels") unless it is
  * `bellOnly`; it is stored only if `op` commits. Five mutations (two without the delivery), one more with a `subject`,
- * and with a `group` one more and two for each it drops (`joinGroupOps`). Returns the record as it will be stored.
+ * and with a `group` one more, and two for each it drops and three for its pending push message (`joinGroupOps`). Returns the record as it will be stored.
  */
 export function addNotification(
   op: Deno.AtomicOperation,
@@ -223,7 +247,14 @@ export function addNotification(
   if (input.subject) {
     op.set(subjectKey(input.subject, input.userId, record.id), true, { expireIn: NOTIFICATION_TTL_MS });
   }
-  if (input.group) joinGroupOps(op, input.userId, input.group, record.id);
+  if (input.group) {
+    joinGroupOps(op, input.userId, input.group, {
+      id: record.id,
+      from: input.group.from,
+      ...input.bellOnly ? {} : { told: true },
+      ...input.subject ? { subject: input.subject } : {},
+    });
+  }
   if (!input.bellOnly) queuePushOps(op, { userId: input.userId, notification: record }, now.getTime());
   return record;
 }

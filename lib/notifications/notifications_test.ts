@@ -36,6 +36,6 @@ Deno.test("a group stored as bare ids reads each as its own source and is rewrit
   assertEquals(kept.map((entry) => entry.value.id), [...ids.slice(1), added.id], "the oldest went");
   assertEquals(
     (await kv.get(groupKey(userId, "replies:p"))).value,
-    [...ids.slice(1).map((id) => member(id, id)), member(added.id, "ravi")],
+    [...ids.slice(1).map((id) => ({ ...member(id, id), told: true })), member(added.id, "ravi")],
   );
 });

@@ -396,11 +396,25 @@ export const pushOutboxJob: Job = {
  * none. A try already posting it is not stopped: its outcome's write then fails.
  */
 export async function dropPushMessageOps(kv: Deno.Kv, op: Deno.AtomicOperation, id: string): Promise<void> {
-  const entry = await kv.get<PushMessage>(messageKey(id));
+  dropReadPushMessageOps(op, await kv.get<PushMessage>(messageKey(id)));
+}
+
+/** The push messages of notifications `ids`, as read (value null for none), for `dropReadPushMessageOps`. */
+export async function readPushMessages(kv: Deno.Kv, ids: readonly string[]): Promise<Deno.KvEntryMaybe<PushMessage>[]> {
+  return await getManyChunked<PushMessage>(kv, ids.map(messageKey));
+}
+
+/**
+ * Adds to `op` the deletion of the message `entry` (`readPushMessages`) with its index entries, checked as read, as
+ * `dropPushMessageOps` does: for a write that read it before (a notification dropped from its group,
+ * `lib/notifications/notifications.ts`).
+ */
+export function dropReadPushMessageOps(op: Deno.AtomicOperation, entry: Deno.KvEntryMaybe<PushMessage>): void {
   op.check(entry);
   if (!entry.value) return;
-  op.delete(entry.key).delete(userKey(entry.value.userId, id));
-  if (entry.value.dueAt) op.delete(dueKey(Date.parse(entry.value.dueAt), id));
+  const { id, userId, dueAt } = entry.value;
+  op.delete(entry.key).delete(userKey(userId, id));
+  if (dueAt) op.delete(dueKey(Date.parse(dueAt), id));
 }
 
 /** The message `id` as stored (tests and the admin's look). */

@@ -927,6 +927,37 @@ Deno.test("reply notifications: one replier flooding a full group pushes out onl
   assert(kept.includes("Spam 19"), "the newest reply joins");
 });
 
+Deno.test("a reply notification dropped from the kept 10 takes its pending push message and e-mail with it", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  await t.settled(); // the push delivery the request started, which would take the replies' messages
+  // Written through the domain, so no delivery starts: the first reply's e-mail and push message stay pending (as while
+  // the mail server or the push service refuses and a retry waits).
+  const reply = async (content: string) => {
+    const written = await createComment(t.kv, {
+      postId: post.id,
+      author: ravi.user,
+      input: { content, parentId: top.id },
+      appUrl: t.origin,
+    });
+    await t.kv.delete(["comment_rate", ravi.user.id]); // the rate window is not what this test is about
+    return written;
+  };
+  const first = await reply("Reply 0");
+  const [told] = await Array.fromAsync(t.kv.list<{ id: string }>({ prefix: ["notifications", asha.user.id] }));
+  assertEquals((await readMail(t.kv, first.mailId!)).value?.status, "pending");
+  assertEquals((await readPushMessage(t.kv, told.value.id))?.status, "pending");
+  for (let i = 1; i <= 10; i++) await reply(`Reply ${i}`);
+  assertEquals((await t.kv.get(told.key)).value, null, "the first reply's notification was dropped");
+  assertEquals(await readPushMessage(t.kv, told.value.id), null, "and its push message");
+  assertEquals((await readMail(t.kv, first.mailId!)).value, null, "and its e-mail");
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["push_outbox_due"] })), [], "nothing left to push");
+  assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["outbox_due"] })), [], "nor to e-mail");
+});
+
 Deno.test("a reply's notification loses its content when the reply is deleted, and the replier's name with their account", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
