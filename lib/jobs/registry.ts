@@ -33,7 +33,17 @@ import { moderationCountsJob } from "@/lib/moderation/queue.ts";
 import { appendAdminLog } from "@/lib/admin_log/admin_log.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job, JobCounts } from "./job.ts";
-import { recordRun, type RunTrigger, shortError } from "./runs.ts";
+import { deleteRemovedRuns, recordRun, type RunTrigger, shortError } from "./runs.ts";
+
+/**
+ * Deletes, daily, the last-run records of jobs removed from the registry once a week old (`deleteRemovedRuns`,
+ * docs/decisions.md, Background work, "Last runs"): the reads of the jobs' status write nothing.
+ */
+const removedJobsJob: Job = {
+  name: "removed-jobs",
+  schedule: "0 22 * * *",
+  run: async ({ kv, now }) => ({ removed: await deleteRemovedRuns(kv, { jobs: JOBS, now }) }),
+};
 
 /** The jobs, each with a unique name. */
 export const JOBS: readonly Job[] = [
@@ -68,6 +78,7 @@ export const JOBS: readonly Job[] = [
   applicationsWithdrawnSearchJob,
   reportSummariesJob,
   purchaseToolkitIndexJob,
+  removedJobsJob,
 ];
 
 /** The job named `name`, or undefined. */

@@ -4,8 +4,8 @@
  * reading first: `["job_runs", name, "run"]` when it succeeded (its start, duration and counts), `["job_runs", name,
  * "failure"]` when it threw (its start, duration and error, shortened). Each key holds only the latest, so a job that
  * runs every minute costs one write a minute, and two runs at once (the cron's and an admin's) each write theirs, the
- * last to end kept. The status of every job is one list of that prefix, which also deletes the records of jobs removed
- * from the registry a week after their last run.
+ * last to end kept. The status of every job is one list of that prefix, which writes nothing; the `removed-jobs` job
+ * deletes the records of jobs removed from the registry a week after their last run (`deleteRemovedRuns`).
  */
 import type { Job, JobCounts } from "./job.ts";
 import { nextRunTime } from "./schedule.ts";
@@ -119,39 +119,28 @@ export async function recordRun(
 }
 
 /**
- * How old (ms) the last record of a job that is not in the registry must be before `jobStatuses` deletes it: a job
- * another deployment of the same KV still runs (a revision still serving, a preview) records at least daily.
+ * How old (ms) the last record of a job that is not in the registry must be before `deleteRemovedRuns` deletes it: a
+ * job another deployment of the same KV still runs (a revision still serving, a preview) records at least daily.
  */
 export const REMOVED_JOB_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
-/** Records of removed jobs deleted by one `jobStatuses` call: one commit, within KV's 100 checks. */
-const REMOVED_PER_CALL = 50;
+/** Records of removed jobs deleted in one commit, each checked as listed: within KV's 100 checks. */
+const REMOVED_PER_COMMIT = 50;
 
 /**
  * The status of each of `jobs` (the registry), in their order: one list of the records (a job that never ran has
  * none); `scheduled` false (`JOBS=off`) gives no next run; the next run counts from `now`. The records of a job not in
- * `jobs`, one removed from the registry, are never answered; once `REMOVED_JOB_AFTER_MS` old they are deleted, up to
- * `REMOVED_PER_CALL` in one commit checked against them as listed (one that loses a race waits for the next call).
+ * `jobs`, one removed from the registry, are never answered (`deleteRemovedRuns` deletes them). Reads only.
  */
 export async function jobStatuses(
   kv: Deno.Kv,
   { jobs, scheduled, now }: { jobs: readonly Job[]; scheduled: boolean; now: Date },
 ): Promise<JobStatus[]> {
-  const names = new Set(jobs.map((job) => job.name));
-  const removedBefore = new Date(now.getTime() - REMOVED_JOB_AFTER_MS).toISOString();
   const runs = new Map<string, LastRun>();
   const failures = new Map<string, LastFailure>();
-  const removed: Deno.KvEntry<LastRun | LastFailure>[] = [];
   for await (const entry of kv.list<LastRun | LastFailure>({ prefix: [PREFIX] }, { batchSize: 500 })) {
     const [, name, kind] = entry.key as [string, string, string];
-    if (!names.has(name)) {
-      if (entry.value.startedAt < removedBefore && removed.length < REMOVED_PER_CALL) removed.push(entry);
-    } else if (kind === "run") runs.set(name, entry.value as LastRun);
+    if (kind === "run") runs.set(name, entry.value as LastRun);
     else if (kind === "failure") failures.set(name, entry.value as LastFailure);
-  }
-  if (removed.length > 0) {
-    const op = kv.atomic();
-    for (const entry of removed) op.check(entry).delete(entry.key);
-    await op.commit();
   }
   return jobs.map((job) => ({
     name: job.name,
@@ -160,4 +149,30 @@ export async function jobStatuses(
     lastRun: runs.get(job.name) ?? null,
     lastFailure: failures.get(job.name) ?? null,
   }));
+}
+
+/**
+ * Deletes the records of the jobs not in `jobs` (removed from the registry) whose run started `REMOVED_JOB_AFTER_MS`
+ * or longer before `now`: one list of the prefix, then commits of `REMOVED_PER_COMMIT` records, each checked against
+ * them as listed (a commit that loses a race, a run recorded meanwhile, leaves its records to the next call). Returns
+ * how many were deleted. The `removed-jobs` job's run (`lib/jobs/registry.ts`).
+ */
+export async function deleteRemovedRuns(
+  kv: Deno.Kv,
+  { jobs, now }: { jobs: readonly Job[]; now: Date },
+): Promise<number> {
+  const names = new Set(jobs.map((job) => job.name));
+  const removedBefore = new Date(now.getTime() - REMOVED_JOB_AFTER_MS).toISOString();
+  const removed: Deno.KvEntry<LastRun | LastFailure>[] = [];
+  for await (const entry of kv.list<LastRun | LastFailure>({ prefix: [PREFIX] }, { batchSize: 500 })) {
+    if (!names.has(entry.key[1] as string) && entry.value.startedAt < removedBefore) removed.push(entry);
+  }
+  let deleted = 0;
+  for (let i = 0; i < removed.length; i += REMOVED_PER_COMMIT) {
+    const batch = removed.slice(i, i + REMOVED_PER_COMMIT);
+    const op = kv.atomic();
+    for (const entry of batch) op.check(entry).delete(entry.key);
+    if ((await op.commit()).ok) deleted += batch.length;
+  }
+  return deleted;
 }

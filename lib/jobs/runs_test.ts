@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
-import { ERROR_LENGTH, jobStatuses, READ_LENGTH, recordRun, shortError } from "./runs.ts";
+import { deleteRemovedRuns, ERROR_LENGTH, jobStatuses, READ_LENGTH, recordRun, shortError } from "./runs.ts";
 import { JOBS } from "./registry.ts";
 import type { Job } from "./job.ts";
 
@@ -112,8 +112,14 @@ Deno.test("the records of a job removed from the registry are not shown, and del
   await recordRun(kv, "gone", { failure: { ...at(9), trigger: "schedule", error: "E" } });
   // A job another deployment still runs (a preview's, or a revision still serving): its record is fresh.
   await recordRun(kv, "elsewhere", { run: { ...at(1), trigger: "schedule", counts: {} } });
+  // More removed jobs than one commit deletes.
+  for (let i = 0; i < 60; i++) await recordRun(kv, `old-${i}`, { run: { ...at(20), trigger: "hand", counts: {} } });
+  const keys = () => Array.fromAsync(kv.list({ prefix: ["job_runs"] }), ({ key }) => key.join(" "));
+  const all = await keys();
   const listed = await jobStatuses(kv, { jobs, scheduled: true, now });
   assertEquals(listed.map((job) => [job.name, job.lastRun?.startedAt]), [["a", at(30).startedAt]]);
-  const kept = await Array.fromAsync(kv.list({ prefix: ["job_runs"] }), ({ key }) => key.join(" "));
-  assertEquals(kept, ["job_runs a run", "job_runs elsewhere run"]);
+  assertEquals(await keys(), all, "reading the statuses deletes nothing");
+  assertEquals(await deleteRemovedRuns(kv, { jobs, now }), 62);
+  assertEquals(await keys(), ["job_runs a run", "job_runs elsewhere run"]);
+  assertEquals(await deleteRemovedRuns(kv, { jobs, now }), 0, "nothing left to delete");
 });

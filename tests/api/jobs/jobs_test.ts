@@ -323,15 +323,21 @@ Deno.test("an admin's run is in the audit log with its outcome, from the API and
   assert(hindi.includes("नाकाम रहा") && hindi.includes("पूरा हुआ"), "the outcome in the reader's language");
 });
 
-Deno.test("a job removed from the registry is neither listed nor shown, and its records are deleted", async () => {
+Deno.test("a job removed from the registry is neither listed nor shown; reading writes nothing, removed-jobs deletes", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
   const startedAt = new Date(Date.now() - REMOVED_JOB_AFTER_MS - 60_000).toISOString();
   await recordRun(t.kv, "old-backfill", { run: { startedAt, ms: 5, trigger: "schedule", counts: { indexed: 3 } } });
   await recordRun(t.kv, "old-backfill", { failure: { startedAt, ms: 5, trigger: "hand", error: "Error: gone" } });
+  const stored = () => Array.fromAsync(t.kv.list({ prefix: [] }));
+  const before = await stored();
   const { html } = await page(t, "/admin/jobs", admin);
   assertEquals(htmlDocument(html).getElementById("job-old-backfill"), null);
   assert(!html.includes("old-backfill"));
   assertEquals((await readJobs(t, admin)).jobs.map((job) => job.name), JOBS.map((job) => job.name));
+  assertEquals(await stored(), before, "a GET of the page or the API changes nothing in KV");
+  // The job that deletes them does, once they are a week old.
+  const ran = await t.json("POST", "/api/admin/jobs/removed-jobs/run", { headers: admin.headers });
+  assertEquals([ran.status, await ran.json()], [200, { job: "removed-jobs", removed: 2 }]);
   assertEquals(await Array.fromAsync(t.kv.list({ prefix: ["job_runs", "old-backfill"] })), []);
 });

@@ -16,7 +16,8 @@ export const apiDocs = describeRoute({
     description: "Every job in the registry's order: its cron schedule (UTC), when that next runs it, its last run " +
       "that succeeded (start, duration, counts) and its last run that failed (start, duration, error), each from its " +
       "cron or by hand. `scheduled` false: `JOBS=off`, the crons skip their work here (a run by hand still runs). A " +
-      "job removed from the registry is not listed; its records are deleted a week after its last run.",
+      "job removed from the registry is not listed; the `removed-jobs` job deletes its records a week after its last " +
+      "run. Reading writes nothing.",
     access: ["admin"],
     responses: {
       200: {
