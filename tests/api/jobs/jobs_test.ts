@@ -15,6 +15,7 @@ import { kvReads } from "@/tests/helpers/kv_reads.ts";
 import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { apiDocs as runDocs } from "@/routes/api/admin/jobs/[name]/run.ts";
 
 /** The jobs as `admin` reads them through the API. */
 async function readJobs(t: TestApp, admin: TestUser): Promise<{ scheduled: boolean; jobs: JobStatus[] }> {
@@ -204,6 +205,18 @@ Deno.test("/admin/jobs says every job's counts in words in both languages, and a
   } finally {
     job.schedule = schedule;
   }
+});
+
+Deno.test("the run endpoint's description says what every job's run answers, as it answers it", async () => {
+  await using t = await createTestApp({ env: { JOBS: "off" } });
+  const description = runDocs.POST!.description ?? "";
+  const unsaid: string[] = [];
+  for (const job of JOBS) {
+    const { job: name, ...counts } = await runJob(job, t.services);
+    const answer = `\`${name}\` \`{${["job", ...Object.keys(counts)].join(", ")}}\``;
+    if (!description.includes(answer)) unsaid.push(answer);
+  }
+  assertEquals(unsaid, [], "answers the description does not give");
 });
 
 Deno.test("Run now and the API's run refuse a student, a guest and a forged origin, and record nothing", async () => {

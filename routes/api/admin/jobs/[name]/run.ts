@@ -16,16 +16,30 @@ export const apiDocs = describeRoute({
     description: `Runs a scheduled job by hand, also with \`JOBS=off\`: ${
       JOBS.map((job) => `\`${job.name}\``).join(", ")
     }. ` +
-      "Answers its name and what it did, e.g. `outbox` `{job, sent, retried, failed, skipped}`, `account-deletions` " +
-      "`{job, resumed, swept, failed}` (first passes taken over, second passes run), `reconcile-payments` `{job, checked, paid, failed}`, " +
+      "Answers its name and what it did: `outbox` `{job, sent, retried, failed, skipped}`, `push-outbox` " +
+      "`{job, delivered, retried, failed, skipped}` (push messages delivered, put back for a retry, failed for good, " +
+      "not due or held by another process), `account-deletions` " +
+      "`{job, resumed, swept, failed}` (first passes taken over, second passes run), `alerts-digest` " +
+      "`{job, sent, alerts, skipped, failed}` (people e-mailed, alerts listed in those e-mails, people skipped: " +
+      "unverified, suspended, claimed by another run or nothing new; people whose digest failed), " +
+      "`deadline-reminders` `{job, sent, notified, items, skipped, failed}` (reminder e-mails queued, people " +
+      "notified, items named in the reminders, people skipped, people whose reminder failed), " +
+      "`reconcile-payments` `{job, checked, paid, failed}`, " +
       "`reconcile-refunds` `{job, listed, applied, known, left}` (processed refunds of the last 30 days listed; " +
       "applied to their purchase as no event had; ours or applied before, marked processed where they were not; " +
-      "left for the next run), `close-listings` `{job, internships, opportunities}` " +
+      "left for the next run), `organizations-link` `{job, linked, held, chunks}` (internships stored before " +
+      "organizations linked to theirs, held on the way as asking applicants to pay, internship chunks and archive " +
+      "blocks walked; all 0 once done or while another process runs it), `close-listings` " +
+      "`{job, internships, opportunities}` " +
       "(how many listings it moved to the archive), `applications-timeout` " +
       "`{job, rejected, postponed, told, skipped, dayCounts}` (applications rejected, applications moved to a later " +
       "due time as their internship's deadline moved, applicants told, applications left for the next run, " +
       "poster-notice day counters " +
-      "dropped; all 0 while another run holds its lease), `organizations-unlink` " +
+      "dropped; all 0 while another run holds its lease), `applications-ended` " +
+      "`{job, marked, walked, moved, listings}` (listings closed or deleted before their ends were recorded, marked; " +
+      "waiting applications walked; due times brought forward; listings whose walk ended), `listing-changes` " +
+      "`{job, told, listings, waiting}` (applicants told of a change to a listing they applied to, listings whose " +
+      "changes were all told, listings waiting for their day), `organizations-unlink` " +
       "`{job, organizations, listings, marked, applications}` (verified organizations done, strangers' listings " +
       "unlinked from them, listings kept and marked as their managers', applications no longer counted toward them), " +
       "`post-deletions` `{job, finished}` (post deletions that " +
