@@ -7,6 +7,7 @@ import { CouponCreateSchema, createCoupon, listCoupons } from "@/lib/coupons/cou
 import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, hydrated, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 Deno.test("an admin deletes a coupon only after confirming in the dialog", async () => {
   await using t = await createTestApp({ listen: true });
@@ -48,7 +49,7 @@ Deno.test("hydrated on a phone, a coupon deleted from a search leaves the search
   for (const code of ["SAVE20", "SAVE50", "DIWALI10"]) {
     await createCoupon(t.kv, CouponCreateSchema.parse({ code, discountType: "percentage", discountValue: 10 }));
   }
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/coupons?search=save`);

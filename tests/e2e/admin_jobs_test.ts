@@ -11,7 +11,7 @@ import {
   openBrowser,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
-import { assertFitsPhone, PHONE } from "@/tests/helpers/phone.ts";
+import { assertFitsPhone, phoneContext } from "@/tests/helpers/phone.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 
 Deno.test("an admin on a phone runs a job without JavaScript and reads what it did, or its error", async () => {
@@ -21,8 +21,7 @@ Deno.test("an admin on a phone runs a job without JavaScript and reads what it d
   const run = deletions.run;
   await runJob(deletions, t.services);
   await using browser = await openBrowser();
-  const phone = { viewport: PHONE, isMobile: true, hasTouch: true };
-  const plain = await browser.newContext({ ...phone, javaScriptEnabled: false });
+  const plain = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(plain, t.origin, admin);
   const page = await plain.newPage();
   await page.goto(`${t.origin}/admin/jobs`);
@@ -52,7 +51,7 @@ Deno.test("an admin on a phone runs a job without JavaScript and reads what it d
   await assertAccessibleWithoutScript(page, "/admin/jobs after a failed run, without JavaScript");
   await plain.close();
 
-  const scripted = await browser.newContext(phone);
+  const scripted = await phoneContext(browser);
   await signInBrowser(scripted, t.origin, admin);
   const tab = await scripted.newPage();
   for (const url of [`${t.origin}/admin/jobs`, ran, failed]) {

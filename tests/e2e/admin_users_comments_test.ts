@@ -19,8 +19,7 @@ import { createComment } from "@/lib/comments/comments.ts";
 import { commentCountOf } from "@/lib/comments/store.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { BATCH } from "@/lib/moderation/comment_purges.ts";
-
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 /** Writes `count` comments by `author` under `postId`. */
 async function writeComments(t: TestApp, author: TestUser, postId: string, count: number): Promise<void> {
@@ -53,7 +52,7 @@ Deno.test("the removal of a suspended person's comments, asked and followed on t
   await writeComments(t, troll, post.id, 3);
   await using browser = await openBrowser();
 
-  const plain = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+  const plain = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(plain, t.origin, admin);
   const page = await plain.newPage();
   await page.goto(`${t.origin}/admin/users`);
@@ -67,7 +66,7 @@ Deno.test("the removal of a suspended person's comments, asked and followed on t
   await row.getByText(`${BATCH + 10} comments of theirs were removed.`).waitFor();
   assertEquals(await commentCountOf(t.kv, spammer.user.id), 0);
 
-  const scripted = await browser.newContext(PHONE);
+  const scripted = await phoneContext(browser);
   await signInBrowser(scripted, t.origin, admin);
   const island = await scripted.newPage();
   await openHydrated(island, `${t.origin}/admin/users`);

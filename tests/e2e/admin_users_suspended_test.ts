@@ -15,8 +15,8 @@ import {
 } from "@/tests/helpers/browser.ts";
 import { updateUser } from "@/lib/users/users.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 const REASON = translatorFor("en")("common.refusal.promoteSuspended");
 
 /** The roles `select` offers, as read. */
@@ -39,7 +39,7 @@ Deno.test("a suspended row's role control does not offer admin and says why, wit
   await updateUser(t.kv, sam.user.id, { suspension: { at: new Date().toISOString(), reason: "A scam", by: null } });
   await using browser = await openBrowser();
 
-  const plain = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+  const plain = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(plain, t.origin, admin);
   const page = await plain.newPage();
   await page.goto(`${t.origin}/admin/users`);
@@ -49,7 +49,7 @@ Deno.test("a suspended row's role control does not offer admin and says why, wit
   assertEquals(await description(page.getByLabel("Role of Meera Member")), "");
   await assertAccessibleWithoutScript(page, "admin users with a suspended row, without JavaScript at 360 px");
 
-  const scripted = await browser.newContext(PHONE);
+  const scripted = await phoneContext(browser);
   await signInBrowser(scripted, t.origin, admin);
   const island = await scripted.newPage();
   await openHydrated(island, `${t.origin}/admin/users`);

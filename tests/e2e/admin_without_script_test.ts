@@ -35,8 +35,7 @@ import { getToolkitRecord } from "@/lib/toolkits/catalog.ts";
 import { listCoupons } from "@/lib/coupons/coupons.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { getOpportunity } from "@/lib/opportunities/opportunities.ts";
-
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 Deno.test("without JavaScript an admin searches, filters and pages /admin/users", async () => {
   await using t = await createTestApp({ listen: true });
@@ -46,7 +45,7 @@ Deno.test("without JavaScript an admin searches, filters and pages /admin/users"
   for (let i = 0; i < 21; i++) newest = await createTestUser(t, "user", { name: i ? `Filler ${i}` : "Ada Lovelace" });
   const admin = await createTestUser(t, "admin", { name: "Boss Admin" });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/users`);
@@ -105,7 +104,7 @@ Deno.test("without JavaScript an admin searches, picks a tab and pages /admin/pu
     assertEquals(started.status, 200);
   }
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/purchases`);
@@ -140,7 +139,7 @@ Deno.test("without JavaScript an admin adds banners with an image, saves order a
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/banners`);
@@ -198,7 +197,7 @@ Deno.test("without JavaScript an admin makes an API key from the admin menu, see
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   const postWith = (key: string) =>
@@ -253,7 +252,7 @@ Deno.test("without JavaScript an admin deletes a comment after the page's confir
     await res.body?.cancel();
   }
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/comments`);
@@ -277,7 +276,7 @@ Deno.test("without JavaScript an admin saves a post's switches and deletes a pos
   const tips = await createPost(t, admin, { title: "Exam tips" });
   await createPost(t, admin, { title: "Old news" });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/ungatekeep`);
@@ -304,7 +303,7 @@ Deno.test("without JavaScript an admin saves a listing's Verified and Active, on
   const member = await createTestUser(t, "member");
   const listing = await postInternship(t, member, { title: "Data Intern" });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   const state = async () => {
@@ -334,7 +333,7 @@ Deno.test("without JavaScript an admin sees the toolkits, saves a row's switches
   const resume = await addToolkit({ t, admin }, { title: "Resume Toolkit" });
   await addToolkit({ t, admin }, { title: "Old Toolkit" });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/toolkits`);
@@ -360,7 +359,7 @@ Deno.test("without JavaScript an admin creates a coupon, saves a row's Active an
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/coupons`);
@@ -399,7 +398,7 @@ Deno.test("without JavaScript an admin pages, searches, approves and rejects wit
   const grace = await submitOpportunity(t, student, "Grace Sprint");
   for (let i = 1; i <= 20; i++) await submitOpportunity(t, student, `Filler Quiz ${i}`);
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/opportunities`);
@@ -463,7 +462,7 @@ Deno.test("without JavaScript an admin searches and pages /admin/comments", asyn
     for (let j = 0; j < 9; j++) await say(author, `Thanks, this helped ${i}-${j}`);
   }
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/comments`);
@@ -517,7 +516,7 @@ Deno.test("without JavaScript an admin searches, picks a tab and pages /admin/ou
   await t.settled();
   const { total } = (await listOutbox(t.kv, { limit: 50, offset: 0 })).pagination;
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/outbox`);
@@ -552,7 +551,7 @@ Deno.test("without JavaScript an admin searches /admin/toolkits", async () => {
   await addToolkit({ t, admin }, { title: "Interview Toolkit" });
   await addToolkit({ t, admin }, { title: "Resume Templates" });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/toolkits`);
@@ -589,7 +588,7 @@ Deno.test("without JavaScript an admin searches /admin/ungatekeep and picks a ta
   await createPost(t, admin, { title: "Old news", tag: "announcement" });
   await createPost(t, admin, { title: "Exam dates announced", tag: "announcement" });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/ungatekeep`);
@@ -634,7 +633,7 @@ Deno.test("without JavaScript an admin searches /admin/coupons; a row's Save and
     await res.body?.cancel();
   }
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/coupons`);

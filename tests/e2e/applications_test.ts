@@ -95,7 +95,7 @@ Deno.test("a student applies on a phone without JavaScript; the poster shortlist
   await assertFitsPhone(phone, "the tracker");
   await assertAccessibleWithoutScript(phone, "the tracker");
 
-  const bell = await browser.newPage({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const bell = await (await phoneContext(browser)).newPage();
   await signInBrowser(bell.context(), t.origin, student);
   await bell.goto(`${t.origin}/`);
   await hydrated(bell);

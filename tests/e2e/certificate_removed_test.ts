@@ -7,6 +7,7 @@ import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser } from "@/tests/helpers/browser.ts";
 import { issueCertificateOps } from "@/lib/certificates/certificates.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 Deno.test("a deleted account's certificate link says the certificate is no longer available", async () => {
   await using t = await createTestApp({ listen: true });
@@ -26,7 +27,7 @@ Deno.test("a deleted account's certificate link says the certificate is no longe
   await t.settled(); // the deletion's job, which the answer does not wait for
 
   await using browser = await openBrowser();
-  const page = await browser.newPage({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const page = await (await phoneContext(browser)).newPage();
   const answer = await page.goto(`${t.origin}${path}`);
   assertEquals(answer?.status(), 410);
   await page.getByRole("heading", { level: 1, name: "This certificate is no longer available" }).waitFor();

@@ -15,8 +15,7 @@ import {
 } from "@/tests/helpers/browser.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
-
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 Deno.test("a coupon survives a reload, and Try again after a declined card pays the same order", async () => {
   await using fake = startFakeRazorpay();
@@ -30,7 +29,7 @@ Deno.test("a coupon survives a reload, and Try again after a declined card pays 
   await addCoupon({ t, admin }, { code: "WELCOME20", discountType: "percentage", discountValue: 20 });
   const student = await createTestUser(t);
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   const answers = ["decline", ""];
@@ -75,7 +74,7 @@ Deno.test("without JavaScript a 100 % coupon applied on the toolkit page unlocks
   await addCoupon({ t, admin }, { code: "GIFT100", discountType: "percentage", discountValue: 100 });
   const student = await createTestUser(t);
   await using browser = await openBrowser();
-  const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   await page.goto(`${t.origin}/toolkits/${toolkit.id}`);

@@ -15,7 +15,7 @@ import {
   openHydrated,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
-import { assertFitsPhone, PHONE } from "@/tests/helpers/phone.ts";
+import { assertFitsPhone, phoneContext } from "@/tests/helpers/phone.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { createComment } from "@/lib/comments/comments.ts";
 import { type MessageKey, translatorFor } from "@/lib/i18n/catalogue.ts";
@@ -62,12 +62,7 @@ Deno.test("on a phone, in English and Hindi, with and without JavaScript: Delete
     const yesDelete = tr("common.yesDelete");
     for (const javaScript of [true, false]) {
       const label = `${lang}, ${javaScript ? "with" : "without"} JavaScript`;
-      const context = await browser.newContext({
-        viewport: PHONE,
-        isMobile: true,
-        hasTouch: true,
-        javaScriptEnabled: javaScript,
-      });
+      const context = await phoneContext(browser, { javaScriptEnabled: javaScript });
       await signInBrowser(context, t.origin, sara);
       const page = await context.newPage();
       const url = `${t.origin}/ungatekeep/${post.id}?lang=${lang}`;

@@ -11,6 +11,7 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { createComment } from "@/lib/comments/comments.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 const XSS = `<img src=x onerror="window.__xss='img'"><script>window.__xss='script'</script> ` +
   `javascript:window.__xss='link' https://example.com/ok`;
@@ -127,7 +128,7 @@ Deno.test("hydrated, a comment's Edit and Delete links and Show more comments op
   const post = await createPost(t, admin, { title: "Cracking the Flipkart OA" });
   const asha = await createTestUser(t, "user", { name: "Asha Rao" });
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, asha);
   const page = await context.newPage();
   const url = `${t.origin}/ungatekeep/${post.id}`;

@@ -11,6 +11,7 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { hydrated, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 /**
  * Opens `url` with every script held back; resolves to the function that lets them through.
@@ -112,12 +113,7 @@ Deno.test("a reaction tapped again before its answer is sent once, also once the
   const { post } = await created.json();
   await using browser = await openBrowser();
   // The service worker would answer the post out of the routes' sight.
-  const context = await browser.newContext({
-    viewport: { width: 360, height: 740 },
-    isMobile: true,
-    hasTouch: true,
-    serviceWorkers: "block",
-  });
+  const context = await phoneContext(browser, { serviceWorkers: "block" });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
@@ -209,12 +205,7 @@ Deno.test("a busy form whose send was stopped can be sent again once its bound h
   assertEquals(created.status, 201);
   const { post } = await created.json();
   await using browser = await openBrowser();
-  const context = await browser.newContext({
-    viewport: { width: 360, height: 740 },
-    isMobile: true,
-    hasTouch: true,
-    serviceWorkers: "block",
-  });
+  const context = await phoneContext(browser, { serviceWorkers: "block" });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   // The discussion island never hydrates (a slow phone's plain form); the first post's answer never comes.

@@ -15,6 +15,7 @@ import {
   openHydrated,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 /** Emoji (pictographs and the variation selector): what shows as empty boxes without an emoji font. */
 const EMOJI = /\p{Extended_Pictographic}|\uFE0F/u;
@@ -63,7 +64,7 @@ Deno.test("the bell before the account links, the admin menu in one row on a pho
   });
 
   await t.step("phone: the admin menu is one row naming the current page", async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    const context = await phoneContext(browser);
     await signInBrowser(context, app.origin, admin);
     const page = await context.newPage();
     await openHydrated(page, `${app.origin}/admin/coupons`);
@@ -124,7 +125,7 @@ Deno.test("Escape closes the header's menus and the admin menu, and returns the 
   const admin = await createTestUser(app, "admin", { name: "Asha Admin" });
   await using browser = await openBrowser();
 
-  const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const phone = await phoneContext(browser);
   await signInBrowser(phone, app.origin, admin);
   const page = await phone.newPage();
   await openHydrated(page, `${app.origin}/?lang=hi`);

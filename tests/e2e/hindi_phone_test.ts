@@ -25,7 +25,7 @@ import {
   signInBrowser,
   trackFetches,
 } from "@/tests/helpers/browser.ts";
-import { layoutDefects, phoneContext } from "@/tests/helpers/phone.ts";
+import { layoutDefects, PHONE, phoneContext } from "@/tests/helpers/phone.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
@@ -35,8 +35,6 @@ import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
-
-const PHONE = { width: 360, height: 740 };
 
 /** The pages walked, in Hindi. */
 const PAGES = [
@@ -100,7 +98,7 @@ async function fontsOf(page: Page, selector: string): Promise<string[]> {
 Deno.test("a guest on a phone switches to Hindi and reads the main pages in Hindi, drawn in Noto", async () => {
   await using t = await createTestApp({ listen: true });
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   const page = await context.newPage();
 
   await openHydrated(page, `${t.origin}/opportunities?type=hackathon`);
@@ -270,7 +268,7 @@ Deno.test("a student who chose Hindi reads listings, Ungatekeep, their tracker, 
   assertEquals(saved.status, 200);
 
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   for (
@@ -314,7 +312,7 @@ Deno.test("a student who chose Hindi submits an opportunity, reads their submiss
   }
 
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
 
@@ -349,7 +347,7 @@ Deno.test("a member who chose Hindi posts and edits an internship on a phone, an
   assertEquals(language.status, 200);
 
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, member);
   const page = await context.newPage();
 
@@ -442,7 +440,7 @@ Deno.test("a student who chose Hindi buys a toolkit with a coupon, learns, and r
   }
 
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   page.on("dialog", (dialog) => dialog.accept(""));

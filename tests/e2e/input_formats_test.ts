@@ -8,15 +8,14 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
-
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 Deno.test("a stipend with ₹ and commas and a link without https:// are taken as people type them", async () => {
   await using t = await createTestApp({ listen: true });
   const member = await createTestUser(t, "member");
   await addInternships(t, member, [{ title: "Small Stipend Intern", stipend: 5000 }]);
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, member);
   const page = await context.newPage();
 
@@ -38,7 +37,7 @@ Deno.test("a stipend with ₹ and commas and a link without https:// are taken a
   await page.getByText("Showing 1–1 of 1 internship").waitFor();
 
   const student = await createTestUser(t, "user");
-  const plain = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+  const plain = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(plain, t.origin, student);
   const form = await plain.newPage();
   await form.goto(`${t.origin}/opportunities/new`);

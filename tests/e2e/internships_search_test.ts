@@ -9,8 +9,8 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, assertAccessibleWithoutScript, openBrowser, openHydrated } from "@/tests/helpers/browser.ts";
 import { addInternships } from "@/tests/fixtures/internships.ts";
 import { istToday } from "@/lib/dates.ts";
+import { PHONE, phoneContext } from "@/tests/helpers/phone.ts";
 
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 const day = (n: number) => istToday(new Date(Date.now() + n * 86_400_000));
 
 Deno.test("on a phone the search field is above the results; they sort by deadline and stipend; one feed link", async () => {
@@ -25,14 +25,14 @@ Deno.test("on a phone the search field is above the results; they sort by deadli
     ]
   ) await addInternships(t, member, [fields]);
   await using browser = await openBrowser();
-  const page = await browser.newPage(PHONE);
+  const page = await (await phoneContext(browser)).newPage();
   const titles = async () => await page.locator("#results-heading ~ ul article h3").allInnerTexts();
 
   await openHydrated(page, `${t.origin}/internships`);
   const search = page.getByRole("searchbox", { name: "Search" });
   assert(await search.isVisible(), "the search field shows without opening the filters");
   const box = (await search.boundingBox())!;
-  assert(box.y + box.height <= PHONE.viewport.height, "on the first screen");
+  assert(box.y + box.height <= PHONE.height, "on the first screen");
   assertEquals(await page.getByRole("main").getByRole("link", { name: /RSS/ }).count(), 1, "one feed link");
 
   await search.fill("data");
@@ -64,7 +64,7 @@ Deno.test("without JavaScript the search form keeps the filters and the order, t
     { title: "Data Intern Remote Rich", type: "remote", stipend: 20000 },
   ]);
   await using browser = await openBrowser();
-  const page = await browser.newPage({ ...PHONE, javaScriptEnabled: false });
+  const page = await (await phoneContext(browser, { javaScriptEnabled: false })).newPage();
   await page.goto(`${t.origin}/internships?types=remote`);
   await page.getByRole("searchbox", { name: "Search" }).fill("data");
   await page.getByLabel("Sort").selectOption("stipend");
@@ -96,7 +96,7 @@ Deno.test("a load that fails before any other shows its error among the page's o
   const member = await createTestUser(t, "member");
   await addInternships(t, member, [{ title: "Data Intern" }, { title: "Design Intern" }]);
   await using browser = await openBrowser();
-  const page = await browser.newPage(PHONE);
+  const page = await (await phoneContext(browser)).newPage();
   const titles = async () => await page.locator("#results-heading ~ ul article h3").allInnerTexts();
   await openHydrated(page, `${t.origin}/internships`);
   await page.route(/\/api\/internships\?/, (route) => route.abort());

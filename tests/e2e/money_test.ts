@@ -17,7 +17,7 @@ import {
 } from "@/tests/helpers/browser.ts";
 import { refundProcessedDelivery, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkitWithLessons, buy, checkout } from "@/tests/fixtures/toolkits.ts";
-import { assertFitsPhone, layoutDefects, PHONE, phoneContext } from "@/tests/helpers/phone.ts";
+import { assertFitsPhone, layoutDefects, phoneContext } from "@/tests/helpers/phone.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 /** Where screenshots go, to look at (`SCREENSHOTS_DIR`, default the system's temp folder). */
@@ -265,12 +265,7 @@ Deno.test("on a 360 px phone, in English and Hindi, with and without JavaScript,
     const tr = translatorFor(lang);
     for (const javaScript of [true, false]) {
       const label = `${lang}, ${javaScript ? "with" : "without"} JavaScript`;
-      const context = await browser.newContext({
-        viewport: PHONE,
-        isMobile: true,
-        hasTouch: true,
-        javaScriptEnabled: javaScript,
-      });
+      const context = await phoneContext(browser, { javaScriptEnabled: javaScript });
       await signInBrowser(context, t.origin, admin);
       const page = await context.newPage();
       const url = `${t.origin}/admin/purchases?tab=asked&lang=${lang}`;

@@ -8,14 +8,13 @@ import { assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessibleWithoutScript, hydrated, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
-
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 Deno.test("without JavaScript (or before it) a student finishes onboarding on a phone", async () => {
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
   const student = await createTestUser(t, "user", { name: "Kavya Iyer" });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   await page.goto(`${t.origin}/onboarding?callbackURL=${encodeURIComponent("/internships?types=remote")}`);
@@ -57,7 +56,7 @@ Deno.test("without JavaScript (or before it) a student finishes onboarding on a 
 
   // JavaScript on, arriving late: the answers given in the plain form are the wizard's.
   const late = await createTestUser(t, "user", { name: "Rohan Das" });
-  const slow = await browser.newContext({ ...PHONE, javaScriptEnabled: true });
+  const slow = await phoneContext(browser);
   await signInBrowser(slow, t.origin, late);
   const early = await slow.newPage();
   let release!: () => void;

@@ -17,8 +17,8 @@ import {
 import type { Page } from "playwright-core";
 import { getOpportunity } from "@/lib/opportunities/opportunities.ts";
 import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
 const REASON = "Add the organizer and a link to the official page.";
 
 /** How many of "Apply or learn more" and "Add to calendar" the page offers. */
@@ -51,7 +51,7 @@ Deno.test("an admin rejects with a reason; the student reads it, edits and submi
   const { id } = (await res.json()).opportunity;
   await using browser = await openBrowser();
 
-  const adminContext = await browser.newContext(PHONE);
+  const adminContext = await phoneContext(browser);
   await signInBrowser(adminContext, t.origin, admin);
   const queue = await adminContext.newPage();
   await openHydrated(queue, `${t.origin}/admin/opportunities`);
@@ -61,7 +61,7 @@ Deno.test("an admin rejects with a reason; the student reads it, edits and submi
   await queue.getByRole("button", { name: /^Reject with this reason\W+Campus Hack$/ }).click();
   await queue.getByText("Campus Hack rejected.").waitFor({ state: "attached" });
 
-  const studentContext = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+  const studentContext = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(studentContext, t.origin, student);
   const page = await studentContext.newPage();
   await page.goto(`${t.origin}/opportunities/${id}`);
@@ -96,7 +96,7 @@ Deno.test("an admin rejects with a reason; the student reads it, edits and submi
   await queue.getByText(`Resubmitted after rejection: ${REASON}`).waitFor();
 
   // With JavaScript, an edit sent after an admin approved it meanwhile is refused in words, what was typed kept.
-  const scripted = await browser.newContext(PHONE);
+  const scripted = await phoneContext(browser);
   await signInBrowser(scripted, t.origin, student);
   const editing = await scripted.newPage();
   await openHydrated(editing, `${t.origin}/opportunities/${id}/edit`);

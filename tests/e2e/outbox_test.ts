@@ -19,6 +19,7 @@ import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { queueMail } from "@/lib/mail/delivery.ts";
 import { createMailer } from "@/lib/mail/mailer.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 Deno.test("an admin finds a failed e-mail in the outbox and retries it; it is sent", async () => {
   const down = await startFakeSmtp();
@@ -83,12 +84,7 @@ Deno.test("without JavaScript an admin retries a failed e-mail with the row's fo
   assertEquals((await runJob(findJob("outbox")!, t.services, new Date(Date.now() + 2000))).failed, 2);
 
   await using browser = await openBrowser();
-  const context = await browser.newContext({
-    viewport: { width: 360, height: 740 },
-    isMobile: true,
-    hasTouch: true,
-    javaScriptEnabled: false,
-  });
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/outbox`);

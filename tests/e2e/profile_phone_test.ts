@@ -12,8 +12,7 @@ import {
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
 import { getUser } from "@/lib/users/users.ts";
-
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true };
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 Deno.test("profile on a phone: +91 and a leading 0 are taken, the 10 digits stored", async (t) => {
   await using app = await createTestApp({ listen: true });
@@ -22,7 +21,7 @@ Deno.test("profile on a phone: +91 and a leading 0 are taken, the 10 digits stor
   const stored = async () => (await getUser(app.kv, student.user.id))?.contactNumber;
 
   await t.step("with JavaScript", async () => {
-    const context = await browser.newContext(PHONE);
+    const context = await phoneContext(browser);
     await signInBrowser(context, app.origin, student);
     const page = await context.newPage();
     await openHydrated(page, `${app.origin}/profile`);
@@ -36,7 +35,7 @@ Deno.test("profile on a phone: +91 and a leading 0 are taken, the 10 digits stor
   });
 
   await t.step("without JavaScript", async () => {
-    const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+    const context = await phoneContext(browser, { javaScriptEnabled: false });
     await signInBrowser(context, app.origin, student);
     const page = await context.newPage();
     await page.goto(`${app.origin}/profile`);

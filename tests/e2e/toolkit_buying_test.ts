@@ -15,7 +15,7 @@ import {
   openHydrated,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
-import { layoutDefects, PHONE } from "@/tests/helpers/phone.ts";
+import { layoutDefects, phoneContext } from "@/tests/helpers/phone.ts";
 import { startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
 
@@ -77,7 +77,7 @@ Deno.test("on a 360 px phone in Hindi, a 100 % coupon says nothing was paid, wit
   await using browser = await openBrowser();
   for (const javaScriptEnabled of [true, false]) {
     const student = await createTestUser(t);
-    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, javaScriptEnabled });
+    const context = await phoneContext(browser, { javaScriptEnabled });
     await signInBrowser(context, t.origin, student);
     const page = await context.newPage();
     const kind = javaScriptEnabled ? "with JavaScript" : "without JavaScript";

@@ -9,6 +9,7 @@ import { assertAccessible, openBrowser } from "@/tests/helpers/browser.ts";
 import { createAlert, listAlerts } from "@/lib/alerts/alerts.ts";
 import { newUnsubscribeToken, type UnsubscribeTarget } from "@/lib/alerts/unsubscribe.ts";
 import { getSettings } from "@/lib/settings/settings.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 Deno.test("the unsubscribe page says which alert or setting of which account it turns off", async () => {
   await using t = await createTestApp({ listen: true });
@@ -26,7 +27,7 @@ Deno.test("the unsubscribe page says which alert or setting of which account it 
     return `${t.origin}/unsubscribe/${token.token}`;
   };
   await using browser = await openBrowser();
-  const page = await browser.newPage({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const page = await (await phoneContext(browser)).newPage();
   const main = page.locator("main");
 
   await page.goto(await link({ userId, kind: "alerts", alertIds: [alert.id] }));

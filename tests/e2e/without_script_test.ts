@@ -30,8 +30,7 @@ import { pdfBytes } from "@/tests/fixtures/resumes.ts";
 import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
-
-const PHONE = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, javaScriptEnabled: false };
+import { phoneContext } from "@/tests/helpers/phone.ts";
 
 Deno.test("without JavaScript a student reacts, comments and replies under a post", async () => {
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
@@ -39,7 +38,7 @@ Deno.test("without JavaScript a student reacts, comments and replies under a pos
   const student = await createTestUser(t, "user", { name: "Kavya Iyer" });
   const post = await createPost(t, admin, { title: "How I got my first internship" });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   await page.goto(`${t.origin}/ungatekeep/${post.id}`);
@@ -80,7 +79,7 @@ Deno.test("without JavaScript a student edits a comment, a refusal at the field,
   const student = await createTestUser(t, "user", { name: "Kavya Iyer" });
   const post = await createPost(t, admin, { title: "How I got my first internship" });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   await page.goto(`${t.origin}/ungatekeep/${post.id}`);
@@ -140,7 +139,7 @@ Deno.test("without JavaScript Show more comments shows a page more, and a reply 
     });
   }
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, writers[0]);
   const page = await context.newPage();
   await page.goto(`${t.origin}/ungatekeep/${post.id}`);
@@ -166,7 +165,7 @@ Deno.test("without JavaScript Save puts an internship on the tracker, where stat
   const student = await createTestUser(t, "user");
   const [internship] = await addInternships(t, member, [{ title: "Robotics Intern" }]);
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
 
@@ -195,7 +194,7 @@ Deno.test("without JavaScript Alert me saves the filters shown as an alert", asy
   await using t = await createTestApp({ listen: true });
   const student = await createTestUser(t, "user");
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   await page.goto(`${t.origin}/internships?search=data&location=Pune`);
@@ -215,7 +214,7 @@ Deno.test("without JavaScript a buyer marks a lesson complete and then not", asy
   const { toolkit, lessons } = await addToolkitWithLessons({ t, admin }, { lessons: ["Joins", "Window functions"] });
   await buy({ t, fake }, learner, toolkit.id);
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, learner);
   const page = await context.newPage();
   const lesson = `${t.origin}/toolkits/${toolkit.id}/learn/${lessons[0].id}`;
@@ -239,7 +238,7 @@ Deno.test("without JavaScript a member posts an internship, fixes what was refus
   await using t = await createTestApp({ listen: true });
   const member = await createTestUser(t, "member");
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, member);
   const page = await context.newPage();
   await page.goto(`${t.origin}/internships/new`);
@@ -273,7 +272,7 @@ Deno.test("without JavaScript a member posts an internship that takes applicatio
   await using t = await createTestApp({ listen: true });
   const member = await createTestUser(t, "member");
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, member);
   const page = await context.newPage();
   await page.goto(`${t.origin}/internships/new`);
@@ -304,7 +303,7 @@ Deno.test("without JavaScript Mark all read marks every notification read; the b
   }
   assert((await op.commit()).ok);
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   await page.goto(`${t.origin}/me/notifications`);
@@ -330,7 +329,7 @@ Deno.test("without JavaScript a student edits an alert's filters and pauses it",
     input: { kind: "internships", query: { search: "data" }, frequency: "daily" },
   });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   await page.goto(`${t.origin}/me/alerts`);
@@ -362,7 +361,7 @@ Deno.test("without JavaScript Delete on /me/alerts confirms on the page, Cancel 
     input: { kind: "internships", query: { search: "data" }, frequency: "daily" },
   });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   await page.goto(`${t.origin}/me/alerts`);
@@ -394,7 +393,7 @@ Deno.test("without JavaScript Delete my account confirms on its own page, refuse
     passwordHash: await hashPassword("meera password 1"),
   });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, { cookie: `session=${(await createSession(t.kv, user.id)).token}` });
   const page = await context.newPage();
   await page.goto(`${t.origin}/profile`);
@@ -424,7 +423,7 @@ Deno.test("without JavaScript a refused form gets a page in the student's langua
   const student = await createTestUser(t, "user", { name: "Kavya Iyer" });
   await updateUser(t.kv, student.user.id, { language: "hi" });
   await using browser = await openBrowser();
-  const context = await browser.newContext(PHONE);
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   const fitsThePhone = () => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
