@@ -31,7 +31,9 @@ import { commitPacked, keyBytes, MAX_KEY_BYTES, WriteUnit } from "@/lib/kv/packe
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { dropPendingMailOps, type OutboxMail } from "@/lib/mail/outbox.ts";
 import {
-  groupKey,
+  groupHolderIds,
+  groupHoldersIndexed,
+  groupKeysOf,
   type NotificationMessage,
   notificationWords,
   type Redaction,
@@ -508,7 +510,7 @@ export async function deleteComment(
 /**
  * Deletes every comment, reaction and counter of a deleted post (the post record is gone first, so no comment or
  * reaction can be added meanwhile) in commits of at most `BATCH` mutations and KV's 80 KiB of keys (`BATCH_KEY_BYTES`:
- * a busy post's replies have long keys, and each replier's reply gate and notification group go too). Each commit
+ * a busy post's replies have long keys, and each recipient's reply gate and notification group go too). Each commit
  * moves the counters (the post's and the live comment total) by what it deletes, and before it the notifications of the
  * replies it deletes are redacted and their pending e-mails and push messages deleted, one checked write each (read
  * again after a lost race, for up to 30 s: `retrying`): they keep no words of a deleted reply and link to the feed
@@ -556,9 +558,16 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     size += keys.length;
     if (size >= BATCH || bytes >= BATCH_KEY_BYTES) await commit();
   };
-  // Every recipient of a reply under the post wrote a comment there: their reply gates and notification groups go with
-  // their comments.
+  // Every recipient of a reply under the post holds its notification group (`groupHolderIds`), and their reply gates
+  // go with it, also of those whose comments there are gone or placeholders (no author). Until the groups stored
+  // before the holders' index are in it, the authors of the post's comments are taken as holders too, as before.
+  const group = replyGroup(postId);
+  const [holders, indexed] = await Promise.all([groupHolderIds(kv, group), groupHoldersIndexed(kv)]);
   const gated = new Set<string>();
+  const recipientKeys = (userId: string): Deno.KvKey[] => {
+    gated.add(userId);
+    return [replyToldKey(userId, postId), ...groupKeysOf(userId, group)];
+  };
   const remove = async (entry: Deno.KvEntry<Comment>, reported: ReadonlySet<string>) => {
     const c = entry.value;
     if (reported.has(c.id)) await resolveRemoved(kv, { kind: "comment", targetId: c.id, by: "post" });
@@ -570,10 +579,7 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     if (c.parentId !== null) replies.push(c);
     const keys = [entry.key, idKey(c.id), timeKey(c)];
     if (c.userId) keys.push(userIndexKey(c.userId, c));
-    if (c.userId && !gated.has(c.userId)) {
-      gated.add(c.userId);
-      keys.push(replyToldKey(c.userId, postId), groupKey(c.userId, replyGroup(postId)));
-    }
+    if (c.userId && !indexed && !gated.has(c.userId)) keys.push(...recipientKeys(c.userId));
     if (c.parentId === null) {
       keys.push(topsKey(c), repliesKey(c.id));
       counted.push("threads");
@@ -592,6 +598,7 @@ export async function deleteConversation(kv: Deno.Kv, postId: string): Promise<v
     if (page.length === REPORTS_READ) await removePage();
   }
   await removePage();
+  for (const userId of holders) if (!gated.has(userId)) await add(recipientKeys(userId), []);
   for await (const entry of kv.list({ prefix: ["post_reactors", postId] }, { batchSize: 500 })) {
     const userId = entry.key[2] as string;
     const types = (await kv.get<ReactionType[]>(reactionsKey(userId, postId))).value ?? [];

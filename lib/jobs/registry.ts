@@ -30,6 +30,7 @@ import { reportSummariesJob, reportTargetsIndexJob } from "@/lib/reports/reports
 import { reportRemovalsJob } from "@/lib/reports/removals.ts";
 import { adminLogIndexJob } from "@/lib/admin_log/admin_log.ts";
 import { moderationCountsJob } from "@/lib/moderation/queue.ts";
+import { notificationGroupsIndexJob } from "@/lib/notifications/notifications.ts";
 import { appendAdminLog } from "@/lib/admin_log/admin_log.ts";
 import type { Services } from "@/lib/platform/state.ts";
 import type { Job, JobCounts } from "./job.ts";
@@ -79,6 +80,7 @@ export const JOBS: readonly Job[] = [
   reportSummariesJob,
   purchaseToolkitIndexJob,
   removedJobsJob,
+  notificationGroupsIndexJob,
 ];
 
 /** The job named `name`, or undefined. */

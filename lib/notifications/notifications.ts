@@ -10,7 +10,10 @@
  *   content (`subject`, e.g. `comment:{id}`), so it can be redacted when that content or its author goes;
  * - `["notification_groups", userId, group]` → the members (`GroupMember`: id and source), oldest first, of the
  *   person's `GROUP_KEPT` kept notifications of a capped group (e.g. the replies to them under one post): a new one
- *   drops the oldest of the source holding the most (`droppedMembers`).
+ *   drops the oldest of the source holding the most (`droppedMembers`);
+ * - `["notification_group_holders", group, userId]` → true while the person holds `group`, written with every join, so
+ *   the deletion of what a group is about finds every holder (`groupHolderIds`);
+ * - `["notifications_meta", "group_holders_index"]` → where the `notification-groups-index` job stands.
  * All carry KV's `expireIn` of 90 days, and reads also skip anything older, so an expired one never shows even
  * before KV removes it. A notification is added inside the caller's atomic write (`addNotification`), so it exists
  * exactly when the change it announces does.
@@ -32,6 +35,8 @@ import { BODY_MAX, clip, type NotificationMessage, notificationWords, TITLE_MAX 
 import { NOTIFICATION_TYPES, type NotificationType } from "./types.ts";
 import { getManyChunked } from "@/lib/kv/get_many.ts";
 import { deleteListed } from "@/lib/kv/packed_writes.ts";
+import { type Backfill, backfillDone, runBackfill } from "@/lib/kv/backfill.ts";
+import type { Job } from "@/lib/jobs/job.ts";
 
 export { NOTIFICATION_TYPES, type NotificationType };
 export { BODY_MAX, type MessageRef, type NotificationMessage, notificationWords, TITLE_MAX } from "./words.ts";
@@ -146,11 +151,65 @@ const subjectKey = (subject: string, userId: string, id: string): Deno.KvKey => 
   userId,
   id,
 ];
-/**
- * The key of `userId`'s capped group `group`, for the deletion of what the group is about (a post's conversation):
- * its notifications stay until they expire, and no more can join it.
- */
+/** The key of `userId`'s capped group `group`. */
 export const groupKey = (userId: string, group: string): Deno.KvKey => ["notification_groups", userId, group];
+const holderKey = (group: string, userId: string): Deno.KvKey => ["notification_group_holders", group, userId];
+
+/**
+ * The keys that go with `userId`'s capped group `group` when what the group is about goes (a post's conversation): the
+ * group and its holder entry. Its notifications stay until they expire, and no more can join it.
+ */
+export const groupKeysOf = (userId: string, group: string): Deno.KvKey[] => [
+  groupKey(userId, group),
+  holderKey(group, userId),
+];
+
+/**
+ * The ids of the people holding capped group `group` (e.g. `replies:{postId}`), listed from the holders' index (500
+ * keys a round trip). Until the `notification-groups-index` job is done (`groupHoldersIndexed`), a group stored before
+ * the index may be missing from it.
+ */
+export async function groupHolderIds(kv: Deno.Kv, group: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const { key } of kv.list({ prefix: ["notification_group_holders", group] }, { batchSize: 500 })) {
+    ids.push(key[2] as string);
+  }
+  return ids;
+}
+
+/** Where the `notification-groups-index` backfill stands (`BackfillProgress`): fixed for good. */
+const HOLDERS_PROGRESS: Deno.KvKey = ["notifications_meta", "group_holders_index"];
+
+/** Whether every group stored before the holders' index is in it (`groupHolderIds` finds them all). */
+export async function groupHoldersIndexed(kv: Deno.Kv): Promise<boolean> {
+  return await backfillDone(kv, HOLDERS_PROGRESS);
+}
+
+/**
+ * The groups stored before the holders' index, indexed (docs/decisions.md, Background work, "Index backfills"): 500
+ * a list call, 50 written a commit (one entry each, kept 90 days as its group is).
+ */
+const HOLDERS_BACKFILL: Backfill<unknown> = {
+  progressKey: HOLDERS_PROGRESS,
+  prefix: ["notification_groups"],
+  page: 500,
+  perCommit: 50,
+  tally: true,
+  write: (op, { key }) => {
+    op.set(holderKey(key[2] as string, key[1] as string), true, { expireIn: NOTIFICATION_TTL_MS });
+  },
+};
+
+/**
+ * The `notification-groups-index` job: every 5 minutes until done, it indexes the holders of the capped groups stored
+ * before the holders' index (`runBackfill`), which a post's deletion reads to delete its groups; answers how many groups
+ * a run walked (then one read a run).
+ */
+export const notificationGroupsIndexJob: Job = {
+  name: "notification-groups-index",
+  schedule: "*/5 * * * *",
+  run: async (ctx) => ({ indexed: (await runBackfill(ctx.kv, HOLDERS_BACKFILL, ctx.requests)).read }),
+};
 
 /**
  * `userId`'s capped group `group` (e.g. `replies:{postId}`) as it stands, for adding a notification from `from` (e.g. the
@@ -201,7 +260,7 @@ export function droppedMembers(members: readonly GroupMember[], from: string): G
 /**
  * Adds to `op` the member `joining` of `userId`'s `group` (checked as read, so two writes at once cannot both take its
  * last place), and the deletion of those it drops when it holds `GROUP_KEPT` already (`group.dropped`): the record and
- * its unread key (two mutations each, one more for the group), and its push message when still pending (checked as
+ * its unread key (two mutations each, two more for the group and its holder entry), and its push message when still pending (checked as
  * read, three mutations), so a dropped notification reaches no phone afterwards. A dropped notification's subject entry
  * stays until it expires: a redaction of its subject then finds no record.
  */
@@ -210,7 +269,9 @@ function joinGroupOps(op: Deno.AtomicOperation, userId: string, group: Notificat
   for (const id of gone) op.delete(recordKey(userId, id)).delete(unreadKey(userId, id));
   for (const push of group.pushes) dropReadPushMessageOps(op, push);
   const kept = [...membersOf(group.entry).filter((member) => !gone.has(member.id)), joining];
-  op.check(group.entry).set(group.entry.key, kept, { expireIn: NOTIFICATION_TTL_MS });
+  const [, , name] = group.entry.key as [string, string, string];
+  op.check(group.entry).set(group.entry.key, kept, { expireIn: NOTIFICATION_TTL_MS })
+    .set(holderKey(name, userId), true, { expireIn: NOTIFICATION_TTL_MS });
 }
 
 /** A new notification id: creation time in ms (13 digits, zero padded) and a random tail, so ids sort by time. */
@@ -222,7 +283,7 @@ function notificationId(now: Date): string {
  * Adds the notification `input` to `op` (the caller's atomic write) as unread, created at `now`, with its delivery to
  * the person's phones and e-mail (`queuePushOps`, docs/decisions.md, Notifications, "Channels") unless it is
  * `bellOnly`; it is stored only if `op` commits. Five mutations (two without the delivery), one more with a `subject`,
- * and with a `group` one more, and two for each it drops and three for its pending push message (`joinGroupOps`). Returns the record as it will be stored.
+ * and with a `group` two more, and two for each it drops and three for its pending push message (`joinGroupOps`). Returns the record as it will be stored.
  */
 export function addNotification(
   op: Deno.AtomicOperation,
@@ -505,9 +566,9 @@ export async function notificationCountOf(kv: Deno.Kv, userId: string, now = new
   return count;
 }
 
-/** Deletes every notification of `userId` (account deletion); idempotent: `deleteListed`. */
+/** Deletes every notification of `userId`, their groups with their holder entries (account deletion); idempotent. */
 export async function deleteNotificationsOf(kv: Deno.Kv, userId: string): Promise<void> {
   await deleteListed(kv, ["notifications", userId]);
   await deleteListed(kv, ["notifications_unread", userId]);
-  await deleteListed(kv, ["notification_groups", userId]);
+  await deleteListed(kv, ["notification_groups", userId], ({ key }) => [holderKey(key[2] as string, userId)]);
 }

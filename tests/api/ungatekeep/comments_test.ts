@@ -32,6 +32,7 @@ import { readMail } from "@/lib/mail/outbox.ts";
 import { addNotification } from "@/lib/notifications/notifications.ts";
 import { readPushMessage } from "@/lib/push/outbox.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { deleteAccount } from "@/lib/account/deletion.ts";
 import { smtpRefusal, startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { react } from "@/lib/comments/reactions.ts";
 import type { Comment } from "@/lib/comments/schema.ts";
@@ -654,6 +655,69 @@ Deno.test("deleting a post deletes its comments, reactions and counters", async 
   }
   assertEquals(left, []);
   assertEquals((await t.fetch(`/api/admin/comments`, { headers: admin.headers }).then((r) => r.json())).comments, []);
+});
+
+/** The first parts of the keys that name post `postId`'s reply notification group, sorted. */
+async function groupKeysUnder(t: TestApp, postId: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const { key } of t.kv.list({ prefix: [] })) {
+    if (JSON.stringify(key).includes(`replies:${postId}`)) keys.push(key[0] as string);
+  }
+  return keys.sort();
+}
+
+Deno.test("deleting a post takes every reply notification group under it, also of those whose comments are gone", async () => {
+  await using t = await createTestApp();
+  const { post, admin } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const meera = await createTestUser(t, "user", { name: "Meera" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const answer = await written(t, meera, post.id, "Practise DP", top.id);
+  await written(t, ravi, post.id, "Thanks both", top.id);
+  await written(t, ravi, post.id, "Which site?", answer.id);
+  // Asha's comment stays as a placeholder without its author for the replies; Meera's reply goes whole.
+  for (const [who, id] of [[asha, top.id], [meera, answer.id]] as const) {
+    assertEquals((await t.json("DELETE", `/api/ungatekeep/comments/${id}`, { headers: who.headers })).status, 200);
+  }
+  const groups = (await groupKeysUnder(t, post.id)).filter((key) => key === "notification_groups");
+  assertEquals(groups.length, 2, "Asha and Meera hold one each");
+  assertEquals((await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers })).status, 200);
+  assertEquals(await groupKeysUnder(t, post.id), [], "each one's group (and holder entry) went with the post");
+  for (const who of [asha, meera]) {
+    assertEquals((await t.kv.get(["reply_told", who.user.id, post.id])).value, null, "and their reply gates");
+  }
+});
+
+Deno.test("deleting an account takes its reply notification groups with their holder entries", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  await written(t, ravi, post.id, "Practise DP", top.id);
+  assertEquals(await groupKeysUnder(t, post.id), ["notification_group_holders", "notification_groups"]);
+  const now = { createdAt: new Date().toISOString() };
+  await deleteAccount(t.services, { user: asha.user, session: now }, { confirm: asha.user.email });
+  await t.settled(); // the deletion's steps run after it answers
+  assertEquals(await groupKeysUnder(t, post.id), []);
+});
+
+Deno.test("the notification-groups-index job indexes the groups stored before, which a post's deletion then finds", async () => {
+  await using t = await createTestApp();
+  const { post, admin } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  await written(t, ravi, post.id, "Practise DP", top.id);
+  // A group stored before the holders' index, of someone with no comment under the post.
+  const kabir = await createTestUser(t, "user", { name: "Kabir" });
+  await t.kv.set(["notification_groups", kabir.user.id, `replies:${post.id}`], ["0000000000001-older"]);
+  const job = findJob("notification-groups-index")!;
+  assertEquals(await runJob(job, t.services), { job: "notification-groups-index", indexed: 2 });
+  assertEquals(await runJob(job, t.services), { job: "notification-groups-index", indexed: 0 }, "done: one read");
+  assertEquals((await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers })).status, 200);
+  assertEquals(await groupKeysUnder(t, post.id), [], "both groups and their holder entries went with the post");
 });
 
 Deno.test("deleting a post whose images the object store cannot delete still removes its conversation, logged", async () => {

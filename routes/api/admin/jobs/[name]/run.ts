@@ -67,8 +67,9 @@ export const apiDocs = describeRoute({
       "summaries kept before they kept what resolved their target or the newest open reports that count toward a hold, " +
       "given it from their reports), `purchase-toolkit-index` `{job, indexed}` (purchases made before the index of a " +
       "buyer's purchases by toolkit, indexed), `removed-jobs` `{job, removed}` (the records of jobs removed from the " +
-      "registry, their last run a week old, deleted). The run is recorded as the job's last run, or " +
-      "its last failure (`GET /api/admin/jobs`), and in the audit log (`job.run`) with its outcome, `succeeded` or " +
+      "registry, their last run a week old, deleted), `notification-groups-index` `{job, indexed}` (reply " +
+      "notification groups stored before the index of their holders, indexed). The run is recorded as the job's last " +
+      "run, or its last failure (`GET /api/admin/jobs`), and in the audit log (`job.run`) with its outcome, `succeeded` or " +
       "`failed`, also when it fails.",
     access: ["admin"],
     responses: {
