@@ -10,6 +10,7 @@
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
+import { adminListQuery } from "@/lib/http/list_pages.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice, TextAreaField } from "@/components/forms.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
@@ -53,13 +54,7 @@ function viewQuery(parts: Record<string, string | number | undefined | null>): s
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
     const params = ctx.url.searchParams;
-    const parsed = ModerationQuerySchema.safeParse({
-      ...params.get("status") ? { status: params.get("status") } : {},
-      ...params.get("kind") ? { kind: params.get("kind") } : {},
-      offset: params.get("offset") ?? "0",
-      limit: String(PAGE_SIZE),
-    });
-    const query = parsed.success ? parsed.data : ModerationQuerySchema.parse({ limit: String(PAGE_SIZE) });
+    const query = adminListQuery(ModerationQuerySchema, params, PAGE_SIZE);
     return ctx.render({
       page: await moderationQueue(ctx.state.services.kv, query),
       status: query.status,

@@ -18,6 +18,7 @@ import { ResolveForm, StillHeld } from "@/components/reports/ResolveForm.tsx";
 import { ResolutionWords } from "@/components/reports/ResolutionWords.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
+import { adminListQuery } from "@/lib/http/list_pages.ts";
 import { resolveFromForm, type ResolveRefusal } from "@/lib/http/report_resolution.ts";
 import {
   AdminReportQuerySchema,
@@ -48,13 +49,7 @@ interface Data {
 
 /** The list a page's query asks for (`status`, `kind`, `offset`); the open list's first page for a query it refuses. */
 async function listOf(kv: Deno.Kv, t: Translate, params: URLSearchParams): Promise<Data> {
-  const parsed = AdminReportQuerySchema.safeParse({
-    ...params.get("status") ? { status: params.get("status") } : {},
-    ...params.get("kind") ? { kind: params.get("kind") } : {},
-    offset: params.get("offset") ?? "0",
-    limit: String(PAGE_SIZE),
-  });
-  const query = parsed.success ? parsed.data : AdminReportQuerySchema.parse({ limit: String(PAGE_SIZE) });
+  const query = adminListQuery(AdminReportQuerySchema, params, PAGE_SIZE);
   return {
     page: await reportedTargets(kv, query, t),
     status: query.status,

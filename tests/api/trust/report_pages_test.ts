@@ -292,3 +292,27 @@ Deno.test("a refused resolve of a target the list page lacks draws its form ther
     }
   }
 });
+
+Deno.test("the admin reports and moderation pages show a query they cannot read as the first page; the APIs 400", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const member = await createTestUser(t, "member");
+  const listing = await postInternship(t, member, { title: "Queried Intern" });
+  await call(t, student, "POST", "/api/reports", { kind: "internship", id: listing.id, reason: "spam" });
+  for (
+    const [path, query] of [
+      ["/admin/reports", "status=closed&kind=toolkit&offset=x"],
+      ["/admin/moderation", "status=clear&kind=toolkits&offset=-1"],
+    ]
+  ) {
+    const res = await t.fetch(`${path}?${query}`, { headers: admin.headers });
+    assertEquals(res.status, 200, path);
+    const html = await res.text();
+    assert(html.includes(`href="${path}" aria-current="page"`), `${path}: the whole list's first page`);
+    if (path === "/admin/reports") assert(html.includes("Queried Intern at Example Labs"), "its open target");
+    const api = await call(t, admin, "GET", `/api${path}?${query}`);
+    assertEquals(api.status, 400, path);
+    assertEquals(api.body.fields.map((f: { field: string }) => f.field).sort(), ["kind", "offset", "status"], path);
+  }
+});
