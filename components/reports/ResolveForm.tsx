@@ -69,6 +69,23 @@ export function ResolveForm(
   );
 }
 
+/**
+ * The notice of what stopped a resolution the form's post answered back with (`problem=`, `resolveFromForm`): an
+ * organization cannot be deleted (`organization`), another admin is resolving the reports (`resolving`), or they were
+ * resolved already (`resolved`); any other value reads as a missing action.
+ */
+export function ResolveProblem({ problem }: { problem: string }) {
+  const t = useT();
+  const key = problem === "organization"
+    ? "admin.reports.problemOrganization"
+    : problem === "resolving"
+    ? "common.refusal.reportsBeingResolved"
+    : problem === "resolved"
+    ? "admin.reports.alreadyResolved"
+    : "admin.reports.problemAction";
+  return <Notice kind="error">{t(key)}</Notice>;
+}
+
 /** The notice after a dismissal that left the listing held for the never-pay rule, leading to the moderation queue. */
 export function StillHeld() {
   const t = useT();

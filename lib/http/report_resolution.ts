@@ -40,7 +40,7 @@ export interface ResolveRefusal {
  * of `state` (the admin middleware checked the role): a 303 back to `from` (a path under `/admin/reports`, else the
  * list) with `done=` (how many were resolved, and `held=1` when a dismissed listing stays held), or with `problem=`
  * when the action cannot be done (`organization`: an organization is never deleted; `resolving`: another admin is at
- * it); a missing or unknown action, or a note over 1,000 characters (`DETAILS_MAX`), is a refusal for the page to show
+ * it; `resolved`: none was open any more, resolved meanwhile); a missing or unknown action, or a note over 1,000 characters (`DETAILS_MAX`), is a refusal for the page to show
  * at the form, each said at its part, or, when the target has no open reports any more (resolved meanwhile), or none
  * ever (an unknown kind or target), a refusal saying that. Other errors are the domain's (see `resolveTarget`).
  */
@@ -81,7 +81,7 @@ export async function resolveFromForm(req: Request, state: SignedInState): Promi
       admin: state.user,
       body: body.data,
     });
-    return back("done", String(resolved), stillHeld);
+    return resolved === 0 ? back("problem", "resolved") : back("done", String(resolved), stillHeld);
   } catch (error) {
     if (error instanceof InvalidInputError) return back("problem", "organization");
     if (error instanceof ConflictError) return back("problem", "resolving");

@@ -14,7 +14,7 @@ import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { Pagination } from "@/components/Pagination.tsx";
-import { ResolveForm, StillHeld } from "@/components/reports/ResolveForm.tsx";
+import { ResolveForm, ResolveProblem, StillHeld } from "@/components/reports/ResolveForm.tsx";
 import { ResolutionWords } from "@/components/reports/ResolutionWords.tsx";
 import { pagePosition } from "@/lib/browser/pagination.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -30,7 +30,7 @@ import {
   type ReportReason,
 } from "@/lib/reports/reports.ts";
 import { useT } from "@/lib/i18n/context.ts";
-import type { MessageKey, Translate } from "@/lib/i18n/translator.ts";
+import type { Translate } from "@/lib/i18n/translator.ts";
 
 /** Targets per page. */
 const PAGE_SIZE = 20;
@@ -106,12 +106,6 @@ function RecentWords({ target }: { target: ReportedTarget }) {
   );
 }
 
-const PROBLEMS: Record<string, MessageKey> = {
-  action: "admin.reports.problemAction",
-  organization: "admin.reports.problemOrganization",
-  resolving: "common.refusal.reportsBeingResolved",
-};
-
 export default define.page<Data>(function AdminReportsPage({ data, url }) {
   const { page, status, kind, done, held, problem, refused } = data;
   const { offset, total } = page.pagination;
@@ -138,7 +132,7 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
       </div>
       {done !== null && <Notice kind="success">{t("admin.reports.resolved", { count: Number(done) || 0 })}</Notice>}
       {held && <StillHeld />}
-      {problem && <Notice kind="error">{t(PROBLEMS[problem] ?? PROBLEMS.action)}</Notice>}
+      {problem && <ResolveProblem problem={problem} />}
       {refused && <Notice kind="error">{refused.message}</Notice>}
       <nav aria-label={t("admin.reports.views")} class="flex flex-wrap gap-2">
         {(["open", "resolved"] as const).map((value) => (

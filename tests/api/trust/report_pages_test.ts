@@ -316,3 +316,24 @@ Deno.test("the admin reports and moderation pages show a query they cannot read 
     assertEquals(api.body.fields.map((f: { field: string }) => f.field).sort(), ["kind", "offset", "status"], path);
   }
 });
+
+Deno.test("a resolve answered back to the target's page says what stopped it there too; one resolved since says so", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const listing = await postInternship(t, member, { title: "Twice Resolved Intern" });
+  await call(t, student, "POST", "/api/reports", { kind: "internship", id: listing.id, reason: "spam" });
+  const path = `/admin/reports/internship/${listing.id}`;
+  const busy = await (await t.fetch(`${path}?problem=resolving`, { headers: admin.headers })).text();
+  assert(busy.includes("Another admin is resolving these reports right now"), "the target's page tells the refusal");
+  // Another admin resolved them between the page and the form: the answer says so, not "Resolved 0 reports".
+  await call(t, admin, "POST", `/api/admin/reports/internship/${listing.id}/resolve`, { action: "dismiss" });
+  for (const from of ["/admin/reports", path]) {
+    const late = await postForm(t, admin, from, { kind: "internship", targetId: listing.id, action: "hide", from });
+    assertEquals([late.status, late.headers.get("location")], [303, `${from}?problem=resolved`]);
+    const html = await (await t.fetch(`${from}?problem=resolved`, { headers: admin.headers })).text();
+    assert(html.includes("These reports are resolved already: nothing is left to resolve."), from);
+  }
+  assertEquals((await call(t, undefined, "GET", `/api/internships/${listing.id}`)).status, 200, "not hidden");
+});

@@ -3,15 +3,15 @@
  * to it while it has a page, every report of it, newest first, with its reason, details, reporter, whether it did not
  * count toward a hold (its reporter's earlier report dismissed: docs/decisions.md, Trust, "Dismissed reporters") and how
  * it was resolved, and the form to resolve the open ones, posted here (`POST`, `resolveFromForm`: 303 back with `done=`,
- * or this page again, 400, with a form sent without its action refused at the form, its note kept). Something nobody
- * reported renders the 404 page.
+ * or with `problem=`, said above the form, or this page again, 400, with a form sent without its action refused at
+ * the form, its note kept). Something nobody reported renders the 404 page.
  */
 import { define } from "@/lib/platform/define.ts";
 import { NotFoundError } from "@/lib/errors.ts";
 import { PageHead } from "@/components/PageHead.tsx";
 import { Notice } from "@/components/forms.tsx";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
-import { ResolveForm, StillHeld } from "@/components/reports/ResolveForm.tsx";
+import { ResolveForm, ResolveProblem, StillHeld } from "@/components/reports/ResolveForm.tsx";
 import { ResolutionWords } from "@/components/reports/ResolutionWords.tsx";
 import { REPORT_KINDS, type ReportKind, type TargetReports, targetReports } from "@/lib/reports/reports.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -48,6 +48,7 @@ export const handler = define.handlers<Data>({
 export default define.page<Data>(function AdminTargetReportsPage({ data, url }) {
   const { target, reports, refused } = data;
   const done = url.searchParams.get("done");
+  const problem = url.searchParams.get("problem");
   const t = useT();
   return (
     <section aria-labelledby="page-title" class="max-w-3xl space-y-6 [overflow-wrap:anywhere]">
@@ -67,6 +68,7 @@ export default define.page<Data>(function AdminTargetReportsPage({ data, url }) 
       {refused && <Notice kind="error">{refused.message}</Notice>}
       {done !== null && <Notice kind="success">{t("admin.reports.resolved", { count: Number(done) || 0 })}</Notice>}
       {url.searchParams.get("held") === "1" && <StillHeld />}
+      {problem && <ResolveProblem problem={problem} />}
       {target.status === "open" && (
         <div class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
           <ResolveForm kind={target.kind} targetId={target.targetId} from={url.pathname} refused={refused} />
