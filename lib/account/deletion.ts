@@ -29,6 +29,7 @@ import { deleteApiKeysOf } from "@/lib/api_keys/api_keys.ts";
 import { ForbiddenError, InvalidInputError, UnauthenticatedError } from "@/lib/errors.ts";
 import { forgetInternshipOwner } from "@/lib/internships/writes.ts";
 import { dropDemotionClose } from "@/lib/internships/demotion_closes.ts";
+import { closeAtManagerDeletion } from "@/lib/internships/manager_closes.ts";
 import { deleteOnboardingOps } from "@/lib/onboarding/onboarding.ts";
 import { forgetOpportunityOwner } from "@/lib/opportunities/opportunities.ts";
 import { forgetBuyer } from "@/lib/purchases/purchases.ts";
@@ -107,6 +108,8 @@ export const DELETION_STEPS: DeletionStep[] = [
   { name: "e-mails", run: (kv, userId, _files, renew) => deleteMailsOf(kv, userId, { renew }) },
   // Claims before managers: a claim confirmed between the two steps would otherwise make the person a manager again.
   { name: "organization claims", run: deleteClaimsOf },
+  // Before managers: the listings only they answered close while they are still known as their managers.
+  { name: "listings managed", run: (kv, userId, _files, renew) => closeAtManagerDeletion(kv, userId, renew) },
   { name: "organizations managed", run: forgetManager },
   { name: "applications", run: (kv, userId, files, renew) => forgetApplicant(kv, files, userId, { renew }) },
   { name: "resume", run: async (kv, userId, files) => void await deleteResume(kv, files, userId) },

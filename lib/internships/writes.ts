@@ -12,7 +12,8 @@ import { updateEither } from "@/lib/kv/chunked/archive.ts";
 import { type OnLostRace, RaceLost, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import type { Remover } from "@/lib/reports/schema.ts";
 import { removingListing } from "@/lib/reports/removals.ts";
-import { getUser, type User } from "@/lib/users/users.ts";
+import { getUser, getUsers, type User } from "@/lib/users/users.ts";
+import { isAdmin } from "@/lib/users/roles.ts";
 import {
   heldByReports,
   isWithheld,
@@ -32,13 +33,15 @@ import {
   getOrganization,
   hasManagerOtherThan,
   isManager,
+  managedBy,
+  managersOf,
   organizationCounts,
   type OrganizationLink,
   organizationsForPoster,
 } from "@/lib/organizations/store.ts";
 import { countOps } from "@/lib/stats/counters.ts";
 import { linkVerdict } from "@/lib/organizations/link_verdict.ts";
-import { canManage, canModerate } from "./policy.ts";
+import { canManage, canModerate, canPost } from "./policy.ts";
 import { dayNumber, DELETED } from "./columns.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
 import { applyFieldsAfter, questionsWithIds } from "./questions.ts";
@@ -623,7 +626,6 @@ async function closeUnansweredOf(
     const [ownerManages, others] = await Promise.all([isManager(kv, id, userId), hasManagerOtherThan(kv, id, userId)]);
     verified.set(id, { verifiedAt, ownerManages, others });
   }));
-  let closed = 0;
   /**
    * `record` as the `organizations-unlink` job would leave it (marked its manager's when its owner manages the
    * organization now, judged before they are forgotten), and whether another manager of that organization answers its
@@ -650,14 +652,100 @@ async function closeUnansweredOf(
   };
   // Those the write changes as the read model has them are read again and written; the others are left unread.
   const ids = candidates.filter((record) => written(record) !== record).map((record) => record.id);
+  return await closeEach(kv, store, ids, {
+    change: (record) => record.userId === userId ? written(record) : record,
+    guard,
+    renew,
+  });
+}
+
+/**
+ * Closes the open listings that take applications here, linked to a verified organization `managerId` manages, that
+ * nobody answers once they stop answering them (suspended, or their account deleted before `forgetManager`):
+ * docs/decisions.md, Admin, "Suspension"; Data rights, "Deletion". A listing is answered by its owner while they exist,
+ * are not suspended and may post (`canPost`); else by a manager of its organization other than `managerId` and its
+ * owner, not suspended, unless it is rejected by moderation or its link is one the `organizations-unlink` job takes
+ * away (`linkVerdict`). `managerId`'s own listings are left to their own rules (the suspension's hide; the deletion's
+ * `internships` step). Reads each organization's postings in the read model (never every listing), its managers and
+ * the owners in getMany's of ten; closes as `closeUnansweredInternships` does (`closedAt` now, to the archive in the
+ * same write, the end recorded for the applicants, `endedOps`), one checked write per listing, each checking `guard`
+ * when given (stopping once it changed: the suspension lifted), `renew` after every 50 writes.
+ * @returns how many it closed, and whether it stopped at a changed `guard`.
+ * @throws BusyError after 30 s of races lost on one write (those done stay done; running it again finishes).
+ */
+export async function closeUnansweredOfManager(
+  kv: Deno.Kv,
+  managerId: string,
+  { guard, renew }: { guard?: Deno.KvEntry<unknown>; renew?: () => Promise<void> } = {},
+): Promise<{ closed: number; stopped: boolean }> {
+  const store = await internshipStore(kv);
+  const { columns } = store.model;
+  const today = istToday();
+  const day = dayNumber(today);
+  let closed = 0;
+  for (const organizationId of await managedBy(kv, managerId)) {
+    const organization = (await getOrganization(kv, organizationId)).value;
+    if (!organization?.isVerified) continue;
+    const slots = columns.organizationOrder(organizationId).filter((slot) =>
+      !columns.state(slot).deleted && columns.deadlineDays[slot] >= day && columns.ownerOf(slot) !== managerId
+    );
+    const listings = (await store.model.recordsOf(slots)).filter((record) =>
+      (record.applyMode ?? "link") === "platform" && isLive(record, today) && record.userId !== managerId
+    );
+    if (listings.length === 0) continue;
+    const managers = new Set((await managersOf(kv, organizationId)).map((manager) => manager.userId));
+    const users = await getUsers(kv, [...managers, ...listings.flatMap((record) => record.userId ?? [])]);
+    const active = [...managers].filter((id) => id !== managerId && users.has(id) && !users.get(id)!.suspension);
+    const answered = (record: Internship): boolean => {
+      const owner = record.userId === null ? undefined : users.get(record.userId);
+      if (owner && !owner.suspension && canPost(owner)) return true;
+      if (moderationOf(record).status === "rejected") return false;
+      const ownerManages = record.userId !== null && (managers.has(record.userId) || isAdmin(owner));
+      if (linkVerdict(record, { verifiedAt: organization.verifiedAt, ownerManages }) === "unlink") return false;
+      return active.some((id) => id !== record.userId);
+    };
+    const ids = listings.filter((record) => !answered(record)).map((record) => record.id);
+    const run = await closeEach(kv, store, ids, {
+      change: (record) => {
+        const takes = (record.applyMode ?? "link") === "platform" && isLive(record, today);
+        if (record.organizationId !== organizationId || !takes || answered(record)) return record;
+        const now = new Date().toISOString();
+        return { ...record, closedAt: now, updatedAt: now };
+      },
+      guard,
+      renew,
+    });
+    closed += run.closed;
+    if (run.stopped) return { closed, stopped: true };
+  }
+  return { closed, stopped: false };
+}
+
+/**
+ * Writes each listing of `ids` as `change` makes it (from the record as stored), one checked write each with its end
+ * recorded (`endedOps`) and `guard` checked when given: a write lost to the guard's change stops the run, one lost to the
+ * listing's is tried again (30 s); `renew` after every 50.
+ * @returns how many it closed, and whether it stopped at a changed `guard`.
+ * @throws BusyError after 30 s of races lost on one write (those done stay done).
+ */
+async function closeEach(
+  kv: Deno.Kv,
+  store: InternshipStore,
+  ids: readonly string[],
+  { change, guard, renew }: {
+    change: (record: Internship) => Internship;
+    guard?: Deno.KvEntry<unknown>;
+    renew?: () => Promise<void>;
+  },
+): Promise<{ closed: number; stopped: boolean }> {
+  let closed = 0;
   for (const [i, id] of ids.entries()) {
     let closes = false;
     const write = () =>
       updateAnywhere(kv, store, {
         id,
         change: (record) => {
-          if (record.userId !== userId) return record;
-          const next = written(record);
+          const next = change(record);
           closes = !!next.closedAt && !record.closedAt;
           return next;
         },

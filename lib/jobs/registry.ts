@@ -25,6 +25,7 @@ import { postDeletionsJob, postsAdminIndexJob, postsAuthorIndexJob } from "@/lib
 import { usersIndexJob } from "@/lib/users/user_index.ts";
 import { posterHidesJob } from "@/lib/moderation/poster_hides.ts";
 import { demotionClosesJob } from "@/lib/internships/demotion_closes.ts";
+import { managerClosesJob } from "@/lib/internships/manager_closes.ts";
 import { commentPurgesJob } from "@/lib/moderation/comment_purges.ts";
 import { reportSummariesJob, reportTargetsIndexJob } from "@/lib/reports/reports.ts";
 import { reportRemovalsJob } from "@/lib/reports/removals.ts";
@@ -69,6 +70,7 @@ export const JOBS: readonly Job[] = [
   creditNotesLateJob,
   posterHidesJob,
   demotionClosesJob,
+  managerClosesJob,
   commentPurgesJob,
   reportTargetsIndexJob,
   reportRemovalsJob,

@@ -21,6 +21,7 @@ import { isAdmin } from "./roles.ts";
 import { cancelPosterHideOps, forgetHideAdmin, posterHideOps } from "@/lib/moderation/poster_hides.ts";
 import { cancelCommentPurgeOps, commentPurgeOps, forgetCommentPurges } from "@/lib/moderation/comment_purges.ts";
 import { commentCountOf } from "@/lib/comments/store.ts";
+import { cancelManagerCloseOps, managerCloseOps } from "@/lib/internships/manager_closes.ts";
 
 /** The longest reason, in characters. */
 export const SUSPENSION_REASON_MAX = 500;
@@ -84,7 +85,8 @@ function changed(user: User): SuspensionChanged {
  * docs/decisions.md, Sessions, "Ending sessions"), the filter's entry, the audit log's `user.suspend` (the reason as
  * its summary) and the e-mail telling the person, in their language, without the admin's name; with `hideListings`,
  * also the hide of their open listings (`posterHideOps`, noted in their language with the reason), which the caller
- * runs next (`hidePosterListings`); with `removeComments`, also the removal of their comments (`commentPurgeOps`, with
+ * runs next (`hidePosterListings`); always the close of the listings of the verified organizations they manage that
+ * nobody else answers once they are suspended (`managerCloseOps`), which the caller runs next (`closeManagedListings`); with `removeComments`, also the removal of their comments (`commentPurgeOps`, with
  * how many there are, counted before the write), which the caller starts next (`purgeComments`).
  * @throws ForbiddenError "You cannot suspend your own account", or the default 403 when the actor is no longer an
  *   admin; NotFoundError "User not found"; ConflictError (409) "An admin cannot be suspended…" or "This account is
@@ -112,6 +114,7 @@ export async function suspendUser(
       ...endSessionsPatch(target.value),
     });
     op.set(suspendedKey(user.id), parties.actorId);
+    managerCloseOps(op, user.id, at);
     appendAdminLogOps(op, {
       adminId: parties.actorId,
       action: "user.suspend",
@@ -144,8 +147,8 @@ export async function suspendUser(
 
 /**
  * Lifts the suspension of `targetId` on behalf of admin `actorId`, in one atomic write checked as `suspendUser`'s: the
- * user's `suspension` null, the filter's entry gone, a hide of their listings or a removal of their comments still under
- * way ended (those hidden stay hidden, those removed stay removed), the audit log's `user.unsuspend` and the e-mail telling the person they may sign in again.
+ * user's `suspension` null, the filter's entry gone, a hide of their listings, a close of the listings they managed
+ * (`cancelManagerCloseOps`) or a removal of their comments still under way ended (those closed stay closed) (those hidden stay hidden, those removed stay removed), the audit log's `user.unsuspend` and the e-mail telling the person they may sign in again.
  * @throws ForbiddenError (default sentence) when the actor is no longer an admin; NotFoundError "User not found";
  *   ConflictError (409) "This account is not suspended".
  */
@@ -158,6 +161,7 @@ export async function liftSuspension(kv: Deno.Kv, parties: Parties): Promise<Sus
     op.delete(suspendedKey(user.id));
     cancelPosterHideOps(op, user.id);
     cancelCommentPurgeOps(op, user.id);
+    cancelManagerCloseOps(op, user.id);
     appendAdminLogOps(op, {
       adminId: parties.actorId,
       action: "user.unsuspend",

@@ -30,6 +30,7 @@ import { getUser } from "@/lib/users/users.ts";
 import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
 import { hidePosterListings } from "@/lib/moderation/poster_hides.ts";
 import { closeDemotedListings } from "@/lib/internships/demotion_closes.ts";
+import { closeManagedListings } from "@/lib/internships/manager_closes.ts";
 import { purgeComments } from "@/lib/moderation/comment_purges.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { DomainError, InvalidInputError } from "@/lib/errors.ts";
@@ -189,6 +190,7 @@ export const handler = define.handlers<Data>({
         if (body.data.hideListings) {
           hidden = await hidePosterListings(services.kv, { userId: user.id, now: Date.now() });
         }
+        await closeManagedListings(services.kv, user.id);
         if (body.data.removeComments) {
           await purgeComments(services.kv, { userId: user.id, now: Date.now(), batches: 1 });
           comments = true;

@@ -54,6 +54,8 @@ export const apiDocs = describeRoute({
       "out: those the suspension's request left listed, stopped midway or posted meanwhile), " +
       "`demotion-closes` `{job, closed}` (listings of posters made users closed by each close's last run, 2 minutes " +
       "on: those the request that changed the role left open, stopped midway or posted meanwhile), " +
+      "`manager-closes` `{job, closed}` (listings that only a suspended manager of their verified organization " +
+      "answered, closed by each close's last run, 2 minutes on: those the suspension's request left open), " +
       "`comment-purges` `{job, removed}` (comments of suspended people removed after the suspension's first batch), " +
       "`report-targets-index` `{job, indexed}` (report summaries kept before the admin list's open and resolved " +
       "entries, indexed), `report-removals` `{job, resolved, reopened}` (reports of removed posts, comments and listings resolved after " +

@@ -7,6 +7,7 @@ import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readJson, validate } from "@/lib/http/json.ts";
 import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
 import { hidePosterListings } from "@/lib/moderation/poster_hides.ts";
+import { closeManagedListings } from "@/lib/internships/manager_closes.ts";
 import { BATCH, commentRemovalsOf, purgeComments } from "@/lib/moderation/comment_purges.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
@@ -43,6 +44,9 @@ export const apiDocs = describeRoute({
       "organization's other managers), so their applicants hear back 15 days later, and lifting the suspension neither lists them again nor reopens them. With `removeComments` (off by default) every comment they wrote is removed as an " +
       "admin removes one (one with replies stays as a placeholder; logged as `comment.delete` each): the first " +
       `${BATCH} at once, the rest by a job within minutes; lifting the suspension stops it and brings none back. ` +
+      "The open internships taking applications here, linked to a verified organization they manage, that nobody else " +
+      "answers now (their owner gone, made a user or suspended, no other manager not suspended) close, a job finishing " +
+      "what the request left; lifting the suspension reopens none. " +
       "The rest of what they posted stays. Never one's own account " +
       "nor an admin's (change their role first). The person is told by e-mail, with the reason and without the " +
       "admin's name; the audit log records `user.suspend`.",
@@ -82,6 +86,7 @@ export const handler = define.handlers({
     });
     deliverSoon(services, mailId);
     const hiddenListings = await hidePosterListings(services.kv, { userId: user.id, now: Date.now() });
+    await closeManagedListings(services.kv, user.id);
     if (!removeComments) return Response.json({ user, hiddenListings, commentRemoval: null });
     await purgeComments(services.kv, { userId: user.id, now: Date.now(), batches: 1 });
     const commentRemoval = (await commentRemovalsOf(services.kv, [user.id])).get(user.id) ?? null;
