@@ -31,6 +31,7 @@ import { commitPacked, keyBytes, MAX_KEY_BYTES, WriteUnit } from "@/lib/kv/packe
 import { RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import { dropPendingMailOps, type OutboxMail } from "@/lib/mail/outbox.ts";
 import {
+  forgetGroupSource,
   groupHolderIds,
   groupHoldersIndexed,
   groupKeysOf,
@@ -699,11 +700,12 @@ async function forgetAuthorOps(
 /**
  * Keeps the comments `userId` wrote without their author (`userId` null, shown as a deleted user), takes their name
  * out of the notifications of their replies (and deletes those replies' e-mails and push messages still pending, which
- * name them), and drops their rate window and reply gates: account deletion. It works `FORGET_BATCH` comments
+ * name them) and their id out of the recipients' reply groups (`forgetGroupSource`), and drops their rate window and
+ * reply gates: account deletion. It works `FORGET_BATCH` comments
  * at a time: their reads at once, each comment's write checked against what it read, the writes packed into few
  * commits (`commitPacked`); a comment changed meanwhile is read again and written alone (`retrying`). After each batch
  * it calls `renew` (the deletion's lease), whose throw stops it; run again, it goes on with what is left.
- * @throws BusyError when one comment kept changing for 30 s; what `renew` throws.
+ * @throws BusyError when one comment, or a reply group, kept changing for 30 s; what `renew` throws.
  */
 export async function forgetCommentAuthor(
   kv: Deno.Kv,
@@ -716,6 +718,12 @@ export async function forgetCommentAuthor(
     );
     if (indexes.length === 0) break;
     const entries = await getManyChunked<Comment>(kv, indexes.map((index) => index.value));
+    // Before the commit that takes the replies out of the person's index, so a run stopped between finds them again.
+    for (const { value: reply } of entries) {
+      if (reply?.parentId) {
+        await forgetGroupSource(kv, { subject: replySubject(reply.id), group: replyGroup(reply.postId), from: userId });
+      }
+    }
     const units = await Promise.all(indexes.map(async (index, i) => {
       const unit = new WriteUnit();
       await forgetAuthorOps(kv, unit.op, { userId, indexKey: index.key, entry: entries[i] });

@@ -274,6 +274,33 @@ function joinGroupOps(op: Deno.AtomicOperation, userId: string, group: Notificat
     .set(holderKey(name, userId), true, { expireIn: NOTIFICATION_TTL_MS });
 }
 
+/**
+ * Takes source `from` (a deleted account) out of the capped group `group` of every person notified of `subject` (its
+ * index entries: one list): each member from it becomes its own source, as a bare id of an older group reads
+ * (`membersOf`), so no group keeps the id of a deleted account (docs/decisions.md, Notifications, "Each replier's
+ * share"). One checked write a group that names `from`, which still expires when it would, read again after a lost race.
+ * @throws BusyError after 30 s of races lost to other writers (groups written before stay so).
+ */
+export async function forgetGroupSource(
+  kv: Deno.Kv,
+  { subject, group, from }: { subject: string; group: string; from: string },
+): Promise<void> {
+  const holders = new Set<string>();
+  for await (const { key } of kv.list({ prefix: ["notification_subjects", subject] })) holders.add(key[2] as string);
+  for (const userId of holders) {
+    await retrying(async () => {
+      const entry = await kv.get<(GroupMember | string)[]>(groupKey(userId, group));
+      const members = membersOf(entry);
+      if (!members.some((member) => member.from === from)) return true;
+      // The group was last written when its newest member joined: KV removes it 90 days after.
+      const left = Number(members.at(-1)!.id.slice(0, 13)) + NOTIFICATION_TTL_MS - Date.now();
+      if (!(left > 0)) return true;
+      const kept = members.map((member) => member.from === from ? { ...member, from: member.id } : member);
+      return (await kv.atomic().check(entry).set(entry.key, kept, { expireIn: left }).commit()).ok;
+    }, RETRY_BUDGET_MS);
+  }
+}
+
 /** A new notification id: creation time in ms (13 digits, zero padded) and a random tail, so ids sort by time. */
 function notificationId(now: Date): string {
   return `${String(now.getTime()).padStart(13, "0")}-${crypto.randomUUID().slice(0, 8)}`;

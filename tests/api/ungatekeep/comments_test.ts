@@ -703,6 +703,27 @@ Deno.test("deleting an account takes its reply notification groups with their ho
   assertEquals(await groupKeysUnder(t, post.id), []);
 });
 
+Deno.test("deleting an account takes its id out of the reply groups of the people it replied to", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  await written(t, ravi, post.id, "Practise DP", top.id);
+  await written(t, ravi, post.id, "And read the editorials", top.id);
+  const group = async () =>
+    (await t.kv.get<{ id: string; from: string }[]>(["notification_groups", asha.user.id, `replies:${post.id}`]))
+      .value!;
+  assertEquals((await group()).map((member) => member.from), [ravi.user.id, ravi.user.id]);
+  const now = { createdAt: new Date().toISOString() };
+  await deleteAccount(t.services, { user: ravi.user, session: now }, { confirm: ravi.user.email });
+  await t.settled(); // the deletion's steps run after it answers
+  const kept = await group();
+  assertEquals(kept.length, 2, "Asha keeps both notifications");
+  assertEquals(kept.map((member) => member.from), kept.map((member) => member.id), "each now its own source");
+  assert(!JSON.stringify(kept).includes(ravi.user.id), "no trace of the deleted account's id");
+});
+
 Deno.test("the notification-groups-index job indexes the groups stored before, which a post's deletion then finds", async () => {
   await using t = await createTestApp();
   const { post, admin } = await setup(t);
