@@ -15,6 +15,7 @@ import {
   type ReportKind,
   ResolveSchema,
   resolveTarget,
+  TARGET_ID_MAX,
 } from "@/lib/reports/reports.ts";
 import type { SignedInState } from "@/lib/platform/state.ts";
 
@@ -40,13 +41,15 @@ export interface ResolveRefusal {
  * of `state` (the admin middleware checked the role): a 303 back to `from` (a path under `/admin/reports`, else the
  * list) with `done=` (how many were resolved, and `held=1` when a dismissed listing stays held), or with `problem=`
  * when the action cannot be done (`organization`: an organization is never deleted; `resolving`: another admin is at
- * it; `resolved`: none was open any more, resolved meanwhile); a missing or unknown action, or a note over 1,000 characters (`DETAILS_MAX`), is a refusal for the page to show
- * at the form, each said at its part, or, when the target has no open reports any more (resolved meanwhile), or none
- * ever (an unknown kind or target), a refusal saying that. Other errors are the domain's (see `resolveTarget`).
+ * it; `resolved`: none was open any more, resolved meanwhile); a missing or unknown action, or a note over 1,000
+ * characters (`DETAILS_MAX`), is a refusal for the page to show at the form, each said at its part, or, when the target
+ * has no open reports any more (resolved meanwhile), or none ever (an unknown kind or target, or a target id longer
+ * than any report names: `TARGET_ID_MAX`), a refusal saying that.
+ * Other errors are the domain's (see `resolveTarget`).
  */
 export async function resolveFromForm(req: Request, state: SignedInState): Promise<Response | ResolveRefusal> {
   const form = await readFormFields(req, ["kind", "targetId", "action", "note", "from"]);
-  const from = form.from.startsWith("/admin/reports") ? form.from : "/admin/reports";
+  const from = reportsPage(form.from);
   const back = (key: string, value: string, held = false) => {
     const url = new URL(from, "http://x");
     url.searchParams.set(key, value);
@@ -54,7 +57,9 @@ export async function resolveFromForm(req: Request, state: SignedInState): Promi
     return seeOther(`${url.pathname}?${url.searchParams}`);
   };
   const body = ResolveSchema.safeParse({ action: form.action, note: form.note });
-  const kind = (REPORT_KINDS as readonly string[]).includes(form.kind) ? form.kind as ReportKind : null;
+  // A target id longer than any report names has no reports (and makes no KV key: keys hold at most 2 KiB).
+  const known = (REPORT_KINDS as readonly string[]).includes(form.kind) && form.targetId.length <= TARGET_ID_MAX;
+  const kind = known ? form.kind as ReportKind : null;
   if (!body.success || !kind) {
     const refused = { kind: form.kind, targetId: form.targetId, note: form.note };
     const target = kind ? await reportedTarget(state.services.kv, { kind, targetId: form.targetId, t: state.t }) : null;
@@ -87,4 +92,14 @@ export async function resolveFromForm(req: Request, state: SignedInState): Promi
     if (error instanceof ConflictError) return back("problem", "resolving");
     throw error;
   }
+}
+
+/**
+ * `from` when, its dot segments resolved, it is a path on this site under `/admin/reports` (with its query), else the
+ * list: `/admin/reports/../..//evil.example` resolves to `//evil.example`, which a browser reads as another host.
+ */
+function reportsPage(from: string): string {
+  const url = new URL(from, "http://x");
+  const under = url.origin === "http://x" && /^\/admin\/reports(\/|$)/.test(url.pathname);
+  return under ? `${url.pathname}${url.search}` : "/admin/reports";
 }

@@ -154,10 +154,13 @@ export function reportView(report: Report): ReportView {
   return { id, kind, targetId, reason, details, status, createdAt };
 }
 
+/** The longest id a report names (characters): no target with a longer one has reports. */
+export const TARGET_ID_MAX = 100;
+
 /** The report body: `details` plain text of at most 1,000 characters, required for `other`. */
 export const ReportCreateSchema = z.strictObject({
   kind: z.enum(REPORT_KINDS),
-  id: z.string().min(1).max(100),
+  id: z.string().min(1).max(TARGET_ID_MAX),
   reason: z.enum(REPORT_REASONS),
   details: TextSchema.trim().max(DETAILS_MAX).nullish().transform((text) => text || null),
 }).refine((report) => report.reason !== "other" || report.details !== null, {

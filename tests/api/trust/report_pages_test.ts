@@ -193,6 +193,28 @@ Deno.test("the admin reports pages list, show and resolve with plain forms", asy
   assertEquals((await call(t, undefined, "GET", `/api/internships/${listing.id}`)).status, 404, "hidden");
 });
 
+Deno.test("a resolve goes back only to a reports page: a hostile way back or target answers the list", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t);
+  const listing = await postInternship(t, member, { title: "Way Back Intern" });
+  await call(t, student, "POST", "/api/reports", { kind: "internship", id: listing.id, reason: "misleading" });
+  // Dot segments resolve `/admin/reports/../..//evil.example` to `//evil.example`, another host to a browser.
+  for (const from of ["/admin/reports/../..//evil.example/x", "//evil.example/admin/reports", "/admin/reportsX"]) {
+    const sent = await postForm(t, admin, "/admin/reports", { kind: "internship", targetId: "x".repeat(3000), from });
+    assertEquals(sent.status, 400, `${from}: an unknown target is refused at the list (${sent.status})`);
+    await sent.body?.cancel();
+  }
+  const done = await postForm(t, admin, "/admin/reports", {
+    kind: "internship",
+    targetId: listing.id,
+    action: "dismiss",
+    from: "/admin/reports/../..//evil.example/x",
+  });
+  assertEquals([done.status, done.headers.get("location")], [303, "/admin/reports?done=1"]);
+});
+
 Deno.test("a resolve whose note is too long is refused at the note, in the reader's language, the note kept", async () => {
   await using t = await createTestApp();
   const member = await createTestUser(t, "member");
