@@ -723,8 +723,8 @@ export async function closeUnansweredOfManager(
 
 /**
  * Writes each listing of `ids` as `change` makes it (from the record as stored), one checked write each with its end
- * recorded (`endedOps`) and `guard` checked when given: a write lost to the guard's change stops the run, one lost to the
- * listing's is tried again (30 s); `renew` after every 50.
+ * recorded (`endedOps`) and `guard` checked when given: a write lost to the guard's change stops the run, one lost to
+ * the listing's is tried again (30 s); `renew` after every 50.
  * @returns how many it closed, and whether it stopped at a changed `guard`.
  * @throws BusyError after 30 s of races lost on one write (those done stay done).
  */

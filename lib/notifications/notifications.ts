@@ -202,8 +202,8 @@ const HOLDERS_BACKFILL: Backfill<unknown> = {
 
 /**
  * The `notification-groups-index` job: every 5 minutes until done, it indexes the holders of the capped groups stored
- * before the holders' index (`runBackfill`), which a post's deletion reads to delete its groups; answers how many groups
- * a run walked (then one read a run).
+ * before the holders' index (`runBackfill`), which a post's deletion reads to delete its groups; answers how many
+ * groups a run walked (then one read a run).
  */
 export const notificationGroupsIndexJob: Job = {
   name: "notification-groups-index",
@@ -212,9 +212,9 @@ export const notificationGroupsIndexJob: Job = {
 };
 
 /**
- * `userId`'s capped group `group` (e.g. `replies:{postId}`) as it stands, for adding a notification from `from` (e.g. the
- * replier's id), with the members adding it drops and their push messages: one key read, and when one of those dropped
- * reached the person beyond the bell (`told`), one more for the push messages.
+ * `userId`'s capped group `group` (e.g. `replies:{postId}`) as it stands, for adding a notification from `from` (e.g.
+ * the replier's id), with the members adding it drops and their push messages: one key read, and when one of those
+ * dropped reached the person beyond the bell (`told`), one more for the push messages.
  */
 export async function readNotificationGroup(
   kv: Deno.Kv,
@@ -260,9 +260,9 @@ export function droppedMembers(members: readonly GroupMember[], from: string): G
 /**
  * Adds to `op` the member `joining` of `userId`'s `group` (checked as read, so two writes at once cannot both take its
  * last place), and the deletion of those it drops when it holds `GROUP_KEPT` already (`group.dropped`): the record and
- * its unread key (two mutations each, two more for the group and its holder entry), and its push message when still pending (checked as
- * read, three mutations), so a dropped notification reaches no phone afterwards. A dropped notification's subject entry
- * stays until it expires: a redaction of its subject then finds no record.
+ * its unread key (two mutations each, two more for the group and its holder entry), and its push message when still
+ * pending (checked as read, three mutations), so a dropped notification reaches no phone afterwards. A dropped
+ * notification's subject entry stays until it expires: a redaction of its subject then finds no record.
  */
 function joinGroupOps(op: Deno.AtomicOperation, userId: string, group: NotificationGroup, joining: GroupMember): void {
   const gone = new Set(group.dropped.map((member) => member.id));
@@ -278,7 +278,8 @@ function joinGroupOps(op: Deno.AtomicOperation, userId: string, group: Notificat
  * Takes source `from` (a deleted account) out of the capped group `group` of every person notified of `subject` (its
  * index entries: one list): each member from it becomes its own source, as a bare id of an older group reads
  * (`membersOf`), so no group keeps the id of a deleted account (docs/decisions.md, Notifications, "Each replier's
- * share"). One checked write a group that names `from`, which still expires when it would, read again after a lost race.
+ * share"). One checked write a group that names `from`, which still expires when it would, read again after a lost
+ * race.
  * @throws BusyError after 30 s of races lost to other writers (groups written before stay so).
  */
 export async function forgetGroupSource(
@@ -310,7 +311,8 @@ function notificationId(now: Date): string {
  * Adds the notification `input` to `op` (the caller's atomic write) as unread, created at `now`, with its delivery to
  * the person's phones and e-mail (`queuePushOps`, docs/decisions.md, Notifications, "Channels") unless it is
  * `bellOnly`; it is stored only if `op` commits. Five mutations (two without the delivery), one more with a `subject`,
- * and with a `group` two more, and two for each it drops and three for its pending push message (`joinGroupOps`). Returns the record as it will be stored.
+ * and with a `group` two more, and two for each it drops and three for its pending push message (`joinGroupOps`).
+ * Returns the record as it will be stored.
  */
 export function addNotification(
   op: Deno.AtomicOperation,

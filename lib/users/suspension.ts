@@ -86,8 +86,9 @@ function changed(user: User): SuspensionChanged {
  * its summary) and the e-mail telling the person, in their language, without the admin's name; with `hideListings`,
  * also the hide of their open listings (`posterHideOps`, noted in their language with the reason), which the caller
  * runs next (`hidePosterListings`); always the close of the listings of the verified organizations they manage that
- * nobody else answers once they are suspended (`managerCloseOps`), which the caller runs next (`closeManagedListings`); with `removeComments`, also the removal of their comments (`commentPurgeOps`, with
- * how many there are, counted before the write), which the caller starts next (`purgeComments`).
+ * nobody else answers once they are suspended (`managerCloseOps`), which the caller runs next (`closeManagedListings`);
+ * with `removeComments`, also the removal of their comments (`commentPurgeOps`, with how many there are, counted before
+ * the write), which the caller starts next (`purgeComments`).
  * @throws ForbiddenError "You cannot suspend your own account", or the default 403 when the actor is no longer an
  *   admin; NotFoundError "User not found"; ConflictError (409) "An admin cannot be suspended…" or "This account is
  *   already suspended".
@@ -148,7 +149,9 @@ export async function suspendUser(
 /**
  * Lifts the suspension of `targetId` on behalf of admin `actorId`, in one atomic write checked as `suspendUser`'s: the
  * user's `suspension` null, the filter's entry gone, a hide of their listings, a close of the listings they managed
- * (`cancelManagerCloseOps`) or a removal of their comments still under way ended (those closed stay closed) (those hidden stay hidden, those removed stay removed), the audit log's `user.unsuspend` and the e-mail telling the person they may sign in again.
+ * (`cancelManagerCloseOps`) or a removal of their comments still under way ended (those closed stay closed, those
+ * hidden stay hidden, those removed stay removed), the audit log's `user.unsuspend` and the e-mail telling the person
+ * they may sign in again.
  * @throws ForbiddenError (default sentence) when the actor is no longer an admin; NotFoundError "User not found";
  *   ConflictError (409) "This account is not suspended".
  */
