@@ -13,9 +13,8 @@ import { PASSWORD, people } from "@/tests/fixtures/people.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { sweepDeletions } from "@/tests/fixtures/deletions.ts";
 import { deleteAccount } from "@/lib/account/deletion.ts";
-import { addManagerOps, getOrganization, replaceOrganization } from "@/lib/organizations/store.ts";
-import type { Organization } from "@/lib/organizations/schema.ts";
-import type { Internship, InternshipView } from "@/lib/internships/schema.ts";
+import { verifyOrganizationOf } from "@/tests/fixtures/organizations.ts";
+import type { Internship } from "@/lib/internships/schema.ts";
 import { applicant, applyTo, editInternship, moderate, platformInternship } from "@/tests/fixtures/applications.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { bringDueTimesForward } from "@/lib/applications/ended.ts";
@@ -38,18 +37,6 @@ async function statusOf(t: TestApp, id: string) {
 
 async function markers(t: TestApp) {
   return (await Array.fromAsync(t.kv.list({ prefix: ["listing_ended"] }))).length;
-}
-
-/** Marks the organization of `listing` verified, with `managers` (user ids) as its managers. */
-async function verify(t: TestApp, listing: InternshipView, managers: string[]) {
-  const organization = await getOrganization(t.kv, listing.organization!.id) as Deno.KvEntry<Organization>;
-  const verifiedAt = new Date().toISOString();
-  assertEquals(
-    await replaceOrganization(t.kv, organization, { ...organization.value, isVerified: true, verifiedAt }, (op) => {
-      for (const userId of managers) addManagerOps(op, organization.value.id, userId, verifiedAt);
-    }),
-    "ok",
-  );
 }
 
 Deno.test("a listing closed or deleted months before its deadline: its waiting applicants hear back 15 days after", async () => {
@@ -331,9 +318,9 @@ Deno.test("a poster who deletes their account closes their listings nobody else 
   // is verified too, but its only manager was the poster: nobody answers its listing. Far Co was verified after the
   // poster, who never managed it, listed under its name: the unlink job takes the listing from it, so nobody answers.
   const [manager, person] = [await createTestUser(t, "member"), await applicant(t, "Jai Singh")];
-  await verify(t, managed, [member.user.id, manager.user.id]);
-  await verify(t, own, [member.user.id]);
-  await verify(t, stranger, [manager.user.id]);
+  await verifyOrganizationOf(t, managed, [member.user.id, manager.user.id]);
+  await verifyOrganizationOf(t, own, [member.user.id]);
+  await verifyOrganizationOf(t, stranger, [manager.user.id]);
   const [toAlone, toManaged, toOwn, toStranger] = [
     await applyTo(t, person, alone),
     await applyTo(t, person, managed),
@@ -374,7 +361,7 @@ Deno.test("a poster who deletes their account: a suspended co-manager answers no
   const deadline = istToday(new Date(Date.now() + 100 * DAY));
   const listing = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Big Co", deadline });
   const manager = await createTestUser(t, "member");
-  await verify(t, listing, [member.user.id, manager.user.id]);
+  await verifyOrganizationOf(t, listing, [member.user.id, manager.user.id]);
   const suspended = await t.json("POST", `/api/admin/users/${manager.user.id}/suspension`, {
     body: { reason: "Asked applicants for a fee", hideListings: false },
     headers: admin.headers,
@@ -398,7 +385,7 @@ Deno.test("a poster suspended with their listings hidden: their applicants hear 
   const managed = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Big Co", deadline });
   // Big Co is verified, and another manages it with the poster: hidden, its listing is no longer theirs to answer.
   const manager = await createTestUser(t, "member");
-  await verify(t, managed, [member.user.id, manager.user.id]);
+  await verifyOrganizationOf(t, managed, [member.user.id, manager.user.id]);
   const person = await applicant(t, "Jai Singh");
   const [toAlone, toManaged] = [await applyTo(t, person, alone), await applyTo(t, person, managed)];
 

@@ -10,9 +10,7 @@ import { createTestApp, createTestUser, type TestApp, type TestUser } from "@/te
 import { people } from "@/tests/fixtures/people.ts";
 import { sweepDeletions } from "@/tests/fixtures/deletions.ts";
 import { deleteAccount } from "@/lib/account/deletion.ts";
-import { addManagerOps, getOrganization, replaceOrganization } from "@/lib/organizations/store.ts";
-import type { Organization } from "@/lib/organizations/schema.ts";
-import type { InternshipView } from "@/lib/internships/schema.ts";
+import { verifyOrganizationOf } from "@/tests/fixtures/organizations.ts";
 import { applicant, applyTo, platformInternship } from "@/tests/fixtures/applications.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { istToday } from "@/lib/dates.ts";
@@ -20,18 +18,6 @@ import { internshipRecord } from "@/lib/internships/internships.ts";
 import { liftSuspension, suspendUser } from "@/lib/users/suspension.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
-
-/** Marks the organization of `listing` verified, with `managers` (user ids) as its managers. */
-async function verify(t: TestApp, listing: InternshipView, managers: string[]) {
-  const organization = await getOrganization(t.kv, listing.organization!.id) as Deno.KvEntry<Organization>;
-  const verifiedAt = new Date().toISOString();
-  assertEquals(
-    await replaceOrganization(t.kv, organization, { ...organization.value, isVerified: true, verifiedAt }, (op) => {
-      for (const userId of managers) addManagerOps(op, organization.value.id, userId, verifiedAt);
-    }),
-    "ok",
-  );
-}
 
 /** Deletes the account of `who` (signed in just now, no password) and runs its cascade, both passes. */
 async function deleteOf(t: TestApp, who: TestUser) {
@@ -52,7 +38,7 @@ async function orphaned(t: TestApp, managers: TestUser[]) {
   const { admin, member } = await people(t);
   const deadline = istToday(new Date(Date.now() + 100 * DAY));
   const listing = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Big Co", deadline });
-  await verify(t, listing, [member.user.id, ...managers.map((manager) => manager.user.id)]);
+  await verifyOrganizationOf(t, listing, [member.user.id, ...managers.map((manager) => manager.user.id)]);
   const application = await applyTo(t, await applicant(t, "Jai Singh"), listing);
   await deleteOf(t, member);
   assertEquals(await isClosed(t, listing.id), false, "a manager of Big Co answers it");
@@ -107,7 +93,7 @@ Deno.test("a listing whose owner posts and answers it stays open when the organi
   const { admin, member } = await people(t);
   const manager = await createTestUser(t, "member");
   const listing = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Big Co" });
-  await verify(t, listing, [manager.user.id]);
+  await verifyOrganizationOf(t, listing, [manager.user.id]);
   await applyTo(t, await applicant(t, "Jai Singh"), listing);
   await suspend(t, admin, manager);
   assertEquals(await isClosed(t, listing.id), false, "its poster answers it");
