@@ -189,14 +189,16 @@ export async function groupHoldersIndexed(kv: Deno.Kv): Promise<boolean> {
  * The groups stored before the holders' index, indexed (docs/decisions.md, Background work, "Index backfills"): 500
  * a list call, 50 written a commit (one entry each, kept 90 days as its group is).
  */
-const HOLDERS_BACKFILL: Backfill<unknown> = {
+const HOLDERS_BACKFILL: Backfill<(GroupMember | string)[]> = {
   progressKey: HOLDERS_PROGRESS,
   prefix: ["notification_groups"],
   page: 500,
   perCommit: 50,
   tally: true,
-  write: (op, { key }) => {
-    op.set(holderKey(key[2] as string, key[1] as string), true, { expireIn: NOTIFICATION_TTL_MS });
+  write: (op, entry) => {
+    // The holder entry goes when its group does, so an account deleted after its group expired leaves none behind.
+    const left = groupTimeLeft(membersOf(entry));
+    if (left > 0) op.set(holderKey(entry.key[2] as string, entry.key[1] as string), true, { expireIn: left });
   },
 };
 
@@ -293,13 +295,21 @@ export async function forgetGroupSource(
       const entry = await kv.get<(GroupMember | string)[]>(groupKey(userId, group));
       const members = membersOf(entry);
       if (!members.some((member) => member.from === from)) return true;
-      // The group was last written when its newest member joined: KV removes it 90 days after.
-      const left = Number(members.at(-1)!.id.slice(0, 13)) + NOTIFICATION_TTL_MS - Date.now();
+      const left = groupTimeLeft(members);
       if (!(left > 0)) return true;
       const kept = members.map((member) => member.from === from ? { ...member, from: member.id } : member);
       return (await kv.atomic().check(entry).set(entry.key, kept, { expireIn: left }).commit()).ok;
     }, RETRY_BUDGET_MS);
   }
+}
+
+/**
+ * How long (ms) until KV removes a group whose members are `members`: it was last written when its newest member
+ * joined, with 90 days to live. NaN or less than 1 for a group already past it (or empty).
+ */
+function groupTimeLeft(members: readonly GroupMember[]): number {
+  const newest = members.at(-1);
+  return newest ? Number(newest.id.slice(0, 13)) + NOTIFICATION_TTL_MS - Date.now() : NaN;
 }
 
 /** A new notification id: creation time in ms (13 digits, zero padded) and a random tail, so ids sort by time. */

@@ -731,12 +731,21 @@ Deno.test("the notification-groups-index job indexes the groups stored before, w
   const ravi = await createTestUser(t, "user", { name: "Ravi" });
   const top = await written(t, asha, post.id, "Any tips for the OA?");
   await written(t, ravi, post.id, "Practise DP", top.id);
-  // A group stored before the holders' index, of someone with no comment under the post.
+  // A group stored before the holders' index, of someone with no comment under the post, its newest reply a day old.
   const kabir = await createTestUser(t, "user", { name: "Kabir" });
-  await t.kv.set(["notification_groups", kabir.user.id, `replies:${post.id}`], ["0000000000001-older"]);
+  const dayOld = `${String(Date.now() - 24 * 60 * 60 * 1000).padStart(13, "0")}-older`;
+  await t.kv.set(["notification_groups", kabir.user.id, `replies:${post.id}`], [dayOld]);
+  // One whose newest reply is past the 90 days KV keeps a group: its holder entry would outlive it.
+  const meera = await createTestUser(t, "user", { name: "Meera" });
+  const stale = ["notification_groups", meera.user.id, `replies:${post.id}`];
+  await t.kv.set(stale, ["0000000000001-older"]);
   const job = findJob("notification-groups-index")!;
-  assertEquals(await runJob(job, t.services), { job: "notification-groups-index", indexed: 2 });
+  assertEquals(await runJob(job, t.services), { job: "notification-groups-index", indexed: 3 });
   assertEquals(await runJob(job, t.services), { job: "notification-groups-index", indexed: 0 }, "done: one read");
+  const holder = (userId: string) => t.kv.get(["notification_group_holders", `replies:${post.id}`, userId]);
+  assertEquals((await holder(kabir.user.id)).value, true, "Kabir's group is indexed");
+  assertEquals((await holder(meera.user.id)).value, null, "Meera's group past its time is not");
+  await t.kv.delete(stale); // as KV itself does with a group past its time
   assertEquals((await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers })).status, 200);
   assertEquals(await groupKeysUnder(t, post.id), [], "both groups and their holder entries went with the post");
 });
