@@ -10,56 +10,34 @@
  * closed stays closed. An account deletion closes them in its own step (`closeAtManagerDeletion`), before the person is
  * forgotten as a manager.
  *
- * Keys (owned by this module only): `["manager_closes", userId]` → `ManagerClose`, from the suspension's write until
- * the job's run after `REQUEST_MS` (or the lift, or the person's account deletion).
+ * A recorded close (`recorded_closes.ts`). Keys (owned by this module only): `["manager_closes", userId]` →
+ * `RecordedClose`, from the suspension's write until the job's run 2 minutes after (or the lift, or the person's
+ * account deletion).
  */
-import type { Job } from "@/lib/jobs/job.ts";
+import { recordedCloses } from "./recorded_closes.ts";
 import { closeUnansweredOfManager } from "./writes.ts";
 
-/** A close still to do: when the manager was suspended (ISO). */
-export interface ManagerClose {
-  at: string;
-}
-
-/**
- * How long (ms) the job leaves a close to the request that recorded it: longer than that request's run may take (lost
- * races are tried again for `RETRY_BUDGET_MS`, 30 s, a listing).
- */
-const REQUEST_MS = 2 * 60_000;
-
-const closeKey = (userId: string): Deno.KvKey => ["manager_closes", userId];
+const closes = recordedCloses({
+  prefix: "manager_closes",
+  job: "manager-closes",
+  close: (kv, userId, guard) => closeUnansweredOfManager(kv, userId, { guard }),
+});
 
 /** Adds to `op` (the write that suspends `userId`, at `at`, ISO) the close of the listings only they answered. */
-export function managerCloseOps(op: Deno.AtomicOperation, userId: string, at: string): void {
-  op.set(closeKey(userId), { at } satisfies ManagerClose);
-}
+export const managerCloseOps = closes.ops;
 
 /** Adds to `op` (the write that lifts `userId`'s suspension) the end of a close still to do. */
-export function cancelManagerCloseOps(op: Deno.AtomicOperation, userId: string): void {
-  op.delete(closeKey(userId));
-}
+export const cancelManagerCloseOps = closes.cancelOps;
 
 /**
  * Runs the close recorded for `userId`, if any: closes the listings of the verified organizations they manage that
  * nobody else answers (`closeUnansweredOfManager`, each listing's write checking the record); with `last` (the job's
- * run, once `REQUEST_MS` passed) then drops the record, checked as read (a newer suspension's record stays for its own
- * runs), which the request's own run leaves for the job. Idempotent: two runs at once close each listing once. A close
- * the suspension was lifted during stops at the next listing and leaves the rest open.
+ * run) then drops the record (`RecordedCloses.run`). A close the suspension was lifted during stops at the next
+ * listing and leaves the rest open.
  * @returns how many listings this run closed.
  * @throws BusyError after 30 s of races lost on one listing (the record stays, and the job goes on later).
  */
-export async function closeManagedListings(
-  kv: Deno.Kv,
-  userId: string,
-  { last = false }: { last?: boolean } = {},
-): Promise<number> {
-  const entry = await kv.get<ManagerClose>(closeKey(userId));
-  if (entry.value === null) return 0;
-  const guard = entry as Deno.KvEntry<ManagerClose>;
-  const { closed, stopped } = await closeUnansweredOfManager(kv, userId, { guard });
-  if (last && !stopped) await kv.atomic().check(guard).delete(guard.key).commit();
-  return closed;
-}
+export const closeManagedListings = closes.run;
 
 /**
  * The account deletion's step for a manager (docs/decisions.md, Data rights, "Deletion"), before the `organizations
@@ -73,28 +51,8 @@ export async function closeAtManagerDeletion(
   renew: () => Promise<void>,
 ): Promise<void> {
   await closeUnansweredOfManager(kv, userId, { renew });
-  await kv.delete(closeKey(userId));
+  await closes.drop(kv, userId);
 }
 
-/**
- * The `manager-closes` job (every 5 minutes): runs each close recorded more than `REQUEST_MS` before a last time and
- * drops it (`closeManagedListings` with `last`). A close that fails is logged and kept for the next run; the others go
- * on. Counts the `closed` listings.
- */
-export const managerClosesJob: Job = {
-  name: "manager-closes",
-  schedule: "*/5 * * * *",
-  async run({ kv, log, now }) {
-    let closed = 0;
-    for await (const { key, value } of kv.list<ManagerClose>({ prefix: ["manager_closes"] })) {
-      if (Date.parse(value.at) > now.getTime() - REQUEST_MS) continue;
-      const userId = key[1] as string;
-      try {
-        closed += await closeManagedListings(kv, userId, { last: true });
-      } catch (error) {
-        log.error("manager close failed; the next run tries again", { userId, error: String(error) });
-      }
-    }
-    return { closed };
-  },
-};
+/** The `manager-closes` job (every 5 minutes): finishes each close its request left (`RecordedCloses.job`). */
+export const managerClosesJob = closes.job;
