@@ -496,6 +496,7 @@ export async function deleteComment(
     redactNotificationOps(kv, op, {
       subject: replySubject(c.id),
       redacted: replyRedaction("replyDeleted"),
+      group: replyGroup(c.postId),
     }),
   ]);
   removeOps(op, entry);

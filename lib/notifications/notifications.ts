@@ -369,22 +369,27 @@ export interface Redaction {
 
 /**
  * Adds to `op` (the caller's atomic write, which changes or removes `subject`) the redaction of every kept notification
- * that names `subject`: its title and body become `redacted`'s (or what `redacted` makes of the notification), written in the reader's language from its `message`
- * (and its link too when `redacted` has a `url`, for a subject whose page is gone), each checked as read here, and its
- * push message not delivered yet goes (`dropPushMessageOps`). The subject's index entries go with a subject removed;
- * with `subjectStays` (a reply edited, or its author forgotten: the reply is still there) they stay, so the reply's
- * later deletion redacts the notification again (docs/decisions.md, Notifications, "Redaction"). A subject is named by
- * one notification or a few, so this adds a handful of mutations.
+ * that names `subject`: its title and body become `redacted`'s (or what `redacted` makes of the notification), written
+ * in the reader's language from its `message` (and its link too when `redacted` has a `url`, for a subject whose page
+ * is gone), each checked as read here, and its push message not delivered yet goes (`dropPushMessageOps`). The
+ * subject's index entries go with a subject removed; with `subjectStays` (a reply edited, or its author forgotten: the
+ * reply is still there) they stay, so the reply's later deletion redacts the notification again (docs/decisions.md,
+ * Notifications, "Redaction"). With `group` (a reply deleted), each such notification in that capped group of its
+ * reader becomes its own source, checked as read: once the subject's entries are gone, its author's account deletion
+ * (`forgetGroupSource`) cannot find it (docs/decisions.md, Notifications, "Each replier's share"). A subject is named
+ * by one notification or a few, so this adds a handful of mutations.
  */
 export async function redactNotificationOps(
   kv: Deno.Kv,
   op: Deno.AtomicOperation,
-  { subject, redacted, subjectStays = false }: {
+  { subject, redacted, subjectStays = false, group }: {
     subject: string;
     redacted: Redaction | ((before: StoredNotification) => Redaction);
     subjectStays?: boolean;
+    group?: string;
   },
 ): Promise<void> {
+  const groups = new Map<string, { entry: NotificationGroup["entry"]; members: GroupMember[]; changed: boolean }>();
   for await (const index of kv.list({ prefix: ["notification_subjects", subject] })) {
     const [, , userId, id] = index.key as [string, string, string, string];
     const [entry] = await Promise.all([
@@ -393,12 +398,25 @@ export async function redactNotificationOps(
     ]);
     op.check(index);
     if (!subjectStays) op.delete(index.key);
+    if (group !== undefined) {
+      if (!groups.has(userId)) {
+        const read = await kv.get<(GroupMember | string)[]>(groupKey(userId, group));
+        groups.set(userId, { entry: read, members: membersOf(read), changed: false });
+      }
+      const held = groups.get(userId)!;
+      held.changed ||= held.members.some((member) => member.id === id && member.from !== id);
+      held.members = held.members.map((member) => member.id === id ? { ...member, from: member.id } : member);
+    }
     if (!entry.value) continue;
     const left = Date.parse(entry.value.createdAt) + NOTIFICATION_TTL_MS - Date.now();
     if (left <= 0) continue;
     const { message: _message, ...kept } = entry.value as StoredNotification;
     const words = typeof redacted === "function" ? redacted(entry.value) : redacted;
     op.check(entry).set(entry.key, { ...kept, ...words }, { expireIn: left });
+  }
+  for (const { entry, members, changed } of groups.values()) {
+    const left = groupTimeLeft(members);
+    if (changed && left > 0) op.check(entry).set(entry.key, members, { expireIn: left });
   }
 }
 

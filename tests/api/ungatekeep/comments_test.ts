@@ -724,6 +724,27 @@ Deno.test("deleting an account takes its id out of the reply groups of the peopl
   assert(!JSON.stringify(kept).includes(ravi.user.id), "no trace of the deleted account's id");
 });
 
+Deno.test("a reply deleted before its author's account takes the author's id out of the replied-to's group", async () => {
+  await using t = await createTestApp();
+  const { post } = await setup(t);
+  const asha = await createTestUser(t, "user", { name: "Asha" });
+  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const gone = await written(t, ravi, post.id, "Practise DP", top.id);
+  await written(t, ravi, post.id, "And read the editorials", top.id);
+  const group = async () =>
+    (await t.kv.get<{ id: string; from: string }[]>(["notification_groups", asha.user.id, `replies:${post.id}`]))
+      .value!;
+  assertEquals((await t.json("DELETE", `/api/ungatekeep/comments/${gone.id}`, { headers: ravi.headers })).status, 200);
+  const [deleted, kept] = await group();
+  assertEquals(deleted.from, deleted.id, "the deleted reply's notification is now its own source");
+  assertEquals(kept.from, ravi.user.id, "the reply still there keeps its replier, for the account's deletion to find");
+  const now = { createdAt: new Date().toISOString() };
+  await deleteAccount(t.services, { user: ravi.user, session: now }, { confirm: ravi.user.email });
+  await t.settled(); // the deletion's steps run after it answers
+  assert(!JSON.stringify(await group()).includes(ravi.user.id), "no trace of the deleted account's id");
+});
+
 Deno.test("the notification-groups-index job indexes the groups stored before, which a post's deletion then finds", async () => {
   await using t = await createTestApp();
   const { post, admin } = await setup(t);
