@@ -12,7 +12,8 @@ import { updateEither } from "@/lib/kv/chunked/archive.ts";
 import { type OnLostRace, RaceLost, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import type { Remover } from "@/lib/reports/schema.ts";
 import { removingListing } from "@/lib/reports/removals.ts";
-import { getUser, getUsers, type User } from "@/lib/users/users.ts";
+import { getUser, type User, userKey } from "@/lib/users/users.ts";
+import { getManyChunked } from "@/lib/kv/get_many.ts";
 import { isAdmin } from "@/lib/users/roles.ts";
 import {
   heldByReports,
@@ -31,8 +32,6 @@ import { addNotification } from "@/lib/notifications/notifications.ts";
 import { moderatedNotification } from "@/lib/moderation/notices.ts";
 import {
   getOrganization,
-  hasManagerOtherThan,
-  isManager,
   managedBy,
   managersOf,
   organizationCounts,
@@ -41,6 +40,7 @@ import {
 } from "@/lib/organizations/store.ts";
 import { countOps } from "@/lib/stats/counters.ts";
 import { linkVerdict } from "@/lib/organizations/link_verdict.ts";
+import type { Organization } from "@/lib/organizations/schema.ts";
 import { canManage, canModerate, canPost } from "./policy.ts";
 import { dayNumber, DELETED } from "./columns.ts";
 import { type InternshipStore, internshipStore } from "./store.ts";
@@ -576,14 +576,16 @@ export async function forgetInternshipOwner(
 /**
  * Closes the open listings of `userId` that take applications here and that nobody else answers (not linked to a
  * verified organization with a manager besides them not suspended, who would, nor linked to one only until the
- * `organizations-unlink` job takes it from that organization, `linkVerdict`; nor rejected by moderation, as a suspension's hide
- * rejects them first, whose applications no manager may move: `movesRefusal`), as their poster closing them does: `closedAt` now, to
- * the archive in the same write, their end recorded (`endedOps`) so their applicants hear back 15 days after. An admin
- * made them a user again, or suspended them with their listings hidden, so they no longer read or answer those
- * applicants (docs/decisions.md, Internships, "A poster made a user again"; Admin, "Suspension"). One checked write per
- * listing; a listing no longer theirs, or closed meanwhile, is left as it is. With `guard` (a record as read: the
- * demotion's close still to do) each write checks it too, and the first write that finds it changed (the role given
- * back) stops the run: nothing closes after the change's write. Running it again closes what a stopped run left.
+ * `organizations-unlink` job takes it from that organization, `linkVerdict`; nor rejected by moderation, as a
+ * suspension's hide rejects them first, whose applications no manager may move: `movesRefusal`), as their poster
+ * closing them does: `closedAt` now, to the archive in the same write, their end recorded (`endedOps`) so their
+ * applicants hear back 15 days after. An admin made them a user again, or suspended them with their listings hidden, so
+ * they no longer read or answer those applicants (docs/decisions.md, Internships, "A poster made a user again"; Admin,
+ * "Suspension"). One checked write per listing, also checking what its verdict read (its organization's record and its
+ * other managers': a manager confirmed or a suspension lifted meanwhile is read again and judged again); a listing no
+ * longer theirs, or closed meanwhile, is left as it is. With `guard` (a record as read: the demotion's close still to
+ * do) each write checks it too, and the first write that finds it changed (the role given back) stops the run: nothing
+ * closes after the change's write. Running it again closes what a stopped run left.
  * @returns how many it closed, and whether it stopped at a changed `guard`.
  * @throws BusyError after 30 s of races lost on one write (those done stay done).
  */
@@ -598,8 +600,8 @@ export async function closeUnansweredInternships(
 /**
  * Writes each listing of `userId` in the read model as `change` makes it, closing it when it is still open, takes
  * applications here and nobody else answers (`closeUnansweredInternships`); one write per listing this changes as the
- * read model has it (the others are not read again), each checking `guard` when given (stopping once it changed),
- * `renew` after every 50.
+ * read model has it (the others are not read again), each checking `guard` when given (stopping once it changed) and
+ * what its verdict read (`closeEach`), `renew` after every 50.
  */
 async function closeUnansweredOf(
   kv: Deno.Kv,
@@ -618,45 +620,98 @@ async function closeUnansweredOf(
   const candidates = (await store.model.recordsOf(store.model.columns.ownerOrder(userId)))
     .filter((record) => change(record) !== record || takes(record));
   const organizationIds = [...new Set(candidates.flatMap((record) => record.organizationId ?? []))];
-  // The verified organizations: whether the leaving poster manages each now, and whether another manager answers.
-  const verified = new Map<string, { verifiedAt: string; ownerManages: boolean; others: boolean }>();
-  await Promise.all(organizationIds.map(async (id) => {
-    const verifiedAt = (await getOrganization(kv, id)).value?.verifiedAt;
-    if (!verifiedAt) return;
-    const [ownerManages, others] = await Promise.all([isManager(kv, id, userId), hasManagerOtherThan(kv, id, userId)]);
-    verified.set(id, { verifiedAt, ownerManages, others });
-  }));
   /**
-   * `record` as the `organizations-unlink` job would leave it (marked its manager's when its owner manages the
-   * organization now, judged before they are forgotten), and whether another manager of that organization answers its
-   * applicants: it stays linked to a verified organization (`linkVerdict`) that has one, and no admin rejected it
-   * (nobody but an admin moves a rejected listing's applications; a suspension's hide among them).
+   * The verdict on `userId`'s listings from their organizations as read now: whether the leaving poster manages each,
+   * and whether another manager not suspended answers its listings.
    */
-  const judged = (record: Internship): { record: Internship; answered: boolean } => {
-    const organization = record.organizationId === undefined ? undefined : verified.get(record.organizationId);
-    const verdict = organization ? linkVerdict(record, organization) : "unlink";
+  const read = async (): Promise<Verdict> => {
+    const organizations = new Map(
+      await Promise.all(organizationIds.map(async (id) => [id, await readOrganization(kv, id)] as const)),
+    );
+    /**
+     * `record` as the `organizations-unlink` job would leave it (marked its manager's when its owner manages the
+     * organization now, judged before they are forgotten), and whether another manager of that organization answers
+     * its applicants: it stays linked to a verified organization (`linkVerdict`) that has one, and no admin rejected
+     * it (nobody but an admin moves a rejected listing's applications; a suspension's hide among them).
+     */
+    const judged = (record: Internship): { record: Internship; answered: boolean } => {
+      const organization = record.organizationId ? organizations.get(record.organizationId) : undefined;
+      const verifiedAt = organization?.entry.value?.isVerified ? organization.entry.value.verifiedAt : undefined;
+      if (!organization || !verifiedAt) return { record, answered: false };
+      const ownerManages = organization.managers.has(userId);
+      const verdict = linkVerdict(record, { verifiedAt, ownerManages });
+      const others = [...organization.managers].some((id) => id !== userId && standing(organization, id));
+      return {
+        record: verdict === "mark" ? { ...record, linkedByManager: true } : record,
+        answered: verdict !== "unlink" && others && moderationOf(record).status !== "rejected",
+      };
+    };
+    const closeUnanswered = (record: Internship, answered: boolean): Internship => {
+      if (answered || !takes(record)) return record;
+      const now = new Date().toISOString();
+      return { ...record, closedAt: now, updatedAt: now };
+    };
     return {
-      record: verdict === "mark" ? { ...record, linkedByManager: true } : record,
-      answered: verdict !== "unlink" && organization!.others && moderationOf(record).status !== "rejected",
+      change: (record) => {
+        if (record.userId !== userId) return record;
+        // One moved meanwhile to an organization not read closes at the close's next run (the job's; a second pass).
+        if (record.organizationId && !organizations.has(record.organizationId)) return change(record);
+        const { record: marked, answered } = judged(record);
+        return closeUnanswered(change(marked), answered);
+      },
+      checks: (record) => {
+        const organization = record.organizationId ? organizations.get(record.organizationId) : undefined;
+        return organization ? checksOf(organization, record, userId) : [];
+      },
     };
   };
-  const closeUnanswered = (record: Internship, answered: boolean): Internship => {
-    if (answered || !takes(record)) return record;
-    const now = new Date().toISOString();
-    return { ...record, closedAt: now, updatedAt: now };
-  };
-  /** `record` as its write makes it (`record` itself when the write changes nothing). */
-  const written = (record: Internship): Internship => {
-    const { record: marked, answered } = judged(record);
-    return closeUnanswered(change(marked), answered);
-  };
+  const verdict = await read();
   // Those the write changes as the read model has them are read again and written; the others are left unread.
-  const ids = candidates.filter((record) => written(record) !== record).map((record) => record.id);
-  return await closeEach(kv, store, ids, {
-    change: (record) => record.userId === userId ? written(record) : record,
-    guard,
-    renew,
-  });
+  const ids = candidates.filter((record) => verdict.change(record) !== record).map((record) => record.id);
+  return await closeEach(kv, store, ids, { verdict, read, guard, renew });
+}
+
+/**
+ * An organization as the verdict on its listings read it: its record (null when there is none), its managers (none
+ * unless it is verified), and the user records of those and of the listings' owners asked for, as entries, which each
+ * listing's close checks (`checksOf`).
+ */
+interface OrganizationRead {
+  entry: Deno.KvEntryMaybe<Organization>;
+  managers: Set<string>;
+  users: Map<string, Deno.KvEntryMaybe<User>>;
+}
+
+/**
+ * Reads organization `id` for a verdict on its listings (`OrganizationRead`): its record, then, when it is verified,
+ * its managers, then their user records and those of `owners` (getMany's of ten).
+ */
+async function readOrganization(kv: Deno.Kv, id: string, owners: readonly string[] = []): Promise<OrganizationRead> {
+  const entry = await getOrganization(kv, id);
+  if (!entry.value?.isVerified) return { entry, managers: new Set(), users: new Map() };
+  const managers = new Set((await managersOf(kv, id)).map((manager) => manager.userId));
+  const ids = [...new Set([...managers, ...owners])];
+  const users = await getManyChunked<User>(kv, ids.map(userKey));
+  return { entry, managers, users: new Map(ids.map((userId, i) => [userId, users[i]])) };
+}
+
+/** The user `userId` as `organization`'s read has them when they exist and are not suspended, else undefined. */
+function standing(organization: OrganizationRead, userId: string): User | undefined {
+  const user = organization.users.get(userId)?.value ?? undefined;
+  return user && !user.suspension ? user : undefined;
+}
+
+/**
+ * What `record`'s close checks of what its verdict read (`organization`): the organization's record (a manager is
+ * added only in a write of it: `touchOrganization`, `replaceOrganization`), and the user records of its owner and its
+ * managers but `leaving` (whom the close's guard, or their account's deletion, covers), so a manager confirmed, or an
+ * owner's or a manager's suspension lifted, meanwhile fails the write, which then reads them again. An organization
+ * has few managers (a claim makes one only while nobody else manages it), well within KV's 100 checks.
+ */
+function checksOf(organization: OrganizationRead, record: Internship, leaving: string): Deno.AtomicCheck[] {
+  const ids = new Set([...record.userId === null ? [] : [record.userId], ...organization.managers]);
+  ids.delete(leaving);
+  return [organization.entry, ...[...ids].flatMap((id) => organization.users.get(id) ?? [])];
 }
 
 /**
@@ -668,8 +723,10 @@ async function closeUnansweredOf(
  * away (`linkVerdict`). `managerId`'s own listings are left to their own rules (the suspension's hide; the deletion's
  * `internships` step). Reads each organization's postings in the read model (never every listing), its managers and
  * the owners in getMany's of ten; closes as `closeUnansweredInternships` does (`closedAt` now, to the archive in the
- * same write, the end recorded for the applicants, `endedOps`), one checked write per listing, each checking `guard`
- * when given (stopping once it changed: the suspension lifted), `renew` after every 50 writes.
+ * same write, the end recorded for the applicants, `endedOps`), one checked write per listing, each checking what its
+ * verdict read (the organization, its owner's and managers' records: a manager confirmed or a suspension lifted
+ * meanwhile is seen, read again and judged again) and `guard` when given (stopping once it changed: the suspension
+ * lifted), `renew` after every 50 writes.
  * @returns how many it closed, and whether it stopped at a changed `guard`.
  * @throws BusyError after 30 s of races lost on one write (those done stay done; running it again finishes).
  */
@@ -682,6 +739,7 @@ export async function closeUnansweredOfManager(
   const { columns } = store.model;
   const today = istToday();
   const day = dayNumber(today);
+  const takes = (record: Internship) => (record.applyMode ?? "link") === "platform" && isLive(record, today);
   let closed = 0;
   for (const organizationId of await managedBy(kv, managerId)) {
     const organization = (await getOrganization(kv, organizationId)).value;
@@ -690,31 +748,37 @@ export async function closeUnansweredOfManager(
       !columns.state(slot).deleted && columns.deadlineDays[slot] >= day && columns.ownerOf(slot) !== managerId
     );
     const listings = (await store.model.recordsOf(slots)).filter((record) =>
-      (record.applyMode ?? "link") === "platform" && isLive(record, today) && record.userId !== managerId
+      takes(record) && record.userId !== managerId
     );
     if (listings.length === 0) continue;
-    const managers = new Set((await managersOf(kv, organizationId)).map((manager) => manager.userId));
-    const users = await getUsers(kv, [...managers, ...listings.flatMap((record) => record.userId ?? [])]);
-    const active = [...managers].filter((id) => id !== managerId && users.has(id) && !users.get(id)!.suspension);
-    const answered = (record: Internship): boolean => {
-      const owner = record.userId === null ? undefined : users.get(record.userId);
-      if (owner && !owner.suspension && canPost(owner)) return true;
-      if (moderationOf(record).status === "rejected") return false;
-      const ownerManages = record.userId !== null && (managers.has(record.userId) || isAdmin(owner));
-      if (linkVerdict(record, { verifiedAt: organization.verifiedAt, ownerManages }) === "unlink") return false;
-      return active.some((id) => id !== record.userId);
+    const owners = listings.flatMap((record) => record.userId ?? []);
+    /** The verdict on the organization's listings from it, its managers and the owners as read now. */
+    const read = async (): Promise<Verdict> => {
+      const organization = await readOrganization(kv, organizationId, owners);
+      const { value } = organization.entry;
+      const active = [...organization.managers].filter((id) => id !== managerId && standing(organization, id));
+      const answered = (record: Internship): boolean => {
+        // Not verified any more, or an owner not read: not this close's to judge.
+        if (!value?.isVerified || (record.userId !== null && !organization.users.has(record.userId))) return true;
+        const owner = record.userId === null ? undefined : organization.users.get(record.userId)!.value ?? undefined;
+        if (owner && !owner.suspension && canPost(owner)) return true;
+        if (moderationOf(record).status === "rejected") return false;
+        const ownerManages = record.userId !== null && (organization.managers.has(record.userId) || isAdmin(owner));
+        if (linkVerdict(record, { verifiedAt: value.verifiedAt, ownerManages }) === "unlink") return false;
+        return active.some((id) => id !== record.userId);
+      };
+      return {
+        change: (record) => {
+          if (record.organizationId !== organizationId || !takes(record) || answered(record)) return record;
+          const now = new Date().toISOString();
+          return { ...record, closedAt: now, updatedAt: now };
+        },
+        checks: (record) => checksOf(organization, record, managerId),
+      };
     };
-    const ids = listings.filter((record) => !answered(record)).map((record) => record.id);
-    const run = await closeEach(kv, store, ids, {
-      change: (record) => {
-        const takes = (record.applyMode ?? "link") === "platform" && isLive(record, today);
-        if (record.organizationId !== organizationId || !takes || answered(record)) return record;
-        const now = new Date().toISOString();
-        return { ...record, closedAt: now, updatedAt: now };
-      },
-      guard,
-      renew,
-    });
+    const verdict = await read();
+    const ids = listings.filter((record) => verdict.change(record) !== record).map((record) => record.id);
+    const run = await closeEach(kv, store, ids, { verdict, read, guard, renew });
     closed += run.closed;
     if (run.stopped) return { closed, stopped: true };
   }
@@ -722,9 +786,19 @@ export async function closeUnansweredOfManager(
 }
 
 /**
- * Writes each listing of `ids` as `change` makes it (from the record as stored), one checked write each with its end
- * recorded (`endedOps`) and `guard` checked when given: a write lost to the guard's change stops the run, one lost to
- * the listing's is tried again (30 s); `renew` after every 50.
+ * What decides a close of listings nobody answers, as read: `change` makes a listing's record (as stored) what its
+ * write stores, and `checks` lists the entries that decision read, which the listing's write checks.
+ */
+interface Verdict {
+  change: (record: Internship) => Internship;
+  checks: (record: Internship) => Deno.AtomicCheck[];
+}
+
+/**
+ * Writes each listing of `ids` as `verdict` makes it (from the record as stored), one write each with its end recorded
+ * (`endedOps`), checking what the verdict read and `guard` when given: a write lost to the guard's change stops the
+ * run; one lost to the listing's, or to a change of what the verdict read, reads the verdict again (`read`) and is
+ * tried again (30 s); `renew` after every 50.
  * @returns how many it closed, and whether it stopped at a changed `guard`.
  * @throws BusyError after 30 s of races lost on one write (those done stay done).
  */
@@ -732,28 +806,31 @@ async function closeEach(
   kv: Deno.Kv,
   store: InternshipStore,
   ids: readonly string[],
-  { change, guard, renew }: {
-    change: (record: Internship) => Internship;
+  { verdict, read, guard, renew }: {
+    verdict: Verdict;
+    read: () => Promise<Verdict>;
     guard?: Deno.KvEntry<unknown>;
     renew?: () => Promise<void>;
   },
 ): Promise<{ closed: number; stopped: boolean }> {
   let closed = 0;
+  let current = verdict;
   for (const [i, id] of ids.entries()) {
     let closes = false;
     const write = () =>
       updateAnywhere(kv, store, {
         id,
         change: (record) => {
-          const next = change(record);
+          const next = current.change(record);
           closes = !!next.closedAt && !record.closedAt;
           return next;
         },
         also: (op, next, previous) => {
           endedOps(op, previous, next);
+          op.check(...current.checks(previous));
           if (guard) op.check(guard);
         },
-        onLostRace: guard ? "give-up" : "retry",
+        onLostRace: "give-up",
       });
     let stopped = false;
     await retrying(async () => {
@@ -762,8 +839,9 @@ async function closeEach(
         return true;
       } catch (error) {
         if (!(error instanceof RaceLost)) throw error;
-        // Lost to a change of the listing (try again) or of the guard (stop).
-        stopped = (await kv.get(guard!.key)).versionstamp !== guard!.versionstamp;
+        // Lost to a change of the guard (stop), or of the listing or what the verdict read (judge again).
+        stopped = guard !== undefined && (await kv.get(guard.key)).versionstamp !== guard.versionstamp;
+        if (!stopped) current = await read();
         return stopped;
       }
     }, RETRY_BUDGET_MS);

@@ -321,7 +321,11 @@ export async function replaceOrganization(
   return "ok";
 }
 
-/** Adds to `op` the making of `userId` a manager of organization `id` (since `now`). */
+/**
+ * Adds to `op` the making of `userId` a manager of organization `id` (since `now`); `op` also writes the organization's
+ * record (`touchOrganization`, `replaceOrganization`), whose check is how a close of unanswered listings sees a new
+ * manager (`closeUnansweredOfManager`).
+ */
 export function addManagerOps(op: Deno.AtomicOperation, id: string, userId: string, now: string): void {
   op.set(managerKey(id, userId), { since: now }).set(managedKey(userId, id), true);
 }

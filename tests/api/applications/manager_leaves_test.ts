@@ -16,6 +16,10 @@ import { findJob, runJob } from "@/lib/jobs/registry.ts";
 import { istToday } from "@/lib/dates.ts";
 import { internshipRecord } from "@/lib/internships/internships.ts";
 import { liftSuspension, suspendUser } from "@/lib/users/suspension.ts";
+import { closeManagedListings } from "@/lib/internships/manager_closes.ts";
+import { addManagerOps, getOrganization, touchOrganization } from "@/lib/organizations/store.ts";
+import type { Organization } from "@/lib/organizations/schema.ts";
+import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -127,4 +131,48 @@ Deno.test("a suspension lifted before its close ran closes nothing", async () =>
   const run = await runJob(findJob("manager-closes")!, t.services, new Date(Date.now() + 3 * 60_000));
   assertEquals(run, { job: "manager-closes", closed: 0 });
   assertEquals(await isClosed(t, listing.id), false, "the manager answers it again");
+});
+
+/** `t.kv` running `before` once, just before the first write of listing `id` commits: a write landing in between. */
+function beforeWriteOf(t: TestApp, id: string, before: () => Promise<unknown>): Deno.Kv {
+  let pending: (() => Promise<unknown>) | null = before;
+  return kvWithCommits(t.kv, async (_n, apply, sets) => {
+    const run = sets.some((key) => key.includes(id)) ? pending : null;
+    if (run) pending = null;
+    await run?.();
+    return await apply();
+  });
+}
+
+Deno.test("a manager confirmed after the close read the managers: the listing they answer now stays open", async () => {
+  await using t = await createTestApp();
+  const [manager, next] = [await createTestUser(t, "member"), await createTestUser(t, "user")];
+  const { admin, listing } = await orphaned(t, [manager]);
+  const parties = { actorId: admin.user.id, targetId: manager.user.id, appUrl: t.origin };
+  await suspendUser(t.kv, { ...parties, reason: "Asked applicants for a fee", hideListings: false });
+  // A claim confirmed (as `followClaim` writes it) between the close's read of the managers and the listing's write.
+  const organizationId = listing.organization!.id;
+  const kv = beforeWriteOf(t, listing.id, async () => {
+    const entry = await getOrganization(t.kv, organizationId) as Deno.KvEntry<Organization>;
+    const at = new Date().toISOString();
+    assert(await touchOrganization(t.kv, entry, (op) => addManagerOps(op, organizationId, next.user.id, at)));
+  });
+  assertEquals(await closeManagedListings(kv, manager.user.id), 0);
+  assertEquals(await isClosed(t, listing.id), false, "the new manager answers it");
+});
+
+Deno.test("an owner's suspension lifted after the close read them: their listing stays open", async () => {
+  await using t = await createTestApp();
+  const { admin, member } = await people(t);
+  const manager = await createTestUser(t, "member");
+  const listing = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Big Co" });
+  await verifyOrganizationOf(t, listing, [manager.user.id]);
+  const owner = { actorId: admin.user.id, targetId: member.user.id, appUrl: t.origin };
+  await suspendUser(t.kv, { ...owner, reason: "Asked applicants for a fee", hideListings: false });
+  const parties = { actorId: admin.user.id, targetId: manager.user.id, appUrl: t.origin };
+  await suspendUser(t.kv, { ...parties, reason: "Asked applicants for a fee", hideListings: false });
+  // The poster's suspension lifted between the close's read of them and their listing's write.
+  const kv = beforeWriteOf(t, listing.id, () => liftSuspension(t.kv, owner));
+  assertEquals(await closeManagedListings(kv, manager.user.id), 0);
+  assertEquals(await isClosed(t, listing.id), false, "its poster answers it again");
 });

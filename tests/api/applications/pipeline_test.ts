@@ -31,6 +31,9 @@ import { getUser } from "@/lib/users/users.ts";
 import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { currentInternshipRecord } from "@/lib/internships/internships.ts";
 import { closeUnansweredInternships, createInternships } from "@/lib/internships/writes.ts";
+import { closeDemotedListings } from "@/lib/internships/demotion_closes.ts";
+import { liftSuspension, suspendUser } from "@/lib/users/suspension.ts";
+import { verifyOrganizationOf } from "@/tests/fixtures/organizations.ts";
 
 async function answer(res: Response) {
   const text = await res.text();
@@ -958,6 +961,29 @@ Deno.test("a role given back while the demotion's close runs: no listing closes 
   for (const listing of listings) {
     assertEquals((await get(t, undefined, `/api/internships/${listing.id}`)).body.internship.isClosed, false);
   }
+});
+
+Deno.test("a manager's suspension lifted while the demotion's close runs: the listing they answer stays open", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const manager = await createTestUser(t, "member");
+  const listing = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Pipeline Co" });
+  await verifyOrganizationOf(t, listing, [member.user.id, manager.user.id]);
+  const colleague = { actorId: admin.user.id, targetId: manager.user.id, appUrl: t.origin };
+  await suspendUser(t.kv, { ...colleague, reason: "Asked applicants for a fee", hideListings: false });
+  await changeUserRole(t.kv, { actorId: admin.user.id, targetId: member.user.id, role: "user" });
+  // The colleague's suspension lifted between the close's read of Pipeline Co's managers and the listing's write.
+  let lifted = false;
+  const kv = kvWithCommits(t.kv, async (_n, apply, sets) => {
+    if (!lifted && sets.some((key) => key.includes(listing.id))) {
+      lifted = true;
+      await liftSuspension(t.kv, colleague);
+    }
+    return await apply();
+  });
+  assertEquals(await closeDemotedListings(kv, member.user.id), 0);
+  assert(lifted, "the listing's write was tried");
+  assertEquals((await get(t, undefined, `/api/internships/${listing.id}`)).body.internship.isClosed, false);
 });
 
 Deno.test("applications withdrawn before: the backfill makes their search the name alone", async () => {
