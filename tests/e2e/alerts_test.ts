@@ -6,6 +6,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 import { listAlerts } from "@/lib/alerts/alerts.ts";
 
 Deno.test("a student saves the shown filters as an alert, then pauses and re-times it on /me/alerts", async () => {
@@ -17,7 +18,7 @@ Deno.test("a student saves the shown filters as an alert, then pauses and re-tim
   const signIn = await guest.getByRole("link", { name: "Alert me about new matches" }).getAttribute("href");
   assertEquals(signIn, `/sign-in?${new URLSearchParams({ callbackURL: "/opportunities?type=hackathon" })}`);
 
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   await openHydrated(page, `${t.origin}/internships?search=data&location=Pune`);

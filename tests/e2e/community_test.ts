@@ -11,7 +11,7 @@ import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { createPost } from "@/tests/fixtures/posts.ts";
 import { createComment } from "@/lib/comments/comments.ts";
-import { phoneContext } from "@/tests/helpers/phone.ts";
+import { PHONE_CONTEXT, phoneContext } from "@/tests/helpers/phone.ts";
 
 const XSS = `<img src=x onerror="window.__xss='img'"><script>window.__xss='script'</script> ` +
   `javascript:window.__xss='link' https://example.com/ok`;
@@ -116,7 +116,7 @@ Deno.test("two students comment, reply and react; the first is notified; a scrip
   // An admin's comment carries the badge no typed name can copy, at 360 px in Hindi too.
   const never = { content: "Never pay anyone for a referral." };
   await createComment(t.kv, { postId: post.id, author: admin.user, input: never, appUrl: t.origin });
-  const phone = await browser.newPage({ viewport: { width: 360, height: 800 } });
+  const phone = await browser.newPage(PHONE_CONTEXT);
   await openHydrated(phone, `${url}?lang=hi`);
   await phone.locator('[data-badge="admin"]', { hasText: "एडमिन" }).waitFor();
   await assertAccessible(phone, "an admin's comment, in Hindi at 360 px");

@@ -8,6 +8,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 import { addInternships, type Listing } from "@/tests/fixtures/internships.ts";
 import { saveOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import { NEXT_YEAR } from "@/tests/fixtures/opportunities.ts";
@@ -82,7 +83,7 @@ Deno.test("the bell shows 1 after an admin approves the student's opportunity, a
   });
   const { opportunity } = await res.json();
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
 

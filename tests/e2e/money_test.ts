@@ -202,7 +202,7 @@ Deno.test("without JavaScript, on a 360 px phone, the admin declines one refund 
     await asked.body?.cancel();
   }
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled: false });
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await page.goto(`${t.origin}/admin/purchases?tab=asked`);
@@ -358,9 +358,8 @@ Deno.test("on a 360 px phone in Hindi, without JavaScript, a buyer asks for a re
   const { toolkit } = await addToolkitWithLessons({ t, admin }, { ...TOOLKIT, lessons: ["Joins"] });
   const { purchaseId } = await buy({ t, fake }, buyer, toolkit.id);
   await using browser = await openBrowser();
-  const phone = { viewport: { width: 360, height: 740 } };
 
-  const buyerContext = await browser.newContext({ ...phone, javaScriptEnabled: false });
+  const buyerContext = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(buyerContext, t.origin, buyer);
   const mine = await buyerContext.newPage();
   await mine.goto(`${t.origin}/toolkits/mine?lang=hi`);
@@ -372,7 +371,7 @@ Deno.test("on a 360 px phone in Hindi, without JavaScript, a buyer asks for a re
   await assertAccessibleWithoutScript(mine, "my toolkits with a refund request, Hindi");
   assert(await mine.evaluate(() => document.documentElement.scrollWidth <= innerWidth), "no sideways scroll at 360 px");
 
-  const adminContext = await browser.newContext(phone);
+  const adminContext = await phoneContext(browser);
   await signInBrowser(adminContext, t.origin, admin);
   const page = await adminContext.newPage();
   await openHydrated(page, `${t.origin}/admin/purchases?tab=asked`);
@@ -461,7 +460,7 @@ Deno.test("on a 360 px phone, the receipt keeps each amount on one line, the cou
   assertEquals(refunded.status, 200);
   await refunded.body?.cancel();
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, javaScriptEnabled: false });
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, buyer);
   const page = await context.newPage();
   await page.goto(`${t.origin}/purchases/${purchaseId}/receipt`);

@@ -8,6 +8,7 @@
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import { assertAccessible, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
+import { phoneContext } from "@/tests/helpers/phone.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { getUserByEmail } from "@/lib/users/users.ts";
@@ -20,7 +21,7 @@ Deno.test("the last admin deleting their account reads why not in Hindi, in the 
   await using t = await createTestApp({ listen: true });
   const admin = await createTestUser(t, "admin");
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, admin);
   const page = await context.newPage();
   await openHydrated(page, `${t.origin}/profile?lang=hi`);
@@ -38,7 +39,7 @@ Deno.test("a member deleting an internship deleted meanwhile reads that it was n
   const member = await createTestUser(t, "member");
   const internship = await postInternship(t, member, { title: "Data Analyst Intern" });
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, member);
   const page = await context.newPage();
   await openHydrated(page, `${t.origin}/internships/mine?lang=hi`);
@@ -58,7 +59,7 @@ Deno.test("a save lost to busy writers, or sent to a path that is gone, says so 
   const student = await createTestUser(t, "user");
   const before = await getSettings(t.kv, student.user.id);
   await using browser = await openBrowser();
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const context = await phoneContext(browser);
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
   const api = `${t.origin}/api/me/settings`;

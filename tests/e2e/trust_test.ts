@@ -17,11 +17,10 @@ import {
   openBrowser,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
+import { PHONE_CONTEXT, phoneContext } from "@/tests/helpers/phone.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { people } from "@/tests/fixtures/people.ts";
-
-const PHONE = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true };
 
 /** Fails when the page is wider than its viewport (sideways scrolling on a phone). */
 async function assertNoSidewaysScroll(page: Page): Promise<void> {
@@ -40,7 +39,7 @@ Deno.test("a student reports a listing on a phone without JavaScript; the admin 
   });
   await using browser = await openBrowser();
 
-  const context = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+  const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const phone = await context.newPage();
   phone.setDefaultTimeout(30_000);
@@ -72,7 +71,7 @@ Deno.test("a student reports a listing on a phone without JavaScript; the admin 
   await adminPage.getByRole("button", { name: "Resolve" }).click();
   await adminPage.getByText("Resolved 1 report.").waitFor();
 
-  const bell = await browser.newPage(PHONE);
+  const bell = await browser.newPage(PHONE_CONTEXT);
   await signInBrowser(bell.context(), t.origin, student);
   await bell.goto(`${t.origin}/`);
   await hydrated(bell);
@@ -94,7 +93,7 @@ Deno.test("a member posting a listing that asks for a registration fee is told i
   await using t = await createTestApp({ listen: true });
   const member = await createTestUser(t, "member");
   await using browser = await openBrowser();
-  const page = await browser.newPage(PHONE);
+  const page = await browser.newPage(PHONE_CONTEXT);
   page.setDefaultTimeout(30_000);
   await signInBrowser(page.context(), t.origin, member);
   await page.goto(`${t.origin}/internships/new`);
@@ -145,7 +144,7 @@ Deno.test("an admin on a phone reads the newest reporters' own words on a report
     assertEquals(sent.status, 201);
   }
   await using browser = await openBrowser();
-  const phone = await browser.newPage(PHONE);
+  const phone = await browser.newPage(PHONE_CONTEXT);
   await signInBrowser(phone.context(), t.origin, admin);
   await phone.goto(`${t.origin}/admin/reports`);
   const card = phone.getByRole("listitem").filter({ hasText: "Words Intern at Talk Co" });
@@ -191,7 +190,7 @@ Deno.test("the new pages pass axe: organization, claim link, moderation, admin o
     headers: admin.headers,
   });
   await using browser = await openBrowser();
-  const studentPage = await browser.newPage(PHONE);
+  const studentPage = await browser.newPage(PHONE_CONTEXT);
   await signInBrowser(studentPage.context(), t.origin, student);
   for (const path of ["/organizations/axe-labs", `/report?kind=internship&id=${listing.id}&back=%2Finternships`]) {
     await studentPage.goto(`${t.origin}${path}`);
@@ -210,7 +209,7 @@ Deno.test("the new pages pass axe: organization, claim link, moderation, admin o
   await assertAccessible(studentPage, "the claim link's page with its Verify button");
   await studentPage.getByRole("button", { name: "Verify Axe Labs" }).click();
   await studentPage.getByRole("heading", { name: "Axe Labs is verified" }).waitFor();
-  const guest = await browser.newPage(PHONE);
+  const guest = await browser.newPage(PHONE_CONTEXT);
   await guest.goto(`${t.origin}${link}`);
   await assertAccessible(guest, "a used claim link's page");
   await guest.goto(`${t.origin}/internships?verifiedOnly=true&paidOnly=true`);
@@ -244,14 +243,14 @@ Deno.test("right after a claim, a stranger's listing under the name shows no sea
   assertEquals(claimed.status, 202);
   await t.settled();
   await using browser = await openBrowser();
-  const hrPage = await browser.newPage(PHONE);
+  const hrPage = await browser.newPage(PHONE_CONTEXT);
   await signInBrowser(hrPage.context(), t.origin, hr);
   await hrPage.goto(`${t.origin}${new URL(t.mails.at(-1)!.link).pathname}`);
   await hrPage.getByRole("button", { name: "Verify Seal Labs" }).click();
   await hrPage.getByRole("heading", { name: "Seal Labs is verified" }).waitFor();
 
   // The organizations-unlink job has not run: the stranger's listing reads as it will leave it.
-  const guest = await browser.newPage(PHONE);
+  const guest = await browser.newPage(PHONE_CONTEXT);
   const seal = guest.getByText("Verified: the organization is verified");
   await guest.goto(`${t.origin}/internships/${theirs.id}`);
   await guest.getByRole("heading", { name: "Stranger Intern" }).waitFor();

@@ -10,15 +10,18 @@ import { assertEquals } from "./assert.ts";
 /** The phone's viewport in CSS px. */
 export const PHONE = { width: 360, height: 740 };
 
+/** The phone's context options: its viewport, a touch screen and the mobile viewport rules. */
+export const PHONE_CONTEXT: BrowserContextOptions = { viewport: PHONE, isMobile: true, hasTouch: true };
+
 /**
- * A browser context on the phone: its viewport, a touch screen and the mobile viewport rules, with `options` besides
- * (e.g. `javaScriptEnabled: false`). `browser` is a test's `openBrowser()` (or a Chromium of its own).
+ * A browser context on the phone (`PHONE_CONTEXT`), with `options` besides (e.g. `javaScriptEnabled: false`).
+ * `browser` is a test's `openBrowser()` (or a Chromium of its own).
  */
 export function phoneContext(
   browser: { newContext(options?: BrowserContextOptions): Promise<BrowserContext> },
   options: BrowserContextOptions = {},
 ): Promise<BrowserContext> {
-  return browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, ...options });
+  return browser.newContext({ ...PHONE_CONTEXT, ...options });
 }
 
 /**
