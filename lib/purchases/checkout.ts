@@ -11,7 +11,8 @@
  * everything it read, records the purchase (pending, or paid when free) and the coupon
  * reservation; a lost race reads again and checks again. A caller's earlier pending checkout of
  * the same toolkit is replaced: the same purchase record takes the new order (it keeps the latest `ORDERS_KEPT`;
- * older ones move to their own keys, `keptOrders`). The earlier
+ * older ones move to their own keys, `keptOrders`); so is their latest purchase of it when its payment failed
+ * (`failedCheckoutEntry`), so failed tries add orders to one purchase, never purchases. The earlier
  * orders' coupon reservations are kept until they lapse (their orders can still be paid; the
  * same coupon again takes the same slots), or given up when the new checkout is free and so
  * paid at once (docs/decisions.md, Toolkits and payments).
@@ -29,6 +30,7 @@ import { BUYER_STATE_MESSAGE, indianState } from "./indian_states.ts";
 import {
   type BuyerPurchase,
   checkoutGuards,
+  failedCheckoutEntry,
   keptOrders,
   type Purchase,
   purchaseView,
@@ -123,7 +125,9 @@ export async function initiatePurchase(
     // A coupon that takes nothing off (a free toolkit, or a price the ₹1 minimum keeps) is not used up.
     const coupon = discount > 0 ? typed : null;
     const guards = await checkoutGuards(kv, user.id, toolkitId);
-    const previous = guards.pendingPurchase?.value ?? null;
+    // The checkout in progress, else the latest one whose payment failed: each try adds an order, not a purchase.
+    const taken = guards.pendingPurchase ?? await failedCheckoutEntry(kv, user.id, toolkitId);
+    const previous = taken?.value ?? null;
     const purchaseId = previous?.id ?? newId;
     const held = previous ? reservationsOf(previous) : [];
     const plan = coupon ? await planReservation(kv, { coupon: coupon.value, userId: user.id, purchaseId, held }) : null;
@@ -142,7 +146,7 @@ export async function initiatePurchase(
     }
 
     const op = kv.atomic().check(guards.pending).check(guards.owned);
-    if (guards.pendingPurchase) op.check(guards.pendingPurchase);
+    if (taken) op.check(taken);
     if (coupon) op.check(coupon);
     if (previous && free) {
       // Paid at once: no earlier order can grant anything any more, so their reservations go.

@@ -512,6 +512,23 @@ export async function otherPaidPurchase(
   return entries.find((entry) => entry.value.id !== record.id && entry.value.paymentStatus === "paid") ?? null;
 }
 
+/**
+ * `userId`'s latest purchase of `toolkitId` with its entry for a check when its payment failed, else null: the next
+ * checkout takes it up again rather than adding a purchase (docs/decisions.md, Toolkits and payments, "A failed
+ * checkout is taken up again"). One entry and one record once the `purchase-toolkit-index` job is done
+ * (`toolkitPurchaseEntries`).
+ */
+export async function failedCheckoutEntry(
+  kv: Deno.Kv,
+  userId: string,
+  toolkitId: string,
+): Promise<Deno.KvEntry<BuyerPurchase> | null> {
+  const [latest] = await toolkitPurchaseEntries(kv, { userId, toolkitId, limit: 1 });
+  return latest?.value.paymentStatus === "failed" && latest.value.userId === userId
+    ? latest as Deno.KvEntry<BuyerPurchase>
+    : null;
+}
+
 /** True when `userId` has a paid purchase of `toolkitId`. */
 export async function hasPurchased(kv: Deno.Kv, userId: string, toolkitId: string): Promise<boolean> {
   return (await kv.get(ownedKey(userId, toolkitId))).value !== null;

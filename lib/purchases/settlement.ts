@@ -17,10 +17,10 @@
  *   409 (docs/decisions.md, Toolkits and payments). So paid uses never exceed `usageLimit` nor `perUserLimit`.
  * - A second payment of a purchase already paid (an earlier order of a replaced or free checkout
  *   paid too) grants nothing more but is kept in `extraPayments`, once per order, as money due back.
- * - A payment of a purchase not paid while the buyer owns the toolkit through another paid purchase (the order of a
- *   failed checkout paid late, after a new checkout was paid) grants nothing: kept in `extraPayments` with reason
- *   `already owned`, the purchase fails when that order was its current one, and verify answers 409. So one buyer
- *   never holds two paid purchases of one toolkit.
+ * - A payment of a purchase not paid while the buyer owns the toolkit through another paid purchase (in data from
+ *   before a failed checkout was taken up again, its order paid late after a new checkout was paid) grants nothing:
+ *   kept in `extraPayments` with reason `already owned`, the purchase fails when that order was its current one, and
+ *   verify answers 409. So one buyer never holds two paid purchases of one toolkit.
  * - Failed (`payment.failed`): a pending purchase becomes `failed` and its reservation is released,
  *   only when the failed order is its current one (a failure of a replaced order changes nothing).
  */

@@ -5,7 +5,15 @@ import { htmlDocument } from "@/tests/fixtures/html.ts";
 import { refundProcessedDelivery, signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
 import { startFakeSmtp } from "@/tests/fakes/smtp.ts";
 import { refundIdempotencyKey } from "@/lib/payments/razorpay.ts";
-import { addCoupon, addLesson, addToolkit, buy, checkout, openShop } from "@/tests/fixtures/toolkits.ts";
+import {
+  addCoupon,
+  addLesson,
+  addToolkit,
+  buy,
+  checkout,
+  checkoutBesideFailed,
+  openShop,
+} from "@/tests/fixtures/toolkits.ts";
 import { deliver, purchaseRecord, recount, refund, stored } from "./helpers.ts";
 import { reconcilePayments } from "@/lib/purchases/reconcile.ts";
 import { recordProgress } from "@/lib/toolkits/learning.ts";
@@ -476,11 +484,12 @@ Deno.test("refund: of one of two paid purchases of a toolkit (older data) leaves
   const buyer = await createTestUser(shop.t);
   const kit = await addToolkit(shop, { price: 300 });
   const lesson = await addLesson(shop, kit.id);
-  // A failed checkout, then a new one: its order B is paid, then the failed checkout's order A too.
+  // A failed checkout, then a new purchase as before it was taken up again: its order B is paid, then the failed
+  // checkout's order A too.
   const first = await checkout(shop, buyer, kit.id);
   const failed = webhookDelivery({ event: "payment.failed", orderId: first.body.order.id });
   await (await deliver(shop, failed)).body?.cancel();
-  const second = await checkout(shop, buyer, kit.id);
+  const second = await checkoutBesideFailed(shop, buyer, { toolkitId: kit.id, failedId: first.body.purchase.id });
   const [a, b] = [first, second].map((c) => shop.fake.addPayment(c.body.order.id, "captured"));
   const verify = (orderId: string, paymentId: string) =>
     shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, {

@@ -3,13 +3,20 @@
  * be paid (Checkout.js was open in another tab). Paying it applies that order's own terms: its
  * amount and its coupon, whose use is counted, so no coupon limit can be slipped past that way;
  * a failure of a replaced order leaves the current checkout as it is; a second payment of a
- * purchase already paid is recorded as money due back; and so is the payment of a failed checkout's order once a new
- * checkout of the toolkit was paid.
+ * purchase already paid is recorded as money due back; a failed checkout is taken up again by the next, and in data
+ * from before, the payment of a failed checkout's order once a new checkout of the toolkit was paid is owed back.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestUser } from "@/tests/helpers/app.ts";
 import { signedPayment, webhookDelivery } from "@/tests/fakes/razorpay.ts";
-import { addCoupon, addToolkit, checkout, openShop, type Shop } from "@/tests/fixtures/toolkits.ts";
+import {
+  addCoupon,
+  addToolkit,
+  checkout,
+  checkoutBesideFailed,
+  openShop,
+  type Shop,
+} from "@/tests/fixtures/toolkits.ts";
 import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 
@@ -129,17 +136,55 @@ Deno.test("paying the earlier full-price order after checking out again with a c
   assertEquals(await usedCount(shop, "SAVE20"), 0, "the full price was paid: the coupon's use is given back");
 });
 
-Deno.test("a failed checkout's order paid late and a new checkout's order paid too: one purchase paid, one owed back", async () => {
+Deno.test("a failed checkout is taken up again: its order paid late pays it, the new order's payment is owed back", async () => {
   await using shop = await openShop();
   const user = await createTestUser(shop.t);
   const kit = await addToolkit(shop, { price: 499 });
   await addCoupon(shop, { code: "SAVE20" });
   const first = await checkout(shop, user, kit.id);
-  // The first try of order A is declined: the purchase fails, so the next checkout is a new purchase.
+  // The first try of order A is declined: the purchase fails, and the next checkout takes it up again.
   const failed = webhookDelivery({ event: "payment.failed", orderId: first.body.order.id });
   await (await shop.t.fetch("/api/webhooks/razorpay", { method: "POST", body: failed.body, headers: failed.headers }))
     .body?.cancel();
   const second = await checkout(shop, user, kit.id, "SAVE20");
+  assertEquals(second.status, 200);
+  assertEquals(second.body.purchase.id, first.body.purchase.id);
+  assertEquals(second.body.purchase.paymentStatus, "pending");
+  assertEquals(await usedCount(shop, "SAVE20"), 1);
+  const verify = (orderId: string) =>
+    shop.t.json("POST", `/api/toolkits/${kit.id}/verify`, { body: signedPayment(orderId), headers: user.headers });
+  // Order A is tried again in its still open window and paid: the purchase is paid on A's terms, without the coupon.
+  const paidA = await verify(first.body.order.id);
+  assertEquals(paidA.status, 200);
+  const { purchase } = await paidA.json();
+  assertEquals([purchase.paymentStatus, purchase.gatewayOrderId, purchase.amountPaid], [
+    "paid",
+    first.body.order.id,
+    49900,
+  ]);
+  assertEquals(await usedCount(shop, "SAVE20"), 0, "the coupon's reservation is given back");
+  // Order B is paid too: the purchase is paid already, so it grants nothing and is owed back.
+  await (await verify(second.body.order.id)).body?.cancel();
+  const record = (await shop.t.kv.get<PurchaseRecord>(["purchases", first.body.purchase.id])).value!;
+  assertEquals(record.extraPayments?.map((p) => [p.orderId, p.amount, p.reason]), [
+    [second.body.order.id, 39920, "already paid"],
+  ]);
+  assertEquals(await usedCount(shop, "SAVE20"), 0);
+  assertEquals((await Array.fromAsync(shop.t.kv.list({ prefix: ["purchases_by_user", user.user.id] }))).length, 1);
+});
+
+Deno.test("a failed checkout's order paid late and a new checkout's order paid too (older data): one paid, one owed back", async () => {
+  await using shop = await openShop();
+  const user = await createTestUser(shop.t);
+  const kit = await addToolkit(shop, { price: 499 });
+  await addCoupon(shop, { code: "SAVE20" });
+  const first = await checkout(shop, user, kit.id);
+  // The first try of order A is declined: the purchase fails, and the next checkout was a new purchase before.
+  const failed = webhookDelivery({ event: "payment.failed", orderId: first.body.order.id });
+  await (await shop.t.fetch("/api/webhooks/razorpay", { method: "POST", body: failed.body, headers: failed.headers }))
+    .body?.cancel();
+  const failedId = first.body.purchase.id;
+  const second = await checkoutBesideFailed(shop, user, { toolkitId: kit.id, failedId, couponCode: "SAVE20" });
   assertEquals(second.status, 200);
   assert(second.body.purchase.id !== first.body.purchase.id);
   assertEquals(await usedCount(shop, "SAVE20"), 1);
