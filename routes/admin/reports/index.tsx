@@ -6,8 +6,8 @@
  * whose reports are all resolved, each with what resolved it and when; `?kind=` one kind. Plain links and forms:
  * `POST` (fields `kind`, `targetId`, `action`, `note`, `from`; `resolveFromForm`) resolves and answers 303 back with
  * `?done=`, or renders the list again (400) with a form sent without its action refused at that form, its note kept
- * (the target's card drawn first when the page lacks it), or saying that its reports are resolved already;
- * it works without JavaScript.
+ * (the target's card drawn first when the page lacks it; on the open list, where the forms are, when it was posted to
+ * the resolved list), or saying that its reports are resolved already; it works without JavaScript.
  */
 import { define } from "@/lib/platform/define.ts";
 import { PageHead } from "@/components/PageHead.tsx";
@@ -43,12 +43,18 @@ interface Data {
   /** A dismissed listing stays held: the never-pay rule holds it too. */
   held: boolean;
   problem: string | null;
+  /** The page's path and query without its notices (`done`, `held`, `problem`): where its forms post back. */
+  here: string;
   /** A form sent without its action: the list again, the sentence and the note as typed at that target's form. */
   refused?: ResolveRefusal;
 }
 
-/** The list a page's query asks for (`status`, `kind`, `offset`); the open list's first page for a query it refuses. */
-async function listOf(kv: Deno.Kv, t: Translate, params: URLSearchParams): Promise<Data> {
+/**
+ * The list a page's query (`search`: `?…`, or empty) asks for (`status`, `kind`, `offset`); the open list's first page
+ * for a query it refuses.
+ */
+async function listOf(kv: Deno.Kv, t: Translate, search: string): Promise<Data> {
+  const params = new URLSearchParams(search);
   const query = adminListQuery(AdminReportQuerySchema, params, PAGE_SIZE);
   return {
     page: await reportedTargets(kv, query, t),
@@ -57,19 +63,28 @@ async function listOf(kv: Deno.Kv, t: Translate, params: URLSearchParams): Promi
     done: params.get("done"),
     held: params.get("held") === "1",
     problem: params.get("problem"),
+    here: `/admin/reports${search.replace(/([?&])(done|held|problem)=[^&]*/g, "$1").replace(/[?&]+$/, "")}`,
   };
 }
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    return ctx.render(await listOf(ctx.state.services.kv, ctx.state.t, ctx.url.searchParams));
+    return ctx.render(await listOf(ctx.state.services.kv, ctx.state.t, ctx.url.search));
   },
 
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const answer = await resolveFromForm(req, ctx.state);
     if (answer instanceof Response) return answer;
-    const list = await listOf(ctx.state.services.kv, ctx.state.t, ctx.url.searchParams);
+    const { services: { kv }, t } = ctx.state;
+    let list = await listOf(kv, t, ctx.url.search);
+    if (answer.open && list.status === "resolved") {
+      // Forms are on the open list only: a refusal with a form to keep its note in comes back there (its first page).
+      const params = new URLSearchParams(ctx.url.search);
+      params.delete("status");
+      params.delete("offset");
+      list = await listOf(kv, t, params.size ? `?${params}` : "");
+    }
     return ctx.render({ ...list, done: null, held: false, problem: null, refused: answer }, { status: 400 });
   },
 });
@@ -106,8 +121,8 @@ function RecentWords({ target }: { target: ReportedTarget }) {
   );
 }
 
-export default define.page<Data>(function AdminReportsPage({ data, url }) {
-  const { page, status, kind, done, held, problem, refused } = data;
+export default define.page<Data>(function AdminReportsPage({ data }) {
+  const { page, status, kind, done, held, problem, here, refused } = data;
   const { offset, total } = page.pagination;
   // A refused form's target the page lacks (on another page by now, or of another kind) is drawn first, its note kept.
   const extra = refused?.open && status === "open" &&
@@ -122,7 +137,6 @@ export default define.page<Data>(function AdminReportsPage({ data, url }) {
     return `/admin/reports${query ? `?${query}` : ""}`;
   };
   const t = useT();
-  const here = url.pathname + url.search.replace(/([?&])(done|held|problem)=[^&]*/g, "$1").replace(/[?&]+$/, "");
   return (
     <section aria-labelledby="page-title" class="space-y-6">
       <PageHead title={t("admin.pageTitle", { page: t("admin.nav.reports") })} />

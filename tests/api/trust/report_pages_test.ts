@@ -359,3 +359,59 @@ Deno.test("a resolve answered back to the target's page says what stopped it the
   }
   assertEquals((await call(t, undefined, "GET", `/api/internships/${listing.id}`)).status, 200, "not hidden");
 });
+
+Deno.test("a hand-made resolve refused while the resolved list is viewed comes back on the open list, its note kept", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const [open, closed] = await postInternships(t, member, [{ title: "Open Intern" }, { title: "Closed Intern" }]);
+  for (const listing of [open, closed]) {
+    await call(t, student, "POST", "/api/reports", { kind: "internship", id: listing.id, reason: "misleading" });
+  }
+  await call(t, admin, "POST", `/api/admin/reports/internship/${closed.id}/resolve`, { action: "dismiss" });
+  const prefix = `resolve-internship-${open.id}`;
+  const note = "Asked the company first.";
+  const from = "/admin/reports?status=resolved&kind=internship";
+  const res = await postForm(t, admin, from, { kind: "internship", targetId: open.id, note, from });
+  assertEquals(res.status, 400);
+  const html = await res.text();
+  const action = `/admin/reports?kind=internship#${prefix}`;
+  assert(html.includes(`<form id="${prefix}" method="post" action="${action}"`), "its form, posting to the open list");
+  assert(html.includes(`id="${prefix}-action-error"`) && html.includes(`>${note}</textarea>`), "the note is kept");
+  assert(!html.includes(">Closed Intern at"), "the open list, where the form is");
+});
+
+Deno.test("a resolve refused on a target's page is about that target only: one naming another is drawn on its own", async () => {
+  await using t = await createTestApp();
+  const member = await createTestUser(t, "member");
+  const admin = await createTestUser(t, "admin");
+  const student = await createTestUser(t, "user");
+  const [here, other, closed] = await postInternships(t, member, [
+    { title: "Here Intern" },
+    { title: "Other Intern" },
+    { title: "Closed Intern" },
+  ]);
+  for (const listing of [here, other, closed]) {
+    await call(t, student, "POST", "/api/reports", { kind: "internship", id: listing.id, reason: "misleading" });
+  }
+  await call(t, admin, "POST", `/api/admin/reports/internship/${closed.id}/resolve`, { action: "dismiss" });
+  const page = `/admin/reports/internship/${here.id}`;
+  const note = "Not this one.";
+  const res = await postForm(t, admin, page, { kind: "internship", targetId: other.id, note, from: page });
+  assertEquals(res.status, 400);
+  const html = await res.text();
+  const [herePrefix, otherPrefix] = [here, other].map((listing) => `resolve-internship-${listing.id}`);
+  assert(!html.includes(`id="${herePrefix}"`), "this target's form does not take the other's refusal");
+  const action = `/admin/reports/internship/${other.id}#${otherPrefix}`;
+  assert(html.includes(`<form id="${otherPrefix}" method="post" action="${action}"`), "the other target's own form");
+  assert(html.includes(`id="${otherPrefix}-action-error"`) && html.includes(`>${note}</textarea>`), "its note kept");
+  assert(html.includes(">Other Intern at Example Labs</h1>"), "on its page");
+
+  // One naming a target resolved since: its page says so, not this one.
+  const late = await postForm(t, admin, page, { kind: "internship", targetId: closed.id, note, from: page });
+  assertEquals(late.status, 400);
+  const said = await late.text();
+  assert(said.includes("These reports are resolved already: nothing is left to resolve."));
+  assert(said.includes(">Closed Intern at Example Labs</h1>") && !said.includes(`id="${herePrefix}"`), "its page");
+});

@@ -4,7 +4,9 @@
  * count toward a hold (its reporter's earlier report dismissed: docs/decisions.md, Trust, "Dismissed reporters") and how
  * it was resolved, and the form to resolve the open ones, posted here (`POST`, `resolveFromForm`: 303 back with `done=`,
  * or with `problem=`, said above the form, or this page again, 400, with a form sent without its action refused at
- * the form, its note kept). Something nobody reported renders the 404 page.
+ * the form, its note kept). A refusal is drawn on the page of the target its form named, never in another target's
+ * form: a hand-made post naming another target answers that target's page. Something nobody reported renders the
+ * 404 page.
  */
 import { define } from "@/lib/platform/define.ts";
 import { NotFoundError } from "@/lib/errors.ts";
@@ -13,7 +15,13 @@ import { Notice } from "@/components/forms.tsx";
 import { Badge } from "@/components/internships/InternshipCard.tsx";
 import { ResolveForm, ResolveProblem, StillHeld } from "@/components/reports/ResolveForm.tsx";
 import { ResolutionWords } from "@/components/reports/ResolutionWords.tsx";
-import { REPORT_KINDS, type ReportKind, type TargetReports, targetReports } from "@/lib/reports/reports.ts";
+import {
+  REPORT_KINDS,
+  type ReportKind,
+  TARGET_ID_MAX,
+  type TargetReports,
+  targetReports,
+} from "@/lib/reports/reports.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { resolveFromForm, type ResolveRefusal } from "@/lib/http/report_resolution.ts";
 import type { Translate } from "@/lib/i18n/translator.ts";
@@ -23,24 +31,33 @@ interface Data extends TargetReports {
   refused?: ResolveRefusal;
 }
 
-/** The reports of the target a page's path names. @throws NotFoundError for a kind that is none, or nothing reported. */
-async function reportsOf(kv: Deno.Kv, t: Translate, params: Record<string, string>): Promise<TargetReports> {
-  const { kind, targetId } = params;
-  if (!(REPORT_KINDS as readonly string[]).includes(kind)) throw new NotFoundError();
+/**
+ * The reports of the target `kind` and `targetId` name (a page's path, or a refused form).
+ * @throws NotFoundError for a kind that is none, a target id longer than any report names, or nothing reported.
+ */
+async function reportsOf(
+  kv: Deno.Kv,
+  t: Translate,
+  { kind, targetId }: { kind: string; targetId: string },
+): Promise<TargetReports> {
+  const known = (REPORT_KINDS as readonly string[]).includes(kind) && targetId.length <= TARGET_ID_MAX;
+  if (!known) throw new NotFoundError();
   return await targetReports(kv, { kind: kind as ReportKind, targetId, t });
 }
 import { useT } from "@/lib/i18n/context.ts";
 
 export const handler = define.handlers<Data>({
   async GET(_req, ctx) {
-    return ctx.render(await reportsOf(ctx.state.services.kv, ctx.state.t, ctx.params));
+    const { kind, targetId } = ctx.params;
+    return ctx.render(await reportsOf(ctx.state.services.kv, ctx.state.t, { kind, targetId }));
   },
 
   async POST(req, ctx) {
     assertSignedIn(ctx.state);
     const answer = await resolveFromForm(req, ctx.state);
     if (answer instanceof Response) return answer;
-    const data = await reportsOf(ctx.state.services.kv, ctx.state.t, ctx.params);
+    // Drawn for the target the form named: this page's own, unless the post was made by hand.
+    const data = await reportsOf(ctx.state.services.kv, ctx.state.t, answer);
     return ctx.render({ ...data, refused: answer }, { status: 400 });
   },
 });
@@ -71,7 +88,12 @@ export default define.page<Data>(function AdminTargetReportsPage({ data, url }) 
       {problem && <ResolveProblem problem={problem} />}
       {target.status === "open" && (
         <div class="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-          <ResolveForm kind={target.kind} targetId={target.targetId} from={url.pathname} refused={refused} />
+          <ResolveForm
+            kind={target.kind}
+            targetId={target.targetId}
+            from={`/admin/reports/${target.kind}/${target.targetId}`}
+            refused={refused}
+          />
         </div>
       )}
       <section aria-labelledby="reports-heading">
