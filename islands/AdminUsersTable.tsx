@@ -141,7 +141,7 @@ function UsersTable(
     }
     setSuspensionError(null);
     const result = await fetchJson<
-      { user: SuspensionChanged; hiddenListings?: number; commentRemoval?: CommentRemoval | null }
+      { user: SuspensionChanged; hiddenListings?: number; finishing?: boolean; commentRemoval?: CommentRemoval | null }
     >(
       `/api/admin/users/${encodeURIComponent(user.id)}/suspension`,
       lifting ? { method: "DELETE" } : {
@@ -155,13 +155,13 @@ function UsersTable(
     }
     const commentRemoval = result.data.commentRemoval ?? null;
     list.replaceRow({ id: user.id, suspension: result.data.user.suspension, commentRemoval });
-    const hidden = result.data.hiddenListings;
+    const { hiddenListings, finishing } = result.data;
     const removing = commentRemoval ? ` ${t("admin.users.commentsNotice")}` : "";
-    list.announce(
-      lifting
-        ? t("admin.users.liftedDone")
-        : `${t("admin.users.suspendedDone")} ${t("admin.users.listingsHidden", { count: hidden ?? 0 })}${removing}`,
-    );
+    // Kept busy, the hide's count is not known yet: its job finishes it.
+    const hidden = finishing
+      ? t("admin.users.finishing")
+      : t("admin.users.listingsHidden", { count: hiddenListings ?? 0 });
+    list.announce(lifting ? t("admin.users.liftedDone") : `${t("admin.users.suspendedDone")} ${hidden}${removing}`);
   };
   const [pending, setPending] = useState<{ user: AdminUserRow; role: Role } | null>(null);
   const [saving, setSaving] = useState(false);

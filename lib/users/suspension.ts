@@ -9,7 +9,7 @@
  *   deleted): the suspended accounts, for the admin list's filter; written with the user record's `suspension`.
  */
 import { z } from "zod";
-import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors.ts";
+import { BusyError, ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
 import { TextSchema } from "@/lib/text.ts";
 import { appendAdminLogOps } from "@/lib/admin_log/admin_log.ts";
@@ -18,10 +18,20 @@ import { suspensionLiftedMail, suspensionMail } from "@/lib/mail/templates.tsx";
 import { translatorOfPerson } from "@/lib/i18n/catalogue.ts";
 import { endSessionsPatch, getUsers, updateUserOps, type User, userKey } from "./users.ts";
 import { isAdmin } from "./roles.ts";
-import { cancelPosterHideOps, forgetHideAdmin, posterHideOps } from "@/lib/moderation/poster_hides.ts";
-import { cancelCommentPurgeOps, commentPurgeOps, forgetCommentPurges } from "@/lib/moderation/comment_purges.ts";
+import {
+  cancelPosterHideOps,
+  forgetHideAdmin,
+  hidePosterListings,
+  posterHideOps,
+} from "@/lib/moderation/poster_hides.ts";
+import {
+  cancelCommentPurgeOps,
+  commentPurgeOps,
+  forgetCommentPurges,
+  purgeComments,
+} from "@/lib/moderation/comment_purges.ts";
 import { commentCountOf } from "@/lib/comments/store.ts";
-import { cancelManagerCloseOps, managerCloseOps } from "@/lib/internships/manager_closes.ts";
+import { cancelManagerCloseOps, closeManagedListings, managerCloseOps } from "@/lib/internships/manager_closes.ts";
 
 /** The longest reason, in characters. */
 export const SUSPENSION_REASON_MAX = 500;
@@ -84,11 +94,10 @@ function changed(user: User): SuspensionChanged {
  * (`{at, reason, by}`), their next session epoch (every session ends at once, as "Sign out everywhere else" does;
  * docs/decisions.md, Sessions, "Ending sessions"), the filter's entry, the audit log's `user.suspend` (the reason as
  * its summary) and the e-mail telling the person, in their language, without the admin's name; with `hideListings`,
- * also the hide of their open listings (`posterHideOps`, noted in their language with the reason), which the caller
- * runs next (`hidePosterListings`); always the close of the listings of the verified organizations they manage that
- * nobody else answers once they are suspended (`managerCloseOps`), which the caller runs next (`closeManagedListings`);
- * with `removeComments`, also the removal of their comments (`commentPurgeOps`, with how many there are, counted before
- * the write), which the caller starts next (`purgeComments`).
+ * also the hide of their open listings (`posterHideOps`, noted in their language with the reason); always the close of
+ * the listings of the verified organizations they manage that nobody else answers once they are suspended
+ * (`managerCloseOps`); with `removeComments`, also the removal of their comments (`commentPurgeOps`, with how many
+ * there are, counted before the write). The caller runs those next (`runSuspension`).
  * @throws ForbiddenError "You cannot suspend your own account", or the default 403 when the actor is no longer an
  *   admin; NotFoundError "User not found"; ConflictError (409) "An admin cannot be suspended…" or "This account is
  *   already suspended".
@@ -143,6 +152,32 @@ export async function suspendUser(
     });
     const mailId = queueMailOps(op, { ...mail, userId: user.id, retryable: true });
     if ((await op.commit()).ok) return { user: changed(user), mailId };
+  }
+}
+
+/**
+ * Runs at once what the suspension of `userId` recorded (docs/decisions.md, Admin, "Suspension"), right after its
+ * write: with `hideListings`, the hide of their open listings (`hidePosterListings`); the close of the listings of the
+ * verified organizations they manage that nobody else answers (`closeManagedListings`); with `removeComments`, the
+ * first batch of the removal of their comments (`purgeComments`). The suspension stands whatever happens here: a step
+ * kept busy by lost races (BusyError) leaves it and the steps after it to their jobs, which finish them within minutes
+ * (`finishing`).
+ * @returns how many listings were hidden now (null without `hideListings`; 0 when the hide was busy) and `finishing`.
+ * @throws what a step throws but BusyError.
+ */
+export async function runSuspension(
+  kv: Deno.Kv,
+  { userId, hideListings, removeComments }: { userId: string; hideListings: boolean; removeComments: boolean },
+): Promise<{ hiddenListings: number | null; finishing: boolean }> {
+  let hiddenListings = hideListings ? 0 : null;
+  try {
+    if (hideListings) hiddenListings = await hidePosterListings(kv, { userId, now: Date.now() });
+    await closeManagedListings(kv, userId);
+    if (removeComments) await purgeComments(kv, { userId, now: Date.now(), batches: 1 });
+    return { hiddenListings, finishing: false };
+  } catch (error) {
+    if (!(error instanceof BusyError)) throw error;
+    return { hiddenListings, finishing: true };
   }
 }
 

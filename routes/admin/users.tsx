@@ -8,8 +8,9 @@
  * `userId`, `action` `role`, `suspend` or `lift`, `role`, `reason`, `hideListings` and `removeComments` `1` when ticked)
  * to the page's own address (its `suspended`, `search`, `role` and `offset`) answers 303 back to that page with `done` (`role` with `user`, the
  * changed account's id; `hidden`, how many listings were hidden, when asked; `comments=1` when their comments are being
- * removed: the row shows how far), or renders that page again under a notice of what was not done with the refusal's
- * sentence, which also shows at the row's role control or its suspension form (a refused suspension's kept as it was
+ * removed: the row shows how far; `later=1` when hiding or closing their listings or removing their comments was kept
+ * busy: suspended all the same, jobs finish it), or renders that page again under a notice of what was not done with
+ * the refusal's sentence, which also shows at the row's role control or its suspension form (a refused suspension's kept as it was
  * sent; after a refused lift, as the form starts) (400, 403, 404, 409). The island enhances the rest.
  */
 import { define } from "@/lib/platform/define.ts";
@@ -27,11 +28,8 @@ import {
 import type { Role } from "@/lib/users/roles.ts";
 import { changeUserRole, parseRoleChange } from "@/lib/users/admin.ts";
 import { getUser } from "@/lib/users/users.ts";
-import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
-import { hidePosterListings } from "@/lib/moderation/poster_hides.ts";
+import { liftSuspension, runSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
 import { closeDemotedListings } from "@/lib/internships/demotion_closes.ts";
-import { closeManagedListings } from "@/lib/internships/manager_closes.ts";
-import { purgeComments } from "@/lib/moderation/comment_purges.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { DomainError, InvalidInputError } from "@/lib/errors.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
@@ -59,6 +57,8 @@ interface Data {
   hidden: number | null;
   /** Whether the suspension removes their comments (its `comments` parameter). */
   comments: boolean;
+  /** Whether what the suspension runs was kept busy and its jobs finish it (its `later` parameter). */
+  finishing: boolean;
   /** A refused form's sentence, in the reader's language, under the title of what it did not do. */
   problem: { title: MessageKey; text: string } | null;
   /** A refused role change: the row's user id and the sentence shown at its role control. */
@@ -116,6 +116,7 @@ export const handler = define.handlers<Data>({
       done: done && DONE.has(done) ? done as Data["done"] : null,
       hidden: done === "suspended" ? hidden : null,
       comments: done === "suspended" && params.get("comments") === "1",
+      finishing: done === "suspended" && params.get("later") === "1",
       changed: changed && { name: changed.name, role: changed.role, closed: count("closed") ?? 0 },
       problem: null,
     });
@@ -150,6 +151,7 @@ export const handler = define.handlers<Data>({
         changed: null,
         hidden: null,
         comments: false,
+        finishing: false,
       };
       return ctx.render({ ...data, problem, ...refused }, { status });
     };
@@ -169,8 +171,7 @@ export const handler = define.handlers<Data>({
         return await again(errorResponse(error).status, problem, { refusedRole: { userId: form.userId, message } });
       }
     }
-    let hidden: number | null = null;
-    let comments = false;
+    let done = "lifted";
     const ticks = { hideListings: form.hideListings === "1", removeComments: form.removeComments === "1" };
     /**
      * The page again, saying the suspension or lift was not done, with `text` at its row: a refused suspension's form
@@ -187,14 +188,10 @@ export const handler = define.handlers<Data>({
         if (!body.success) return await refused(400, t("admin.users.reasonProblem"));
         const { user, mailId } = await suspendUser(services.kv, { ...parties, ...body.data });
         deliverSoon(services, mailId);
-        if (body.data.hideListings) {
-          hidden = await hidePosterListings(services.kv, { userId: user.id, now: Date.now() });
-        }
-        await closeManagedListings(services.kv, user.id);
-        if (body.data.removeComments) {
-          await purgeComments(services.kv, { userId: user.id, now: Date.now(), batches: 1 });
-          comments = true;
-        }
+        // Suspended from here on: a step kept busy is left to its job, and the page says so.
+        const { hiddenListings, finishing } = await runSuspension(services.kv, { userId: user.id, ...body.data });
+        const hidden = hiddenListings === null || finishing ? "" : `&hidden=${hiddenListings}`;
+        done = `suspended${hidden}${body.data.removeComments ? "&comments=1" : ""}${finishing ? "&later=1" : ""}`;
       } else if (form.action === "lift") {
         deliverSoon(services, (await liftSuspension(services.kv, parties)).mailId);
       } else return await refused(400, t("admin.users.reasonProblem"));
@@ -202,9 +199,6 @@ export const handler = define.handlers<Data>({
       if (!(error instanceof DomainError)) throw error;
       return await refused(errorResponse(error).status, refusalText(t, error));
     }
-    const done = form.action === "lift"
-      ? "lifted"
-      : `suspended${hidden === null ? "" : `&hidden=${hidden}`}${comments ? "&comments=1" : ""}`;
     return seeOther(`/admin/users?done=${done}${back}`);
   },
 });
@@ -226,6 +220,7 @@ export default define.page<Data>(function AdminUsersPage({ data, state }) {
         >
           {data.hidden !== null && `${t("admin.users.listingsHidden", { count: data.hidden })} `}
           {data.comments && `${t("admin.users.commentsNotice")} `}
+          {data.finishing && `${t("admin.users.finishing")} `}
           {t("admin.users.toldByMail")}
         </Notice>
       )}

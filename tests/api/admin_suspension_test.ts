@@ -10,7 +10,8 @@ import { getUser, updateUser } from "@/lib/users/users.ts";
 import { createSession } from "@/lib/auth/sessions.ts";
 import { listAdminLog } from "@/lib/admin_log/admin_log.ts";
 import { deleteAccount } from "@/lib/account/deletion.ts";
-import { REFUSALS } from "@/lib/refusals.ts";
+import { PLATFORM_REFUSALS, REFUSALS } from "@/lib/refusals.ts";
+import { BusyError } from "@/lib/errors.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { htmlDocument } from "@/tests/fixtures/html.ts";
 import { PASSWORD, passwordUser } from "@/tests/fixtures/people.ts";
@@ -420,6 +421,41 @@ Deno.test("a hide whose run stopped is finished by the poster-hides job; the pag
   assertEquals((await t.fetch(`/api/internships/${listing.id}`)).status, 404);
   assertEquals((await t.kv.get(["poster_hides", other.user.id])).value, null, "done: the hide is gone");
   assertEquals(await runJob(findJob("poster-hides")!, t.services), { job: "poster-hides", hidden: 0 });
+});
+
+Deno.test("a suspension whose hide is kept busy stands: the page and the API say it goes on later, the job finishes it", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const [scammer, other] = [await createTestUser(t, "member"), await createTestUser(t, "member")];
+  const listings = [
+    await postInternship(t, scammer, { title: "Scam Intern Zyx" }),
+    await postInternship(t, other, { title: "Other Scam" }),
+  ];
+  // Every write of their listings stays busy (its races lost for 30 s) while the requests run.
+  const kv = t.services.kv;
+  t.services.kv = kvWithCommits(kv, (_n, apply, sets) => {
+    if (sets.some((key) => listings.some((listing) => key.includes(listing.id)))) {
+      throw new BusyError(PLATFORM_REFUSALS.busy);
+    }
+    return apply();
+  });
+  const body = { userId: scammer.user.id, action: "suspend", reason: REASON, hideListings: "1" };
+  const done = await postForm(t, admin, "/admin/users", body);
+  assertEquals([done.status, done.headers.get("location")], [303, "/admin/users?done=suspended&later=1"]);
+  const res = await suspend(t, admin, other.user.id, { reason: REASON });
+  assertEquals([res.status, (await res.json()).finishing], [200, true]);
+  t.services.kv = kv;
+  for (const who of [scammer, other]) assert((await getUser(t.kv, who.user.id))!.suspension, "suspended all the same");
+  for (const lang of ["en", "hi"] as const) {
+    const page = await t.fetch(`/admin/users?done=suspended&later=1&lang=${lang}`, { headers: admin.headers });
+    const words = shown(await page.text());
+    const say = translatorFor(lang);
+    assert(words.includes(say("admin.users.suspendedDone")) && words.includes(say("admin.users.finishing")), lang);
+    assert(!words.includes(say("admin.users.notSuspended")), lang);
+  }
+  const later = new Date(Date.now() + 3 * 60_000); // once the requests' leases ran out
+  assertEquals(await runJob(findJob("poster-hides")!, t.services, later), { job: "poster-hides", hidden: 2 });
+  for (const listing of listings) assertEquals((await t.fetch(`/api/internships/${listing.id}`)).status, 404);
 });
 
 Deno.test("a listing a request posts after the hide's run, having read the poster before the suspension: the job hides it", async () => {

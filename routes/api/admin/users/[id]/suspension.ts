@@ -5,10 +5,8 @@
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readJson, validate } from "@/lib/http/json.ts";
-import { liftSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
-import { hidePosterListings } from "@/lib/moderation/poster_hides.ts";
-import { closeManagedListings } from "@/lib/internships/manager_closes.ts";
-import { BATCH, commentRemovalsOf, purgeComments } from "@/lib/moderation/comment_purges.ts";
+import { liftSuspension, runSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
+import { BATCH, commentRemovalsOf } from "@/lib/moderation/comment_purges.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { CommentRemovalSchema, SuspendedUserSchema } from "@/lib/openapi/resources.ts";
@@ -24,7 +22,13 @@ const suspended = {
     "removal of their comments is",
   schema: z.strictObject({
     user: SuspendedUserSchema,
-    hiddenListings: z.number().int().min(0).describe("Internships and opportunities rejected now (0 without the hide)"),
+    hiddenListings: z.number().int().min(0).describe(
+      "Internships and opportunities rejected now (0 without the hide, or when `finishing` before the hide was done)",
+    ),
+    finishing: z.boolean().describe(
+      "True when hiding or closing their listings, or removing their comments, was kept busy by other writes: the " +
+        "suspension stands, and jobs finish the rest within minutes",
+    ),
     commentRemoval: CommentRemovalSchema.nullable().describe(
       "Their comments at the suspension and how many were removed now (null without `removeComments`); a job " +
         "removes the rest, and `GET /api/admin/users` shows how far it is",
@@ -47,7 +51,8 @@ export const apiDocs = describeRoute({
       "The open internships taking applications here, linked to a verified organization they manage, that nobody else " +
       "answers now (their owner gone, made a user or suspended, no other manager not suspended) close, a job finishing " +
       "what the request left; lifting the suspension reopens none. " +
-      "The rest of what they posted stays. Never one's own account " +
+      "The suspension stands even when hiding, closing or removing was kept busy by other writes (`finishing`): " +
+      "jobs finish those within minutes. The rest of what they posted stays. Never one's own account " +
       "nor an admin's (change their role first). The person is told by e-mail, with the reason and without the " +
       "admin's name; the audit log records `user.suspend`.",
     access: ["admin"],
@@ -85,12 +90,15 @@ export const handler = define.handlers({
       appUrl: services.config.appUrl,
     });
     deliverSoon(services, mailId);
-    const hiddenListings = await hidePosterListings(services.kv, { userId: user.id, now: Date.now() });
-    await closeManagedListings(services.kv, user.id);
-    if (!removeComments) return Response.json({ user, hiddenListings, commentRemoval: null });
-    await purgeComments(services.kv, { userId: user.id, now: Date.now(), batches: 1 });
+    const { hiddenListings, finishing } = await runSuspension(services.kv, {
+      userId: user.id,
+      hideListings,
+      removeComments,
+    });
+    const done = { user, hiddenListings: hiddenListings ?? 0, finishing };
+    if (!removeComments) return Response.json({ ...done, commentRemoval: null });
     const commentRemoval = (await commentRemovalsOf(services.kv, [user.id])).get(user.id) ?? null;
-    return Response.json({ user, hiddenListings, commentRemoval });
+    return Response.json({ ...done, commentRemoval });
   },
   async DELETE(_req, ctx) {
     assertSignedIn(ctx.state);
