@@ -11,6 +11,7 @@ import { createSession } from "@/lib/auth/sessions.ts";
 import { seedDemoData } from "@/lib/demo/seed.ts";
 import { DISCUSSED_POST } from "@/lib/demo/comments.ts";
 import { createPost, uploadedId } from "@/tests/fixtures/posts.ts";
+import { askedThread } from "@/tests/fixtures/comments.ts";
 import { deletePost } from "@/lib/ungatekeep/posts.ts";
 import {
   createComment,
@@ -692,9 +693,7 @@ Deno.test("deleting a post takes every reply notification group under it, also o
 Deno.test("deleting an account takes its reply notification groups with their holder entries", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const { asha, ravi, top } = await askedThread(t, post.id);
   await written(t, ravi, post.id, "Practise DP", top.id);
   assertEquals(await groupKeysUnder(t, post.id), ["notification_group_holders", "notification_groups"]);
   const now = { createdAt: new Date().toISOString() };
@@ -706,9 +705,7 @@ Deno.test("deleting an account takes its reply notification groups with their ho
 Deno.test("deleting an account takes its id out of the reply groups of the people it replied to", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const { asha, ravi, top } = await askedThread(t, post.id);
   await written(t, ravi, post.id, "Practise DP", top.id);
   await written(t, ravi, post.id, "And read the editorials", top.id);
   const group = async () =>
@@ -727,9 +724,7 @@ Deno.test("deleting an account takes its id out of the reply groups of the peopl
 Deno.test("a reply deleted before its author's account takes the author's id out of the replied-to's group", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const { asha, ravi, top } = await askedThread(t, post.id);
   const gone = await written(t, ravi, post.id, "Practise DP", top.id);
   await written(t, ravi, post.id, "And read the editorials", top.id);
   const group = async () =>
@@ -748,9 +743,7 @@ Deno.test("a reply deleted before its author's account takes the author's id out
 Deno.test("the notification-groups-index job indexes the groups stored before, which a post's deletion then finds", async () => {
   await using t = await createTestApp();
   const { post, admin } = await setup(t);
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const { ravi, top } = await askedThread(t, post.id);
   await written(t, ravi, post.id, "Practise DP", top.id);
   // A group stored before the holders' index, of someone with no comment under the post, its newest reply a day old.
   const kabir = await createTestUser(t, "user", { name: "Kabir" });
@@ -878,14 +871,12 @@ Deno.test("reply notifications: the author of the comment answered is notified i
     assertEquals(res.status, 200);
     return ((await res.json()).mails as { to: string; subject: string }[]).map((m) => [m.to, m.subject]);
   };
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
   const inbox = async (who: TestUser) => {
     const res = await t.fetch("/api/me/notifications", { headers: who.headers });
     assertEquals(res.status, 200);
     return (await res.json()).notifications as { type: string; title: string; body: string; url: string }[];
   };
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const { asha, ravi, top } = await askedThread(t, post.id);
   await written(t, asha, post.id, "Adding: it is for SDE", top.id);
   assertEquals(await inbox(asha), [], "no notice of one's own reply");
   const answer = await written(t, ravi, post.id, "Practise DP", top.id);
@@ -915,9 +906,7 @@ Deno.test("reply e-mails: a flood of replies to one person under one post is one
   await using t = await createTestApp();
   const { post, admin } = await setup(t);
   const other = await createPost(t, admin, { title: "Other", publishedAt: new Date(Date.now() - DAY).toISOString() });
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const { asha, ravi, top } = await askedThread(t, post.id);
   const otherTop = await written(t, asha, other.id, "Which cohort?");
   const reply = (postId: string, parentId: string, content: string) =>
     createComment(t.kv, { postId, author: ravi.user, input: { content, parentId }, appUrl: t.origin });
@@ -950,11 +939,9 @@ Deno.test("reply pushes: a flood of replies to one person under one post is one 
   await using t = await createTestApp();
   const { post, admin } = await setup(t);
   const other = await createPost(t, admin, { title: "Other", publishedAt: new Date(Date.now() - DAY).toISOString() });
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const { asha, ravi, top } = await askedThread(t, post.id);
   const off = await t.json("PATCH", "/api/me/settings", { body: { emailOnReply: false }, headers: asha.headers });
   assertEquals(off.status, 200);
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
   const otherTop = await written(t, asha, other.id, "Which cohort?");
   // The requests above started a push delivery that the answers did not wait for; it must end before the replies, or
   // it takes their messages. The replies are written through the domain, so no delivery starts: each push message
@@ -1048,9 +1035,7 @@ Deno.test("reply notifications: one replier flooding a full group pushes out onl
 Deno.test("a reply notification dropped from the kept 10 takes its pending push message and e-mail with it", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const { asha, ravi, top } = await askedThread(t, post.id);
   await t.settled(); // the push delivery the request started, which would take the replies' messages
   // Written through the domain, so no delivery starts: the first reply's e-mail and push message stay pending (as while
   // the mail server or the push service refuses and a retry waits).
@@ -1079,14 +1064,12 @@ Deno.test("a reply notification dropped from the kept 10 takes its pending push 
 Deno.test("a reply's notification loses its content when the reply is deleted, and the replier's name with their account", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const { asha, ravi, top } = await askedThread(t, post.id);
   const inbox = async (lang = "en") => {
     const res = await t.fetch(`/api/me/notifications?lang=${lang}`, { headers: asha.headers });
     assertEquals(res.status, 200);
     return ((await res.json()).notifications as { title: string; body: string }[]).map((n) => [n.title, n.body]);
   };
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
   await written(t, ravi, post.id, "Practise DP", top.id);
   const regretted = await written(t, ravi, post.id, "Call me on 98765 43210", top.id);
   const del = await t.json("DELETE", `/api/ungatekeep/comments/${regretted.id}`, { headers: ravi.headers });
@@ -1153,14 +1136,12 @@ Deno.test("an edited reply takes its first words out of the notification and the
 Deno.test("an edited reply's notification still follows the reply: deleted later, it says so", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
+  const { asha, ravi, top } = await askedThread(t, post.id, "My question");
   const inbox = async () => {
     const res = await t.fetch("/api/me/notifications", { headers: asha.headers });
     assertEquals(res.status, 200);
     return ((await res.json()).notifications as { title: string; body: string }[]).map((n) => [n.title, n.body]);
   };
-  const top = await written(t, asha, post.id, "My question");
   const reply = await written(t, ravi, post.id, "First words", top.id);
   const path = `/api/ungatekeep/comments/${reply.id}`;
   assertEquals((await t.json("PATCH", path, { body: { content: "Second words" }, headers: ravi.headers })).status, 200);
@@ -1173,9 +1154,7 @@ Deno.test("an edited reply's notification still follows the reply: deleted later
 Deno.test("forgetting a heavy commenter writes many comments a commit, renews the deletion's lease, and stops when told", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const { asha, ravi, top } = await askedThread(t, post.id);
   for (let i = 0; i < 130; i++) {
     if (i % 10 === 0) await t.kv.delete(["comment_rate", ravi.user.id]); // past the limit of 10 a minute
     const input = { content: `Tip ${i}`, parentId: i % 2 === 0 ? top.id : undefined };
@@ -1210,9 +1189,7 @@ Deno.test("a deleted reply's e-mail waiting for a retry is never sent", async ()
   });
   await using t = await createTestApp({ env: { SMTP_URL: smtp.url, OUTBOX_RETRY_MS: "60000" } });
   const { post } = await setup(t);
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const { ravi, top } = await askedThread(t, post.id);
   const abusive = await written(t, ravi, post.id, "Abusive text with your home address", top.id);
   await t.settled();
   assertEquals([refusals, smtp.messages.length], [1, 0], "the first try was refused; the mail waits for its retry");
@@ -1227,9 +1204,7 @@ Deno.test("a deleted reply's e-mail waiting for a retry is never sent", async ()
 Deno.test("a reply's pending e-mail and push message go with the reply, its post, or its author's account", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const { asha, ravi, top } = await askedThread(t, post.id);
   await t.settled(); // the push delivery the request started, which would take the replies' messages
   // Written through the domain, so no delivery starts: the e-mail and the push message stay pending.
   const reply = (content: string) =>
@@ -1302,9 +1277,7 @@ Deno.test("deleting a post with 300 replies by 300 people keeps each commit unde
 Deno.test("deleting a post takes its replies' words out of their notifications and links them to the feed", async () => {
   await using t = await createTestApp();
   const { admin, post } = await setup(t);
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const { asha, ravi, top } = await askedThread(t, post.id);
   await written(t, ravi, post.id, "Practise DP", top.id);
   const del = await t.json("DELETE", `/api/admin/ungatekeep/${post.id}`, { headers: admin.headers });
   assertEquals(del.status, 200);
@@ -1336,9 +1309,7 @@ Deno.test("demo data: a discussion with replies and reactions, added once", asyn
 Deno.test("a reply e-mail carries a one-click unsubscribe (RFC 8058) whose POST turns e-mails on replies off", async () => {
   await using t = await createTestApp();
   const { post } = await setup(t);
-  const asha = await createTestUser(t, "user", { name: "Asha" });
-  const ravi = await createTestUser(t, "user", { name: "Ravi" });
-  const top = await written(t, asha, post.id, "Any tips for the OA?");
+  const { asha, ravi, top } = await askedThread(t, post.id);
   await written(t, ravi, post.id, "Practise DP", top.id);
   await t.settled();
   const mail = t.mails.find((m) => m.to === asha.user.email)!;
