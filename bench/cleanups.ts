@@ -9,7 +9,9 @@
  *   notified its parent's author);
  * - dropping the kept bodies of 20,000 sent mails (`dropKeptBodies`, once after an upgrade), every run to the end;
  * - the deadline reminders of 1,000 internships due tomorrow, saved by 100 people (`runDeadlineReminders`); here only
- *   the lists of each due listing's savers are slow, the part that grows with the listings due.
+ *   the lists of each due listing's savers are slow, the part that grows with the listings due;
+ * - the close of a poster's 100 open listings taking applications here (`closeUnansweredInternships`: a demotion's, a
+ *   suspension's hide), the read model loaded before.
  *
  * `deno run -A bench/cleanups.ts` (under a minute; the code before these cleanups were batched took 8); `BENCH_LATENCY=<ms>` sets the round trip.
  */
@@ -19,6 +21,8 @@ import { forgetCommentAuthor } from "@/lib/comments/store.ts";
 import { istToday } from "@/lib/dates.ts";
 import { KvObjectStore } from "@/lib/files/kv_store.ts";
 import { generateInternships, importInternships } from "@/lib/internships/fixtures.ts";
+import { closeUnansweredInternships } from "@/lib/internships/writes.ts";
+import { internshipStore } from "@/lib/internships/store.ts";
 import type { JobContext } from "@/lib/jobs/job.ts";
 import { createLogger } from "@/lib/log.ts";
 import { dropKeptBodies } from "@/lib/mail/delivery.ts";
@@ -30,6 +34,7 @@ const LATENCY = Number(Deno.env.get("BENCH_LATENCY") ?? 5);
 const REPLIES = 1000;
 const MAILS = 20_000;
 const DUE = 1000;
+const CLOSED = 100;
 
 const wait = () => new Promise((resolve) => setTimeout(resolve, LATENCY));
 
@@ -93,14 +98,22 @@ function far(kv: Deno.Kv, slowList: (selector: Deno.KvListSelector) => boolean =
   return { kv: farKv, calls };
 }
 
-/** Runs `work` on `kv` made far, and prints `label`, its time, that time in round trips, and its calls. */
+/**
+ * Runs `work` on `kv` made far, and prints `label`, its time, that time in round trips, and its calls; `before` runs
+ * first on the far KV, neither timed nor counted.
+ */
 async function measure(
   label: string,
   kv: Deno.Kv,
   work: (kv: Deno.Kv) => Promise<unknown>,
-  slow?: (selector: Deno.KvListSelector) => boolean,
+  { slow, before }: {
+    slow?: (selector: Deno.KvListSelector) => boolean;
+    before?: (kv: Deno.Kv) => Promise<unknown>;
+  } = {},
 ) {
   const { kv: farKv, calls } = far(kv, slow);
+  await before?.(farKv);
+  for (const name of Object.keys(calls) as (keyof Calls)[]) calls[name] = 0;
   const started = performance.now();
   await work(farKv);
   const ms = performance.now() - started;
@@ -197,7 +210,31 @@ async function reminding(): Promise<void> {
       runDeadlineReminders(
         { kv: far, config: { appUrl: "http://bench.example" }, log, now: new Date(), requests } as JobContext,
       ),
-    (selector) => "prefix" in selector && selector.prefix[0] === "saved_by_listing",
+    { slow: (selector) => "prefix" in selector && selector.prefix[0] === "saved_by_listing" },
+  );
+}
+
+async function closing(): Promise<void> {
+  await using kv = await Deno.openKv(":memory:");
+  const owner = await createUser(kv, { name: "Owner", email: "o@bench.example", emailVerified: true, role: "user" });
+  const deadline = istToday(new Date(Date.now() + 30 * 86_400_000));
+  const question = { id: "q1", text: "Why this internship?", required: true };
+  const records = generateInternships(CLOSED, [owner.id]).map((record) => ({
+    ...record,
+    deadline,
+    isActive: true,
+    deletedAt: null,
+    closedAt: undefined,
+    organizationId: undefined,
+    applyMode: "platform" as const,
+    questions: [question],
+  }));
+  await importInternships(kv, records);
+  await measure(
+    `closeUnansweredInternships, ${CLOSED} listings taking applications here`,
+    kv,
+    (far) => closeUnansweredInternships(far, owner.id),
+    { before: internshipStore },
   );
 }
 
@@ -209,3 +246,4 @@ console.log(
 await forgetting();
 await droppingBodies();
 await reminding();
+await closing();

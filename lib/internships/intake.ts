@@ -1,7 +1,8 @@
 /**
  * Whether a listing takes an application, as an application's write checks it (docs/decisions.md, Applications,
  * "Applying"): every write of a listing (`updateAnywhere` in `writes.ts`: an edit, a close, a deletion, a moderation
- * decision, an owner forgotten; the `organizations-link` migration's chunk writes) sets its intake entry, in the same
+ * decision, an owner forgotten; the batched close of unanswered listings, `closeEach`; the `organizations-link`
+ * migration's chunk writes) sets its intake entry, in the same
  * commit, to the fields an application is judged by (`intakeOf`). An application reads the entry with what else it
  * checks and checks it in its own commit, so a close or a deletion that lands between the application's read of the
  * listing and its write makes that write fail; the listing it judged by is the read model's copy only while that copy

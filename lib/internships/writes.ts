@@ -550,9 +550,10 @@ export async function releaseReportedInternship(
  * deletion. A listing still open that takes applications here closes with it (`closedAt` now, moved to the archive in
  * the same write, its end recorded for its applicants' due times, `endedOps`) unless it is linked to a verified
  * organization, whose managers answer its applicants: nobody else could (docs/decisions.md, Applications, "Every
- * applicant hears back"). One checked write per listing in the read model (a listing's chunk is the unit of a write),
- * and per 50 archived ones, so any number fit KV's limits. After every 50 writes it calls `renew` (the deletion's
- * lease), whose throw stops it.
+ * applicant hears back"). The listings that close leave the read model up to 20 of a chunk in one checked write, the
+ * others in the read model one checked write each (a listing's chunk is the unit of a write), the archived ones 50 a
+ * write, so any number fit KV's limits. After every batch and 50 archived ones it calls `renew` (the deletion's lease),
+ * whose throw stops it.
  * @throws BusyError after 30 s of races lost on one write (those done stay done; running it again finishes); what
  *   `renew` throws.
  */
@@ -581,9 +582,9 @@ export async function forgetInternshipOwner(
  * closing them does: `closedAt` now, to the archive in the same write, their end recorded (`endedOps`) so their
  * applicants hear back 15 days after. An admin made them a user again, or suspended them with their listings hidden, so
  * they no longer read or answer those applicants (docs/decisions.md, Internships, "A poster made a user again"; Admin,
- * "Suspension"). One checked write per listing, also checking what its verdict read (its organization's record and its
- * other managers': a manager confirmed or a suspension lifted meanwhile is read again and judged again); a listing no
- * longer theirs, or closed meanwhile, is left as it is. With `guard` (a record as read: the demotion's close still to
+ * "Suspension"). Up to 20 listings of one chunk in one checked write (`closeEach`), also checking what their verdict
+ * read (their organization's record and its other managers': a manager confirmed or a suspension lifted meanwhile is
+ * read again and judged again); a listing no longer theirs, or closed meanwhile, is left as it is. With `guard` (a record as read: the demotion's close still to
  * do) each write checks it too, and the first write that finds it changed (the role given back) stops the run: nothing
  * closes after the change's write. Running it again closes what a stopped run left.
  * @returns how many it closed, and whether it stopped at a changed `guard`.
@@ -599,9 +600,9 @@ export async function closeUnansweredInternships(
 
 /**
  * Writes each listing of `userId` in the read model as `change` makes it, closing it when it is still open, takes
- * applications here and nobody else answers (`closeUnansweredInternships`); one write per listing this changes as the
- * read model has it (the others are not read again), each checking `guard` when given (stopping once it changed) and
- * what its verdict read (`closeEach`), `renew` after every 50.
+ * applications here and nobody else answers (`closeUnansweredInternships`); writes those this changes as the read
+ * model has them (the others are not read again) in `closeEach`'s batches, each checking `guard` when given (stopping
+ * once it changed) and what its verdict read, `renew` after each batch.
  */
 async function closeUnansweredOf(
   kv: Deno.Kv,
@@ -667,8 +668,8 @@ async function closeUnansweredOf(
   };
   const verdict = await read();
   // Those the write changes as the read model has them are read again and written; the others are left unread.
-  const ids = candidates.filter((record) => verdict.change(record) !== record).map((record) => record.id);
-  return await closeEach(kv, store, ids, { verdict, read, guard, renew });
+  const changed = candidates.filter((record) => verdict.change(record) !== record);
+  return await closeEach(kv, store, changed, { verdict, read, guard, renew });
 }
 
 /**
@@ -723,10 +724,10 @@ function checksOf(organization: OrganizationRead, record: Internship, leaving: s
  * away (`linkVerdict`). `managerId`'s own listings are left to their own rules (the suspension's hide; the deletion's
  * `internships` step). Reads each organization's postings in the read model (never every listing), its managers and
  * the owners in getMany's of ten; closes as `closeUnansweredInternships` does (`closedAt` now, to the archive in the
- * same write, the end recorded for the applicants, `endedOps`), one checked write per listing, each checking what its
- * verdict read (the organization, its owner's and managers' records: a manager confirmed or a suspension lifted
- * meanwhile is seen, read again and judged again) and `guard` when given (stopping once it changed: the suspension
- * lifted), `renew` after every 50 writes.
+ * same write, the end recorded for the applicants, `endedOps`), up to 20 listings of one chunk a checked write
+ * (`closeEach`), each checking what its verdict read (the organization, its owners' and managers' records: a manager
+ * confirmed or a suspension lifted meanwhile is seen, read again and judged again) and `guard` when given (stopping
+ * once it changed: the suspension lifted), `renew` after each batch.
  * @returns how many it closed, and whether it stopped at a changed `guard`.
  * @throws BusyError after 30 s of races lost on one write (those done stay done; running it again finishes).
  */
@@ -777,8 +778,8 @@ export async function closeUnansweredOfManager(
       };
     };
     const verdict = await read();
-    const ids = listings.filter((record) => verdict.change(record) !== record).map((record) => record.id);
-    const run = await closeEach(kv, store, ids, { verdict, read, guard, renew });
+    const unanswered = listings.filter((record) => verdict.change(record) !== record);
+    const run = await closeEach(kv, store, unanswered, { verdict, read, guard, renew });
     closed += run.closed;
     if (run.stopped) return { closed, stopped: true };
   }
@@ -794,18 +795,26 @@ interface Verdict {
   checks: (record: Internship) => Deno.AtomicCheck[];
 }
 
+/** Listings closed in one write at most (each a few mutations and its verdict's checks; KV takes 100 checks). */
+const CLOSE_BATCH = 20;
+/** Checks a batch's verdicts add to its write at most, beside the chunk's and the guard's. */
+const CLOSE_BATCH_CHECKS = 80;
+
 /**
- * Writes each listing of `ids` as `verdict` makes it (from the record as stored), one write each with its end recorded
- * (`endedOps`), checking what the verdict read and `guard` when given: a write lost to the guard's change stops the
- * run; one lost to the listing's, or to a change of what the verdict read, reads the verdict again (`read`) and is
- * tried again (30 s); `renew` after every 50.
+ * Writes each of `listings` (as the read model has them) as `verdict` makes it (from the record as stored), its end
+ * recorded (`endedOps`), checking what the verdict read and `guard` when given. Those that close leave their chunk for
+ * the archive together, up to `CLOSE_BATCH` of one chunk in one write (`ChunkWriter.take`: its intake entries too, the
+ * verdict's checks once each); the rest (changed but left open, moved to another chunk or the archive meanwhile) are
+ * written one by one (`updateAnywhere`). A write lost to the guard's change stops the run; one lost to its listings' or
+ * to a change of what the verdict read reads the verdict again (`read`) and is tried again (30 s); `renew` after each
+ * batch and every 20 single writes.
  * @returns how many it closed, and whether it stopped at a changed `guard`.
  * @throws BusyError after 30 s of races lost on one write (those done stay done).
  */
 async function closeEach(
   kv: Deno.Kv,
   store: InternshipStore,
-  ids: readonly string[],
+  listings: readonly Internship[],
   { verdict, read, guard, renew }: {
     verdict: Verdict;
     read: () => Promise<Verdict>;
@@ -815,14 +824,76 @@ async function closeEach(
 ): Promise<{ closed: number; stopped: boolean }> {
   let closed = 0;
   let current = verdict;
-  for (const [i, id] of ids.entries()) {
-    let closes = false;
-    const write = () =>
+  /**
+   * Runs `write` until it is done; after a lost race, reads the verdict again and tries again, unless the guard
+   * changed. @returns whether it stopped at a changed guard.
+   */
+  const attempt = async (write: () => Promise<unknown>): Promise<boolean> => {
+    let stopped = false;
+    await retrying(async () => {
+      try {
+        await write();
+        return true;
+      } catch (error) {
+        if (!(error instanceof RaceLost)) throw error;
+        // Lost to a change of the guard (stop), or of the listings or what the verdict read (judge again).
+        stopped = guard !== undefined && (await kv.get(guard.key)).versionstamp !== guard.versionstamp;
+        if (!stopped) current = await read();
+        return stopped;
+      }
+    }, RETRY_BUDGET_MS);
+    return stopped;
+  };
+  const closes = (next: Internship, record: Internship) => !!next.closedAt && !record.closedAt;
+  const singles: string[] = [];
+  for (const batch of closeBatches(store, listings, current)) {
+    if (batch.chunk < 0) {
+      singles.push(...batch.ids);
+      continue;
+    }
+    const wanted = new Set(batch.ids);
+    let taken: Internship[] = [];
+    const stopped = await attempt(async () => {
+      const next = new Map<string, Internship>();
+      taken = await store.writer.take(
+        batch.chunk,
+        (record) => {
+          if (!wanted.has(record.id)) return false;
+          const changed = current.change(record);
+          if (closes(changed, record)) next.set(record.id, changed);
+          return next.has(record.id);
+        },
+        (records) => store.archive.rider({ put: records.map((record) => next.get(record.id)!) }),
+        {
+          also: (op, records) => {
+            const checks = new Map<string, Deno.AtomicCheck>();
+            for (const record of records) {
+              const written = next.get(record.id)!;
+              endedOps(op, record, written);
+              intakeOps(op, written);
+              for (const check of current.checks(record)) checks.set(JSON.stringify(check.key), check);
+            }
+            op.check(...checks.values());
+            if (guard) op.check(guard);
+          },
+          onLostRace: "give-up",
+        },
+      );
+    });
+    if (stopped) return { closed, stopped };
+    closed += taken.length;
+    const done = new Set(taken.map((record) => record.id));
+    singles.push(...batch.ids.filter((id) => !done.has(id)));
+    await renew?.();
+  }
+  for (const [i, id] of singles.entries()) {
+    let closing = false;
+    const stopped = await attempt(() =>
       updateAnywhere(kv, store, {
         id,
         change: (record) => {
           const next = current.change(record);
-          closes = !!next.closedAt && !record.closedAt;
+          closing = closes(next, record);
           return next;
         },
         also: (op, next, previous) => {
@@ -831,25 +902,49 @@ async function closeEach(
           if (guard) op.check(guard);
         },
         onLostRace: "give-up",
-      });
-    let stopped = false;
-    await retrying(async () => {
-      try {
-        await write();
-        return true;
-      } catch (error) {
-        if (!(error instanceof RaceLost)) throw error;
-        // Lost to a change of the guard (stop), or of the listing or what the verdict read (judge again).
-        stopped = guard !== undefined && (await kv.get(guard.key)).versionstamp !== guard.versionstamp;
-        if (!stopped) current = await read();
-        return stopped;
-      }
-    }, RETRY_BUDGET_MS);
+      })
+    );
     if (stopped) return { closed, stopped };
-    if (closes) closed++;
-    if (i % 50 === 49) await renew?.();
+    if (closing) closed++;
+    if (i % 20 === 19) await renew?.();
   }
   return { closed, stopped: false };
+}
+
+/**
+ * `listings` (as the read model has them) in the batches `closeEach` writes: of one chunk each, up to `CLOSE_BATCH`
+ * listings whose checks (`verdict`'s, each key once) stay within `CLOSE_BATCH_CHECKS`; a listing not in a chunk is a
+ * batch of chunk -1 (written one by one).
+ */
+function closeBatches(
+  store: InternshipStore,
+  listings: readonly Internship[],
+  verdict: Verdict,
+): { chunk: number; ids: string[] }[] {
+  const byChunk = new Map<number, Internship[]>();
+  for (const record of listings) {
+    const slot = store.model.slotOf(record.id);
+    const n = slot === undefined ? -1 : store.model.chunkOfSlot(slot);
+    const records = byChunk.get(n) ?? [];
+    byChunk.set(n, records);
+    records.push(record);
+  }
+  const batches: { chunk: number; ids: string[] }[] = [];
+  for (const [chunk, records] of byChunk) {
+    let batch: { chunk: number; ids: string[] } | null = null;
+    let checks = new Set<string>();
+    for (const record of records) {
+      const keys = verdict.checks(record).map((check) => JSON.stringify(check.key));
+      const more = keys.filter((key) => !checks.has(key)).length;
+      if (!batch || batch.ids.length === CLOSE_BATCH || checks.size + more > CLOSE_BATCH_CHECKS) {
+        batches.push(batch = { chunk, ids: [] });
+        checks = new Set();
+      }
+      batch.ids.push(record.id);
+      for (const key of keys) checks.add(key);
+    }
+  }
+  return batches;
 }
 
 /**

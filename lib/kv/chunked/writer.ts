@@ -211,26 +211,38 @@ export class ChunkWriter<R extends { id: string }, E extends ListingEntry, C ext
 
   /**
    * Takes the records of chunk `n` that pass `which` (as stored now) out of it, in one atomic write with the part
-   * `rider` adds for them (the archive storing them): the chunk is written without them (or deleted once empty,
-   * unless it is the open chunk) and their id entries deleted. Retried on a lost race like every write.
+   * `rider` adds for them (the archive storing them) and `also`'s mutations (and checks) for them: the chunk is written
+   * without them (or deleted once empty, unless it is the open chunk) and their id entries deleted. Retried on a lost
+   * race like every write, unless `onLostRace` is "give-up" (`retrying`).
    * @returns the records taken (none when none passes).
-   * @throws BusyError after `retryBudgetMs` of races lost to other processes.
+   * @throws BusyError after `retryBudgetMs` of races lost to other processes; RaceLost for a lost race with
+   *   `onLostRace` "give-up" (nothing written).
    */
-  async take(n: number, which: (record: R) => boolean, rider: (taken: R[]) => Rider): Promise<R[]> {
+  async take(
+    n: number,
+    which: (record: R) => boolean,
+    rider: (taken: R[]) => Rider,
+    { also, onLostRace }: { also?: (op: Deno.AtomicOperation, taken: R[]) => void; onLostRace?: OnLostRace } = {},
+  ): Promise<R[]> {
     let taken: R[] = [];
-    await this.retry(async () => {
-      const release = await this.locks.acquire(n);
-      try {
-        const chunk = await this.kv.get<Uint8Array>(this.model.keys.chunk(n));
-        const records = decodeRecords<R>(chunk.value);
-        taken = records.filter(which);
-        if (taken.length === 0) return true;
-        const read = { n, versionstamp: chunk.versionstamp, records, idEntry: null };
-        return await this.remove(read, taken.map((record) => record.id), rider(taken));
-      } finally {
-        release();
-      }
-    });
+    await retrying(
+      async () => {
+        const release = await this.locks.acquire(n);
+        try {
+          const chunk = await this.kv.get<Uint8Array>(this.model.keys.chunk(n));
+          const records = decodeRecords<R>(chunk.value);
+          taken = records.filter(which);
+          if (taken.length === 0) return true;
+          const read = { n, versionstamp: chunk.versionstamp, records, idEntry: null };
+          const extra = also && ((op: Deno.AtomicOperation) => also(op, taken));
+          return await this.remove(read, taken.map((record) => record.id), rider(taken), extra);
+        } finally {
+          release();
+        }
+      },
+      this.retryBudgetMs,
+      onLostRace,
+    );
     return taken;
   }
 

@@ -945,6 +945,34 @@ Deno.test("a demotion's close reads none of the listings it leaves open: a feed'
   assert((await t.kv.get(["internships_closed", here.id])).versionstamp, "closed, it went to the archive");
 });
 
+Deno.test("a demotion's close of forty listings writes them twenty at a time, each to the archive with its end", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const listings = [];
+  for (const from of [0, 20]) {
+    const inputs = Array.from(
+      { length: 20 },
+      (_, i) => internshipInput({ title: `Data Intern ${from + i}`, applyMode: "platform", questions: QUESTIONS }),
+    );
+    listings.push(...await createInternships(t.kv, member.user, inputs));
+  }
+  let commits = 0;
+  const kv = kvWithCommits(t.kv, (_n, apply) => {
+    commits++;
+    return apply();
+  });
+  await internshipStore(kv);
+  commits = 0;
+  assertEquals(await closeUnansweredInternships(kv, member.user.id), { closed: 40, stopped: false });
+  assert(commits <= 4, `${commits} writes for 40 listings (one each before)`);
+  for (const { id } of listings) {
+    assert((await t.kv.get(["internships_closed", id])).versionstamp, "closed, it went to the archive");
+    assert((await t.kv.get(["listing_ended", id])).versionstamp, "its end recorded for its applicants");
+    const intake = (await t.kv.get<string>(["internship_intake", id])).value!;
+    assert(JSON.parse(intake)[2], "an application's write sees it closed");
+  }
+});
+
 Deno.test("a role given back while the demotion's close runs: no listing closes after that write", async () => {
   await using t = await createTestApp();
   const { member, admin } = await people(t);
