@@ -64,6 +64,15 @@ export function cancelPosterHideOps(op: Deno.AtomicOperation, userId: string): v
 }
 
 /**
+ * Whether a hide of `userId`'s listings is still to do (recorded and not yet dropped by the job's last run): the
+ * suspension's close leaves their own listings to it (`manager_closes.ts`), lest a listing closed first, gone to the
+ * archive, escape the hide.
+ */
+export async function hidePending(kv: Deno.Kv, userId: string): Promise<boolean> {
+  return (await kv.get(hideKey(userId))).versionstamp !== null;
+}
+
+/**
  * Forgets admin `adminId` in the hides still to do (their account's deletion, docs/decisions.md, Data rights): each
  * hide they asked for is kept with `adminId` null, so the listings it still hides are logged under no admin. One write
  * per hide, checked against it as read (read again after a lost race, `retrying`); a run under way finds its hide

@@ -23,6 +23,7 @@ import { currentInternshipRecord } from "@/lib/internships/internships.ts";
 import { platformInternship } from "@/tests/fixtures/applications.ts";
 import { submitOpportunity } from "@/tests/fixtures/opportunities.ts";
 import { findJob, runJob } from "@/lib/jobs/registry.ts";
+import { suspendUser } from "@/lib/users/suspension.ts";
 import { notificationsOf } from "@/lib/notifications/notifications.ts";
 import { internshipStore } from "@/lib/internships/store.ts";
 import { cancelPosterHideOps, hidePosterListings } from "@/lib/moderation/poster_hides.ts";
@@ -456,6 +457,21 @@ Deno.test("a suspension whose hide is kept busy stands: the page and the API say
   const later = new Date(Date.now() + 3 * 60_000); // once the requests' leases ran out
   assertEquals(await runJob(findJob("poster-hides")!, t.services, later), { job: "poster-hides", hidden: 2 });
   for (const listing of listings) assertEquals((await t.fetch(`/api/internships/${listing.id}`)).status, 404);
+});
+
+Deno.test("a hide still to do keeps the suspension's close off the poster's listings: rejected first, then closed", async () => {
+  await using t = await createTestApp();
+  const admin = await createTestUser(t, "admin");
+  const scammer = await createTestUser(t, "member");
+  const scam = await platformInternship(t, scammer, { title: "Scam Intern Zyx" });
+  // The request stopped right after the suspension's write; the jobs do the rest, the close's first.
+  const parties = { actorId: admin.user.id, targetId: scammer.user.id, appUrl: t.origin };
+  await suspendUser(t.kv, { ...parties, reason: REASON, hideListings: true });
+  const later = new Date(Date.now() + 3 * 60_000);
+  assertEquals(await runJob(findJob("manager-closes")!, t.services, later), { job: "manager-closes", closed: 0 });
+  assertEquals(await runJob(findJob("poster-hides")!, t.services, later), { job: "poster-hides", hidden: 1 });
+  const { record } = (await currentInternshipRecord(t.kv, scam.id))!;
+  assertEquals([record.moderation?.status, !!record.closedAt], ["rejected", true], "off the site, and closed");
 });
 
 Deno.test("a listing a request posts after the hide's run, having read the poster before the suspension: the job hides it", async () => {

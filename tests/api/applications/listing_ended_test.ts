@@ -409,16 +409,31 @@ Deno.test("a poster suspended with their listings hidden: their applicants hear 
   assertEquals([await statusOf(t, toAlone.id), await statusOf(t, toManaged.id)], ["rejected", "rejected"]);
 });
 
-Deno.test("a poster suspended with their listings left listed keeps them open", async () => {
+Deno.test("a poster suspended with their listings left listed: those nobody else answers close, still listed", async () => {
   await using t = await createTestApp();
   const { admin, member } = await people(t);
-  const listing = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Solo Co" });
+  const deadline = istToday(new Date(Date.now() + 100 * DAY));
+  const alone = await platformInternship(t, member, { title: "Ops Intern", hiringOrganization: "Solo Co", deadline });
+  const managed = await platformInternship(t, member, { title: "Data Intern", hiringOrganization: "Big Co", deadline });
+  const elsewhere = await postInternship(t, member, { title: "Link Intern" });
+  // Big Co is verified, and another manages it with the poster: that manager answers its applicants.
+  await verifyOrganizationOf(t, managed, [member.user.id, (await createTestUser(t, "member")).user.id]);
+  const person = await applicant(t, "Jai Singh");
+  await applyTo(t, person, alone);
   const res = await t.json("POST", `/api/admin/users/${member.user.id}/suspension`, {
     body: { reason: "Rude in comments", hideListings: false },
     headers: admin.headers,
   });
   assertEquals([res.status, (await res.json()).hiddenListings], [200, 0]);
-  assertEquals((await internshipRecord(t.kv, listing.id))!.record.closedAt, undefined);
+  const closed = async (id: string) => !!(await internshipRecord(t.kv, id))!.record.closedAt;
+  assertEquals(
+    [await closed(alone.id), await closed(managed.id), await closed(elsewhere.id)],
+    [true, false, false],
+    "a suspended poster answers nobody; the other manager does; one taking applications elsewhere waits on nobody",
+  );
+  const listed = await t.fetch(`/api/internships/${alone.id}`);
+  assertEquals([listed.status, (await listed.json()).internship.isClosed], [200, true], "still listed, closed");
+  assertEquals((await runAt(t, "applications-ended", Date.now())).moved, 1, "its applicant hears back 15 days later");
 });
 
 Deno.test("tracker and poster say until when a waiting application waits at most: sooner once closed, none once answered", async () => {

@@ -48,6 +48,8 @@ export const apiDocs = describeRoute({
       "organization's other managers), so their applicants hear back 15 days later, and lifting the suspension neither lists them again nor reopens them. With `removeComments` (off by default) every comment they wrote is removed as an " +
       "admin removes one (one with replies stays as a placeholder; logged as `comment.delete` each): the first " +
       `${BATCH} at once, the rest by a job within minutes; lifting the suspension stops it and brings none back. ` +
+      "Without the hide, their open internships taking applications here close all the same, unless another manager " +
+      "of their verified organization answers them; lifting the suspension reopens none. " +
       "The open internships taking applications here, linked to a verified organization they manage, that nobody else " +
       "answers now (their owner gone, made a user or suspended, no other manager not suspended) close, a job finishing " +
       "what the request left; lifting the suspension reopens none. " +
