@@ -23,6 +23,7 @@ import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { type IslandText, translatorOf } from "@/lib/i18n/translator.ts";
 import { IslandTextProvider } from "@/lib/i18n/island_text.ts";
 import type { CheckoutResult } from "@/lib/purchases/checkout.ts";
+import type { Purchase } from "@/lib/purchases/purchases.ts";
 import type { PendingCheckout } from "@/lib/purchases/pending_checkout.ts";
 import { INDIAN_STATES } from "@/lib/purchases/indian_states.ts";
 
@@ -64,7 +65,12 @@ interface RazorpayInstance {
 
 type RazorpayConstructor = new (options: Record<string, unknown>) => RazorpayInstance;
 
-type Phase = "ready" | "starting" | "paying" | "confirming" | "paid" | "free" | "failed";
+/**
+ * Where the checkout stands. `paidTwice`: the payment went through after another order (another tab's) had paid the
+ * toolkit, so it grants nothing and is owed back (docs/decisions.md, Toolkits and payments, "A failed checkout is taken
+ * up again").
+ */
+type Phase = "ready" | "starting" | "paying" | "confirming" | "paid" | "paidTwice" | "free" | "failed";
 
 let scriptPromise: Promise<RazorpayConstructor> | null = null;
 
@@ -239,9 +245,14 @@ export default function ToolkitCheckout(
       prefill: buyer,
       handler: async (response: RazorpayResponse) => {
         setPhase("confirming");
-        const verified = await fetchJson(`/api/toolkits/${encodeURIComponent(toolkitId)}/verify`, { body: response });
-        if (verified.ok) setPhase("paid");
-        else {
+        const verified = await fetchJson<{ purchase: Purchase }>(
+          `/api/toolkits/${encodeURIComponent(toolkitId)}/verify`,
+          { body: response },
+        );
+        // The purchase names the order that paid it: another one means this payment came second.
+        if (verified.ok) {
+          setPhase(verified.data.purchase.gatewayOrderId === response.razorpay_order_id ? "paid" : "paidTwice");
+        } else {
           setPhase("failed");
           setError(failureMessage(t, verified));
         }
@@ -264,12 +275,11 @@ export default function ToolkitCheckout(
   const busy = !hydrated || phase === "starting" || phase === "paying" || phase === "confirming";
   const toPay = quote ? quote.finalPrice : price;
 
-  if (phase === "paid" || phase === "free") {
-    const free = phase === "free";
+  if (phase === "paid" || phase === "free" || phase === "paidTwice") {
     return (
       <div ref={status} tabIndex={-1} class="space-y-3">
-        <Notice kind="success" title={t(free ? "toolkits.checkout.freeTitle" : "toolkits.checkout.paidTitle")}>
-          {t(free ? "toolkits.checkout.freeText" : "toolkits.checkout.paidText")}
+        <Notice kind={phase === "paidTwice" ? "info" : "success"} title={t(`toolkits.checkout.${phase}Title`)}>
+          {t(`toolkits.checkout.${phase}Text`)}
         </Notice>
         <a href={learnUrl} class={`${BUTTON} bg-indigo-700 text-white hover:bg-indigo-800`}>
           {t("toolkits.checkout.startLearning")}
