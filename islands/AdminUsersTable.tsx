@@ -180,7 +180,7 @@ function UsersTable(
     if (!pending) return;
     setSaving(true);
     setChangeError("");
-    const result = await fetchJson<{ user: RoleChanged; closedListings: number }>(
+    const result = await fetchJson<{ user: RoleChanged; closedListings: number; finishing?: boolean }>(
       `/api/admin/users/${encodeURIComponent(pending.user.id)}`,
       { method: "PATCH", body: { role: pending.role } },
     );
@@ -199,7 +199,9 @@ function UsersTable(
     const changed = result.data.user;
     list.replaceRow({ id: changed.id, role: changed.role });
     const closed = result.data.closedListings;
-    const listings = closed > 0 ? ` ${t("admin.users.listingsClosed", { count: closed })}` : "";
+    const listings = `${closed > 0 ? ` ${t("admin.users.listingsClosed", { count: closed })}` : ""}${
+      result.data.finishing ? ` ${t("admin.users.closingLater")}` : ""
+    }`;
     list.announce(`${t("admin.users.changed", { name: pending.user.name, role: changed.role })}${listings}`);
     setPending(null);
   };

@@ -11,6 +11,7 @@
  * A recorded close (`recorded_closes.ts`). Keys (owned by this module only): `["demotion_closes", userId]` →
  * `RecordedClose`, from the role's change until the job's run 2 minutes after (or the person's account deletion).
  */
+import { BusyError } from "@/lib/errors.ts";
 import { recordedCloses } from "./recorded_closes.ts";
 import { closeUnansweredInternships } from "./writes.ts";
 
@@ -41,6 +42,22 @@ export const dropDemotionClose = closes.drop;
  * @throws BusyError after 30 s of races lost on one listing (the record stays, and the job goes on later).
  */
 export const closeDemotedListings = closes.run;
+
+/**
+ * Runs the close recorded for `userId` (`closeDemotedListings`) in the request that changed the role, after its write:
+ * the role change stands whatever happens here, so a close kept busy by lost races (BusyError) is left to the
+ * `demotion-closes` job, which finishes it within minutes (`finishing`).
+ * @returns how many listings closed now (0 when `finishing`), and `finishing`.
+ * @throws what the close throws but BusyError.
+ */
+export async function runDemotionClose(kv: Deno.Kv, userId: string): Promise<{ closed: number; finishing: boolean }> {
+  try {
+    return { closed: await closeDemotedListings(kv, userId), finishing: false };
+  } catch (error) {
+    if (!(error instanceof BusyError)) throw error;
+    return { closed: 0, finishing: true };
+  }
+}
 
 /** The `demotion-closes` job (every 5 minutes): finishes each close its request left (`RecordedCloses.job`). */
 export const demotionClosesJob = closes.job;

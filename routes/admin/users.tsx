@@ -1,17 +1,18 @@
 /**
  * `/admin/users`: the user table with search, role and suspension filters, pages, role changes and suspensions (admins
  * only, by `_middleware.ts`; docs/decisions.md, Admin, "Suspension"). The server renders the page the query asks for
- * (`search`, `role`, `offset`; `suspended=1`: the suspended accounts; a value the list refuses is dropped), so the search
- * form (a `GET` form), "Previous" and "Next" (links) work without JavaScript, and each row's role (its select and
- * "Change role"), "Suspend" (with its reason, "Also hide their open listings" and "Also remove their comments") and
+ * (`search`, `role`, `offset`; `suspended=1`: the suspended accounts; a value the list refuses is dropped), so the
+ * search form (a `GET` form), "Previous" and "Next" (links) work without JavaScript, and each row's role (its select
+ * and "Change role"), "Suspend" (with its reason, "Also hide their open listings" and "Also remove their comments") and
  * "Lift suspension" are plain forms (docs/decisions.md, Islands, "Forms work without JavaScript"): `POST` (fields
- * `userId`, `action` `role`, `suspend` or `lift`, `role`, `reason`, `hideListings` and `removeComments` `1` when ticked)
- * to the page's own address (its `suspended`, `search`, `role` and `offset`) answers 303 back to that page with `done` (`role` with `user`, the
- * changed account's id; `hidden`, how many listings were hidden, when asked; `comments=1` when their comments are being
+ * `userId`, `action` `role`, `suspend` or `lift`, `role`, `reason`, `hideListings` and `removeComments` `1` when
+ * ticked) to the page's own address (its `suspended`, `search`, `role` and `offset`) answers 303 back to that page with
+ * `done` (`role` with `user`, the changed account's id, `closed` how many of their listings closed, `later=1` when that
+ * close was kept busy; `hidden`, how many listings were hidden, when asked; `comments=1` when their comments are being
  * removed: the row shows how far; `later=1` when hiding or closing their listings or removing their comments was kept
  * busy: suspended all the same, jobs finish it), or renders that page again under a notice of what was not done with
- * the refusal's sentence, which also shows at the row's role control or its suspension form (a refused suspension's kept as it was
- * sent; after a refused lift, as the form starts) (400, 403, 404, 409). The island enhances the rest.
+ * the refusal's sentence, which also shows at the row's role control or its suspension form (a refused suspension's
+ * kept as it was sent; after a refused lift, as the form starts) (400, 403, 404, 409). The island enhances the rest.
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
@@ -29,7 +30,7 @@ import type { Role } from "@/lib/users/roles.ts";
 import { changeUserRole, parseRoleChange } from "@/lib/users/admin.ts";
 import { getUser } from "@/lib/users/users.ts";
 import { liftSuspension, runSuspension, suspendUser, suspensionSchema } from "@/lib/users/suspension.ts";
-import { closeDemotedListings } from "@/lib/internships/demotion_closes.ts";
+import { runDemotionClose } from "@/lib/internships/demotion_closes.ts";
 import { deliverSoon } from "@/lib/mail/delivery.ts";
 import { DomainError, InvalidInputError } from "@/lib/errors.ts";
 import { fieldText } from "@/lib/i18n/field_text.ts";
@@ -49,10 +50,11 @@ interface Data {
   suspended: boolean;
   done: "suspended" | "lifted" | null;
   /**
-   * The account whose role the last plain form changed (`done=role`), its name and new role, and how many of its open
-   * listings closed with it (its `closed` parameter); or null.
+   * The account whose role the last plain form changed (`done=role`), its name and new role, how many of its open
+   * listings closed with it (its `closed` parameter), and whether that close was kept busy and its job finishes it (its
+   * `later` parameter); or null.
    */
-  changed: { name: string; role: Role; closed: number } | null;
+  changed: { name: string; role: Role; closed: number; finishing: boolean } | null;
   /** How many listings the suspension hid (its `hidden` parameter), or null. */
   hidden: number | null;
   /** Whether the suspension removes their comments (its `comments` parameter). */
@@ -117,7 +119,12 @@ export const handler = define.handlers<Data>({
       hidden: done === "suspended" ? hidden : null,
       comments: done === "suspended" && params.get("comments") === "1",
       finishing: done === "suspended" && params.get("later") === "1",
-      changed: changed && { name: changed.name, role: changed.role, closed: count("closed") ?? 0 },
+      changed: changed && {
+        name: changed.name,
+        role: changed.role,
+        closed: count("closed") ?? 0,
+        finishing: params.get("later") === "1",
+      },
       problem: null,
     });
   },
@@ -160,8 +167,9 @@ export const handler = define.handlers<Data>({
       try {
         const role = parseRoleChange({ role: form.role });
         const user = await changeUserRole(services.kv, { actorId: ctx.state.user.id, targetId: form.userId, role });
-        const closed = await closeDemotedListings(services.kv, user.id);
-        const listings = closed > 0 ? `&closed=${closed}` : "";
+        // Changed from here on: a close kept busy is left to its job, and the page says so.
+        const { closed, finishing } = await runDemotionClose(services.kv, user.id);
+        const listings = `${closed > 0 ? `&closed=${closed}` : ""}${finishing ? "&later=1" : ""}`;
         return seeOther(`/admin/users?done=role&user=${encodeURIComponent(user.id)}${listings}${back}`);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
@@ -225,8 +233,9 @@ export default define.page<Data>(function AdminUsersPage({ data, state }) {
         </Notice>
       )}
       {data.changed && (
-        <Notice kind="success" title={t("admin.users.changed", data.changed)}>
-          {data.changed.closed > 0 && t("admin.users.listingsClosed", { count: data.changed.closed })}
+        <Notice kind="success" title={t("admin.users.changed", { name: data.changed.name, role: data.changed.role })}>
+          {data.changed.closed > 0 && `${t("admin.users.listingsClosed", { count: data.changed.closed })} `}
+          {data.changed.finishing && t("admin.users.closingLater")}
         </Notice>
       )}
       {data.problem && <Notice kind="error" title={t(data.problem.title)}>{data.problem.text}</Notice>}

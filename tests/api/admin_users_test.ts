@@ -215,7 +215,7 @@ Deno.test("an invalid list query is 400 with the zod issue array", async () => {
   }
 });
 
-Deno.test("an admin changes another user's role and gets {user: {id, name, email, role}, closedListings}", async () => {
+Deno.test("an admin changes another user's role and gets {user: {id, name, email, role}, closedListings, finishing}", async () => {
   await using t = await createTestApp();
   const admin = await createTestUser(t, "admin");
   const target = await createTestUser(t, "user", { name: "Asha", email: "asha@example.com" });
@@ -224,7 +224,7 @@ Deno.test("an admin changes another user's role and gets {user: {id, name, email
     assertEquals(res.status, 200, role);
     assertEquals(res.headers.get("content-type"), "application/json");
     const user = { id: target.user.id, name: "Asha", email: "asha@example.com", role };
-    assertEquals(await res.json(), { user, closedListings: 0 });
+    assertEquals(await res.json(), { user, closedListings: 0, finishing: false });
     assertEquals((await getUser(t.kv, target.user.id))?.role, role);
   }
 });

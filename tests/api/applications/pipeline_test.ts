@@ -32,6 +32,9 @@ import { kvWithCommits } from "@/tests/fixtures/failing_kv.ts";
 import { currentInternshipRecord } from "@/lib/internships/internships.ts";
 import { closeUnansweredInternships, createInternships } from "@/lib/internships/writes.ts";
 import { closeDemotedListings } from "@/lib/internships/demotion_closes.ts";
+import { BusyError } from "@/lib/errors.ts";
+import { PLATFORM_REFUSALS } from "@/lib/refusals.ts";
+import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { liftSuspension, suspendUser } from "@/lib/users/suspension.ts";
 import { verifyOrganizationOf } from "@/tests/fixtures/organizations.ts";
 
@@ -971,6 +974,47 @@ Deno.test("a demotion's close of forty listings writes them twenty at a time, ea
     const intake = (await t.kv.get<string>(["internship_intake", id])).value!;
     assert(JSON.parse(intake)[2], "an application's write sees it closed");
   }
+});
+
+Deno.test("a role change whose close is kept busy stands: the page and the API say it closes later; the job does", async () => {
+  await using t = await createTestApp();
+  const { member, admin } = await people(t);
+  const other = await createTestUser(t, "member");
+  const listings = [
+    await platformInternship(t, member, { title: "Data Intern" }),
+    await platformInternship(t, other, { title: "Ops Intern" }),
+  ];
+  // Every write of their listings stays busy (its races lost for 30 s) while the requests run.
+  const kv = t.services.kv;
+  t.services.kv = kvWithCommits(kv, (_n, apply, sets) => {
+    if (sets.some((key) => listings.some((listing) => key.includes(listing.id)))) {
+      throw new BusyError(PLATFORM_REFUSALS.busy);
+    }
+    return apply();
+  });
+  const done = await postForm(t, admin, "/admin/users", { userId: member.user.id, action: "role", role: "user" });
+  const back = `/admin/users?done=role&user=${member.user.id}&later=1`;
+  assertEquals([done.status, done.headers.get("location")], [303, back]);
+  const res = await t.json("PATCH", `/api/admin/users/${other.user.id}`, {
+    body: { role: "user" },
+    headers: admin.headers,
+  });
+  assertEquals([res.status, (await res.json()).finishing], [200, true]);
+  t.services.kv = kv;
+  for (const who of [member, other]) {
+    assertEquals((await getUser(t.kv, who.user.id))!.role, "user", "changed all the same");
+  }
+  for (const lang of ["en", "hi"] as const) {
+    const doc = htmlDocument(await (await t.fetch(`${back}&lang=${lang}`, { headers: admin.headers })).text());
+    // The words shown, not the island's props (which carry every sentence of the table).
+    for (const script of doc.querySelectorAll("script")) script.remove();
+    const shown = doc.body.textContent ?? "";
+    const say = translatorFor(lang);
+    assert(shown.includes(say("admin.users.closingLater")), lang);
+    assert(!shown.includes(say("admin.users.notChanged")), lang);
+  }
+  const run = await runJob(findJob("demotion-closes")!, t.services, new Date(Date.now() + 3 * 60_000));
+  assertEquals(run.closed, 2, "the job closes them");
 });
 
 Deno.test("a role given back while the demotion's close runs: no listing closes after that write", async () => {

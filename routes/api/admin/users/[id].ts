@@ -1,13 +1,13 @@
 /**
  * `PATCH /api/admin/users/{id}`: an admin changes a user's role; made a user, a poster's open listings nobody else
- * answers close (`closeDemotedListings`; docs/decisions.md, Internships, "A poster made a user again"); its
+ * answers close (`runDemotionClose`; docs/decisions.md, Internships, "A poster made a user again"); its
  * `apiDocs` below are its description (docs/api.md, Authentication, "Roles"; docs/decisions.md, Admin lists).
  */
 import { define } from "@/lib/platform/define.ts";
 import { assertSignedIn } from "@/lib/http/guards.ts";
 import { readJson } from "@/lib/http/json.ts";
 import { changeUserRole, parseRoleChange, roleChangeSchema } from "@/lib/users/admin.ts";
-import { closeDemotedListings } from "@/lib/internships/demotion_closes.ts";
+import { runDemotionClose } from "@/lib/internships/demotion_closes.ts";
 import { describeRoute } from "@/lib/openapi/describe.ts";
 import { AdminUserSchema } from "@/lib/openapi/resources.ts";
 import { REFUSALS } from "@/lib/refusals.ts";
@@ -20,7 +20,8 @@ export const apiDocs = describeRoute({
     description: "Never one's own; the last admin cannot be demoted. Made a `user`, the person no longer edits, " +
       "closes or deletes their listings nor reads or moves their applications; their open listings that take " +
       "applications here close, unless linked to a verified organization whose managers answer them " +
-      "(`closedListings`: how many closed; sending `user` again closes any a stopped request left open).",
+      "(`closedListings`: how many closed; sending `user` again closes any a stopped request left open). The role " +
+      "changes even when that close is kept busy by other writes (`finishing`): a job finishes it within minutes.",
     access: ["admin"],
     body: roleChangeSchema,
     responses: {
@@ -29,6 +30,10 @@ export const apiDocs = describeRoute({
         schema: z.strictObject({
           user: AdminUserSchema.pick({ id: true, name: true, email: true, role: true }),
           closedListings: z.int().min(0).describe("How many of their open listings closed (0 unless made `user`)"),
+          finishing: z.boolean().describe(
+            "True when closing their listings was kept busy by other writes: the role changed, and a job closes them " +
+              "within minutes",
+          ),
         }),
       },
       400: "Role must be one of the roles (with `fields`)",
@@ -48,7 +53,7 @@ export const handler = define.handlers({
       targetId: ctx.params.id,
       role,
     });
-    const closedListings = await closeDemotedListings(ctx.state.services.kv, user.id);
-    return Response.json({ user, closedListings });
+    const { closed, finishing } = await runDemotionClose(ctx.state.services.kv, user.id);
+    return Response.json({ user, closedListings: closed, finishing });
   },
 });
