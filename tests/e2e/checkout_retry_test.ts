@@ -5,7 +5,7 @@
  * toolkit. A payment made after another tab paid the toolkit is told as owed back, not as the toolkit bought.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
-import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
+import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";
 import {
   assertAccessible,
   assertAccessibleWithoutScript,
@@ -18,15 +18,21 @@ import { addCoupon, addToolkitWithLessons } from "@/tests/fixtures/toolkits.ts";
 import { phoneContext } from "@/tests/helpers/phone.ts";
 import type { PurchaseRecord } from "@/lib/purchases/purchases.ts";
 
-Deno.test("a coupon survives a reload, and Try again after a declined card pays the same order", async () => {
-  await using fake = startFakeRazorpay();
-  await using t = await createTestApp({ listen: true, env: { ...fake.env, RAZORPAY_CHECKOUT_URL: fake.checkoutUrl } });
+/** The ₹250 toolkit "Salary Negotiation" with one lesson, added by a new admin. */
+async function salaryNegotiation(t: TestApp) {
   const admin = await createTestUser(t, "admin");
   const { toolkit } = await addToolkitWithLessons({ t, admin }, {
     title: "Salary Negotiation",
     price: 250,
     lessons: [{ title: "The script", content: "<p>The script body</p>" }],
   });
+  return { admin, toolkit };
+}
+
+Deno.test("a coupon survives a reload, and Try again after a declined card pays the same order", async () => {
+  await using fake = startFakeRazorpay();
+  await using t = await createTestApp({ listen: true, env: { ...fake.env, RAZORPAY_CHECKOUT_URL: fake.checkoutUrl } });
+  const { admin, toolkit } = await salaryNegotiation(t);
   await addCoupon({ t, admin }, { code: "WELCOME20", discountType: "percentage", discountValue: 20 });
   const student = await createTestUser(t);
   await using browser = await openBrowser();
@@ -67,12 +73,7 @@ Deno.test("a coupon survives a reload, and Try again after a declined card pays 
 Deno.test("a payment made after another tab paid the toolkit says it will be refunded, in English and Hindi", async () => {
   await using fake = startFakeRazorpay();
   await using t = await createTestApp({ listen: true, env: { ...fake.env, RAZORPAY_CHECKOUT_URL: fake.checkoutUrl } });
-  const admin = await createTestUser(t, "admin");
-  const { toolkit } = await addToolkitWithLessons({ t, admin }, {
-    title: "Salary Negotiation",
-    price: 250,
-    lessons: [{ title: "The script", content: "<p>The script body</p>" }],
-  });
+  const { toolkit } = await salaryNegotiation(t);
   await using browser = await openBrowser();
   for (
     const { lang, buy, tryAgain, told } of [
@@ -110,12 +111,7 @@ Deno.test("a payment made after another tab paid the toolkit says it will be ref
 
 Deno.test("without JavaScript a 100 % coupon applied on the toolkit page unlocks it", async () => {
   await using t = await createTestApp({ listen: true });
-  const admin = await createTestUser(t, "admin");
-  const { toolkit } = await addToolkitWithLessons({ t, admin }, {
-    title: "Salary Negotiation",
-    price: 250,
-    lessons: [{ title: "The script", content: "<p>The script body</p>" }],
-  });
+  const { admin, toolkit } = await salaryNegotiation(t);
   await addCoupon({ t, admin }, { code: "GIFT100", discountType: "percentage", discountValue: 100 });
   const student = await createTestUser(t);
   await using browser = await openBrowser();

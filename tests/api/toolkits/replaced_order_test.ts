@@ -136,16 +136,25 @@ Deno.test("paying the earlier full-price order after checking out again with a c
   assertEquals(await usedCount(shop, "SAVE20"), 0, "the full price was paid: the coupon's use is given back");
 });
 
-Deno.test("a failed checkout is taken up again: its order paid late pays it, the new order's payment is owed back", async () => {
-  await using shop = await openShop();
+/**
+ * A buyer's checkout of a ₹499 toolkit (a coupon SAVE20 on offer) whose first try, of order A, was declined: the
+ * purchase failed.
+ */
+async function declinedCheckout(shop: Shop) {
   const user = await createTestUser(shop.t);
   const kit = await addToolkit(shop, { price: 499 });
   await addCoupon(shop, { code: "SAVE20" });
   const first = await checkout(shop, user, kit.id);
-  // The first try of order A is declined: the purchase fails, and the next checkout takes it up again.
   const failed = webhookDelivery({ event: "payment.failed", orderId: first.body.order.id });
   await (await shop.t.fetch("/api/webhooks/razorpay", { method: "POST", body: failed.body, headers: failed.headers }))
     .body?.cancel();
+  return { user, kit, first };
+}
+
+Deno.test("a failed checkout is taken up again: its order paid late pays it, the new order's payment is owed back", async () => {
+  await using shop = await openShop();
+  // The first try of order A is declined: the purchase fails, and the next checkout takes it up again.
+  const { user, kit, first } = await declinedCheckout(shop);
   const second = await checkout(shop, user, kit.id, "SAVE20");
   assertEquals(second.status, 200);
   assertEquals(second.body.purchase.id, first.body.purchase.id);
@@ -175,14 +184,8 @@ Deno.test("a failed checkout is taken up again: its order paid late pays it, the
 
 Deno.test("a failed checkout's order paid late and a new checkout's order paid too (older data): one paid, one owed back", async () => {
   await using shop = await openShop();
-  const user = await createTestUser(shop.t);
-  const kit = await addToolkit(shop, { price: 499 });
-  await addCoupon(shop, { code: "SAVE20" });
-  const first = await checkout(shop, user, kit.id);
   // The first try of order A is declined: the purchase fails, and the next checkout was a new purchase before.
-  const failed = webhookDelivery({ event: "payment.failed", orderId: first.body.order.id });
-  await (await shop.t.fetch("/api/webhooks/razorpay", { method: "POST", body: failed.body, headers: failed.headers }))
-    .body?.cancel();
+  const { user, kit, first } = await declinedCheckout(shop);
   const failedId = first.body.purchase.id;
   const second = await checkoutBesideFailed(shop, user, { toolkitId: kit.id, failedId, couponCode: "SAVE20" });
   assertEquals(second.status, 200);
