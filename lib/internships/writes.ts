@@ -7,7 +7,7 @@
  */
 import type { AuditHook } from "@/lib/admin_log/admin_log.ts";
 import { istToday } from "@/lib/dates.ts";
-import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors.ts";
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { updateEither } from "@/lib/kv/chunked/archive.ts";
 import { type OnLostRace, RaceLost, RETRY_BUDGET_MS, retrying } from "@/lib/kv/retry.ts";
 import type { Remover } from "@/lib/reports/schema.ts";
@@ -797,17 +797,21 @@ interface Verdict {
 
 /** Listings closed in one write at most (each a few mutations and its verdict's checks; KV takes 100 checks). */
 const CLOSE_BATCH = 20;
-/** Checks a batch's verdicts add to its write at most, beside the chunk's and the guard's. */
+/**
+ * Checks a batch's verdicts add to its write at most, beside the chunk's, the guard's and the archive blocks' it enters
+ * (one or two a block: a batch over KV's limits is written one by one, `closeEach`).
+ */
 const CLOSE_BATCH_CHECKS = 80;
 
 /**
  * Writes each of `listings` (as the read model has them) as `verdict` makes it (from the record as stored), its end
  * recorded (`endedOps`), checking what the verdict read and `guard` when given. Those that close leave their chunk for
  * the archive together, up to `CLOSE_BATCH` of one chunk in one write (`ChunkWriter.take`: its intake entries too, the
- * verdict's checks once each); the rest (changed but left open, moved to another chunk or the archive meanwhile) are
- * written one by one (`updateAnywhere`). A write lost to the guard's change stops the run; one lost to its listings' or
- * to a change of what the verdict read reads the verdict again (`read`) and is tried again (30 s); `renew` after each
- * batch and every 20 single writes.
+ * verdict's checks once each); the rest (changed but left open, moved to another chunk or the archive meanwhile), and
+ * a batch KV refuses as over its limits (its listings entering many archive blocks, each rewritten whole: up to 60,000
+ * bytes and a check a block), are written one by one (`updateAnywhere`). A write lost to the guard's change stops the
+ * run; one lost to its listings' or to a change of what the verdict read reads the verdict again (`read`) and is tried
+ * again (30 s); `renew` after each batch and every 20 single writes.
  * @returns how many it closed, and whether it stopped at a changed `guard`.
  * @throws BusyError after 30 s of races lost on one write (those done stay done).
  */
@@ -878,7 +882,11 @@ async function closeEach(
           },
           onLostRace: "give-up",
         },
-      );
+      ).catch((error) => {
+        // Over KV's limits (the archive blocks the batch enters are its part's size): written one by one below.
+        if (error instanceof InvalidInputError) return [];
+        throw error;
+      });
     });
     if (stopped) return { closed, stopped };
     closed += taken.length;

@@ -1017,6 +1017,26 @@ Deno.test("a role change whose close is kept busy stands: the page and the API s
   assertEquals(run.closed, 2, "the job closes them");
 });
 
+Deno.test("a batch of closes KV refuses as over its limits is written one listing a write", async () => {
+  await using t = await createTestApp();
+  const { member } = await people(t);
+  const inputs = Array.from(
+    { length: 5 },
+    (_, i) => internshipInput({ title: `Data Intern ${i}`, applyMode: "platform", questions: QUESTIONS }),
+  );
+  const listings = await createInternships(t.kv, member.user, inputs);
+  // As KV refuses a commit over 800 KiB: listings entering many archive blocks, each rewritten whole.
+  const kv = kvWithCommits(t.kv, (_n, apply, sets) => {
+    const archived = sets.filter((key) => key[0] === "internships_closed").length;
+    return archived > 1 ? Promise.reject(new TypeError("Total mutation size too large (max 819200 bytes)")) : apply();
+  });
+  assertEquals(await closeUnansweredInternships(kv, member.user.id), { closed: 5, stopped: false });
+  for (const { id } of listings) {
+    assert((await t.kv.get(["internships_closed", id])).versionstamp, "closed, it went to the archive");
+    assert((await t.kv.get(["listing_ended", id])).versionstamp, "its end recorded for its applicants");
+  }
+});
+
 Deno.test("a role given back while the demotion's close runs: no listing closes after that write", async () => {
   await using t = await createTestApp();
   const { member, admin } = await people(t);
