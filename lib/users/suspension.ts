@@ -95,8 +95,8 @@ function changed(user: User): SuspensionChanged {
  * docs/decisions.md, Sessions, "Ending sessions"), the filter's entry, the audit log's `user.suspend` (the reason as
  * its summary) and the e-mail telling the person, in their language, without the admin's name; with `hideListings`,
  * also the hide of their open listings (`posterHideOps`, noted in their language with the reason); always the close of
- * the listings of the verified organizations they manage that nobody else answers once they are suspended
- * (`managerCloseOps`); with `removeComments`, also the removal of their comments (`commentPurgeOps`, with how many
+ * the listings that nobody else answers once they are suspended, their own (left to the hide when there is one) and
+ * those of the verified organizations they manage (`managerCloseOps`); with `removeComments`, also the removal of their comments (`commentPurgeOps`, with how many
  * there are, counted before the write). The caller runs those next (`runSuspension`).
  * @throws ForbiddenError "You cannot suspend your own account", or the default 403 when the actor is no longer an
  *   admin; NotFoundError "User not found"; ConflictError (409) "An admin cannot be suspended…" or "This account is
@@ -157,11 +157,11 @@ export async function suspendUser(
 
 /**
  * Runs at once what the suspension of `userId` recorded (docs/decisions.md, Admin, "Suspension"), right after its
- * write: with `hideListings`, the hide of their open listings (`hidePosterListings`); the close of the listings of the
- * verified organizations they manage that nobody else answers (`closeManagedListings`); with `removeComments`, the
- * first batch of the removal of their comments (`purgeComments`). The suspension stands whatever happens here: a step
- * kept busy by lost races (BusyError) leaves it and the steps after it to their jobs, which finish them within minutes
- * (`finishing`).
+ * write: with `hideListings`, the hide of their open listings (`hidePosterListings`); the close of their own listings
+ * and those of the verified organizations they manage that nobody else answers (`closeManagedListings`); with
+ * `removeComments`, the first batch of the removal of their comments (`purgeComments`). The suspension stands whatever
+ * happens here: a step kept busy by lost races (BusyError) leaves it and the steps after it to their jobs, which finish
+ * them within minutes (`finishing`).
  * @returns how many listings were hidden now (null without `hideListings`; 0 when the hide was busy) and `finishing`.
  * @throws what a step throws but BusyError.
  */
