@@ -9,8 +9,6 @@
 import { ConfirmDialog } from "@/components/ConfirmDialog.tsx";
 import { AdminTable, ListSearch } from "@/components/AdminList.tsx";
 import { ListPages } from "@/components/ListPages.tsx";
-import { Pagination } from "@/components/Pagination.tsx";
-import { pagePosition } from "@/lib/browser/pagination.ts";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { Cell } from "@/components/StackedTable.tsx";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
@@ -168,24 +166,15 @@ function CommentsTable({ initial, pagination, search, searchedNewest }: Omit<Adm
         ))}
       </AdminTable>
       {newest && <p class="text-sm text-slate-700">{t("admin.comments.searchedNewest", { count: newest })}</p>}
-      {hydrated
-        ? (
-          <ListPages
-            label={t("admin.comments.pages")}
-            list={list}
-            pageSize={PAGE_SIZE}
-            shown={rows.length}
-            total={page.total}
-            hasMore={page.hasMore}
-          />
-        )
-        : (
-          <Pagination
-            position={pagePosition(t, pagination.offset, rows.length, page.total)}
-            prev={pagination.offset > 0 ? { href: href(Math.max(0, pagination.offset - PAGE_SIZE)) } : null}
-            next={page.hasMore ? { href: href(pagination.offset + PAGE_SIZE) } : null}
-          />
-        )}
+      <ListPages
+        label={t("admin.comments.pages")}
+        list={list}
+        pageSize={PAGE_SIZE}
+        shown={rows.length}
+        total={page.total}
+        hasMore={page.hasMore}
+        hrefOf={hydrated ? undefined : (at) => href(at)}
+      />
       <ConfirmDialog {...remove.dialog} title={t("admin.comments.deleteTitle")}>
         {t("admin.comments.deleteText", { content: remove.target ? clipComment(remove.target.content) : "" })}
       </ConfirmDialog>

@@ -15,8 +15,6 @@ import { ListPages } from "@/components/ListPages.tsx";
 import { Cell } from "@/components/StackedTable.tsx";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
-import { Pagination } from "@/components/Pagination.tsx";
-import { pagePosition } from "@/lib/browser/pagination.ts";
 import { fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
 import type { MailStatus, OutboxRow } from "@/lib/mail/outbox.ts";
@@ -237,24 +235,15 @@ function OutboxTable({ initial, status: initialStatus, search }: Omit<OutboxTabl
           </tr>
         ))}
       </AdminTable>
-      {hydrated
-        ? (
-          <ListPages
-            label={t("admin.outbox.pages")}
-            list={list}
-            pageSize={PAGE_SIZE}
-            shown={rows.length}
-            total={page.pagination.total}
-            hasMore={page.pagination.hasMore}
-          />
-        )
-        : (
-          <Pagination
-            position={pagePosition(t, offset, rows.length, page.pagination.total)}
-            prev={offset > 0 ? { href: href(Math.max(0, offset - PAGE_SIZE)) } : null}
-            next={page.pagination.hasMore ? { href: href(offset + PAGE_SIZE) } : null}
-          />
-        )}
+      <ListPages
+        label={t("admin.outbox.pages")}
+        list={list}
+        pageSize={PAGE_SIZE}
+        shown={rows.length}
+        total={page.pagination.total}
+        hasMore={page.pagination.hasMore}
+        hrefOf={hydrated ? undefined : href}
+      />
     </div>
   );
 }

@@ -9,8 +9,6 @@
  * tab) and Previous and Next links to it; the island starts from the search and page the server rendered.
  */
 import { useState } from "preact/hooks";
-import { Pagination } from "@/components/Pagination.tsx";
-import { pageRange } from "@/lib/browser/pagination.ts";
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useHydrated } from "@/lib/browser/use_hydrated.ts";
 import { ADMIN_LIST_TEXT, useAdminList } from "@/lib/browser/use_admin_list.ts";
@@ -182,28 +180,15 @@ function PurchasesTable({ initialTab, search, initialPage }: {
         {purchases.map((p) => <PurchaseRow key={p.id} p={p} busy={pending !== null} onRefund={pick} tab={tab} />)}
       </AdminTable>
 
-      {hydrated
-        ? (
-          <ListPages
-            label={t("admin.purchases.pages")}
-            list={list}
-            pageSize={PAGE_SIZE}
-            shown={purchases.length}
-            total={total}
-            hasMore={page.pagination.hasMore}
-          />
-        )
-        : (
-          <>
-            <p class="text-sm text-slate-700">
-              {purchases.length > 0 && pageRange(t, offset, purchases.length, total)}
-            </p>
-            <Pagination
-              prev={offset > 0 ? { href: href(Math.max(0, offset - PAGE_SIZE)) } : null}
-              next={page.pagination.hasMore ? { href: href(offset + PAGE_SIZE) } : null}
-            />
-          </>
-        )}
+      <ListPages
+        label={t("admin.purchases.pages")}
+        list={list}
+        pageSize={PAGE_SIZE}
+        shown={purchases.length}
+        total={total}
+        hasMore={page.pagination.hasMore}
+        hrefOf={hydrated ? undefined : href}
+      />
 
       {dialog && <dialog.RefundDialog list={list} pending={pending} close={() => setPending(null)} />}
     </div>
