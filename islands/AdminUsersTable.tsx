@@ -156,12 +156,14 @@ function UsersTable(
     const commentRemoval = result.data.commentRemoval ?? null;
     list.replaceRow({ id: user.id, suspension: result.data.user.suspension, commentRemoval });
     const { hiddenListings, finishing } = result.data;
-    const removing = commentRemoval ? ` ${t("admin.users.commentsNotice")}` : "";
-    // Kept busy, the hide's count is not known yet: its job finishes it.
+    // Kept busy, the hide's count is not known yet: its job finishes it. Without the hide, nothing was to be hidden.
     const hidden = finishing
       ? t("admin.users.finishing")
-      : t("admin.users.listingsHidden", { count: hiddenListings ?? 0 });
-    list.announce(lifting ? t("admin.users.liftedDone") : `${t("admin.users.suspendedDone")} ${hidden}${removing}`);
+      : fields.has("hideListings")
+      ? t("admin.users.listingsHidden", { count: hiddenListings ?? 0 })
+      : "";
+    const done = [t("admin.users.suspendedDone"), hidden, commentRemoval ? t("admin.users.commentsNotice") : ""];
+    list.announce(lifting ? t("admin.users.liftedDone") : done.filter(Boolean).join(" "));
   };
   const [pending, setPending] = useState<{ user: AdminUserRow; role: Role } | null>(null);
   const [saving, setSaving] = useState(false);

@@ -348,6 +348,14 @@ Deno.test("an admin changes a user's role in the admin table after confirming", 
   await grace.getByRole("button", { name: "Lift suspension Grace Hopper" }).click();
   await grace.getByText("Suspend… Grace Hopper").waitFor();
   assertEquals((await getUser(t.kv, student.user.id))!.suspension, null);
+  // Suspended without the hide, the answer says nothing of hiding.
+  await grace.getByText("Suspend… Grace Hopper").click();
+  await grace.getByLabel("Reason").fill("Asked applicants for a deposit");
+  await grace.getByLabel("Also hide their open listings").uncheck();
+  await grace.getByRole("button", { name: "Suspend Grace Hopper" }).click();
+  await page.getByText("The account is suspended.", { exact: true }).waitFor();
+  await grace.getByRole("button", { name: "Lift suspension Grace Hopper" }).click();
+  await grace.getByText("Suspend… Grace Hopper").waitFor();
 
   // Made a user again: the dialog says what it does to her listings, the answer how many closed.
   const [listing] = await createInternships(t.kv, (await getUser(t.kv, student.user.id))!, [
