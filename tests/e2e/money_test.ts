@@ -17,7 +17,7 @@ import {
 } from "@/tests/helpers/browser.ts";
 import { refundProcessedDelivery, startFakeRazorpay } from "@/tests/fakes/razorpay.ts";
 import { addCoupon, addToolkitWithLessons, buy, checkout } from "@/tests/fixtures/toolkits.ts";
-import { assertFitsPhone, layoutDefects, phoneContext } from "@/tests/helpers/phone.ts";
+import { assertFitsPhone, assertNoSidewaysScroll, layoutDefects, phoneContext } from "@/tests/helpers/phone.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 
 /** Where screenshots go, to look at (`SCREENSHOTS_DIR`, default the system's temp folder). */
@@ -231,7 +231,7 @@ Deno.test("without JavaScript, on a 360 px phone, the admin declines one refund 
   await refused.getByRole("button", { name: "Refund ₹799" }).click();
   await page.getByText("Refunded ₹799 to Sara Khan.").waitFor();
   assertEquals(fake.refunds.map((r) => [r.amount, r.notes]), [[79900, { purchaseId: purchaseIds[1] }]]);
-  assert(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), "no sideways scroll at 360 px");
+  await assertNoSidewaysScroll(page, "admin purchases without JavaScript");
   await assertAccessibleWithoutScript(page, "admin purchases without JavaScript");
   // Her row lists the refund's credit note, its number, amount and date linking its page; her status stays one line.
   await page.goto(`${t.origin}/admin/purchases?tab=refunded`);
@@ -369,7 +369,7 @@ Deno.test("on a 360 px phone in Hindi, without JavaScript, a buyer asks for a re
   await mine.getByText(/को रिफ़ंड माँगा।/).waitFor();
   assert(new URL(mine.url()).hash === `#purchase-${purchaseId}`, mine.url());
   await assertAccessibleWithoutScript(mine, "my toolkits with a refund request, Hindi");
-  assert(await mine.evaluate(() => document.documentElement.scrollWidth <= innerWidth), "no sideways scroll at 360 px");
+  await assertNoSidewaysScroll(mine, "my toolkits with a refund request, Hindi");
 
   const adminContext = await phoneContext(browser);
   await signInBrowser(adminContext, t.origin, admin);

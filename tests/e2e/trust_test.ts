@@ -7,7 +7,6 @@
  * claimer verifies an organization with the claim link page's Verify button; right after, before the unlink job, a
  * stranger's listing under its name shows no seal on a phone (its page, `verifiedOnly`, the organization's page).
  */
-import type { Page } from "playwright-core";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
 import {
@@ -17,16 +16,10 @@ import {
   openBrowser,
   signInBrowser,
 } from "@/tests/helpers/browser.ts";
-import { PHONE_CONTEXT, phoneContext } from "@/tests/helpers/phone.ts";
+import { assertNoSidewaysScroll, PHONE_CONTEXT, phoneContext } from "@/tests/helpers/phone.ts";
 import { postInternship } from "@/tests/fixtures/internships.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
 import { people } from "@/tests/fixtures/people.ts";
-
-/** Fails when the page is wider than its viewport (sideways scrolling on a phone). */
-async function assertNoSidewaysScroll(page: Page): Promise<void> {
-  const [scroll, width] = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
-  assert(scroll <= width, `${page.url()} scrolls sideways: ${scroll} > ${width}`);
-}
 
 Deno.test("a student reports a listing on a phone without JavaScript; the admin resolves it; the bell tells the student", async () => {
   await using t = await createTestApp({ listen: true });

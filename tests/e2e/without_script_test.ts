@@ -30,7 +30,7 @@ import { pdfBytes } from "@/tests/fixtures/resumes.ts";
 import { PERSON_LIMITS } from "@/lib/platform/rate_limits.ts";
 import { UPLOAD_BODY_LIMIT_BYTES } from "@/lib/platform/route_options.ts";
 import { translatorFor } from "@/lib/i18n/catalogue.ts";
-import { phoneContext } from "@/tests/helpers/phone.ts";
+import { assertNoSidewaysScroll, phoneContext } from "@/tests/helpers/phone.ts";
 
 Deno.test("without JavaScript a student reacts, comments and replies under a post", async () => {
   await using t = await createTestApp({ listen: true, env: { RATE_LIMITS: "off" } });
@@ -426,7 +426,6 @@ Deno.test("without JavaScript a refused form gets a page in the student's langua
   const context = await phoneContext(browser, { javaScriptEnabled: false });
   await signInBrowser(context, t.origin, student);
   const page = await context.newPage();
-  const fitsThePhone = () => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth);
 
   await page.goto(`${t.origin}/profile`);
   await page.getByLabel("अपना रिज़्यूमे अपलोड करें").setInputFiles({
@@ -437,7 +436,7 @@ Deno.test("without JavaScript a refused form gets a page in the student's langua
   await page.getByRole("button", { name: "अपलोड करें", exact: true }).click();
   await page.getByRole("heading", { name: "यह बहुत बड़ा है" }).waitFor();
   await page.getByText(translatorFor("hi")("common.refusal.resumeTooLarge"), { exact: true }).waitFor();
-  assert(await fitsThePhone(), "no sideways scroll at 360 px");
+  await assertNoSidewaysScroll(page);
   await assertAccessibleWithoutScript(page, "the page of a form refused as too large, without JavaScript at 360 px");
   await page.getByRole("link", { name: "फ़ॉर्म पर वापस जाएँ" }).click();
   await page.waitForURL((u) => u.pathname === "/profile");
@@ -447,7 +446,7 @@ Deno.test("without JavaScript a refused form gets a page in the student's langua
   await page.goto(`${t.origin}/me/settings`);
   await page.getByRole("button", { name: "भाषा सेव करें" }).click();
   await page.getByRole("heading", { name: "बहुत ज़्यादा कोशिशें" }).waitFor();
-  assert(await fitsThePhone(), "no sideways scroll at 360 px");
+  await assertNoSidewaysScroll(page);
   await assertAccessibleWithoutScript(page, "the page of a form sent too often, without JavaScript at 360 px");
   await page.getByRole("link", { name: "फ़ॉर्म पर वापस जाएँ" }).click();
   await page.waitForURL((u) => u.pathname === "/me/settings");

@@ -5,7 +5,7 @@
  * was squeezed; and the images of its first screen that load lazily.
  */
 import type { BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { assertEquals } from "./assert.ts";
+import { assert, assertEquals } from "./assert.ts";
 
 /** The phone's viewport in CSS px. */
 export const PHONE = { width: 360, height: 740 };
@@ -22,6 +22,19 @@ export function phoneContext(
   options: BrowserContextOptions = {},
 ): Promise<BrowserContext> {
   return browser.newContext({ ...PHONE_CONTEXT, ...options });
+}
+
+/**
+ * Fails when the page scrolls sideways: the document's `scrollWidth` over its `clientWidth`. Not over `innerWidth`: with
+ * the mobile viewport rules (`PHONE_CONTEXT`) the browser zooms out to show a page wider than the phone, and
+ * `innerWidth` grows with it, so that comparison never fails. `label` names the page (its address unless given).
+ */
+export async function assertNoSidewaysScroll(page: Page, label = page.url()): Promise<void> {
+  const [scroll, width] = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    document.documentElement.clientWidth,
+  ]);
+  assert(scroll <= width, `${label} scrolls sideways: ${scroll} px on a ${width} px screen`);
 }
 
 /**
