@@ -1,7 +1,8 @@
 /**
  * The pages of an admin list over `useAdminList`'s offset (`lib/browser/use_admin_list.ts`): "x–y of total" and
- * Previous/Next, buttons that load the page in place, or before hydration links to the pages the server renders. Apart
- * from `components/AdminList.tsx`, so the admin lists without pages do not bundle it.
+ * Previous/Next, buttons that load the page in place, or before hydration links to the pages the server renders (a step
+ * with no page is its disabled button either way, so the navigation does not move as the page hydrates). Apart from
+ * `components/AdminList.tsx`, so the admin lists without pages do not bundle it.
  */
 import { SECONDARY_BUTTON } from "@/lib/browser/styles.ts";
 import { useT } from "@/lib/i18n/context.ts";
@@ -20,21 +21,22 @@ export interface ListPagesProps {
   hasMore: boolean;
   /**
    * The address of the page at an offset, given until hydrated: Previous and Next are then links to the pages the
-   * server renders (`rel` `prev` and `next`; none where there is no such page), so the list pages without JavaScript.
+   * server renders (`rel` `prev` and `next`; the disabled button where there is no such page, as once hydrated), so the
+   * list pages without JavaScript.
    */
   hrefOf?: (offset: number) => string;
 }
 
 /**
- * "x–y of total" and Previous/Next for a list paged by `useAdminList`'s offset: buttons, disabled while a page loads,
- * or links with `hrefOf`.
+ * "x–y of total" and Previous/Next for a list paged by `useAdminList`'s offset: buttons, disabled while a page loads
+ * or where there is no such page, or links with `hrefOf`.
  */
 export function ListPages({ label, list, pageSize, shown, total, hasMore, hrefOf }: ListPagesProps) {
   const { offset, setOffset, loading } = list;
   const t = useT();
   const step = (rel: "prev" | "next", to: number, none: boolean) => {
     const text = t(rel === "prev" ? "common.pagination.previous" : "common.pagination.next");
-    return hrefOf ? !none && <a href={hrefOf(to)} rel={rel} class={SECONDARY_BUTTON}>{text}</a> : (
+    return hrefOf && !none ? <a href={hrefOf(to)} rel={rel} class={SECONDARY_BUTTON}>{text}</a> : (
       <button
         type="button"
         class={SECONDARY_BUTTON}

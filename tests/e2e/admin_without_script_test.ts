@@ -1,6 +1,7 @@
 /**
  * An admin on a 360 px phone with JavaScript off (docs/decisions.md, Islands, "Forms work without JavaScript"):
- * `/admin/users` searches, filters by role and pages through plain `GET` forms and links and changes a row's role (its
+ * `/admin/users` searches, filters by role and pages through plain `GET` forms and links (a page it lacks a disabled
+ * button, as once hydrated) and changes a row's role (its
  * select and "Change role"; a refusal at the row), and so does `/admin/purchases`
  * with its search and status tabs; `/admin/banners` adds a banner
  * with its image (a multipart form, a refused link shown at its field), saves a row's order and Active with its Save
@@ -16,7 +17,7 @@
 import { Buffer } from "node:buffer";
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser } from "@/tests/helpers/app.ts";
-import { assertAccessibleWithoutScript, openBrowser, signInBrowser } from "@/tests/helpers/browser.ts";
+import { assertAccessibleWithoutScript, openBrowser, openHydrated, signInBrowser } from "@/tests/helpers/browser.ts";
 import { listBanners } from "@/lib/ungatekeep/banners.ts";
 import { getUser, updateUser, type User } from "@/lib/users/users.ts";
 import { createComment } from "@/lib/comments/comments.ts";
@@ -86,6 +87,30 @@ Deno.test("without JavaScript an admin searches, filters and pages /admin/users"
   await page.locator(`#role-${newest.user.id}-error`).getByText(refusal).waitFor();
   assertEquals((await getUser(t.kv, newest.user.id))?.role, "user", "the refused role is not given");
   await assertAccessibleWithoutScript(page, "admin users, a role refused without JavaScript at 360 px");
+});
+
+Deno.test("an admin list's pages are drawn the same before and after hydration at 360 px", async () => {
+  await using t = await createTestApp({ listen: true });
+  await createTestUser(t, "user", { name: "Grace Hopper" });
+  const admin = await createTestUser(t, "admin", { name: "Boss Admin" });
+  await using browser = await openBrowser();
+  const drawn = async (javaScriptEnabled: boolean) => {
+    const context = await phoneContext(browser, { javaScriptEnabled });
+    await signInBrowser(context, t.origin, admin);
+    const page = await context.newPage();
+    if (javaScriptEnabled) await openHydrated(page, `${t.origin}/admin/users`);
+    else await page.goto(`${t.origin}/admin/users`);
+    const nav = page.getByRole("navigation", { name: "Pages of users" });
+    const steps = await nav.locator("a, button").evaluateAll((nodes) =>
+      nodes.map((node) => `${node.tagName} ${node.textContent} ${(node as HTMLButtonElement).disabled}`)
+    );
+    const height = (await nav.boundingBox())?.height;
+    await context.close();
+    return { steps, height };
+  };
+  const before = await drawn(false);
+  assertEquals(before.steps, ["BUTTON Previous true", "BUTTON Next true"], "one page: both steps there, disabled");
+  assertEquals(await drawn(true), before, "hydration neither adds nor moves a step");
 });
 
 Deno.test("without JavaScript an admin searches, picks a tab and pages /admin/purchases", async () => {
