@@ -53,10 +53,10 @@ type DialogModule = Awaited<ReturnType<typeof refundDialog>>;
 /** Rows per page. */
 export const PAGE_SIZE = 20;
 /**
- * The tabs: every purchase, each state, those whose refund request waits (`asked`) and those with a payment refunded
- * in part at the gateway (`partly`).
+ * The tabs: every purchase, each state, those whose refund request waits (`asked`), those with a payment refunded
+ * in part at the gateway (`partly`) and those with a payment owed back not refunded yet (`owed`).
  */
-export const PURCHASE_TABS = ["all", "paid", "pending", "failed", "refunded", "asked", "partly"] as const;
+export const PURCHASE_TABS = ["all", "paid", "pending", "failed", "refunded", "asked", "partly", "owed"] as const;
 /** One of `PURCHASE_TABS`. */
 export type PurchaseTab = typeof PURCHASE_TABS[number];
 
@@ -82,6 +82,7 @@ export default function AdminPurchasesTable({ text, tab = "all", search = "", pa
 export function tabQuery(tab: PurchaseTab): Record<string, string> {
   if (tab === "asked") return { refundRequest: "open" };
   if (tab === "partly") return { gatewayRefund: "partial" };
+  if (tab === "owed") return { owedBack: "open" };
   return tab === "all" ? {} : { status: tab };
 }
 

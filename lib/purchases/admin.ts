@@ -33,7 +33,8 @@ const integer = (min: number, max: number) =>
   z.string().regex(/^\d+$/, "Expected a whole number").transform(Number).pipe(z.number().int().min(min).max(max));
 
 /**
- * Query of `GET /api/admin/purchases`: `status`, `refundRequest` (`open`), `gatewayRefund` (`partial`), `search`
+ * Query of `GET /api/admin/purchases`: `status`, `refundRequest` (`open`), `gatewayRefund` (`partial`), `owedBack`
+ * (`open`), `search`
  * (≤ 100 characters), `limit` 1–100 (50), `offset`.
  */
 export const adminPurchaseQuerySchema = z.object({
@@ -41,6 +42,9 @@ export const adminPurchaseQuerySchema = z.object({
   refundRequest: z.enum(["open"]).optional().describe("`open`: only purchases whose refund request waits"),
   gatewayRefund: z.enum(["partial"]).optional().describe(
     "`partial`: only purchases with a payment refunded in part at the gateway, not in full since",
+  ),
+  owedBack: z.enum(["open"]).optional().describe(
+    "`open`: only purchases with a payment that granted nothing (`extraPayments`) and is not refunded yet",
   ),
   search: z.string().trim().max(100).optional(),
   limit: integer(1, 100).default(50),
@@ -74,10 +78,10 @@ export interface AdminPurchasePage {
   purchases: AdminPurchaseRow[];
   pagination: { limit: number; offset: number; total: number; hasMore: boolean };
   /**
-   * Purchases in each state, in all, with a refund request waiting (`asked`) and with a payment refunded in part at
-   * the gateway (`partlyRefunded`).
+   * Purchases in each state, in all, with a refund request waiting (`asked`), with a payment refunded in part at the
+   * gateway (`partlyRefunded`) and with a payment owed back not refunded yet (`owed`).
    */
-  counts: Record<PaymentStatus | "all" | "asked" | "partlyRefunded", number>;
+  counts: Record<PaymentStatus | "all" | "asked" | "partlyRefunded" | "owed", number>;
 }
 
 /** A search word that is a whole e-mail address: matched as the buyer's address through the e-mail index. */
@@ -104,7 +108,7 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
     ? await getUsers(kv, records.flatMap((r) => r.userId ? [r.userId] : []))
     : new Map<string, User>();
   const counts = Object.fromEntries(
-    [...PAYMENT_STATUSES, "all", "asked", "partlyRefunded"].map((s) => [s, 0]),
+    [...PAYMENT_STATUSES, "all", "asked", "partlyRefunded", "owed"].map((s) => [s, 0]),
   ) as AdminPurchasePage["counts"];
   const matching = records.filter((record) => {
     if (words.length > 0) {
@@ -124,12 +128,14 @@ export async function listPurchasesForAdmin(kv: Deno.Kv, query: AdminPurchaseQue
     }
     const open = record.refundRequest?.status === "open";
     const partly = isPartlyRefunded(record);
+    const owed = (record.extraPayments ?? []).some((payment) => payment.paymentId !== null && !payment.refund);
     counts[record.paymentStatus]++;
     counts.all++;
     if (open) counts.asked++;
     if (partly) counts.partlyRefunded++;
+    if (owed) counts.owed++;
     return (!query.status || record.paymentStatus === query.status) && (!query.refundRequest || open) &&
-      (!query.gatewayRefund || partly);
+      (!query.gatewayRefund || partly) && (!query.owedBack || owed);
   });
   const purchases = await rowsOf(kv, matching.slice(query.offset, query.offset + query.limit), toolkits);
   const { limit, offset } = query;

@@ -347,9 +347,17 @@ Deno.test("refund: an extra payment of a paid purchase is refunded and the buyer
   const list = await (await shop.t.fetch(`/api/admin/purchases?search=${b.id}`, { headers: shop.admin.headers }))
     .json();
   assertEquals(list.purchases[0].extraPayments[0].paymentId, b.id);
+  // The "Owed back" tab lists it until its payment is refunded.
+  const owed = async () => {
+    const page = await (await shop.t.fetch("/api/admin/purchases?owedBack=open", { headers: shop.admin.headers }))
+      .json();
+    return [page.counts.owed, page.purchases.map((p: { id: string }) => p.id)];
+  };
+  assertEquals(await owed(), [1, [record.id]]);
   const path = `/api/admin/purchases/${record.id}/extra-payments/${b.id}/refund`;
   const res = await shop.t.json("POST", path, { body: { reason: "Paid twice" }, headers: shop.admin.headers });
   assertEquals(res.status, 200);
+  assertEquals(await owed(), [0, []]);
   const after = await purchaseRecord(shop, record.id);
   assertEquals(after.paymentStatus, "paid");
   assertEquals(after.extraPayments![0].refund!.amount, 29000);

@@ -17,8 +17,9 @@ export const apiDocs = describeRoute({
       "payment id. Each purchase comes with its buyer (`user`, null once deleted), `toolkit`, payments, `refund`, " +
       "prices in paise and receipt, and a paid one with its `refundRequest` and the refund policy's facts (`policy`); " +
       "`refundRequest=open` keeps those whose request waits, `gatewayRefund=partial` those with a payment refunded in " +
-      "part at the gateway (`gatewayPartialRefunds`); `counts` holds the number in each state, in `all`, with a " +
-      "request waiting (`asked`) and refunded in part (`partlyRefunded`; the tabs).",
+      "part at the gateway (`gatewayPartialRefunds`), `owedBack=open` those with a payment owed back (`extraPayments`) " +
+      "not refunded yet; `counts` holds the number in each state, in `all`, with a request waiting (`asked`), refunded " +
+      "in part (`partlyRefunded`) and owing a payment back (`owed`; the tabs).",
     access: ["admin"],
     query: adminPurchaseQuerySchema,
     responses: {
@@ -35,6 +36,7 @@ export const apiDocs = describeRoute({
             all: z.int(),
             asked: z.int().describe("With a refund request waiting"),
             partlyRefunded: z.int().describe("With a payment refunded in part at the gateway, not in full since"),
+            owed: z.int().describe("With a payment owed back (`extraPayments`) not refunded yet"),
           }),
         }),
       },
