@@ -9,7 +9,8 @@
  * that payments are not available instead of offering a payment that cannot happen. When the
  * site issues tax invoices and the buyer's state is unknown (`askState`), the buy form asks for
  * it (`buyerState`, docs/decisions.md, Money operations, "Place of supply"). Without JavaScript both forms post to the
- * page (a coupon that makes it free works there; paying needs Razorpay's window). "Try again" after a failed payment
+ * page (a coupon that makes it free works there, a refused one comes back at its field as typed; paying needs
+ * Razorpay's window). "Try again" after a failed payment
  * opens the payment window again on the same order. `resume` brings back a checkout made before a reload: its coupon
  * applied, or a sentence that it was released (docs/decisions.md, Toolkits and payments, "A coupon survives a
  * reload").
@@ -95,7 +96,7 @@ function loadCheckout(src: string): Promise<RazorpayConstructor> {
  * Props: the toolkit, its price in rupees, the buyer for the payment form's prefill, whether the
  * site takes payments (gateway keys configured), the Checkout.js to load (the toolkit page's
  * CSP allows its origin), whether to ask the buyer's state for the tax invoice, the state
- * and its problem as the page's form post left them, and the messages (`TOOLKIT_CHECKOUT_TEXT`).
+ * and its problem and a refused coupon as the page's form post left them, and the messages (`TOOLKIT_CHECKOUT_TEXT`).
  */
 export interface ToolkitCheckoutProps {
   toolkitId: string;
@@ -109,6 +110,8 @@ export interface ToolkitCheckoutProps {
   buyerStateError?: string;
   /** The buyer's unfinished checkout with a coupon, found again after a reload. */
   resume?: PendingCheckout | null;
+  /** A coupon refused after the page's Apply without JavaScript: the code as typed and the refusal, at the field. */
+  coupon?: { code: string; error: string };
   text: IslandText;
 }
 
@@ -127,6 +130,7 @@ export default function ToolkitCheckout(
     buyerState = "",
     buyerStateError = "",
     resume = null,
+    coupon,
     text,
   }: ToolkitCheckoutProps,
 ) {
@@ -140,11 +144,11 @@ export default function ToolkitCheckout(
   );
   const hydrated = useHydrated();
   const [payments, setPayments] = useState(paymentsAvailable);
-  const [code, setCode] = useState(resume?.code ?? "");
+  const [code, setCode] = useState(coupon?.code ?? resume?.code ?? "");
   const [applied, setApplied] = useState<{ code: string; quote: CheckoutResult } | null>(
     resume?.quote ? { code: resume.code, quote: resume.quote } : null,
   );
-  const [couponError, setCouponError] = useState("");
+  const [couponError, setCouponError] = useState(coupon?.error ?? "");
   const [couponNote, setCouponNote] = useState(
     resume && !resume.quote ? t(`toolkits.checkout.released.${resume.released}`, { code: resume.code }) : "",
   );

@@ -2,7 +2,7 @@
  * Ways to buy a toolkit in Chromium: a free preview lesson ends with the way to the toolkit's
  * checkout, and on a site without payment keys the toolkit page says that payments are not
  * available instead of offering a payment that fails (a 100 % coupon still unlocks it, and the lesson then says that
- * nothing was paid, on a phone in Hindi with and without JavaScript). The local demo's checkout
+ * nothing was paid, on a phone in Hindi with and without JavaScript, after a mistyped code refused at its field). The local demo's checkout
  * (`deno task demo:payments`: the fake gateway and its Checkout.js stand-in) pays.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
@@ -83,7 +83,17 @@ Deno.test("on a 360 px phone in Hindi, a 100 % coupon says nothing was paid, wit
     const kind = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
     if (javaScriptEnabled) await openHydrated(page, `${t.origin}/toolkits/${toolkit.id}?lang=hi`);
     else await page.goto(`${t.origin}/toolkits/${toolkit.id}?lang=hi`);
-    await page.getByLabel("कूपन कोड (ज़रूरी नहीं)").fill("gift100");
+    // A mistyped code is refused at its field, as typed; nothing was being bought, so nothing says "Not bought".
+    const code = page.getByLabel("कूपन कोड (ज़रूरी नहीं)");
+    await code.fill("gift10");
+    await page.getByRole("button", { name: "लगाएँ" }).click();
+    await page.locator("#coupon-code-error").getByText("यह कूपन कोड मौजूद नहीं है।").waitFor();
+    assertEquals(await code.inputValue(), "gift10", kind);
+    assertEquals(await code.getAttribute("aria-invalid"), "true", kind);
+    assertEquals(await page.getByText("ख़रीदा नहीं गया").count(), 0, kind);
+    if (javaScriptEnabled) await assertAccessible(page, `coupon refused ${kind}`);
+    else await assertAccessibleWithoutScript(page, `coupon refused ${kind}`);
+    await code.fill("gift100");
     await page.getByRole("button", { name: "लगाएँ" }).click();
     if (javaScriptEnabled) await page.getByText("आपके कूपन से पूरी क़ीमत कवर हो गई, इसलिए कोई पेमेंट नहीं करना है।").waitFor();
     await page.waitForURL(/\/learn\/[0-9a-f-]{36}\?free=1$/);

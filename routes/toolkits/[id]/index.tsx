@@ -12,7 +12,8 @@
  * same checkout as `POST /api/toolkits/{id}`. A free toolkit (a 100 % coupon) is then the buyer's (303 to its
  * lessons, `?free=1`: the lesson says nothing was paid); a paid one has its order, and after Buy the page says that
  * paying needs JavaScript (Razorpay's window), after Apply it shows the coupon in the price; a refusal
- * renders the page again with the problem at its field. A checkout with a coupon made before a reload is resumed
+ * renders the page again with the problem at its field (a coupon refused after Apply at the coupon field, the code as
+ * typed; nothing was being bought, so no "Not bought" above it). A checkout with a coupon made before a reload is resumed
  * (`pendingCheckout`: the coupon still applied, or a sentence that it was released; docs/decisions.md, Toolkits and
  * payments, "A coupon survives a reload").
  */
@@ -32,6 +33,7 @@ import { canManageCatalog } from "@/lib/toolkits/policy.ts";
 import { DomainError, InvalidInputError, NotFoundError } from "@/lib/errors.ts";
 import { errorResponse } from "@/lib/http/errors.ts";
 import { refusalText } from "@/lib/refusals.ts";
+import { couponRefusalKey } from "@/lib/coupons/errors.ts";
 import { readFormFields, seeOther } from "@/lib/http/form_posts.ts";
 import { getOnboardingProfile } from "@/lib/onboarding/onboarding.ts";
 import type { Services } from "@/lib/platform/state.ts";
@@ -53,6 +55,8 @@ interface Data extends ToolkitDetail {
     buyerState?: string;
     /** Whether the post named no state (or one that is not India's) when the checkout asks for it. */
     buyerStateMissing?: boolean;
+    /** A coupon that Apply sent without JavaScript and was refused: the code as typed, and the refusal in words. */
+    coupon?: { code: string; error: string };
     /**
      * What the form post without JavaScript came to, shown above the checkout: the order is ready (paying needs
      * JavaScript), or the checkout's refusal in the server's words.
@@ -123,6 +127,11 @@ export const handler = define.handlers<Data>({
     } catch (error) {
       if (error instanceof InvalidInputError && error.fields.some((f) => f.field === "buyerState")) {
         return again(400, { buyerStateMissing: true });
+      }
+      if (apply && error instanceof DomainError && couponRefusalKey(error.message)) {
+        return again(errorResponse(error).status, {
+          coupon: { code: couponCode, error: refusalText(ctx.state.t, error) },
+        });
       }
       if (error instanceof DomainError && !(error instanceof NotFoundError)) {
         return again(errorResponse(error).status, { notice: { kind: "error", error: error.message } });
@@ -314,6 +323,7 @@ export default define.page<Data>(function ToolkitPage({ data, state, url }) {
                     askState={checkout.askState}
                     buyerState={checkout.buyerState}
                     buyerStateError={checkout.buyerStateMissing ? t("toolkits.checkout.stateMissing") : undefined}
+                    coupon={checkout.coupon}
                     resume={checkout.resume}
                     text={t.island(TOOLKIT_CHECKOUT_TEXT)}
                   />

@@ -1,4 +1,4 @@
-import { hiddenFields, page, scriptsOf } from "@/tests/fixtures/html.ts";
+import { hiddenFields, htmlDocument, page, scriptsOf } from "@/tests/fixtures/html.ts";
 import { adminLogQuerySchema, listAdminLog } from "@/lib/admin_log/admin_log.ts";
 import { assert, assertEquals, assertMatch } from "@/tests/helpers/assert.ts";
 import { createTestUser, postForm } from "@/tests/helpers/app.ts";
@@ -160,7 +160,12 @@ Deno.test("toolkit and lesson pages in Hindi: syllabus, checkout, the no-JavaScr
   const refused = await post({ apply: "1", couponCode: "NOPE" });
   assertEquals(refused.status, 400);
   const refusedPage = await refused.text();
-  has(refusedPage, ["ख़रीदा नहीं गया", "यह नहीं हो पाया: यह कूपन कोड मौजूद नहीं है।"], "coupon refused");
+  // A refused Apply is said at the coupon field, the code kept as typed; nothing was being bought.
+  const field = htmlDocument(refusedPage).querySelector("#coupon-code");
+  assertEquals(field?.getAttribute("value"), "NOPE", "the code as typed");
+  assertEquals(field?.getAttribute("aria-invalid"), "true");
+  has(refusedPage, ['<p id="coupon-code-error"', "यह कूपन कोड मौजूद नहीं है।"], "coupon refused");
+  assert(!refusedPage.includes("ख़रीदा नहीं गया"), "no 'Not bought' after Apply");
   assert(!refusedPage.includes("Invalid coupon code"), "the refusal in Hindi, not the API's English");
   // A coupon applied without JavaScript shows in the price; the page does not tell of a Buy nobody pressed.
   await addCoupon(shop, { code: "HALF50", discountValue: 50 });
