@@ -1,19 +1,17 @@
 /**
- * Buying a toolkit (docs/api.md, Toolkits; docs/decisions.md, Toolkits and payments): an optional
- * coupon that shows the discount and the final price before paying (applying it starts the
- * checkout, `POST /api/toolkits/{id}`, which reserves the coupon use), then Razorpay Checkout.js,
- * loaded from Razorpay on this page only. After paying, the signature goes to
- * `POST /api/toolkits/{id}/verify`; a clear pending state shows meanwhile, then success (on to the
- * lessons) or failure with a retry. A 100 % coupon needs no payment at all. Where the site has no
- * payment gateway (`paymentsAvailable` false, or checkout answering 503), a paid toolkit says
- * that payments are not available instead of offering a payment that cannot happen. When the
- * site issues tax invoices and the buyer's state is unknown (`askState`), the buy form asks for
- * it (`buyerState`, docs/decisions.md, Money operations, "Place of supply"). Without JavaScript both forms post to the
+ * Buying a toolkit (docs/api.md, Toolkits; docs/decisions.md, Toolkits and payments): an optional coupon that shows the
+ * discount and the final price before paying (applying it starts the checkout, `POST /api/toolkits/{id}`, which
+ * reserves the coupon use), then Razorpay Checkout.js, loaded from Razorpay on this page only. After paying, the
+ * signature goes to `POST /api/toolkits/{id}/verify`; a clear pending state shows meanwhile, then success (on to the
+ * lessons), a payment that came second (another order had paid the toolkit) told as refunded, or failure with a retry.
+ * A 100 % coupon needs no payment at all. Where the site has no payment gateway (`paymentsAvailable` false, or checkout
+ * answering 503), a paid toolkit says that payments are not available instead of offering a payment that cannot happen.
+ * When the site issues tax invoices and the buyer's state is unknown (`askState`), the buy form asks for it
+ * (`buyerState`, docs/decisions.md, Money operations, "Place of supply"). Without JavaScript both forms post to the
  * page (a coupon that makes it free works there, a refused one comes back at its field as typed; paying needs
- * Razorpay's window). "Try again" after a failed payment
- * opens the payment window again on the same order. `resume` brings back a checkout made before a reload: its coupon
- * applied, or a sentence that it was released (docs/decisions.md, Toolkits and payments, "A coupon survives a
- * reload").
+ * Razorpay's window). "Try again" after a failed payment opens the payment window again on the same order. `resume`
+ * brings back a checkout made before a reload: its coupon applied, or a sentence that it was released
+ * (docs/decisions.md, Toolkits and payments, "A coupon survives a reload").
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { failureMessage, fetchJson, refusalPrefixes } from "@/lib/browser/fetch_json.ts";

@@ -584,9 +584,10 @@ export async function forgetInternshipOwner(
  * they no longer read or answer those applicants (docs/decisions.md, Internships, "A poster made a user again"; Admin,
  * "Suspension"). Up to 20 listings of one chunk in one checked write (`closeEach`), also checking what their verdict
  * read (their organization's record and its other managers': a manager confirmed or a suspension lifted meanwhile is
- * read again and judged again); a listing no longer theirs, or closed meanwhile, is left as it is. With `guard` (a record as read: the demotion's close still to
- * do) each write checks it too, and the first write that finds it changed (the role given back) stops the run: nothing
- * closes after the change's write. Running it again closes what a stopped run left.
+ * read again and judged again); a listing no longer theirs, or closed meanwhile, is left as it is. With `guard` (a
+ * record as read: the demotion's close still to do) each write checks it too, and the first write that finds it changed
+ * (the role given back) stops the run: nothing closes after the change's write. Running it again closes what a stopped
+ * run left.
  * @returns how many it closed, and whether it stopped at a changed `guard`.
  * @throws BusyError after 30 s of races lost on one write (those done stay done).
  */

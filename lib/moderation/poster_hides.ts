@@ -116,11 +116,11 @@ async function openListingsOf(kv: Deno.Kv, userId: string) {
  * hide's note, one write each with the audit log's `moderation.decide` (`reject`) in the name of the admin who
  * suspended them and a check of the hide (`hideListing`), renewing the lease after every 20; then, the hide still
  * standing (its lease renewed), closes their internships that take applications here, which nobody but an admin answers
- * once rejected (`closeUnansweredInternships`, each write checking the hide: `closedAt` now and the end recorded for the
- * applicants' due times, up to 20 of a chunk a write); with `last` (the job's run) then deletes the hide, which the request's run
- * leaves, its lease running out, for the job. Stops early, leaving the rest to the holder, when another process took
- * the hide over or the suspension was lifted meanwhile (at once: no listing is hidden after the lift's write). A
- * listing gone meanwhile is skipped. Returns how many listings this run hid.
+ * once rejected (`closeUnansweredInternships`, each write checking the hide: `closedAt` now and the end recorded for
+ * the applicants' due times, up to 20 of a chunk a write); with `last` (the job's run) then deletes the hide, which the
+ * request's run leaves, its lease running out, for the job. Stops early, leaving the rest to the holder, when another
+ * process took the hide over or the suspension was lifted meanwhile (at once: no listing is hidden after the lift's
+ * write). A listing gone meanwhile is skipped. Returns how many listings this run hid.
  * @throws BusyError after 30 s of races lost on one listing (the hide stays, and the `poster-hides` job goes on later).
  */
 export async function hidePosterListings(

@@ -96,8 +96,9 @@ function changed(user: User): SuspensionChanged {
  * its summary) and the e-mail telling the person, in their language, without the admin's name; with `hideListings`,
  * also the hide of their open listings (`posterHideOps`, noted in their language with the reason); always the close of
  * the listings that nobody else answers once they are suspended, their own (left to the hide when there is one) and
- * those of the verified organizations they manage (`managerCloseOps`); with `removeComments`, also the removal of their comments (`commentPurgeOps`, with how many
- * there are, counted before the write). The caller runs those next (`runSuspension`).
+ * those of the verified organizations they manage (`managerCloseOps`); with `removeComments`, also the removal of their
+ * comments (`commentPurgeOps`, with how many there are, counted before the write). The caller runs those next
+ * (`runSuspension`).
  * @throws ForbiddenError "You cannot suspend your own account", or the default 403 when the actor is no longer an
  *   admin; NotFoundError "User not found"; ConflictError (409) "An admin cannot be suspended…" or "This account is
  *   already suspended".

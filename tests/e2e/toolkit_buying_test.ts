@@ -1,9 +1,9 @@
 /**
- * Ways to buy a toolkit in Chromium: a free preview lesson ends with the way to the toolkit's
- * checkout, and on a site without payment keys the toolkit page says that payments are not
- * available instead of offering a payment that fails (a 100 % coupon still unlocks it, and the lesson then says that
- * nothing was paid, on a phone in Hindi with and without JavaScript, after a mistyped code refused at its field). The local demo's checkout
- * (`deno task demo:payments`: the fake gateway and its Checkout.js stand-in) pays.
+ * Ways to buy a toolkit in Chromium: a free preview lesson ends with the way to the toolkit's checkout, and on a site
+ * without payment keys the toolkit page says that payments are not available instead of offering a payment that fails
+ * (a 100 % coupon still unlocks it, and the lesson then says that nothing was paid, on a phone in Hindi with and
+ * without JavaScript, after a mistyped code refused at its field). The local demo's checkout (`deno task
+ * demo:payments`: the fake gateway and its Checkout.js stand-in) pays.
  */
 import { assert, assertEquals } from "@/tests/helpers/assert.ts";
 import { createTestApp, createTestUser, type TestApp } from "@/tests/helpers/app.ts";

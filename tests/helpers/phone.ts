@@ -25,8 +25,8 @@ export function phoneContext(
 }
 
 /**
- * Fails when the page scrolls sideways: the document's `scrollWidth` over its `clientWidth`. Not over `innerWidth`: with
- * the mobile viewport rules (`PHONE_CONTEXT`) the browser zooms out to show a page wider than the phone, and
+ * Fails when the page scrolls sideways: the document's `scrollWidth` over its `clientWidth`. Not over `innerWidth`:
+ * with the mobile viewport rules (`PHONE_CONTEXT`) the browser zooms out to show a page wider than the phone, and
  * `innerWidth` grows with it, so that comparison never fails. `label` names the page (its address unless given).
  */
 export async function assertNoSidewaysScroll(page: Page, label = page.url()): Promise<void> {

@@ -8,14 +8,13 @@
  * the access ended with the refund.
  *
  * `POST /toolkits/{id}` is the buy and coupon forms without JavaScript: the fields `buyerState`, `couponCode` and
- * `apply` (the coupon form's, which does not ask the state yet), the
- * same checkout as `POST /api/toolkits/{id}`. A free toolkit (a 100 % coupon) is then the buyer's (303 to its
- * lessons, `?free=1`: the lesson says nothing was paid); a paid one has its order, and after Buy the page says that
- * paying needs JavaScript (Razorpay's window), after Apply it shows the coupon in the price; a refusal
- * renders the page again with the problem at its field (a coupon refused after Apply at the coupon field, the code as
- * typed; nothing was being bought, so no "Not bought" above it). A checkout with a coupon made before a reload is resumed
- * (`pendingCheckout`: the coupon still applied, or a sentence that it was released; docs/decisions.md, Toolkits and
- * payments, "A coupon survives a reload").
+ * `apply` (the coupon form's, which does not ask the state yet), the same checkout as `POST /api/toolkits/{id}`. A free
+ * toolkit (a 100 % coupon) is then the buyer's (303 to its lessons, `?free=1`: the lesson says nothing was paid); a
+ * paid one has its order, and after Buy the page says that paying needs JavaScript (Razorpay's window), after Apply it
+ * shows the coupon in the price; a refusal renders the page again with the problem at its field (a coupon refused after
+ * Apply at the coupon field, the code as typed; nothing was being bought, so no "Not bought" above it). A checkout with
+ * a coupon made before a reload is resumed (`pendingCheckout`: the coupon still applied, or a sentence that it was
+ * released; docs/decisions.md, Toolkits and payments, "A coupon survives a reload").
  */
 import { define } from "@/lib/platform/define.ts";
 import { Notice } from "@/components/forms.tsx";
